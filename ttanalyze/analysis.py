@@ -1,0 +1,109 @@
+"""One pass of every analysis over a program, computed once and shared by rules and reports."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import networkx as nx
+
+from . import layout as L
+from . import ops as O
+from .arch import Arch, resolve_arch
+from .graph import build_graph
+from .ir.model import Op, Program, TensorType, Value
+from .memory import MemoryTimeline, timeline
+
+
+@dataclass
+class OpShapeCheck:
+    """Result of an op's shape rule: inferred shapes, or why there are none.
+
+    ``status`` is ``checked`` (shapes inferred), ``unchecked`` (model has no
+    shape rule), ``unmodeled`` (no model for the op) or ``invalid`` (the rule
+    found no possible result; ``error`` says why).
+    """
+
+    status: str
+    shapes: list[tuple[int, ...]] | None = None
+    error: str = ""
+
+
+@dataclass
+class Analysis:
+    """Everything ttanalyze computes about one program.
+
+    Attributes:
+        program / arch: the inputs.
+        infos: layout info of every tensor value with a TTNN layout.
+        memory: per-op L1/DRAM timeline.
+        shape_checks: per op index, the op model's shape verdict.
+    """
+
+    program: Program
+    arch: Arch
+    infos: dict[Value, L.LayoutInfo]
+    memory: MemoryTimeline
+    shape_checks: dict[int, OpShapeCheck] = field(default_factory=dict)
+
+    @cached_property
+    def graph(self) -> nx.DiGraph:
+        """The dataflow graph (:mod:`ttanalyze.graph`), built on first use."""
+        return build_graph(self.program)
+
+    def values(self) -> list[Value]:
+        """Every SSA value in program order (arguments first in each function)."""
+        out: list[Value] = []
+        for f in self.program.funcs:
+            out.extend(f.args)
+            for op in f.ops:
+                out.extend(op.results)
+        return out
+
+
+def analyze(program: Program, arch_name: str | None = None) -> Analysis:
+    """Run the layout, graph, memory and shape analyses.
+
+    Args:
+        program: a parsed program.
+        arch_name: ``wormhole_b0``/``blackhole``, used only when the file has
+            no ``ttcore.system_desc``.
+
+    Raises:
+        ValueError: no system_desc and no (known) arch_name.
+    """
+    arch = resolve_arch(program.system_desc, arch_name)
+    infos: dict[Value, L.LayoutInfo] = {}
+    for func in program.funcs:
+        for v in func.args:
+            _add_info(v, arch, infos)
+        for op in func.ops:
+            for v in op.results:
+                _add_info(v, arch, infos)
+    analysis = Analysis(program, arch, infos, timeline(program, arch, infos))
+    for op in program.ops:
+        analysis.shape_checks[op.index] = check_shapes(op)
+    return analysis
+
+
+def _add_info(v: Value, arch: Arch, infos: dict[Value, L.LayoutInfo]) -> None:
+    if isinstance(v.type, TensorType):
+        info = L.analyze(v.type, arch)
+        if info is not None:
+            infos[v] = info
+
+
+def check_shapes(op: Op) -> OpShapeCheck:
+    """Apply the op's shape rule (see :mod:`ttanalyze.ops`)."""
+    model = O.lookup(op.name)
+    if model is None:
+        return OpShapeCheck("unmodeled")
+    if model.infer is None:
+        return OpShapeCheck("unchecked")
+    try:
+        shapes = model.infer(op)
+    except O.ShapeError as exc:
+        return OpShapeCheck("invalid", error=str(exc))
+    if shapes is None:
+        return OpShapeCheck("unchecked")
+    return OpShapeCheck("checked", shapes=shapes)

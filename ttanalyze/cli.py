@@ -1,0 +1,200 @@
+"""Command line: ``ttanalyze check``, ``ttanalyze explain``, ``ttanalyze rules``.
+
+Exit status: 0 when no finding reaches ``--fail-on``; 1 when one does; 2 on
+input errors (unreadable or malformed files, no system_desc and no
+``--arch``); 3 on an internal error of ttanalyze itself.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import traceback
+from enum import Enum
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+from . import __version__
+from .analysis import Analysis, analyze
+from .errors import InputError
+from .findings import Finding, severity_rank
+from .ir.parse import parse_file
+from .report import explain as explain_mod
+from .report import records, text
+from .rules import catalog, run
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="Static analyzer and cost model for Tenstorrent TTNN IR (tt-mlir output).")
+
+EXIT_FINDINGS = 1
+EXIT_INPUT = 2
+EXIT_INTERNAL = 3
+LONG_WORK_BYTES = 2_000_000
+
+
+class Format(str, Enum):
+    text = "text"
+    json = "json"
+
+
+class FailOn(str, Enum):
+    error = "error"
+    warning = "warning"
+    info = "info"
+    never = "never"
+
+
+class ArchName(str, Enum):
+    wormhole_b0 = "wormhole_b0"
+    blackhole = "blackhole"
+
+
+def _load(path: str, arch: Optional[ArchName]) -> Analysis:
+    """Parse and analyze one file; input problems become InputError."""
+    program = parse_file(path)
+    try:
+        return analyze(program, arch.value if arch else None)
+    except ValueError as exc:
+        raise InputError(str(exc), path) from None
+
+
+def _internal_error(exc: BaseException) -> None:
+    if os.environ.get("TTANALYZE_DEBUG"):
+        traceback.print_exc()
+    print(f"ttanalyze: internal error: {type(exc).__name__}: {exc} "
+          f"(set TTANALYZE_DEBUG=1 for a traceback)", file=sys.stderr)
+    raise typer.Exit(EXIT_INTERNAL)
+
+
+def _progress(enabled: bool) -> Progress:
+    return Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+                    TimeElapsedColumn(), console=Console(stderr=True), transient=True, disable=not enabled)
+
+
+@app.command()
+def check(
+    files: list[Path] = typer.Argument(..., help="TTNN IR files (.mlir)."),
+    arch: Optional[ArchName] = typer.Option(None, help="Arch defaults for files without a ttcore.system_desc."),
+    format: Format = typer.Option(Format.text, "--format", "-f", help="Output format."),
+    fail_on: FailOn = typer.Option(FailOn.error, help="Lowest severity that makes the exit status 1."),
+    select: Optional[list[str]] = typer.Option(None, "--select", help="Run only these rule ids (repeatable)."),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="Also print a per-op table."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the report here instead of stdout."),
+) -> None:
+    """Analyze TTNN IR files and report findings with the numbers behind them."""
+    console = Console(file=open(output, "w") if output else sys.stdout, width=200 if output else None)
+    results: list[tuple[Analysis, list[Finding]]] = []
+    input_errors: list[InputError] = []
+    try:
+        size = sum(p.stat().st_size for p in files if p.is_file())
+        with _progress(sys.stderr.isatty() and (len(files) > 2 or size > LONG_WORK_BYTES)) as progress:
+            task = progress.add_task("analyzing", total=len(files))
+            for path in files:
+                progress.update(task, description=f"analyzing {path.name}")
+                try:
+                    a = _load(str(path), arch)
+                    results.append((a, run(a, select)))
+                except InputError as exc:
+                    input_errors.append(exc)
+                    print(str(exc), file=sys.stderr)
+                progress.advance(task)
+    except (typer.Exit, KeyboardInterrupt):
+        raise
+    except RuntimeError as exc:
+        if "unknown rule" in str(exc):
+            print(f"ttanalyze: {exc}", file=sys.stderr)
+            raise typer.Exit(EXIT_INPUT)
+        _internal_error(exc)
+    except Exception as exc:  # noqa: BLE001 - anything else is a bug in ttanalyze
+        _internal_error(exc)
+
+    if format == Format.json:
+        doc = {
+            "schema": records.SCHEMA,
+            "tool": {"name": "ttanalyze", "version": __version__},
+            "files": [records.file_record(a, f) for a, f in results],
+            "input_errors": [{"path": e.path, "line": e.pos.line if e.pos else 1, "col": e.pos.col if e.pos else 1,
+                              "message": e.message} for e in input_errors],
+        }
+        console.file.write(json.dumps(doc, indent=1) + "\n")
+    else:
+        for a, findings in results:
+            if findings:
+                console.print(text.findings_text(findings), highlight=False, markup=False, soft_wrap=True)
+            if verbose:
+                text.op_table(a, console)
+            console.print(text.summary_line(a, findings), highlight=False, markup=False, soft_wrap=True)
+    if output:
+        console.file.close()
+    if input_errors:
+        raise typer.Exit(EXIT_INPUT)
+    if fail_on != FailOn.never:
+        threshold = severity_rank(fail_on.value)
+        if any(severity_rank(f.severity) >= threshold for _, fs in results for f in fs):
+            raise typer.Exit(EXIT_FINDINGS)
+
+
+@app.command()
+def explain(
+    file: Path = typer.Argument(..., help="TTNN IR file."),
+    op: str = typer.Option(..., "--op", help="The op: its line number, result name (%5) or func:%5."),
+    arch: Optional[ArchName] = typer.Option(None, help="Arch defaults for files without a ttcore.system_desc."),
+    format: Format = typer.Option(Format.text, "--format", "-f", help="Output format."),
+) -> None:
+    """Everything known about one op: operands and results with every layout number, memory, rule verdicts."""
+    try:
+        a = _load(str(file), arch)
+        findings = run(a)
+        try:
+            ops = explain_mod.select_ops(a, op)
+        except ValueError as exc:
+            print(f"{file}: error: {exc}", file=sys.stderr)
+            raise typer.Exit(EXIT_INPUT)
+    except InputError as exc:
+        print(str(exc), file=sys.stderr)
+        raise typer.Exit(EXIT_INPUT)
+    except typer.Exit:
+        raise
+    except Exception as exc:  # noqa: BLE001
+        _internal_error(exc)
+    if format == Format.json:
+        doc = {"schema": records.SCHEMA, "path": a.program.path, "arch": records.arch_record(a),
+               "ops": [dict(records.op_record(a, o),
+                            operand_records=[records.value_record(a, v) for v in o.operands],
+                            findings=[records.finding_record(f) for f in findings if f.op_index == o.index])
+                       for o in ops]}
+        print(json.dumps(doc, indent=1))
+    else:
+        print("\n\n".join(explain_mod.explain_text(a, o, findings) for o in ops))
+
+
+@app.command("rules")
+def rules_cmd(rule_id: Optional[str] = typer.Argument(None, help="Show one rule in full.")) -> None:
+    """List the rules (id, severity, title), or show one rule's explanation."""
+    metas = catalog()
+    if rule_id:
+        meta = metas.get(rule_id.upper())
+        if meta is None:
+            print(f"ttanalyze: unknown rule '{rule_id}'", file=sys.stderr)
+            raise typer.Exit(EXIT_INPUT)
+        print(f"{meta.id} {meta.name} ({meta.severity}): {meta.title}\n\n{meta.explanation}\n\n"
+              f"Reference: {meta.reference}\n\nExample:\n{meta.example}" + (f"\n\nFix: {meta.fix}" if meta.fix else ""))
+        return
+    for meta in metas.values():
+        print(f"{meta.id}  {meta.severity:<7}  {meta.name:<28}  {meta.title}")
+
+
+@app.command()
+def version() -> None:
+    """Print the ttanalyze version."""
+    print(__version__)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()

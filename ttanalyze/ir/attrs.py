@@ -1,0 +1,691 @@
+"""Typed objects for the ``ttnn``/``ttcore`` attributes and types of TTNN IR.
+
+Each class follows the TableGen definition named in its docstring, from tt-mlir
+commit 19c86fca (2026-08-21): ``include/ttmlir/Dialect/TTNN/IR/TTNNOpsAttrs.td``
+(TTNN), ``include/ttmlir/Dialect/TTCore/IR/TTCoreOpsTypes.td`` (TTCore) and the
+enums in ``TTNNOpsEnums.td``/``TTCoreOpsEnums.td``.
+
+:func:`build` turns a generic tree from :mod:`ttanalyze.ir.attr_grammar` into
+these objects; a dialect attribute without a typed class becomes a
+:class:`DialectAttr` (kept whole, reported as unmodeled where it matters).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .attr_grammar import AffineMapV, AliasRef, Coord, Dims, Ident, Node, ShapedTypeV, TypedInt
+
+TILE_HEIGHT = 32
+TILE_WIDTH = 32
+
+
+class AttrError(ValueError):
+    """An attribute parsed, but its parameters are not what its TableGen definition says."""
+
+
+# ---------------------------------------------------------------------------
+# Data types
+# ---------------------------------------------------------------------------
+
+# Scalar size in bytes per element for row-major storage; block-float types
+# have none (tt-metal stores them only in tiles).
+_SCALAR_BYTES = {
+    "f32": 4, "f16": 2, "bf16": 2, "u32": 4, "u16": 2, "u8": 1, "si32": 4, "i1": 1,
+    "i32": 4, "i16": 2, "i8": 1, "ui32": 4, "ui16": 2, "ui8": 1, "f64": 8, "i64": 8,
+}
+# Bytes of one 32x32 tile.  tt-mlir TileType::getSizeBytes (TTCoreOpsTypes.cpp,
+# 19c86fca) and tt-metal tt::tile_size(DataFormat): block-float tiles carry one
+# shared exponent byte per 16 elements (64 B) beside the mantissas.
+_TILE_BYTES_32x32 = {
+    "f32": 4096, "f16": 2048, "bf16": 2048,
+    "bfp_f8": 1088, "bfp_bf8": 1088, "bfp_f4": 576, "bfp_bf4": 576, "bfp_f2": 320, "bfp_bf2": 320,
+    "u32": 4096, "si32": 4096, "u16": 2048, "u8": 1024, "i1": 1024,
+}
+# MLIR builtin element types -> tt DataType names (ttcore::elementTypeToDataType).
+_BUILTIN_TO_DTYPE = {
+    "f32": "f32", "f16": "f16", "bf16": "bf16", "i32": "si32", "si32": "si32", "ui32": "u32",
+    "u32": "u32", "ui16": "u16", "u16": "u16", "ui8": "u8", "u8": "u8", "i1": "i1",
+}
+
+
+@dataclass(frozen=True)
+class DataType:
+    """A tt DataType (``TTCore_DataType``: f32, bf16, bfp_bf8, u32, si32, ...)."""
+
+    name: str
+
+    @property
+    def is_block_float(self) -> bool:
+        return self.name.startswith("bfp_")
+
+    @property
+    def scalar_bytes(self) -> int | None:
+        """Bytes per element in row-major storage; None for block-float types."""
+        return _SCALAR_BYTES.get(self.name)
+
+    def tile_bytes(self, height: int = TILE_HEIGHT, width: int = TILE_WIDTH) -> int:
+        """Bytes of one ``height x width`` tile.
+
+        Source: tt-mlir ``TileType::getSizeBytes`` / tt-metal ``tile_size``; a
+        block-float 32x32 tile is mantissas plus 64 shared-exponent bytes.
+
+        Raises:
+            AttrError: block-float types with a tile other than 32x32, or an
+                unknown data type.
+        """
+        if self.is_block_float:
+            if (height, width) != (32, 32):
+                raise AttrError(f"{self.name} tiles must be 32x32, not {height}x{width}")
+            return _TILE_BYTES_32x32[self.name]
+        if self.name not in _SCALAR_BYTES:
+            raise AttrError(f"unknown data type '{self.name}'")
+        return height * width * _SCALAR_BYTES[self.name]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def dtype_from_builtin(name: str) -> DataType:
+    """DataType of an MLIR builtin element type name (``bf16``, ``i32``, ``f32``).
+
+    Raises:
+        AttrError: a type tt-metal cannot store (e.g. ``f64``, ``complex``).
+    """
+    if name in _BUILTIN_TO_DTYPE:
+        return DataType(_BUILTIN_TO_DTYPE[name])
+    raise AttrError(f"element type '{name}' has no tt DataType")
+
+
+@dataclass(frozen=True)
+class TileType:
+    """``!ttcore.tile<HxW, dtype>`` (TTCore_TileType)."""
+
+    height: int
+    width: int
+    dtype: DataType
+
+    @property
+    def bytes(self) -> int:
+        return self.dtype.tile_bytes(self.height, self.width)
+
+    def __str__(self) -> str:
+        return f"!ttcore.tile<{self.height}x{self.width}, {self.dtype}>"
+
+
+# ---------------------------------------------------------------------------
+# Cores
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CoreCoord:
+    """``#ttnn.core_coord<x, y>`` (TTNN_CoreCoordAttr); also ``(x,y)`` in core ranges."""
+
+    x: int
+    y: int
+
+
+@dataclass(frozen=True)
+class CoreRange:
+    """``#ttnn.core_range<(x0,y0), (x1,y1)>`` (TTNN_CoreRangeAttr), inclusive ends."""
+
+    start: CoreCoord
+    end: CoreCoord
+
+    @property
+    def num_cores(self) -> int:
+        return (self.end.x - self.start.x + 1) * (self.end.y - self.start.y + 1)
+
+    def __str__(self) -> str:
+        return f"[({self.start.x},{self.start.y})-({self.end.x},{self.end.y})]"
+
+
+@dataclass(frozen=True)
+class CoreRangeSet:
+    """``#ttnn.core_range_set<[...]>`` (TTNN_CoreRangeSetAttr)."""
+
+    ranges: tuple[CoreRange, ...]
+
+    @property
+    def num_cores(self) -> int:
+        return sum(r.num_cores for r in self.ranges)
+
+    def __str__(self) -> str:
+        return "{" + ", ".join(str(r) for r in self.ranges) + "}"
+
+
+# ---------------------------------------------------------------------------
+# Layouts and memory configs
+# ---------------------------------------------------------------------------
+
+BUFFER_TYPES = ("dram", "l1", "system_memory", "l1_small", "trace")
+MEMORY_LAYOUTS = ("interleaved", "height_sharded", "width_sharded", "block_sharded", "nd_sharded")
+
+
+@dataclass(frozen=True)
+class TTNNLayout:
+    """``#ttnn.ttnn_layout<linear, <grid>, memref<...>, <mem_layout>, core_ranges = ...>``.
+
+    TTNN_TTNNLayoutAttr: ``linear`` maps logical dims onto the 2D collapsed
+    space; ``grid`` is the core grid the tensor is placed on (1x1 for DRAM
+    interleaved and system memory); ``memref_shape`` is the per-core shard in
+    tiles (tiled) or elements (row-major) for sharded and L1-interleaved layouts,
+    and the whole 2D tensor for DRAM-interleaved and system memory.
+    """
+
+    linear: AffineMapV
+    grid: tuple[int, ...]
+    memref_shape: tuple[int, ...]
+    element: TileType | DataType
+    buffer_type: str
+    memory_layout: str | None
+    core_ranges: CoreRangeSet | None = None
+    text: str = ""
+
+    @property
+    def is_tiled(self) -> bool:
+        return isinstance(self.element, TileType)
+
+    @property
+    def dtype(self) -> DataType:
+        return self.element.dtype if isinstance(self.element, TileType) else self.element
+
+    @property
+    def is_sharded(self) -> bool:
+        return self.memory_layout is not None and self.memory_layout.endswith("sharded")
+
+    @property
+    def layout_name(self) -> str:
+        return "tile" if self.is_tiled else "row_major"
+
+
+@dataclass(frozen=True)
+class ShardSpec:
+    """``#ttnn.shard_spec<core_range_set, <HxW>, <orientation>>`` (TTNN_ShardSpecAttr)."""
+
+    core_ranges: CoreRangeSet
+    shape: tuple[int, ...]
+    orientation: str
+
+
+@dataclass(frozen=True)
+class MemoryConfig:
+    """``#ttnn.memory_config<#buffer, <layout>, shard_spec?>`` (TTNN_MemoryConfigAttr)."""
+
+    buffer_type: str
+    memory_layout: str | None
+    shard_spec: ShardSpec | None = None
+
+
+@dataclass(frozen=True)
+class LayoutAttr:
+    """``#ttnn.layout<tile|row_major>`` (TTNN_LayoutAttr)."""
+
+    value: str
+
+
+@dataclass(frozen=True)
+class ShapeAttr:
+    """``#ttnn.shape<AxB>`` (TTNN_ShapeAttr)."""
+
+    dims: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class EnumValue:
+    """A dialect enum attribute: ``#ttnn.buffer_type<dram>``, ``#ttcore.supportedDataTypes<bf16>``..."""
+
+    kind: str
+    value: str
+
+
+# ---------------------------------------------------------------------------
+# Program and compute configs
+# ---------------------------------------------------------------------------
+
+MATMUL_CONFIG_KINDS = {
+    "ttnn.matmul_multi_core_reuse_program_config": "reuse",
+    "ttnn.matmul_multi_core_reuse_multi_cast_program_config": "mcast_2d",
+    "ttnn.matmul_multi_core_reuse_multi_cast_1d_program_config": "mcast_1d",
+    "ttnn.matmul_multi_core_reuse_multi_cast_dram_sharded_program_config": "dram_sharded",
+}
+
+
+@dataclass(frozen=True)
+class MatmulProgramConfig:
+    """A matmul program config (TTNN_MatmulMultiCoreReuse*ProgramConfigAttr).
+
+    ``kind`` is ``reuse``, ``mcast_2d``, ``mcast_1d`` or ``dram_sharded``;
+    ``params`` holds the struct parameters by their TableGen names
+    (``in0_block_w``, ``out_subblock_h``, ``per_core_m``, ``mcast_in0``, ...);
+    ``grid`` is ``compute_with_storage_grid_size`` as (x, y) where present.
+    """
+
+    kind: str
+    params: dict[str, Any] = field(hash=False, compare=False)
+    grid: tuple[int, int] | None = None
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.params.get(key, default)
+
+
+@dataclass(frozen=True)
+class ComputeKernelConfig:
+    """``#ttnn.device_compute_kernel_config<...>`` (TTNN_DeviceComputeKernelConfig)."""
+
+    math_fidelity: str | None = None
+    math_approx_mode: bool | None = None
+    fp32_dest_acc_en: bool | None = None
+    packer_l1_acc: bool | None = None
+    dst_full_sync_en: bool | None = None
+
+
+@dataclass(frozen=True)
+class UnaryWithParam:
+    """``#ttnn.unary_with_param<op_type = rsqrt, params = [...]>`` (UnaryWithParamAttr)."""
+
+    op_type: str
+    params: tuple[float, ...] = ()
+
+
+@dataclass(frozen=True)
+class StructAttr:
+    """A struct-like config with parameters kept by name.
+
+    Used for ``#ttnn.conv2d_config``, ``#ttnn.conv3d_config``,
+    ``#ttnn.sdpa_program_config`` and
+    ``#ttnn.layer_norm_sharded_multi_core_program_config``, whose parameters the
+    analyses read by name.
+    """
+
+    kind: str
+    params: dict[str, Any] = field(hash=False, compare=False)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.params.get(key, default)
+
+
+@dataclass(frozen=True)
+class DialectAttr:
+    """A dialect attribute ttanalyze keeps whole without a typed model."""
+
+    kind: str
+    text: str
+
+
+# ---------------------------------------------------------------------------
+# System description
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ChipDesc:
+    """``ttcore`` chip_desc (TTCore_ChipDescAttr); sizes in bytes.
+
+    ``grid`` is the worker (Tensix) grid as (rows, cols) as printed (``8x8``,
+    ``10x11``); ``dram_grid`` likewise.
+    """
+
+    arch: str
+    grid: tuple[int, ...]
+    l1_size: int
+    num_dram_channels: int
+    dram_channel_size: int
+    noc_l1_address_align_bytes: int
+    pcie_address_align_bytes: int
+    noc_dram_address_align_bytes: int
+    l1_unreserved_base: int
+    erisc_l1_unreserved_base: int
+    dram_unreserved_base: int
+    dram_unreserved_end: int
+    dst_physical_size_tiles: int
+    num_cbs: int
+    dram_grid: tuple[int, ...]
+    supported_data_types: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class SystemDesc:
+    """``#ttcore.system_desc<[cpus], [chips], [indices], [capabilities], [coords]>``."""
+
+    chips: tuple[ChipDesc, ...]
+    chip_desc_indices: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class DeviceAttr:
+    """``#ttcore.device<workerGrid = ..., dramGrid = ..., meshShape = ..., chipIds = ...>``."""
+
+    worker_grid: tuple[int, ...]
+    dram_grid: tuple[int, ...]
+    mesh_shape: tuple[int, ...]
+    chip_ids: tuple[int, ...]
+
+
+# ---------------------------------------------------------------------------
+# Tree -> typed objects
+# ---------------------------------------------------------------------------
+
+Resolver = Callable[[str], Any]
+
+
+def _ident(v: Any, what: str) -> str:
+    if isinstance(v, Ident):
+        return v.name
+    if isinstance(v, Node) and len(v.items) == 1 and isinstance(v.items[0], Ident) and not v.kw:
+        return v.items[0].name
+    if isinstance(v, EnumValue):
+        return v.value
+    raise AttrError(f"{what}: expected an identifier, got {_show(v)}")
+
+
+def _show(v: Any) -> str:
+    text = repr(v)
+    return text if len(text) < 80 else text[:77] + "..."
+
+
+def _int(v: Any, what: str) -> int:
+    if isinstance(v, bool) or not isinstance(v, (int, TypedInt)):
+        raise AttrError(f"{what}: expected an integer, got {_show(v)}")
+    return v.value if isinstance(v, TypedInt) else v
+
+
+def _dims(v: Any, what: str) -> tuple[int, ...]:
+    if isinstance(v, Dims):
+        return v.values
+    if isinstance(v, int) and not isinstance(v, bool):
+        return (v,)
+    if isinstance(v, Node) and len(v.items) == 1 and not v.kw:
+        return _dims(v.items[0], what)
+    raise AttrError(f"{what}: expected a dimension list like 8x8, got {_show(v)}")
+
+
+def _coord(v: Any, what: str) -> CoreCoord:
+    if isinstance(v, Coord) and len(v.values) == 2:
+        return CoreCoord(*v.values)
+    if isinstance(v, Node) and v.name == "ttnn.core_coord" and len(v.items) == 2:
+        return CoreCoord(_int(v.items[0], what), _int(v.items[1], what))
+    raise AttrError(f"{what}: expected a core coordinate (x, y), got {_show(v)}")
+
+
+class _Builder:
+    """Converts generic trees to typed objects, resolving aliases."""
+
+    def __init__(self, resolve: Resolver):
+        self.resolve = resolve
+
+    def deref(self, v: Any) -> Any:
+        seen = 0
+        while isinstance(v, AliasRef):
+            seen += 1
+            if seen > 32:
+                raise AttrError(f"alias cycle through '{v.name}'")
+            v = self.resolve(v.name)
+        return v
+
+    def value(self, v: Any) -> Any:
+        v = self.deref(v)
+        if isinstance(v, Node) and v.kind in ("attr", "type") and v.name:
+            builder = _BUILDERS.get(v.name)
+            if builder is not None:
+                return builder(self, v)
+            return DialectAttr(v.name, "")
+        return v
+
+    # element types ---------------------------------------------------------
+    def element(self, v: Any, what: str) -> TileType | DataType:
+        v = self.deref(v)
+        if isinstance(v, Ident):
+            return dtype_from_builtin(v.name)
+        if isinstance(v, Node) and v.name == "ttcore.tile":
+            return self.tile(v)
+        raise AttrError(f"{what}: expected an element type, got {_show(v)}")
+
+    def tile(self, node: Node) -> TileType:
+        if len(node.items) != 2:
+            raise AttrError("!ttcore.tile expects <HxW, dtype>")
+        h, w = _dims(node.items[0], "tile shape")
+        dtype = _ident(node.items[1], "tile data type")
+        if dtype in _BUILTIN_TO_DTYPE:
+            dtype = _BUILTIN_TO_DTYPE[dtype]
+        if dtype not in _TILE_BYTES_32x32:
+            raise AttrError(f"unknown tile data type '{dtype}'")
+        return TileType(h, w, DataType(dtype))
+
+    def buffer_type(self, v: Any, what: str) -> str:
+        v = self.deref(v)
+        if isinstance(v, Node) and v.name == "ttnn.buffer_type":
+            name = _ident(v.items[0] if v.items else None, what)
+        else:
+            name = _ident(v, what)
+        if name not in BUFFER_TYPES:
+            raise AttrError(f"{what}: unknown buffer type '{name}'")
+        return name
+
+    def memory_layout(self, v: Any, what: str) -> str:
+        v = self.deref(v)
+        if isinstance(v, Node) and v.name == "ttnn.tensor_memory_layout":
+            v = v.items[0] if v.items else None
+        name = _ident(v, what)
+        if name not in MEMORY_LAYOUTS:
+            raise AttrError(f"{what}: unknown tensor memory layout '{name}'")
+        return name
+
+    def core_range(self, node: Node) -> CoreRange:
+        if len(node.items) != 2:
+            raise AttrError("#ttnn.core_range expects two coordinates")
+        return CoreRange(_coord(node.items[0], "core_range start"), _coord(node.items[1], "core_range end"))
+
+    def core_range_set(self, v: Any) -> CoreRangeSet:
+        v = self.deref(v)
+        if isinstance(v, Node) and v.name in (None, "ttnn.core_range_set"):
+            ranges = []
+            for item in v.items:
+                for r in item if isinstance(item, list) else [item]:
+                    r = self.deref(r)
+                    if not (isinstance(r, Node) and r.name == "ttnn.core_range"):
+                        raise AttrError(f"core_ranges: expected #ttnn.core_range, got {_show(r)}")
+                    ranges.append(self.core_range(r))
+            return CoreRangeSet(tuple(ranges))
+        raise AttrError(f"expected a core range set, got {_show(v)}")
+
+    def struct_params(self, node: Node) -> dict[str, Any]:
+        return {k: self.value(v) for k, v in node.kw.items()}
+
+
+def _build_layout(b: _Builder, node: Node) -> TTNNLayout:
+    items = list(node.items)
+    if len(items) < 3:
+        raise AttrError("#ttnn.ttnn_layout expects <linear map, <grid>, memref<...>, ...>")
+    linear = items[0]
+    if not isinstance(linear, AffineMapV):
+        raise AttrError("#ttnn.ttnn_layout: first parameter must be an affine map")
+    grid = _dims(items[1], "ttnn_layout grid")
+    memref = b.deref(items[2])
+    if not isinstance(memref, ShapedTypeV) or memref.kind != "memref":
+        raise AttrError("#ttnn.ttnn_layout: third parameter must be a memref type")
+    element = b.element(memref.element, "ttnn_layout memref element")
+    if not memref.extra:
+        raise AttrError("#ttnn.ttnn_layout: memref has no memory space (#dram, #l1, #system_memory)")
+    buffer_type = b.buffer_type(memref.extra[0], "ttnn_layout memory space")
+    mem_layout = b.memory_layout(items[3], "ttnn_layout memory layout") if len(items) > 3 else None
+    core_ranges = b.core_range_set(node.kw["core_ranges"]) if "core_ranges" in node.kw else None
+    if len(linear.results) != len(grid):
+        raise AttrError(
+            f"#ttnn.ttnn_layout: linear map has {len(linear.results)} results but grid <{'x'.join(map(str, grid))}> has rank {len(grid)}"
+        )
+    return TTNNLayout(linear, grid, memref.shape, element, buffer_type, mem_layout, core_ranges)
+
+
+def _build_memory_config(b: _Builder, node: Node) -> MemoryConfig:
+    buffer_type, mem_layout, shard = None, None, None
+    for item in node.items:
+        item = b.deref(item)
+        if isinstance(item, Node) and item.name == "ttnn.buffer_type":
+            buffer_type = b.buffer_type(item, "memory_config buffer type")
+        elif isinstance(item, Node) and item.name == "ttnn.shard_spec":
+            shard = _build_shard_spec(b, item)
+        elif isinstance(item, Node) and item.name in (None, "ttnn.tensor_memory_layout"):
+            mem_layout = b.memory_layout(item, "memory_config memory layout")
+    for key, item in node.kw.items():
+        if key in ("bufferType", "buffer_type"):
+            buffer_type = b.buffer_type(item, "memory_config buffer type")
+        elif key in ("tensorMemoryLayout", "tensor_memory_layout"):
+            mem_layout = b.memory_layout(item, "memory_config memory layout")
+    if buffer_type is None:
+        raise AttrError("#ttnn.memory_config has no buffer type")
+    return MemoryConfig(buffer_type, mem_layout, shard)
+
+
+def _build_shard_spec(b: _Builder, node: Node) -> ShardSpec:
+    if len(node.items) < 3:
+        raise AttrError("#ttnn.shard_spec expects <core_range_set, <HxW>, <orientation>>")
+    return ShardSpec(
+        b.core_range_set(node.items[0]),
+        _dims(node.items[1], "shard_spec shape"),
+        _ident(node.items[2], "shard_spec orientation"),
+    )
+
+
+def _build_matmul_config(b: _Builder, node: Node) -> MatmulProgramConfig:
+    params = b.struct_params(node)
+    if not node.kw and node.items:  # dram_sharded prints positional struct values
+        raise AttrError(f"#{node.name}: expected key = value parameters")
+    grid = params.get("compute_with_storage_grid_size")
+    grid_xy = (grid.x, grid.y) if isinstance(grid, CoreCoord) else None
+    return MatmulProgramConfig(MATMUL_CONFIG_KINDS[node.name], params, grid_xy)
+
+
+def _build_compute_config(b: _Builder, node: Node) -> ComputeKernelConfig:
+    p = b.struct_params(node)
+    fid = p.get("math_fidelity")
+    return ComputeKernelConfig(
+        math_fidelity=_ident(fid, "math_fidelity") if fid is not None else None,
+        math_approx_mode=p.get("math_approx_mode"),
+        fp32_dest_acc_en=p.get("fp32_dest_acc_en"),
+        packer_l1_acc=p.get("packer_l1_acc"),
+        dst_full_sync_en=p.get("dst_full_sync_en"),
+    )
+
+
+def _build_unary(b: _Builder, node: Node) -> UnaryWithParam:
+    op_type = node.kw.get("op_type")
+    if op_type is None:
+        raise AttrError("unary_with_param has no op_type")
+    params = tuple(float(x) for x in node.kw.get("params", []) if isinstance(x, (int, float)))
+    return UnaryWithParam(_ident(op_type, "unary op_type"), params)
+
+
+def _build_system_desc(b: _Builder, node: Node) -> SystemDesc:
+    if len(node.items) < 3 or not all(isinstance(i, list) for i in node.items[:3]):
+        raise AttrError("#ttcore.system_desc expects <[cpu descs], [chip descs], [chip indices], ...>")
+    chips = tuple(_build_chip_desc(b, c) for c in node.items[1])
+    if not chips:
+        raise AttrError("#ttcore.system_desc has no chip descriptions")
+    indices = tuple(_int(i, "chip_desc_indices") for i in node.items[2])
+    return SystemDesc(chips, indices)
+
+
+_CHIP_INT_FIELDS = (
+    "l1_size", "num_dram_channels", "dram_channel_size", "noc_l1_address_align_bytes",
+    "pcie_address_align_bytes", "noc_dram_address_align_bytes", "l1_unreserved_base",
+    "erisc_l1_unreserved_base", "dram_unreserved_base", "dram_unreserved_end",
+    "dst_physical_size_tiles", "num_cbs",
+)
+
+
+def _build_chip_desc(b: _Builder, node: Any) -> ChipDesc:
+    if not isinstance(node, Node):
+        raise AttrError("chip desc must be a {key = value, ...} dictionary")
+    kw = node.kw
+    missing = [k for k in ("arch", "grid", *_CHIP_INT_FIELDS, "dram_grid") if k not in kw]
+    if missing:
+        raise AttrError(f"chip desc is missing {', '.join(missing)}")
+    ints = {k: _int(kw[k], k) for k in _CHIP_INT_FIELDS}
+    dtypes = tuple(_ident(d, "supported_data_types") for d in kw.get("supported_data_types", []))
+    return ChipDesc(
+        arch=_ident(kw["arch"], "arch"),
+        grid=_dims(kw["grid"], "grid"),
+        dram_grid=_dims(kw["dram_grid"], "dram_grid"),
+        supported_data_types=dtypes,
+        **ints,
+    )
+
+
+def _build_device(b: _Builder, node: Node) -> DeviceAttr:
+    kw = node.kw
+
+    def grid(key: str) -> tuple[int, ...]:
+        g = kw.get(key)
+        if isinstance(g, Node) and g.name == "ttcore.grid" and g.items:
+            return _dims(g.items[0], key)
+        raise AttrError(f"#ttcore.device: missing {key}")
+
+    return DeviceAttr(
+        worker_grid=grid("workerGrid"),
+        dram_grid=grid("dramGrid"),
+        mesh_shape=_dims(kw.get("meshShape", Dims((1, 1))), "meshShape"),
+        chip_ids=tuple(_int(c, "chipIds") for c in kw.get("chipIds", [])),
+    )
+
+
+def _build_enum(kind: str) -> Callable[[_Builder, Node], EnumValue]:
+    def build(b: _Builder, node: Node) -> EnumValue:
+        return EnumValue(kind, _ident(node.items[0] if node.items else None, kind))
+
+    return build
+
+
+def _build_struct(b: _Builder, node: Node) -> StructAttr:
+    return StructAttr(node.name, b.struct_params(node))
+
+
+_BUILDERS: dict[str, Callable[[_Builder, Node], Any]] = {
+    "ttnn.ttnn_layout": _build_layout,
+    "ttnn.memory_config": _build_memory_config,
+    "ttnn.shard_spec": _build_shard_spec,
+    "ttnn.layout": lambda b, n: LayoutAttr(_ident(n.items[0] if n.items else None, "layout")),
+    "ttnn.shape": lambda b, n: ShapeAttr(_dims(n.items[0], "shape") if n.items else ()),
+    "ttnn.core_coord": lambda b, n: CoreCoord(_int(n.items[0], "x"), _int(n.items[1], "y")),
+    "ttnn.core_range": lambda b, n: b.core_range(n),
+    "ttnn.core_range_set": lambda b, n: b.core_range_set(n),
+    "ttnn.buffer_type": _build_enum("buffer_type"),
+    "ttnn.tensor_memory_layout": _build_enum("tensor_memory_layout"),
+    "ttnn.shard_orientation": _build_enum("shard_orientation"),
+    "ttcore.supportedDataTypes": _build_enum("data_type"),
+    "ttcore.argument_type": _build_enum("argument_type"),
+    "ttcore.shard_status": _build_enum("shard_status"),
+    "ttnn.device_compute_kernel_config": _build_compute_config,
+    "ttnn.unary_with_param": _build_unary,
+    "ttnn.conv2d_config": _build_struct,
+    "ttnn.conv3d_config": _build_struct,
+    "ttnn.sdpa_program_config": _build_struct,
+    "ttnn.layer_norm_sharded_multi_core_program_config": _build_struct,
+    "ttnn.mesh_shape": lambda b, n: ShapeAttr(_dims(n.items[0], "mesh_shape")),
+    "ttnn.mesh_offset": lambda b, n: ShapeAttr(_dims(n.items[0], "mesh_offset")),
+    "ttcore.system_desc": _build_system_desc,
+    "ttcore.device": _build_device,
+    "ttcore.tile": lambda b, n: b.tile(n),
+    **{name: _build_matmul_config for name in MATMUL_CONFIG_KINDS},
+}
+
+
+def build(tree: Any, resolve: Resolver) -> Any:
+    """Turn a generic attribute tree into a typed object.
+
+    Args:
+        tree: the result of :func:`ttanalyze.ir.attr_grammar.parse_attr_text`.
+        resolve: maps an alias name (``#dram``) to its parsed tree; raises
+            AttrError for an undefined alias.
+
+    Raises:
+        AttrError: the parameters do not match the attribute's TableGen definition.
+    """
+    return _Builder(resolve).value(tree)
+
+
+def typed_kinds() -> frozenset[str]:
+    """Qualified names of the dialect attributes/types with a typed model."""
+    return frozenset(_BUILDERS)

@@ -1,0 +1,178 @@
+"""The typed program model every analysis reads.
+
+Nothing downstream of :mod:`ttanalyze.ir.parse` looks at IR text or at MLIR
+binding objects: a :class:`Program` holds functions, ops, values and their
+typed attributes, each op with its file:line:col in the user's file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..errors import SourcePos
+from .attrs import DataType, SystemDesc, TTNNLayout
+
+
+@dataclass(frozen=True)
+class TensorType:
+    """A ranked tensor type: logical shape, scalar element type and TTNN layout.
+
+    ``layout`` is None for tensors without a ``#ttnn.ttnn_layout`` encoding;
+    ``encoding_text`` keeps the encoding for reports.
+    """
+
+    shape: tuple[int, ...]
+    element: DataType
+    layout: TTNNLayout | None
+    encoding_text: str = ""
+
+    def __str__(self) -> str:
+        dims = "x".join(str(d) for d in self.shape)
+        return f"tensor<{dims}{'x' if dims else ''}{self.element}>"
+
+
+@dataclass(frozen=True)
+class OtherType:
+    """A non-tensor type (``!ttnn.device``, ``tuple<...>``...), kept as text."""
+
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(eq=False)
+class Value:
+    """An SSA value: a function argument or an op result.
+
+    Attributes:
+        name: its SSA name as printed (``%3``, ``%arg0``), unique per function.
+        type: TensorType or OtherType.
+        producer: the defining Op, None for function arguments.
+        users: ops that take it as an operand, in program order.
+        arg_name: for function arguments, the source name from its location (``x``).
+    """
+
+    name: str
+    type: TensorType | OtherType
+    producer: "Op | None" = None
+    users: list["Op"] = field(default_factory=list)
+    arg_name: str = ""
+    func: "Func | None" = None
+
+    @property
+    def is_tensor(self) -> bool:
+        return isinstance(self.type, TensorType)
+
+    @property
+    def key(self) -> str:
+        """Unique key within the program: ``func:name``."""
+        return f"{self.func.name if self.func else ''}:{self.name}"
+
+    def __repr__(self) -> str:
+        return f"Value({self.name}: {self.type})"
+
+
+@dataclass(eq=False)
+class Op:
+    """One operation.
+
+    Attributes:
+        index: position in the program's flat op list (program order).
+        name: the op name (``ttnn.reshape``).
+        operands / results: Values.
+        attrs: attribute name -> typed value (ints, floats, lists, typed attrs).
+        raw_attrs: attribute name -> its text as printed, for reports.
+        pos: file:line:col of the op in the user's file.
+        loc_text: the op's ``loc(...)`` as written (aliases unresolved); see
+            :attr:`loc_name`.
+        func: the enclosing Func.
+        callee: for ``ttcore.load_cached``/``func.call``, the called function's name.
+    """
+
+    index: int
+    name: str
+    operands: list[Value]
+    results: list[Value]
+    attrs: dict[str, Any]
+    raw_attrs: dict[str, str]
+    pos: SourcePos
+    loc_text: str
+    func: "Func"
+    callee: str | None = None
+
+    @property
+    def loc_name(self) -> str:
+        """Readable name of the op's MLIR location (``jit(mlp)/add``), "" if none."""
+        if not self.loc_text or self.func.loc_resolver is None:
+            return ""
+        return self.func.loc_resolver(self.loc_text)
+
+    @property
+    def dialect(self) -> str:
+        return self.name.split(".", 1)[0]
+
+    @property
+    def short_name(self) -> str:
+        return self.name.split(".", 1)[-1]
+
+    @property
+    def label(self) -> str:
+        """``%3 = ttnn.reshape`` style label for reports."""
+        res = ", ".join(r.name for r in self.results)
+        return f"{res + ' = ' if res else ''}{self.name}"
+
+    def __repr__(self) -> str:
+        return f"Op({self.label} @ {self.pos})"
+
+
+@dataclass(eq=False)
+class Func:
+    """A ``func.func``: arguments, ops in order, returned values.
+
+    ``kind`` is tt-mlir's ``tt.function_type`` (``forward_device``,
+    ``const_eval``...) or "" when absent.
+    """
+
+    name: str
+    args: list[Value]
+    ops: list[Op]
+    returns: list[Value]
+    kind: str
+    pos: SourcePos
+    private: bool = False
+    loc_resolver: Callable[[str], str] | None = None
+
+
+@dataclass
+class Program:
+    """A whole TTNN module.
+
+    Attributes:
+        path: the file it came from.
+        funcs: functions in textual order.
+        system_desc: the module's ``ttcore.system_desc``, or None.
+        ops: every op of every function, in program order (``Op.index``).
+        unparsed_attrs: attribute texts the typed model keeps as DialectAttr.
+    """
+
+    path: str
+    funcs: list[Func]
+    system_desc: SystemDesc | None
+    ops: list[Op] = field(default_factory=list)
+    module_attrs: dict[str, str] = field(default_factory=dict)
+
+    def func(self, name: str) -> Func | None:
+        for f in self.funcs:
+            if f.name == name:
+                return f
+        return None
+
+    @property
+    def entry(self) -> Func | None:
+        """The device entry function: public, not const-eval; else the last function."""
+        for f in self.funcs:
+            if not f.private and f.kind != "const_eval":
+                return f
+        return self.funcs[-1] if self.funcs else None

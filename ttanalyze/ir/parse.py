@@ -1,0 +1,333 @@
+"""Parse a TTNN IR file into a :class:`~ttanalyze.ir.model.Program`.
+
+The text is normalized (:mod:`ttanalyze.ir.normalize`), parsed by the upstream
+MLIR Python bindings (``iree.compiler.ir``, unregistered dialects allowed) and
+walked once.  MLIR uniques attributes and types, so each distinct one is
+converted once and cached on the binding object; values get their names from
+one shared ``AsmState`` (``Value.get_name()`` without it re-prints the module on
+every call).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import types
+from pathlib import Path
+from typing import Any
+
+from iree.compiler import ir
+from iree.compiler._mlir_libs import _mlir
+
+from ..errors import InputError, SourcePos
+from . import attrs as A
+from .attr_grammar import AttrSyntaxError, parse_attr_text
+from .model import Func, Op, OtherType, Program, TensorType, Value
+from .normalize import Normalized, decode, normalize
+
+# The bindings look up a Python module for every op's dialect when they wrap an
+# op and do not remember a failed lookup: without a module for ttnn/ttcore each
+# op costs a failed import (~0.1 ms).  Empty modules under a search prefix of our
+# own make the lookup succeed once and be cached.
+_DIALECT_PREFIX = "ttanalyze.ir._dialect_stubs"
+if _DIALECT_PREFIX not in _mlir.globals.dialect_search_modules:
+    _mlir.globals.append_dialect_search_prefix(_DIALECT_PREFIX)
+    for _ns in ("ttnn", "ttcore", "ttir", "ttkernel", "ttmetal", "d2m", "sdy", "mhlo", "stablehlo"):
+        sys.modules.setdefault(f"{_DIALECT_PREFIX}.{_ns}", types.ModuleType(f"{_DIALECT_PREFIX}.{_ns}"))
+
+# tt-metal stores each dimension as uint32 (ttnn::Shape), and no device holds a
+# tensor of 2^48 elements; larger shapes are input errors, not findings.
+MAX_DIM = 2**32 - 1
+MAX_VOLUME = 2**48
+
+
+def parse_file(path: str | Path) -> Program:
+    """Read and parse a TTNN IR file.
+
+    Raises:
+        InputError: unreadable file or any malformed input (with file:line:col).
+    """
+    path = str(path)
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read file: {exc.strerror or exc}", path) from None
+    return parse_bytes(data, path)
+
+
+def parse_bytes(data: bytes, path: str = "<string>") -> Program:
+    """Parse IR given as bytes (UTF-8).  See :func:`parse_text`."""
+    return parse_text(decode(data, path), path)
+
+
+def parse_text(text: str, path: str = "<string>") -> Program:
+    """Parse IR text into a Program.
+
+    Accepts a plain ``module { func.func ... }`` and the real compiler's nesting
+    ``module { ttcore.device_module { builtin.module { ttcore.device ...;
+    func.func ... } } }`` with any number of functions.
+
+    Raises:
+        InputError: malformed MLIR, unknown attribute syntax, undefined alias,
+            dynamic/zero/absurd dimensions, or no function at all.
+    """
+    if not text.strip():
+        raise InputError("empty input: expected an MLIR module", path)
+    norm = normalize(text, path)
+    ctx = ir.Context()
+    ctx.allow_unregistered_dialects = True
+    try:
+        module = ir.Module.parse(norm.text, ctx)
+    except ir.MLIRError as exc:
+        raise _mlir_error(exc, norm, path) from None
+    return _Walker(norm, text, path).program(module)
+
+
+def _mlir_error(exc: ir.MLIRError, norm: Normalized, path: str) -> InputError:
+    diags = list(exc.error_diagnostics) or []
+    if not diags:
+        return InputError(f"MLIR parse error: {exc}", path)
+    diag = diags[0]
+    pos = _loc_pos(diag.location, norm)
+    message = diag.message
+    custom = re.search(r"custom op '([\w.]+)' is unknown", message)
+    if custom:
+        message = (
+            f"op '{custom.group(1)}' is printed in a custom syntax ttanalyze cannot read; "
+            "print it in generic form (mlir-opt --mlir-print-op-generic)"
+        )
+    return InputError(message, path, pos)
+
+
+def _loc_pos(loc: ir.Location, norm: Normalized) -> SourcePos | None:
+    try:
+        return norm.original_pos(loc.start_line, loc.start_col)
+    except (AttributeError, ValueError):
+        m = re.search(r":(\d+):(\d+)", str(loc))
+        return norm.original_pos(int(m.group(1)), int(m.group(2))) if m else None
+
+
+class _Walker:
+    def __init__(self, norm: Normalized, text: str, path: str):
+        self.norm = norm
+        self.lines = text.split("\n")
+        self.path = path
+        self.type_cache: dict[Any, TensorType | OtherType] = {}
+        self.attr_cache: dict[Any, tuple[Any, str]] = {}
+        self.alias_trees: dict[str, Any] = {}
+        self.ops: list[Op] = []
+        self.system_desc: A.SystemDesc | None = None
+        self.module_attrs: dict[str, str] = {}
+
+    # -- errors ---------------------------------------------------------------
+    def error(self, message: str, pos: SourcePos | None) -> InputError:
+        return InputError(message, self.path, pos)
+
+    def op_pos(self, op: ir.Operation) -> SourcePos:
+        pos = _loc_pos(op.location, self.norm)
+        return pos or SourcePos(1, 1)
+
+    def text_pos(self, text: str, near: SourcePos | None, offset: int = 0) -> SourcePos | None:
+        """Position of attribute ``text`` (+offset): its alias definition, else in ``near``'s line."""
+        pos = self.norm.body_pos(text)
+        if pos is not None:
+            return SourcePos(pos.line, pos.col + offset)
+        if near is not None and 0 < near.line <= len(self.lines):
+            col = self.lines[near.line - 1].find(text[:40])
+            if col >= 0:
+                return SourcePos(near.line, col + 1 + offset)
+        return near
+
+    # -- program ----------------------------------------------------------------
+    def program(self, module: ir.Module) -> Program:
+        self.asm = ir.AsmState(module.operation)
+        funcs: list[Func] = []
+        self.collect(module.operation, funcs)
+        if not funcs:
+            raise self.error("no func.func in the module: nothing to analyze", SourcePos(1, 1))
+        program = Program(self.path, funcs, self.system_desc, self.ops, self.module_attrs)
+        return program
+
+    def collect(self, op: ir.Operation, funcs: list[Func]) -> None:
+        name = op.name
+        if name in ("builtin.module", "module"):
+            attrs = op.attributes
+            if "ttcore.system_desc" in attrs and self.system_desc is None:
+                value, _ = self.convert_attr(attrs["ttcore.system_desc"], self.op_pos(op))
+                if not isinstance(value, A.SystemDesc):
+                    raise self.error("ttcore.system_desc is not a #ttcore.system_desc", self.op_pos(op))
+                self.system_desc = value
+            for n in attrs:
+                if n != "ttcore.system_desc":
+                    self.module_attrs[n] = str(attrs[n])
+        if name == "func.func":
+            funcs.append(self.func(op))
+            return
+        for region in op.regions:
+            for block in region.blocks:
+                for child in block.operations:
+                    self.collect(child.operation, funcs)
+
+    def func(self, fop: ir.Operation) -> Func:
+        attrs = fop.attributes
+        fname = attrs["sym_name"].value if "sym_name" in attrs else "?"
+        kind = attrs["tt.function_type"].value if "tt.function_type" in attrs else ""
+        private = "sym_visibility" in attrs and attrs["sym_visibility"].value == "private"
+        pos = self.op_pos(fop)
+        func = Func(fname, [], [], [], kind, pos, private, self.norm.resolve_loc)
+        if not fop.regions or not fop.regions[0].blocks:
+            return func  # a declaration
+        values: dict[Any, Value] = {}
+        block = fop.regions[0].blocks[0]
+        arg_locs = [self.norm.resolve_loc(t) for t in self.norm.line_locs.get(pos.line, [])]
+        for i, arg in enumerate(block.arguments):
+            v = Value(arg.get_name(self.asm), self.convert_type(arg.type, pos), func=func)
+            if len(arg_locs) >= len(block.arguments):
+                v.arg_name = arg_locs[i]
+            values[arg] = v
+            func.args.append(v)
+        for child in block.operations:
+            op = child.operation
+            if op.name in ("func.return", "return"):
+                func.returns = [self.lookup(values, o, op) for o in op.operands]
+                continue
+            func.ops.append(self.op(op, func, values))
+        return func
+
+    def lookup(self, values: dict[Any, Value], operand: ir.Value, op: ir.Operation) -> Value:
+        v = values.get(operand)
+        if v is None:
+            raise self.error("operand defined outside the function or in a nested region", self.op_pos(op))
+        return v
+
+    def op(self, op: ir.Operation, func: Func, values: dict[Any, Value]) -> Op:
+        pos = self.op_pos(op)
+        if len(op.regions) and any(len(r.blocks) for r in op.regions):
+            raise self.error(f"op '{op.name}' has regions; ttanalyze reads TTNN programs of straight-line ops", pos)
+        operands = [self.lookup(values, o, op) for o in op.operands]
+        attrs: dict[str, Any] = {}
+        raw: dict[str, str] = {}
+        for name in op.attributes:
+            attrs[name], raw[name] = self.convert_attr(op.attributes[name], pos)
+        new = Op(len(self.ops), op.name, operands, [], attrs, raw, pos, self.norm.op_loc_text(pos.line), func)
+        if op.name == "ttcore.load_cached":
+            new.callee = attrs.get("callee")
+        for r in op.results:
+            v = Value(r.get_name(self.asm), self.convert_type(r.type, pos), producer=new, func=func)
+            values[r] = v
+            new.results.append(v)
+        for v in operands:
+            v.users.append(new)
+        self.ops.append(new)
+        return new
+
+    # -- types ----------------------------------------------------------------
+    def convert_type(self, t: ir.Type, pos: SourcePos) -> TensorType | OtherType:
+        cached = self.type_cache.get(t)
+        if cached is not None:
+            return cached
+        if isinstance(t, ir.RankedTensorType):
+            result = self.tensor_type(t, pos)
+        elif isinstance(t, ir.UnrankedTensorType):
+            raise self.error("unranked tensor type: ttanalyze needs static shapes", pos)
+        else:
+            result = OtherType(str(t))
+        self.type_cache[t] = result
+        return result
+
+    def tensor_type(self, t: ir.RankedTensorType, pos: SourcePos) -> TensorType:
+        shape = tuple(t.shape)
+        text = str(t)
+        if any(d < 0 for d in shape):
+            raise self.error(f"dynamic dimension in {text}: ttanalyze needs static shapes", self.text_pos(text, pos))
+        if any(d == 0 for d in shape):
+            raise self.error(f"zero-sized dimension in {text}: no TTNN tensor has an empty dimension here", self.text_pos(text, pos))
+        if any(d > MAX_DIM for d in shape):
+            raise self.error(f"dimension larger than 2^32-1 in {text} (tt-metal stores dims as uint32)", self.text_pos(text, pos))
+        volume = 1
+        for d in shape:
+            volume *= d
+        if volume > MAX_VOLUME:
+            raise self.error(f"absurd tensor volume {volume} elements in {text} (more than 2^48)", self.text_pos(text, pos))
+        elem_name = str(t.element_type)
+        try:
+            element = A.dtype_from_builtin(elem_name)
+        except A.AttrError as exc:
+            raise self.error(str(exc), self.text_pos(text, pos)) from None
+        layout = None
+        enc_text = ""
+        if t.encoding is not None:
+            value, enc_text = self.convert_attr(t.encoding, pos)
+            if isinstance(value, A.TTNNLayout):
+                layout = value
+            elif not isinstance(value, A.DialectAttr):
+                raise self.error(f"tensor encoding is not a layout: {enc_text[:80]}", self.text_pos(enc_text, pos))
+        return TensorType(shape, element, layout, enc_text)
+
+    # -- attributes ---------------------------------------------------------
+    def convert_attr(self, a: ir.Attribute, pos: SourcePos) -> tuple[Any, str]:
+        cached = self.attr_cache.get(a)
+        if cached is not None:
+            return cached
+        result = (self._convert(a, pos), str(a) if not isinstance(a, ir.OpaqueAttr) else self._opaque_text(a))
+        self.attr_cache[a] = result
+        return result
+
+    @staticmethod
+    def _opaque_text(a: ir.OpaqueAttr) -> str:
+        data = bytes(a.data).decode("utf-8", "replace")
+        if re.match(r"[\w.$]+(<|$)", data):  # pretty form: #ttnn.layout<tile>
+            return f"#{a.dialect_namespace}.{data}"
+        if data.startswith("<"):
+            return f"#{a.dialect_namespace}{data}"
+        return f"#{a.dialect_namespace}<{data}>"  # verbose form: #ttnn<mesh_offset 0x0>
+
+    def _convert(self, a: ir.Attribute, pos: SourcePos) -> Any:
+        if isinstance(a, ir.OpaqueAttr):
+            return self.dialect_attr(self._opaque_text(a), pos)
+        if isinstance(a, ir.BoolAttr):
+            return a.value
+        if isinstance(a, (ir.IntegerAttr, ir.FloatAttr, ir.StringAttr, ir.FlatSymbolRefAttr)):
+            return a.value
+        if isinstance(a, ir.UnitAttr):
+            return True
+        if isinstance(a, ir.ArrayAttr):
+            return [self.convert_attr(x, pos)[0] for x in a]
+        if isinstance(a, (ir.DenseI64ArrayAttr, ir.DenseI32ArrayAttr, ir.DenseI16ArrayAttr, ir.DenseI8ArrayAttr,
+                          ir.DenseBoolArrayAttr, ir.DenseF32ArrayAttr, ir.DenseF64ArrayAttr)):
+            return list(a)
+        if isinstance(a, ir.DictAttr):
+            return {x.name: self.convert_attr(x.attr, pos)[0] for x in a}
+        if isinstance(a, ir.TypeAttr):
+            return str(a.value)
+        return A.DialectAttr(type(a).__name__, str(a))
+
+    def dialect_attr(self, text: str, pos: SourcePos) -> Any:
+        try:
+            tree = parse_attr_text(text)
+        except AttrSyntaxError as exc:
+            raise self.error(f"{exc} in '{_clip(text)}'", self.text_pos(text, pos, exc.offset)) from None
+        try:
+            value = A.build(tree, self.resolve_alias)
+        except A.AttrError as exc:
+            raise self.error(f"{exc} in '{_clip(text)}'", self.text_pos(text, pos)) from None
+        if isinstance(value, A.DialectAttr):
+            return A.DialectAttr(value.kind, text)
+        return value
+
+    def resolve_alias(self, name: str) -> Any:
+        if name in self.alias_trees:
+            return self.alias_trees[name]
+        alias = self.norm.aliases.get(name)
+        if alias is None:
+            raise A.AttrError(f"undefined alias '{name}'")
+        try:
+            tree = parse_attr_text(alias.body)
+        except AttrSyntaxError as exc:
+            raise InputError(f"{exc} in alias {name}", self.path, SourcePos(alias.pos.line, alias.pos.col + exc.offset)) from None
+        self.alias_trees[name] = tree
+        return tree
+
+
+def _clip(text: str, n: int = 60) -> str:
+    return text if len(text) <= n else text[: n - 3] + "..."

@@ -1,0 +1,381 @@
+"""Layout math: tile-padded shape, physical volume, memref, strides, placement.
+
+Everything here is computed from a tensor's logical shape, data type and TTNN
+layout, following two sources:
+
+* tt-metal ``ttnn/core/tensor/layout/tensor_layout.cpp`` (stored copy at commit
+  07534a65): ``TensorLayout::compute_padded_shape`` pads only the last two dims
+  of a TILE tensor to the tile (32x32) and gives a rank-1 tensor a padded rank of
+  2 (``[W] -> [32, align(W, 32)]``); ``compute_physical_shape`` collapses to 2D as
+  ``H = prod(dims[:-2]) * align(dims[-2], 32)``, ``W = align(dims[-1], 32)``;
+  ``compute_consumed_memory_bytes_per_bank`` gives an interleaved buffer
+  ``ceil(pages / banks) * align(page_size, alignment)`` bytes in *every* bank and
+  a sharded one its shard's pages.
+* tt-mlir ``lib/Dialect/TTNN/IR/TTNNOpsAttrs.cpp`` and ``TTCoreOpsTypes.cpp``
+  (19c86fca): ``TTNNLayoutAttr::Builder::build`` collapses the tile-padded shape
+  with ``collapsedLinearAffineMap`` (``(d0..dn-1) -> (sum_i d_i * stride_i,
+  dn-1)``), then the memref is the whole 2D tensor (DRAM interleaved, system
+  memory), ``1 x ceil(tiles / cores)`` (L1 interleaved,
+  ``calculateLogicalShardShapeForL1Interleaved``) or ``ceil(dim / grid)`` per dim
+  (sharded, ``calculateLogicalShardShapeForSharding``), in tiles when tiled.
+
+The tt-metal allocator reserves an allocation at the same address range in every
+bank of its buffer type ("lockstep allocation"), so a tensor's per-core L1 cost
+is its per-bank size on every core, sharded or interleaved; and it aligns every
+allocation, L1 included, to the DRAM alignment (tt-metal
+``tech_reports/memory/allocator.md`` §2 and §2.1, @376322f0).  Measured on a mock
+Blackhole P150 with ttnn 0.81.1 (tt-metal d80d9482): a [330, 100] bf16
+row-major L1 tensor takes ceil(330 / 110) * align(200, 16) = 624 B, rounded to
+640 B per bank.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from math import prod
+
+import sympy
+
+from .arch import Arch
+from .ir.attrs import TILE_HEIGHT, TILE_WIDTH, DataType, TileType, TTNNLayout
+from .ir.model import TensorType
+
+
+def ceil_div(a: int, b: int) -> int:
+    """``ceil(a / b)`` for non-negative ints."""
+    return -(-a // b)
+
+
+def align_up(value: int, multiple: int) -> int:
+    """Round ``value`` up to a multiple of ``multiple`` (no-op for multiple <= 1)."""
+    return value if multiple <= 1 else ceil_div(value, multiple) * multiple
+
+
+def tile_padded_shape(shape: tuple[int, ...], tile: tuple[int, int] = (TILE_HEIGHT, TILE_WIDTH)) -> tuple[int, ...]:
+    """tt-metal's padded shape of a TILE tensor (elements).
+
+    The last two dims are rounded up to the tile; a rank-1 tensor gets rank 2
+    (``[W] -> [32, align(W, 32)]``) and a rank-0 one ``[32, 32]``
+    (``TensorLayout::compute_padded_shape``).
+
+    >>> tile_padded_shape((1, 768, 4, 60, 106))
+    (1, 768, 4, 64, 128)
+    """
+    th, tw = tile
+    if len(shape) == 0:
+        return (th, tw)
+    if len(shape) == 1:
+        return (th, align_up(shape[0], tw))
+    return (*shape[:-2], align_up(shape[-2], th), align_up(shape[-1], tw))
+
+
+def collapse_2d(shape: tuple[int, ...]) -> tuple[int, int]:
+    """Collapse an ND shape to 2D as ``(prod(dims[:-1]), dims[-1])`` (elements)."""
+    if not shape:
+        return (1, 1)
+    return (prod(shape[:-1]), shape[-1])
+
+
+@lru_cache(maxsize=None)
+def _symbolic_strides(rank: int, tiled: bool) -> tuple[tuple[sympy.Symbol, ...], tuple[sympy.Expr, ...]]:
+    """Expected row strides of each dim in the collapsed map, as sympy expressions.
+
+    Dim ``i < rank-1`` has stride ``prod_{j=i+1}^{rank-2} P_j`` where ``P_j`` is
+    dim ``j`` tile-padded (``ceiling(S_j/32)*32`` for the second-last dim of a
+    tiled tensor) and ``S_j`` the logical size; the last dim maps to the column
+    with stride 1 (tt-mlir ``collapsedLinearAffineMap`` over the padded shape).
+    """
+    syms = tuple(sympy.Symbol(f"S{i}", integer=True, positive=True) for i in range(rank))
+    padded = list(syms)
+    if tiled and rank >= 2:
+        padded[rank - 2] = sympy.ceiling(syms[rank - 2] / TILE_HEIGHT) * TILE_HEIGHT
+    strides = []
+    for i in range(rank):
+        if i == rank - 1:
+            strides.append(sympy.Integer(1))
+        else:
+            strides.append(sympy.Mul(*padded[i + 1: rank - 1]) if i + 1 <= rank - 2 else sympy.Integer(1))
+    return syms, tuple(strides)
+
+
+@dataclass(frozen=True)
+class Stride:
+    """The stride of one logical dim in the layout's affine map.
+
+    ``result`` is which map result (0 = collapsed rows, 1 = columns) the dim
+    feeds; ``value`` its coefficient in the IR map (None if the map is not
+    linear in it); ``expected`` the coefficient tt-mlir's collapse of the
+    tile-padded shape gives; ``formula`` that coefficient as a sympy expression
+    in the logical dims ``S0..Sn-1``.
+    """
+
+    dim: int
+    result: int
+    value: int | None
+    expected: int
+    formula: str
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where a tensor's bytes live on the device.
+
+    Attributes:
+        buffer_type: ``dram``, ``l1`` or ``system_memory``.
+        memory_layout: ``interleaved``/``height_sharded``/... or None (host).
+        banks: banks the allocation spans (DRAM channels, or L1 banks = cores).
+        cores_with_data: cores holding shards (sharded) or pages (interleaved).
+        pages: total pages; page_bytes: one page, aligned_page_bytes: aligned.
+        bytes_per_bank: bytes reserved in every bank of the buffer type,
+            rounded up to the allocator's alignment (the DRAM alignment).
+        total_bytes: ``bytes_per_bank * banks`` (what the allocation reserves).
+    """
+
+    buffer_type: str
+    memory_layout: str | None
+    banks: int
+    cores_with_data: int
+    pages: int
+    page_bytes: int
+    aligned_page_bytes: int
+    bytes_per_bank: int
+    total_bytes: int
+
+
+@dataclass(frozen=True)
+class LayoutInfo:
+    """Every layout number of one tensor value.
+
+    Shapes are in elements unless named ``tiles``; bytes are bytes.
+
+    Attributes:
+        logical_shape / padded_shape: tt-metal logical and padded shapes.
+        logical_2d / physical_2d: collapsed 2D shapes before/after padding.
+        tile_grid: physical 2D in tiles (rows, cols); (0, 0) for row-major.
+        logical_volume / physical_volume: elements.
+        physical_tiles: tiles of the padded tensor (0 for row-major).
+        physical_bytes: bytes of the padded tensor (tiles * tile bytes, or
+            elements * element bytes).
+        padding_pct: share of the physical volume that is padding, in %.
+        expected_memref: the memref tt-mlir derives from the logical shape.
+        ir_memref: the memref written in the IR.
+        strides: per-dim strides of the layout's affine map.
+        placement: device placement, None for system memory or no layout.
+        problems: disagreements between the IR encoding and the recomputation.
+    """
+
+    logical_shape: tuple[int, ...]
+    dtype: DataType
+    layout: str
+    tile: tuple[int, int] | None
+    padded_shape: tuple[int, ...]
+    logical_2d: tuple[int, int]
+    physical_2d: tuple[int, int]
+    tile_grid: tuple[int, int]
+    logical_volume: int
+    physical_volume: int
+    physical_tiles: int
+    physical_bytes: int
+    padding_pct: float
+    grid: tuple[int, ...]
+    expected_memref: tuple[int, ...]
+    ir_memref: tuple[int, ...]
+    strides: tuple[Stride, ...]
+    placement: Placement | None
+    problems: tuple[str, ...]
+
+    @property
+    def logical_tiles(self) -> float:
+        """Logical volume in tiles (fractional): ``logical_volume / (32*32)``."""
+        return self.logical_volume / (TILE_HEIGHT * TILE_WIDTH)
+
+    @property
+    def waste_tiles(self) -> int:
+        """Tiles' worth of padding: physical tiles minus the logical volume in tiles, rounded up."""
+        if not self.physical_tiles:
+            return 0
+        return self.physical_tiles - ceil_div(self.logical_volume, TILE_HEIGHT * TILE_WIDTH)
+
+
+def analyze(t: TensorType, arch: Arch) -> LayoutInfo | None:
+    """Compute :class:`LayoutInfo` for a tensor type; None without a TTNN layout.
+
+    Results are cached per (type, arch): MLIR uniques types, so a program has few.
+    """
+    if t.layout is None:
+        return None
+    return _analyze(t, arch)
+
+
+@lru_cache(maxsize=4096)
+def _analyze(t: TensorType, arch: Arch) -> LayoutInfo:
+    lay = t.layout
+    assert lay is not None
+    shape = t.shape
+    dtype = lay.dtype
+    tiled = isinstance(lay.element, TileType)
+    tile = (lay.element.height, lay.element.width) if tiled else None
+    padded = tile_padded_shape(shape, tile) if tiled else (shape if shape else (1,))
+    logical_2d = collapse_2d(shape)
+    physical_2d = collapse_2d(padded)
+    logical_volume = prod(shape) if shape else 1
+    physical_volume = physical_2d[0] * physical_2d[1]
+    if tiled:
+        tile_grid = (physical_2d[0] // tile[0], physical_2d[1] // tile[1])
+        physical_tiles = tile_grid[0] * tile_grid[1]
+        physical_bytes = physical_tiles * lay.element.bytes
+    else:
+        tile_grid = (0, 0)
+        physical_tiles = 0
+        physical_bytes = physical_volume * (dtype.scalar_bytes or 0)
+    problems: list[str] = []
+    if not tiled and dtype.is_block_float:
+        problems.append(f"{dtype} is a block-float type and cannot be stored row-major")
+    strides = _strides(lay, shape, tiled, problems)
+    expected_memref = _expected_memref(lay, shape, padded if tiled else shape, tiled, tile)
+    if expected_memref != tuple(lay.memref_shape):
+        problems.append(
+            f"memref {'x'.join(map(str, lay.memref_shape))} disagrees with the "
+            f"{'x'.join(map(str, expected_memref))} that the logical shape "
+            f"{'x'.join(map(str, shape))} gives ({_memref_reason(lay, tiled)})"
+        )
+    problems.extend(_placement_problems(lay, arch))
+    placement = _placement(lay, tiled, tile, dtype, physical_2d, tile_grid, arch)
+    padding_pct = 100.0 * (physical_volume - logical_volume) / physical_volume if physical_volume else 0.0
+    return LayoutInfo(
+        logical_shape=shape, dtype=dtype, layout="tile" if tiled else "row_major", tile=tile,
+        padded_shape=padded if tiled else shape, logical_2d=logical_2d, physical_2d=physical_2d,
+        tile_grid=tile_grid, logical_volume=logical_volume, physical_volume=physical_volume,
+        physical_tiles=physical_tiles, physical_bytes=physical_bytes, padding_pct=padding_pct,
+        grid=tuple(lay.grid), expected_memref=expected_memref, ir_memref=tuple(lay.memref_shape),
+        strides=strides, placement=placement, problems=tuple(problems),
+    )
+
+
+def _strides(lay: TTNNLayout, shape: tuple[int, ...], tiled: bool, problems: list[str]) -> tuple[Stride, ...]:
+    """Strides of the IR map (sympy derivative per dim) against the expected collapse."""
+    rank = len(shape)
+    linear = lay.linear
+    if len(linear.dims) != rank:
+        problems.append(f"layout map has {len(linear.dims)} dims but the tensor has rank {rank}")
+        return ()
+    syms, formulas = _symbolic_strides(rank, tiled)
+    subs = dict(zip(syms, shape))
+    results = linear.results
+    out = []
+    for i, d in enumerate(linear.dims):
+        expected_result = len(results) - 1 if i == rank - 1 else max(len(results) - 2, 0)
+        value, result = None, expected_result
+        for k, expr in enumerate(results):
+            if expr.has(d):
+                result = k
+                coeff = sympy.diff(expr, d)
+                value = int(coeff) if coeff.is_Integer and expr.is_polynomial(d) else None
+                break
+        else:
+            value = 0
+        expected = int(formulas[i].subs(subs))
+        out.append(Stride(i, result, value, expected, str(formulas[i])))
+        if value != expected or result != expected_result:
+            if shape[i] == 1 and value is not None and result == expected_result:
+                continue  # a size-1 dim never moves: its stride is irrelevant
+            problems.append(
+                f"affine map stride of d{i} is {value if value is not None else 'non-linear'}"
+                f" but the tile-padded shape gives {expected} (= {formulas[i]})"
+            )
+    return tuple(out)
+
+
+def _expected_memref(lay: TTNNLayout, shape, physical_shape, tiled: bool, tile) -> tuple[int, ...]:
+    """The memref tt-mlir's TTNNLayoutAttr::Builder derives for this tensor."""
+    rows, cols = collapse_2d(tuple(physical_shape)) if len(physical_shape) >= 2 else (1, physical_shape[0] if physical_shape else 1)
+    grid = lay.grid
+    if lay.buffer_type == "l1" and lay.memory_layout == "interleaved":
+        cores = prod(grid)
+        if tiled:
+            tiles = ceil_div(rows, tile[0]) * ceil_div(cols, tile[1])
+            return (1, ceil_div(tiles, cores))
+        return (1, ceil_div(rows * cols, cores))
+    if lay.is_sharded and len(grid) == 2:
+        rows, cols = ceil_div(rows, grid[0]), ceil_div(cols, grid[1])
+    if tiled:
+        return (ceil_div(rows, tile[0]), ceil_div(cols, tile[1]))
+    return (rows, cols)
+
+
+def _memref_reason(lay: TTNNLayout, tiled: bool) -> str:
+    unit = "tiles" if tiled else "elements"
+    if lay.buffer_type == "l1" and lay.memory_layout == "interleaved":
+        return f"L1 interleaved: 1 x ceil({unit} / {prod(lay.grid)} cores)"
+    if lay.is_sharded:
+        return f"{lay.memory_layout} on grid {'x'.join(map(str, lay.grid))}: ceil(collapsed 2D / grid) in {unit}"
+    return f"{lay.buffer_type} {lay.memory_layout or ''}: the whole collapsed 2D shape in {unit}".replace("  ", " ")
+
+
+def _placement_problems(lay: TTNNLayout, arch: Arch) -> list[str]:
+    problems = []
+    if lay.buffer_type == "dram" and lay.memory_layout == "interleaved" and prod(lay.grid) != 1:
+        problems.append(f"DRAM interleaved layout must have a 1x1 grid, not {'x'.join(map(str, lay.grid))}")
+    if lay.buffer_type == "system_memory" and lay.memory_layout is not None:
+        problems.append("a system_memory layout has no tensor memory layout")
+    if lay.buffer_type in ("dram", "l1") and lay.memory_layout is None:
+        problems.append(f"a {lay.buffer_type} layout needs a tensor memory layout")
+    if lay.is_sharded:
+        if lay.core_ranges is None:
+            problems.append(f"{lay.memory_layout} layout has no core_ranges")
+        elif lay.core_ranges.num_cores != prod(lay.grid):
+            problems.append(
+                f"core_ranges {lay.core_ranges} hold {lay.core_ranges.num_cores} cores but the grid "
+                f"{'x'.join(map(str, lay.grid))} has {prod(lay.grid)}"
+            )
+        if lay.buffer_type == "l1" and prod(lay.grid) > arch.num_cores:
+            problems.append(f"sharded over {prod(lay.grid)} cores but the device has {arch.num_cores}")
+    return problems
+
+
+def _placement(lay: TTNNLayout, tiled: bool, tile, dtype: DataType, physical_2d, tile_grid, arch: Arch) -> Placement | None:
+    if lay.buffer_type not in ("dram", "l1", "l1_small"):
+        return None
+    is_l1 = lay.buffer_type != "dram"
+    alignment = arch.l1_alignment if is_l1 else arch.dram_alignment
+    banks = arch.num_cores if is_l1 else arch.num_dram_channels
+    if tiled:
+        page_bytes = lay.element.bytes
+        pages = tile_grid[0] * tile_grid[1]
+    else:
+        page_bytes = physical_2d[1] * (dtype.scalar_bytes or 0)
+        pages = physical_2d[0]
+    aligned = align_up(page_bytes, alignment)
+    granule = arch.dram_alignment  # allocator alignment for every buffer type
+    if lay.is_sharded:
+        shard = lay.memref_shape
+        if tiled:
+            shard_pages = prod(shard)
+            per_bank = shard_pages * aligned
+        else:  # row-major shards: one page per shard row
+            shard_row = align_up(shard[-1] * (dtype.scalar_bytes or 0), alignment)
+            per_bank = prod(shard[:-1]) * shard_row
+            aligned = shard_row
+            pages = physical_2d[0]
+        cores = lay.core_ranges.num_cores if lay.core_ranges else prod(lay.grid)
+    else:
+        per_bank = ceil_div(pages, banks) * aligned
+        cores = min(pages, banks)
+    per_bank = align_up(per_bank, granule)
+    return Placement(
+        buffer_type="l1" if is_l1 else "dram",
+        memory_layout=lay.memory_layout,
+        banks=banks,
+        cores_with_data=cores,
+        pages=pages,
+        page_bytes=page_bytes,
+        aligned_page_bytes=aligned,
+        bytes_per_bank=per_bank,
+        total_bytes=per_bank * banks,
+    )
+
+
+def fmt_shape(shape: tuple[int, ...]) -> str:
+    """``1x768x4`` for (1, 768, 4)."""
+    return "x".join(str(d) for d in shape) if shape else "scalar"

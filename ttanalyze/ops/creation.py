@@ -1,0 +1,41 @@
+"""Creation, device, memory-management and caching ops.
+
+``full``/``zeros``/``ones``/``empty`` produce their ``shape`` attribute
+(tt-mlir ``namedOpVerify``/``EmptyOp::verify``, ``TTNNOps.cpp`` @19c86fca);
+``arange`` produces ``[(end - start) / step]``.  ``get_device`` and
+``deallocate`` have no tensor results; ``ttcore.load_cached`` returns the results
+of the const-eval function it names.
+"""
+
+from __future__ import annotations
+
+from ..ir.model import Op
+from .registry import ShapeError, int_attr, int_list, register, register_passive
+
+_SRC = "tt-mlir lib/Dialect/TTNN/IR/TTNNOps.cpp @19c86fca"
+
+
+@register(("ttnn.full", "ttnn.zeros", "ttnn.ones", "ttnn.empty"), "creation",
+          ("shape", "fill_value", "dtype", "layout", "memory_config"), f"{_SRC} namedOpVerify/EmptyOp::verify")
+def full(op: Op):
+    return [tuple(int_list(op, "shape"))]
+
+
+@register("ttnn.arange", "creation", ("start", "end", "step", "dtype", "layout", "memory_config"), f"{_SRC} ArangeOp::verify")
+def arange(op: Op):
+    step = int_attr(op, "step")
+    if step == 0:
+        raise ShapeError("arange step is zero")
+    n = (int_attr(op, "end") - int_attr(op, "start")) // step
+    if n <= 0:
+        raise ShapeError("arange range is empty")
+    return [(n,)]
+
+
+register_passive(("ttnn.get_device",), "device", ("mesh_shape", "mesh_offset"), f"{_SRC} GetDeviceOp")
+register_passive(("ttnn.deallocate",), "memory", ("force",), f"{_SRC} DeallocateOp")
+
+
+@register("ttcore.load_cached", "memory", ("callee",), "tt-mlir include/ttmlir/Dialect/TTCore/IR/TTCoreOps.td @19c86fca LoadCachedOp")
+def load_cached(op: Op):
+    return None  # checked against the callee's return types by the result-type rule

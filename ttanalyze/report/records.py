@@ -1,0 +1,151 @@
+"""Plain-data records of an analysis, shared by the JSON report and ``explain``.
+
+Every number ``explain`` prints comes from these records, and the JSON report
+is these records, so the two cannot drift apart.  Units: shapes in elements
+unless named ``tiles``, sizes in bytes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from ..analysis import Analysis
+from ..findings import Finding
+from ..ir import attrs as A
+from ..ir.model import Op, Value
+from ..layout import LayoutInfo
+
+SCHEMA = "ttanalyze.check/1"
+
+
+def arch_record(a: Analysis) -> dict[str, Any]:
+    arch = a.arch
+    return {
+        "name": arch.name, "source": arch.source, "grid": list(arch.grid), "num_cores": arch.num_cores,
+        "l1_size": arch.l1_size, "l1_unreserved_base": arch.l1_unreserved_base, "usable_l1_per_core": arch.usable_l1,
+        "l1_alignment": arch.l1_alignment, "num_dram_channels": arch.num_dram_channels,
+        "dram_channel_size": arch.dram_channel_size, "usable_dram_per_bank": arch.usable_dram_per_bank,
+        "dram_alignment": arch.dram_alignment,
+    }
+
+
+def layout_record(info: LayoutInfo) -> dict[str, Any]:
+    """All layout numbers of one tensor (see :class:`ttanalyze.layout.LayoutInfo`)."""
+    rec: dict[str, Any] = {
+        "dtype": str(info.dtype),
+        "layout": info.layout,
+        "tile": list(info.tile) if info.tile else None,
+        "logical_shape": list(info.logical_shape),
+        "padded_shape": list(info.padded_shape),
+        "logical_2d": list(info.logical_2d),
+        "physical_2d": list(info.physical_2d),
+        "tile_grid": list(info.tile_grid),
+        "logical_volume": info.logical_volume,
+        "physical_volume": info.physical_volume,
+        "logical_tiles": info.logical_tiles if info.tile else None,
+        "physical_tiles": info.physical_tiles,
+        "physical_bytes": info.physical_bytes,
+        "padding_pct": round(info.padding_pct, 4),
+        "grid": list(info.grid),
+        "memref": {"ir": list(info.ir_memref), "expected": list(info.expected_memref),
+                   "unit": "tiles" if info.tile else "elements"},
+        "strides": [asdict(s) for s in info.strides],
+        "placement": asdict(info.placement) if info.placement else None,
+        "problems": list(info.problems),
+    }
+    return rec
+
+
+def value_record(a: Analysis, v: Value) -> dict[str, Any]:
+    """A value: name, type, layout numbers and lifetime."""
+    rec: dict[str, Any] = {"name": v.name, "type": str(v.type)}
+    if v.arg_name:
+        rec["source_name"] = v.arg_name
+    if v.is_tensor:
+        rec["encoding"] = v.type.encoding_text
+        info = a.infos.get(v)
+        rec["layout"] = layout_record(info) if info else None
+        lt = a.memory.lifetimes.get(v)
+        if lt is not None:
+            rec["lifetime"] = {"start_op": lt.start, "end_op": lt.end, "end_reason": lt.end_reason}
+    return rec
+
+
+def attr_value(value: Any) -> Any:
+    """A JSON-friendly form of a typed attribute value."""
+    if isinstance(value, (bool, int, float, str)) or value is None:
+        return value
+    if isinstance(value, list):
+        return [attr_value(x) for x in value]
+    if isinstance(value, dict):
+        return {k: attr_value(x) for k, x in value.items()}
+    if isinstance(value, (A.MatmulProgramConfig, A.StructAttr)):
+        return {"kind": value.kind, **{k: attr_value(x) for k, x in value.params.items()}}
+    if isinstance(value, A.DialectAttr):
+        return {"kind": value.kind, "text": value.text}
+    if hasattr(value, "__dataclass_fields__"):
+        return {k: attr_value(x) for k, x in asdict(value).items()}
+    if isinstance(value, tuple):
+        return [attr_value(x) for x in value]
+    return str(value)
+
+
+def op_record(a: Analysis, op: Op) -> dict[str, Any]:
+    """An op: location, attributes, operands, results with layouts, memory, shape check."""
+    point = a.memory.points.get(op.index)
+    check = a.shape_checks.get(op.index)
+    return {
+        "index": op.index,
+        "name": op.name,
+        "func": op.func.name,
+        "line": op.pos.line,
+        "col": op.pos.col,
+        "loc_name": op.loc_name,
+        "attributes": {k: attr_value(v) for k, v in op.attrs.items()},
+        "operands": [v.name for v in op.operands],
+        "results": [value_record(a, v) for v in op.results],
+        "memory": {"l1_per_core": point.l1_per_core, "dram_per_bank": point.dram_per_bank} if point else None,
+        "shape_check": {"status": check.status,
+                        "shapes": [list(s) for s in check.shapes] if check and check.shapes else None,
+                        "error": check.error} if check else None,
+    }
+
+
+def finding_record(f: Finding) -> dict[str, Any]:
+    return {
+        "rule": f.rule, "name": f.name, "severity": f.severity, "message": f.message,
+        "path": f.path, "line": f.pos.line, "col": f.pos.col, "op_index": f.op_index,
+        "notes": [{"line": n.pos.line, "col": n.pos.col, "message": n.message} for n in f.notes],
+        "data": f.data,
+    }
+
+
+def summary_record(a: Analysis, findings: list[Finding]) -> dict[str, Any]:
+    counts = {s: sum(1 for f in findings if f.severity == s) for s in ("error", "warning", "info")}
+    peak_l1, peak_dram = a.memory.peak_l1, a.memory.peak_dram
+    return {
+        "ops": len(a.program.ops),
+        "functions": len(a.program.funcs),
+        "errors": counts["error"], "warnings": counts["warning"], "infos": counts["info"],
+        "peak_l1_per_core": {"bytes": peak_l1.l1_per_core, "op_index": peak_l1.op_index} if peak_l1 else None,
+        "peak_dram_per_bank": {"bytes": peak_dram.dram_per_bank, "op_index": peak_dram.op_index} if peak_dram else None,
+    }
+
+
+def file_record(a: Analysis, findings: list[Finding]) -> dict[str, Any]:
+    """The whole record of one analyzed file."""
+    return {
+        "path": a.program.path,
+        "arch": arch_record(a),
+        "summary": summary_record(a, findings),
+        "functions": [
+            {"name": f.name, "kind": f.kind, "line": f.pos.line, "col": f.pos.col,
+             "arguments": [value_record(a, v) for v in f.args],
+             "returns": [v.name for v in f.returns],
+             "ops": [op.index for op in f.ops]}
+            for f in a.program.funcs
+        ],
+        "ops": [op_record(a, op) for op in a.program.ops],
+        "findings": [finding_record(f) for f in findings],
+    }

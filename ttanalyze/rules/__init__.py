@@ -1,0 +1,122 @@
+"""Rule catalog and driver.
+
+Rule metadata (title, severity, explanation, reference, example) lives in the
+top-level ``rules/TTA###.yaml`` files; implementations live in the modules of
+this package and register with :func:`rule`.  :func:`run` applies every rule to
+an :class:`~ttanalyze.analysis.Analysis`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+import yaml
+
+from ..analysis import Analysis
+from ..errors import SourcePos
+from ..findings import Finding, Note, severity_rank
+from ..ir.model import Op
+
+CATALOG_DIR = Path(__file__).resolve().parent.parent.parent / "rules"
+
+
+@dataclass(frozen=True)
+class RuleMeta:
+    """One entry of ``rules/*.yaml``."""
+
+    id: str
+    name: str
+    title: str
+    severity: str
+    explanation: str
+    reference: str
+    example: str
+    fix: str = ""
+
+
+@lru_cache(maxsize=1)
+def catalog() -> dict[str, RuleMeta]:
+    """All rule metadata by id, read from ``rules/*.yaml``.
+
+    Raises:
+        RuntimeError: the catalog directory is missing or an entry lacks a field.
+    """
+    if not CATALOG_DIR.is_dir():
+        raise RuntimeError(f"rule catalog not found at {CATALOG_DIR}")
+    out = {}
+    for path in sorted(CATALOG_DIR.glob("TTA*.yaml")):
+        data = yaml.safe_load(path.read_text())
+        try:
+            meta = RuleMeta(**{k: str(v).strip() for k, v in data.items()})
+        except TypeError as exc:
+            raise RuntimeError(f"{path}: {exc}") from None
+        severity_rank(meta.severity)
+        out[meta.id] = meta
+    return out
+
+
+CheckFn = Callable[[Analysis, "Reporter"], None]
+_CHECKS: dict[str, CheckFn] = {}
+
+
+def rule(rule_id: str) -> Callable[[CheckFn], CheckFn]:
+    """Decorator registering the implementation of ``rule_id``."""
+
+    def wrap(fn: CheckFn) -> CheckFn:
+        _CHECKS[rule_id] = fn
+        return fn
+
+    return wrap
+
+
+class Reporter:
+    """Collects the findings of one rule, filling in its metadata."""
+
+    def __init__(self, meta: RuleMeta, analysis: Analysis):
+        self.meta = meta
+        self.analysis = analysis
+        self.findings: list[Finding] = []
+
+    def op(self, op: Op, message: str, notes: Iterable[Note] = (), data: dict[str, Any] | None = None,
+           severity: str | None = None) -> None:
+        """Report ``message`` at ``op``."""
+        self.at(op.pos, message, op.index, notes, data, severity)
+
+    def at(self, pos: SourcePos, message: str, op_index: int | None = None, notes: Iterable[Note] = (),
+           data: dict[str, Any] | None = None, severity: str | None = None) -> None:
+        """Report ``message`` at a position."""
+        self.findings.append(Finding(
+            rule=self.meta.id, name=self.meta.name, severity=severity or self.meta.severity, message=message,
+            path=self.analysis.program.path, pos=pos, op_index=op_index, notes=list(notes), data=data or {},
+        ))
+
+
+def run(analysis: Analysis, select: Iterable[str] | None = None) -> list[Finding]:
+    """Apply the rules (all, or the ids in ``select``) and return findings in file order.
+
+    Raises:
+        RuntimeError: a selected id has no metadata or no implementation.
+    """
+    from . import capacity, encoding, padding, reshape, result_type, unmodeled  # noqa: F401  (registration)
+
+    metas = catalog()
+    ids = list(select) if select else sorted(_CHECKS)
+    findings: list[Finding] = []
+    for rid in ids:
+        if rid not in metas or rid not in _CHECKS:
+            raise RuntimeError(f"unknown rule '{rid}'")
+        reporter = Reporter(metas[rid], analysis)
+        _CHECKS[rid](analysis, reporter)
+        findings.extend(reporter.findings)
+    findings.sort(key=lambda f: (f.pos.line, f.pos.col, f.rule))
+    return findings
+
+
+def implemented() -> list[str]:
+    """Ids of the rules with an implementation."""
+    from . import capacity, encoding, padding, reshape, result_type, unmodeled  # noqa: F401
+
+    return sorted(_CHECKS)

@@ -1,0 +1,51 @@
+"""TTA007: an op whose declared result type disagrees with its shape rule.
+
+The op models of :mod:`ttanalyze.ops` give the logical shape each op produces
+from its operands and attributes; a result type declaring another shape, or
+operands/attributes that admit no result at all, are reported.
+``ttcore.load_cached`` results are checked against the callee's return types.
+Reshape volume errors are TTA001's.
+"""
+
+from __future__ import annotations
+
+from .. import fmt
+from ..analysis import Analysis
+from ..ir.model import Op
+from . import Reporter, rule
+
+
+def _declared(op: Op) -> list[tuple[int, ...] | None]:
+    return [v.type.shape if v.is_tensor else None for v in op.results]
+
+
+@rule("TTA007")
+def result_type(a: Analysis, r: Reporter) -> None:
+    for op in a.program.ops:
+        check = a.shape_checks.get(op.index)
+        if check is None:
+            continue
+        if check.status == "invalid":
+            if op.name == "ttnn.reshape" and "logical volume" in check.error:
+                continue
+            r.op(op, f"{op.name} cannot produce any result: {check.error}", data={"error": check.error})
+            continue
+        expected = check.shapes
+        if op.name == "ttcore.load_cached" and op.callee:
+            callee = a.program.func(op.callee)
+            if callee is None:
+                r.op(op, f"ttcore.load_cached calls @{op.callee}, which is not defined in the module")
+                continue
+            expected = [v.type.shape if v.is_tensor else None for v in callee.returns]
+        if expected is None:
+            continue
+        declared = _declared(op)
+        if len(expected) != len(declared):
+            r.op(op, f"{op.name} produces {len(expected)} results but the IR declares {len(declared)}")
+            continue
+        for i, (exp, dec) in enumerate(zip(expected, declared)):
+            if exp is not None and dec is not None and tuple(exp) != tuple(dec):
+                ins = ", ".join(fmt.shape(v.type.shape) for v in op.operands if v.is_tensor)
+                r.op(op, f"{op.name} of {ins} produces {fmt.shape(exp)}, but the IR declares result #{i} "
+                         f"{op.results[i].name} as {fmt.shape(dec)}",
+                     data={"result": op.results[i].name, "expected_shape": list(exp), "declared_shape": list(dec)})
