@@ -87,7 +87,8 @@ def check(
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the report here instead of stdout."),
 ) -> None:
     """Analyze TTNN IR files and report findings with the numbers behind them."""
-    console = Console(file=open(output, "w") if output else sys.stdout, width=200 if output else None)
+    stream = open(output, "w") if output else sys.stdout
+    console = Console(file=stream, width=None if stream.isatty() else 240, emoji=False, highlight=False)
     results: list[tuple[Analysis, list[Finding]]] = []
     input_errors: list[InputError] = []
     try:

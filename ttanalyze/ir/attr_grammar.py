@@ -321,7 +321,9 @@ class _ToTree(Transformer):
         return -a
 
 
-_PARSER = Lark(GRAMMAR, parser="lalr", lexer="contextual", maybe_placeholders=True, propagate_positions=True)
+# cache=True keeps the built LALR tables in the temp dir (0.2 s saved per start).
+_PARSER = Lark(GRAMMAR, parser="lalr", lexer="contextual", maybe_placeholders=True, propagate_positions=True,
+               cache=True)
 
 
 class AttrSyntaxError(ValueError):

@@ -90,7 +90,7 @@ def _mlir_error(exc: ir.MLIRError, norm: Normalized, path: str) -> InputError:
     diag = diags[0]
     pos = _loc_pos(diag.location, norm)
     message = diag.message
-    custom = re.search(r"custom op '([\w.]+)' is unknown", message)
+    custom = re.search(r"custom op '([\w.]+)'", message)
     if custom:
         message = (
             f"op '{custom.group(1)}' is printed in a custom syntax ttanalyze cannot read; "

@@ -18,20 +18,20 @@ def findings_text(findings: list[Finding]) -> str:
 def summary_line(a: Analysis, findings: list[Finding]) -> str:
     """``file: N ops, E errors, W warnings, I infos; peak L1 X B/core at line L``."""
     counts = {s: sum(1 for f in findings if f.severity == s) for s in ("error", "warning", "info")}
-    parts = [f"{a.program.path}: {len(a.program.ops)} ops",
+    n = len(a.program.ops)
+    parts = [f"{a.program.path}: {n} op{'s' * (n != 1)}",
              f"{counts['error']} error{'s' * (counts['error'] != 1)}",
              f"{counts['warning']} warning{'s' * (counts['warning'] != 1)}",
              f"{counts['info']} info"]
     text = ", ".join(parts)
     peak = a.memory.peak_l1
     if peak is not None:
-        op = a.program.ops[peak.op_index]
-        text += (f"; peak L1 {fmt.nbytes(peak.l1_per_core)}/core of {fmt.nbytes(a.arch.usable_l1)} "
-                 f"at line {op.pos.line}")
+        where = f" at line {a.program.ops[peak.op_index].pos.line}" if peak.l1_per_core else ""
+        text += f"; peak L1 {fmt.nbytes(peak.l1_per_core)}/core of {fmt.nbytes(a.arch.usable_l1)}{where}"
     peak = a.memory.peak_dram
     if peak is not None:
-        op = a.program.ops[peak.op_index]
-        text += f"; peak DRAM {fmt.nbytes(peak.dram_per_bank)}/bank at line {op.pos.line}"
+        where = f" at line {a.program.ops[peak.op_index].pos.line}" if peak.dram_per_bank else ""
+        text += f"; peak DRAM {fmt.nbytes(peak.dram_per_bank)}/bank{where}"
     return text + f" [{a.arch.name}]"
 
 

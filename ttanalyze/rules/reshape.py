@@ -31,6 +31,10 @@ def is_view(src: tuple[int, ...], dst: tuple[int, ...], tiled: bool, same_placem
             and (not tiled or second[0] == second[1] or (second[0] % TILE == 0 and second[1] % TILE == 0)))
 
 
+def _placement(lay) -> str:
+    return f"{lay.buffer_type} {lay.memory_layout or ''}".strip()
+
+
 @rule("TTA001")
 def reshape_volume(a: Analysis, r: Reporter) -> None:
     for op in a.program.ops:
@@ -72,7 +76,12 @@ def reshape_data_movement(a: Analysis, r: Reporter) -> None:
         tdst = prod(pdst) // (TILE * TILE)
         tile_bytes = lx.element.bytes
         inner = f"[{', '.join(map(str, src[-2:]))}] -> [{', '.join(map(str, dst[-2:]))}]"
-        why = ("its placement changes" if not same_placement else f"the last two dims change {inner}")
+        reasons = []
+        if not is_view(src, dst, True):
+            reasons.append(f"the last two dims change {inner}")
+        if not same_placement:
+            reasons.append(f"its placement changes ({_placement(lx)} -> {_placement(ly)})")
+        why = " and ".join(reasons)
         r.op(op, f"reshape of a tile tensor needs data movement, not a view: {why}; padded "
                  f"{fmt.shape(psrc)} ({fmt.num(tsrc)} tiles) -> {fmt.shape(pdst)} ({fmt.num(tdst)} tiles): "
                  f"tt-metal's reshape_tiled reads {fmt.nbytes(tsrc * tile_bytes)} and writes "

@@ -1,0 +1,62 @@
+"""Shared helpers: fixture paths, analysis of a file or of inline IR, the CLI runner."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from ttanalyze.analysis import Analysis, analyze
+from ttanalyze.cli import app
+from ttanalyze.ir.parse import parse_file, parse_text
+from ttanalyze.rules import run
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures"
+REAL = sorted((FIXTURES / "real").glob("*/ttnn.mlir"))
+SEEDS = sorted((FIXTURES / "seeds").glob("*.mlir"))
+
+# The Wormhole n150 system_desc of the seed fixtures (tt-mlir's test system_desc).
+WH_SYSTEM_DESC = (
+    '#system_desc = #ttcore.system_desc<[{role = host, target_triple = "x86_64-pc-linux"}], [{arch = <wormhole_b0>, '
+    "grid = 8x8, coord_translation_offsets = 18x18, l1_size = 1499136, num_dram_channels = 12, "
+    "dram_channel_size = 1073741824, noc_l1_address_align_bytes = 16, pcie_address_align_bytes = 32, "
+    "noc_dram_address_align_bytes = 32, l1_unreserved_base = 103712, erisc_l1_unreserved_base = 98304, "
+    "dram_unreserved_base = 1920032, dram_unreserved_end = 1073119552, supported_data_types = [<f32>, <bf16>], "
+    "supported_tile_sizes = [ 32x32], dst_physical_size_tiles = 16, num_cbs = 64, num_compute_threads = 1, "
+    "num_datamovement_threads = 2, dram_grid = 1x12, dram_bank_to_logical_worker_noc0 = [(7, 3)], "
+    "dram_bank_to_logical_worker_noc1 = [(7, 3)]}], [0], [1 : i32], [ 0x0x0x0]>"
+)
+
+
+def wh_module(aliases: str, body: str, args: str = "", results: str = "") -> str:
+    """A Wormhole module: ``aliases`` lines, then ``func @main(args) -> (results) { body }``."""
+    return (
+        "#dram = #ttnn.buffer_type<dram>\n#l1 = #ttnn.buffer_type<l1>\n" + WH_SYSTEM_DESC + "\n" + aliases.strip() + "\n"
+        "module attributes {ttcore.system_desc = #system_desc} {\n"
+        f"  func.func @main({args}) -> ({results}) {{\n{body.rstrip()}\n  }}\n}}\n"
+    )
+
+
+def analyze_text(text: str, path: str = "test.mlir") -> Analysis:
+    return analyze(parse_text(text, path))
+
+
+def analyze_path(path: Path) -> Analysis:
+    return analyze(parse_file(path))
+
+
+def findings_of(a: Analysis, rule: str | None = None):
+    fs = run(a)
+    return [f for f in fs if rule is None or f.rule == rule]
+
+
+@pytest.fixture()
+def cli():
+    runner = CliRunner()
+
+    def invoke(*args: str):
+        return runner.invoke(app, [str(a) for a in args])
+
+    return invoke

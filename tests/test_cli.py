@@ -1,0 +1,119 @@
+"""The command line: output formats, exit statuses, JSON schema, explain, rules."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from .conftest import FIXTURES, REAL, SEEDS, wh_module
+
+SCHEMA = json.loads((Path(__file__).resolve().parent.parent / "ttanalyze" / "report" / "check.schema.json").read_text())
+SEED0 = FIXTURES / "seeds" / "mochi_conv1_norm2_reshape_wh.mlir"
+MLP = FIXTURES / "real" / "mlp_o2" / "ttnn.mlir"
+LINE = re.compile(r"^(?P<path>[^:]+):(?P<line>\d+):(?P<col>\d+): (?:(?P<sev>error|warning|info)\[(?P<rule>TTA\d{3})\]|note:) (?P<msg>.+)$")
+
+
+def test_check_prints_findings_and_a_summary(cli):
+    result = cli("check", SEED0)
+    assert result.exit_code == 0  # warnings only; --fail-on defaults to error
+    lines = result.stdout.strip().splitlines()
+    findings = [LINE.match(l) for l in lines[:-1]]
+    assert all(findings), lines
+    assert [(m["line"], m["rule"]) for m in findings if m["rule"]] == [("14", "TTA003"), ("15", "TTA002"), ("15", "TTA003")]
+    assert lines[-1].startswith(f"{SEED0}: 3 ops, 0 errors, 3 warnings, 0 info")
+
+
+def test_fail_on_warning_and_never(cli):
+    assert cli("check", SEED0, "--fail-on", "warning").exit_code == 1
+    assert cli("check", SEED0, "--fail-on", "never").exit_code == 0
+    assert cli("check", MLP, "--fail-on", "info").exit_code == 0
+
+
+def test_select_rules(cli):
+    result = cli("check", SEED0, "--select", "TTA002")
+    assert "TTA003" not in result.stdout and "TTA002" in result.stdout
+    assert cli("check", SEED0, "--select", "TTA999").exit_code == 2
+
+
+def test_verbose_table(cli):
+    result = cli("check", MLP, "--verbose")
+    assert "ttnn.linear" in result.stdout and "width_sharded" in result.stdout and "L1/core" in result.stdout
+
+
+@pytest.mark.parametrize("path", REAL + SEEDS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_json_report_is_valid_and_complete(cli, path):
+    result = cli("check", path, "--format", "json")
+    doc = json.loads(result.stdout)
+    jsonschema.validate(doc, SCHEMA)
+    [f] = doc["files"]
+    assert len(f["ops"]) == f["summary"]["ops"]
+    for op in f["ops"]:
+        for r in op["results"]:
+            if r.get("layout"):
+                lay = r["layout"]
+                assert lay["physical_volume"] >= lay["logical_volume"]
+                assert lay["memref"]["ir"] and lay["strides"]
+
+
+def test_json_carries_the_seed_numbers(cli):
+    doc = json.loads(cli("check", SEED0, "--format", "json").stdout)
+    reshape = doc["files"][0]["ops"][2]
+    res = reshape["results"][0]["layout"]
+    assert res["padded_shape"] == [4, 32, 32, 6368]
+    assert res["tile_grid"] == [128, 199] and res["physical_tiles"] == 25_472
+    assert res["placement"]["bytes_per_bank"] == 4_347_904  # ceil(25,472 / 12) = 2,123 tiles * 2,048 B
+    rules = {f["rule"] for f in doc["files"][0]["findings"]}
+    assert rules == {"TTA002", "TTA003"}
+
+
+def test_output_file(cli, tmp_path):
+    out = tmp_path / "report.json"
+    assert cli("check", SEED0, "-f", "json", "-o", out).exit_code == 0
+    jsonschema.validate(json.loads(out.read_text()), SCHEMA)
+
+
+def test_explain_by_line_and_by_name(cli):
+    by_line = cli("explain", SEED0, "--op", "15")
+    assert by_line.exit_code == 0
+    text = by_line.stdout
+    assert "%2 = ttnn.reshape" in text
+    assert "padded     4x32x32x6368" in text and "128x199 tiles" in text
+    assert "strides    d0->r0: 196608" in text
+    assert "TTA002 reshape-tile-data-movement: warning" in text
+    assert "TTA001 reshape-volume-mismatch: no finding" in text
+    by_name = cli("explain", SEED0, "--op", "%2")
+    assert by_name.stdout == text
+
+
+def test_explain_json_has_operands_and_findings(cli):
+    doc = json.loads(cli("explain", SEED0, "--op", "%2", "--format", "json").stdout)
+    [op] = doc["ops"]
+    assert op["operand_records"][0]["layout"]["physical_tiles"] == 24_576
+    assert {f["rule"] for f in op["findings"]} == {"TTA002", "TTA003"}
+
+
+def test_explain_unknown_op(cli):
+    result = cli("explain", SEED0, "--op", "99")
+    assert result.exit_code == 2 and "no op starts on line 99" in result.stderr
+
+
+def test_rules_command(cli):
+    listing = cli("rules").stdout
+    assert "TTA001" in listing and "TTA009" in listing
+    one = cli("rules", "tta004").stdout
+    assert "l1_size - l1_unreserved_base" in one and "Reference:" in one
+
+
+def test_arch_option_for_files_without_system_desc(cli, tmp_path):
+    text = wh_module("", '    %0 = "ttnn.relu"(%arg0) : (tensor<32x32xbf16>) -> tensor<32x32xbf16>\n    return %0 : tensor<32x32xbf16>',
+                     "%arg0: tensor<32x32xbf16>", "tensor<32x32xbf16>").replace(" attributes {ttcore.system_desc = #system_desc}", "")
+    path = tmp_path / "nodesc.mlir"
+    path.write_text(text)
+    missing = cli("check", path)
+    assert missing.exit_code == 2 and "--arch" in missing.stderr
+    ok = cli("check", path, "--arch", "blackhole")
+    assert ok.exit_code == 0 and "[blackhole]" in ok.stdout

@@ -1,0 +1,144 @@
+"""Normalization to generic MLIR, attribute parsing and the program model."""
+
+from __future__ import annotations
+
+import pytest
+
+from ttanalyze.errors import SourcePos
+from ttanalyze.ir import attrs as A
+from ttanalyze.ir.attr_grammar import AffineMapV, parse_attr_text
+from ttanalyze.ir.normalize import normalize
+from ttanalyze.ir.parse import parse_file, parse_text
+
+from .conftest import FIXTURES, REAL, SEEDS, wh_module
+
+
+def test_locations_are_blanked_keeping_columns():
+    src = '%0 = "ttnn.relu"(%a) : (t) -> t loc("x")\n#loc1 = loc("y"(#loc2))\n'
+    n = normalize(src)
+    assert n.text.split("\n")[0] == '%0 = "ttnn.relu"(%a) : (t) -> t ' + " " * len('loc("x")')
+    assert n.text.split("\n")[1].strip() == ""
+    assert n.loc_aliases["#loc1"] == 'loc("y"(#loc2))'
+    assert n.text.count("\n") == src.count("\n")
+
+
+def test_loc_names_resolve_through_aliases_and_callsites():
+    src = (
+        '#loc5 = loc("models.py":63:20 to :31)\n#loc9 = loc("max")\n#loc12 = loc("mlp"(#loc5))\n'
+        "#loc24 = loc(\"jit(mlp)/jit(relu)\"(#loc12))\n#loc27 = loc(callsite(#loc9 at #loc24))\n"
+    )
+    n = normalize(src)
+    assert n.resolve_loc("loc(#loc27)") == "max"
+    assert n.resolve_loc("loc(#loc24)") == "jit(mlp)/jit(relu)"
+    assert n.resolve_loc('loc("f.py":3:4)') == "f.py:3:4"
+    assert n.resolve_loc("loc(unknown)") == ""
+
+
+def test_properties_become_attributes_of_the_same_length():
+    src = '"ttnn.reshape"(%0) <{shape = [4 : i32]}> {x = 1} : (t) -> t\n'
+    out = normalize(src).text
+    assert len(out) == len(src)
+    assert '{shape = [4 : i32],   x = 1}' in out
+
+
+def test_custom_ops_are_rewritten_and_columns_map_back():
+    src = (
+        "module {\n"
+        "  ttcore.device_module {\n"
+        "    builtin.module {\n"
+        "      ttcore.device @dev = <workerGrid = #ttcore.grid<8x8>, dramGrid = #ttcore.grid<1x12>, meshShape = 1x1, chipIds = [0]>\n"
+        "      func.func private @ce() -> tensor<2xf32> {\n"
+        '        %0 = "ttnn.full"() <{shape = #ttnn.shape<2>, fill_value = 1.0 : f32}> : () -> tensor<2xf32>\n'
+        "        return %0 : tensor<2xf32>\n"
+        "      }\n"
+        "      func.func @main() -> tensor<2xf32> {\n"
+        "        %0 = ttcore.load_cached(@ce, []) : () -> tensor<2xf32>\n"
+        "        return %0 : tensor<2xf32>\n"
+        "      }\n"
+        "    }\n"
+        "  }\n"
+        "}\n"
+    )
+    n = normalize(src)
+    assert '"ttcore.device_module"() ({' in n.text
+    assert '"ttcore.device"() {sym_name = "dev", device_attr = #ttcore.device<workerGrid' in n.text
+    assert '"ttcore.load_cached"() {callee = @ce}' in n.text
+    # line 10 was rewritten after the op's start: columns before the rewrite are unchanged
+    assert n.original_pos(10, 9) == SourcePos(10, 9)
+    program = parse_text(src)
+    assert [f.name for f in program.funcs] == ["ce", "main"]
+    load = program.funcs[1].ops[0]
+    assert load.name == "ttcore.load_cached" and load.callee == "ce"
+    assert load.pos == SourcePos(10, 14)  # MLIR locates an op at its name, after "%0 = "
+
+
+def test_layout_attribute_parses_to_typed_layout():
+    tree = parse_attr_text(
+        "#ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x96>, memref<4x1x!ttcore.tile<32x32, bf16>, #l1>, <width_sharded>, "
+        "core_ranges = <[#ttnn.core_range<(0,0), (10,7)>, #ttnn.core_range<(0,8), (7,8)>]>>"
+    )
+    lay = A.build(tree, lambda name: parse_attr_text("#ttnn.buffer_type<l1>"))
+    assert isinstance(lay, A.TTNNLayout)
+    assert lay.grid == (1, 96) and lay.memref_shape == (4, 1)
+    assert lay.buffer_type == "l1" and lay.memory_layout == "width_sharded"
+    # (0,0)-(10,7) is 11 x 8 = 88 cores, (0,8)-(7,8) is 8: 96 cores
+    assert lay.core_ranges.num_cores == 96
+    assert isinstance(lay.element, A.TileType) and lay.element.bytes == 2048
+
+
+def test_affine_maps_with_symbols_and_floordiv():
+    m = parse_attr_text("(d0, d1)[s0] -> ((d0 * s0 + d1) floordiv 8, d1 mod 8)")
+    assert isinstance(m, AffineMapV)
+    assert len(m.dims) == 2 and len(m.syms) == 1
+    assert "floor" in str(m.results[0]) and "Mod" in str(m.results[1])
+
+
+def test_system_desc_and_program_configs_of_a_real_file():
+    p = parse_file(FIXTURES / "real" / "transformer_ffn_o2" / "ttnn.mlir")
+    chip = p.system_desc.chips[0]
+    assert chip.arch == "blackhole" and chip.grid == (10, 11)
+    assert chip.l1_size == 1_572_864 and chip.l1_unreserved_base == 177_280
+    assert chip.num_dram_channels == 8 and chip.noc_dram_address_align_bytes == 64
+    linears = [op for op in p.ops if op.name == "ttnn.linear"]
+    c1, c2 = (op.attrs["matmul_program_config"] for op in linears)
+    assert c1.kind == "mcast_1d" and c1.grid == (11, 9) and c1.get("in0_block_w") == 8 and c1.get("per_core_m") == 4
+    assert c2.kind == "mcast_2d" and c2.grid == (8, 4) and c2.get("out_subblock_w") == 3
+
+
+def test_compute_config_and_conv_attributes():
+    p = parse_file(FIXTURES / "real" / "conv2d_block_o0" / "ttnn.mlir")
+    conv = next(op for op in p.ops if op.name == "ttnn.conv2d")
+    cc = conv.attrs["compute_config"]
+    assert cc.math_fidelity == "hifi4" and cc.fp32_dest_acc_en is True
+    assert conv.attrs["kernel_size"] == [3, 3] and conv.attrs["padding"] == [1, 1, 1, 1]
+    assert conv.attrs["conv2d_config"].get("weights_dtype").name == "bf16"
+
+
+def test_function_args_get_their_source_names():
+    p = parse_file(FIXTURES / "real" / "mlp_o2" / "ttnn.mlir")
+    assert [(a.name, a.arg_name) for a in p.funcs[0].args] == [("%arg0", "x"), ("%arg1", "w1"), ("%arg2", "b1"), ("%arg3", "w2")]
+    assert p.ops[0].loc_name == "x"
+
+
+def test_old_to_layout_with_layout_attribute_parses():
+    p = parse_file(FIXTURES / "seeds" / "mochi_conv1_norm2_reshape_wh.mlir")
+    assert p.ops[0].attrs["layout"] == A.LayoutAttr("tile")
+
+
+@pytest.mark.parametrize("path", REAL + SEEDS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_every_fixture_parses(path):
+    p = parse_file(path)
+    assert p.funcs and p.ops
+    assert p.system_desc is not None
+
+
+def test_module_without_system_desc_uses_arch_defaults():
+    text = wh_module("", '    %0 = "ttnn.relu"(%arg0) : (tensor<32x32xbf16>) -> tensor<32x32xbf16>\n    return %0 : tensor<32x32xbf16>',
+                     "%arg0: tensor<32x32xbf16>", "tensor<32x32xbf16>")
+    text = text.replace(" attributes {ttcore.system_desc = #system_desc}", "")
+    p = parse_text(text)
+    assert p.system_desc is None
+    from ttanalyze.analysis import analyze
+    with pytest.raises(ValueError, match="--arch"):
+        analyze(p)
+    assert analyze(p, "blackhole").arch.l1_unreserved_base == 177_280
