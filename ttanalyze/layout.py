@@ -375,7 +375,3 @@ def _placement(lay: TTNNLayout, tiled: bool, tile, dtype: DataType, physical_2d,
         total_bytes=per_bank * banks,
     )
 
-
-def fmt_shape(shape: tuple[int, ...]) -> str:
-    """``1x768x4`` for (1, 768, 4)."""
-    return "x".join(str(d) for d in shape) if shape else "scalar"

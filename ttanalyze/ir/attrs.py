@@ -685,7 +685,3 @@ def build(tree: Any, resolve: Resolver) -> Any:
     """
     return _Builder(resolve).value(tree)
 
-
-def typed_kinds() -> frozenset[str]:
-    """Qualified names of the dialect attributes/types with a typed model."""
-    return frozenset(_BUILDERS)

@@ -154,7 +154,7 @@ class Program:
         funcs: functions in textual order.
         system_desc: the module's ``ttcore.system_desc``, or None.
         ops: every op of every function, in program order (``Op.index``).
-        unparsed_attrs: attribute texts the typed model keeps as DialectAttr.
+        module_attrs: the module's other attributes, as text.
     """
 
     path: str
