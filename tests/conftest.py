@@ -30,13 +30,35 @@ WH_SYSTEM_DESC = (
 )
 
 
-def wh_module(aliases: str, body: str, args: str = "", results: str = "") -> str:
-    """A Wormhole module: ``aliases`` lines, then ``func @main(args) -> (results) { body }``."""
+# The Blackhole P150 system_desc of the real fixtures (jax-tt-plugin 0.1.3).
+BH_SYSTEM_DESC = (
+    '#system_desc = #ttcore.system_desc<[{role = host, target_triple = "x86_64-pc-linux"}], [{arch = <blackhole>, '
+    "grid = 10x11, coord_translation_offsets = 2x1, l1_size = 1572864, num_dram_channels = 8, "
+    "dram_channel_size = 4278190080, noc_l1_address_align_bytes = 16, pcie_address_align_bytes = 64, "
+    "noc_dram_address_align_bytes = 64, l1_unreserved_base = 177280, erisc_l1_unreserved_base = 88896, "
+    "dram_unreserved_base = 1048704, dram_unreserved_end = 4275530880, supported_data_types = [<f32>, <bf16>], "
+    "supported_tile_sizes = [ 32x32], dst_physical_size_tiles = 16, num_cbs = 64, num_compute_threads = 1, "
+    "num_datamovement_threads = 2, dram_grid = 1x8, dram_bank_to_logical_worker_noc0 = [(9, 0)], "
+    "dram_bank_to_logical_worker_noc1 = [(0, 0)]}], [0], [1 : i32], [ 0x0x0x0]>"
+)
+
+
+def _module(system_desc: str, aliases: str, body: str, args: str, results: str) -> str:
     return (
-        "#dram = #ttnn.buffer_type<dram>\n#l1 = #ttnn.buffer_type<l1>\n" + WH_SYSTEM_DESC + "\n" + aliases.strip() + "\n"
+        "#dram = #ttnn.buffer_type<dram>\n#l1 = #ttnn.buffer_type<l1>\n" + system_desc + "\n" + aliases.strip() + "\n"
         "module attributes {ttcore.system_desc = #system_desc} {\n"
         f"  func.func @main({args}) -> ({results}) {{\n{body.rstrip()}\n  }}\n}}\n"
     )
+
+
+def wh_module(aliases: str, body: str, args: str = "", results: str = "") -> str:
+    """A Wormhole module: ``aliases`` lines, then ``func @main(args) -> (results) { body }``."""
+    return _module(WH_SYSTEM_DESC, aliases, body, args, results)
+
+
+def bh_module(aliases: str, body: str, args: str = "", results: str = "") -> str:
+    """A Blackhole P150 module (the real fixtures' system_desc); see :func:`wh_module`."""
+    return _module(BH_SYSTEM_DESC, aliases, body, args, results)
 
 
 def analyze_text(text: str, path: str = "test.mlir") -> Analysis:

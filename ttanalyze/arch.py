@@ -108,6 +108,20 @@ DEFAULTS: dict[str, Arch] = {
 }
 
 
+# The mock Blackhole P150 that ttnn 0.81.1 (tt-metal d80d9482) opens with default
+# arguments, as measured (graph report and allocator queries, see docs/accuracy.md):
+# L1 allocator base 111,744 (bank 1,461,120 B), not the 177,280 of the
+# jax-tt-plugin 0.1.3 system_desc, whose tt-metal reserves a larger kernel-config
+# ring.  CB figures measured with ttnn 0.81.1 are compared against models run
+# with this Arch.
+MOCK_P150_TTNN_0_81_1 = Arch(
+    name="blackhole", grid=(10, 11), l1_size=1572864, l1_unreserved_base=111744, l1_alignment=16,
+    num_dram_channels=8, dram_channel_size=4278190080, dram_unreserved_base=1048704,
+    dram_unreserved_end=4275530880, dram_alignment=64, num_cbs=64, dst_tiles=16,
+    source="mock Blackhole P150, ttnn 0.81.1 (tt-metal d80d9482), default open_device",
+)
+
+
 def resolve_arch(system_desc: SystemDesc | None, arch_name: str | None) -> Arch:
     """Pick the Arch for a program.
 

@@ -1,12 +1,11 @@
-"""Data-movement ops: reshape, permute, transpose, slice, concat, pad, repeat, layout changes.
+"""Data-movement ops: reshape, permute, transpose, slice, concat, pad, repeat.
 
 Shape rules follow the op verifiers in tt-mlir ``lib/Dialect/TTNN/IR/TTNNOps.cpp``
 (19c86fca): ``ReshapeOp::verify`` (same logical volume), ``PermuteOp::verify``,
 ``SliceStaticOp::verify`` (``ceil((end - begin) / step)`` per dim, negative
 indices counted from the end), ``ConcatOp::verify``, ``PadOp::verify``
 (``padding`` = [low0, high0, low1, high1, ...]), ``RepeatInterleaveOp::verify``
-and ``RepeatOp``.  Layout changes (``to_layout``, ``to_memory_config``,
-``typecast``, host transfers) keep the logical shape.
+and ``RepeatOp``.
 """
 
 from __future__ import annotations
@@ -109,15 +108,3 @@ def repeat(op: Op):
     if len(reps) != len(src):
         raise ShapeError(f"repeat_dims {reps} must have one entry per dim ({len(src)})")
     return [tuple(d * r for d, r in zip(src, reps))]
-
-
-def _same_shape(op: Op):
-    return [tensor_shape(op, 0)]
-
-
-# to_layout had `layout`/`dtype`/`memory_config` attributes in older tt-mlir;
-# current tt-mlir carries all of it in the result type's encoding.
-register("ttnn.to_layout", "data_movement", ("layout", "dtype", "memory_config"), f"{_SRC} ToLayoutOp")(_same_shape)
-register("ttnn.to_memory_config", "data_movement", ("memory_config",), f"{_SRC} ToMemoryConfigOp")(_same_shape)
-register("ttnn.typecast", "data_movement", ("dtype",), f"{_SRC} TypecastOp")(_same_shape)
-register(("ttnn.from_device", "ttnn.to_device"), "host", ("memory_config",), f"{_SRC} FromDeviceOp/ToDeviceOp")(_same_shape)

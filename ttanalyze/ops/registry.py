@@ -1,10 +1,11 @@
 """Registry of op models, keyed by op name.
 
-An op model is what ttanalyze believes about one op: the attributes it reads
-and the logical shape of each result (from the operands and attributes).  The
-family modules (``data_movement``, ``eltwise``, ``matmul``, ``reduction``,
-``conv``, ``creation``) register their ops here; an op without a model is a
-visible "unmodeled" finding, never a silent guess.
+An op model is what ttanalyze believes about one op: the attributes it reads,
+the logical shape of each result (from the operands and attributes), and the
+program its tt-metal factory builds (cores and circular buffers, see
+:mod:`ttanalyze.ops.cb`).  The family modules (``data_movement``, ``eltwise``,
+``matmul``, ``reduction``, ``conv``, ``creation``) register their ops here; an op
+without a model is a visible "unmodeled" finding, never a silent guess.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ..ir.model import Op
+from .cb import CBFn
+from .spec import SpecFn
 
 Shape = tuple[int, ...]
 
@@ -49,6 +52,8 @@ class OpModel:
 
 
 REGISTRY: dict[str, OpModel] = {}
+CB_MODELS: dict[str, CBFn] = {}
+SPEC_MODELS: dict[str, SpecFn] = {}
 
 
 def register(names: str | tuple[str, ...], family: str, attrs: tuple[str, ...] = (), source: str = ""):
@@ -74,6 +79,26 @@ def register_passive(names: tuple[str, ...], family: str, attrs: tuple[str, ...]
 def lookup(name: str) -> OpModel | None:
     """The model of op ``name``, or None if ttanalyze does not model it."""
     return REGISTRY.get(name)
+
+
+def register_cb(names: str | tuple[str, ...]):
+    """Decorator: register ``fn`` as the CB model (:mod:`ttanalyze.ops.cb`) of every op in ``names``."""
+    if isinstance(names, str):
+        names = (names,)
+
+    def wrap(fn: CBFn) -> CBFn:
+        for name in names:
+            if name in CB_MODELS:
+                raise RuntimeError(f"CB model for {name} registered twice")
+            CB_MODELS[name] = fn
+        return fn
+
+    return wrap
+
+
+def cb_model(name: str) -> CBFn | None:
+    """The CB model of op ``name``, or None when its program is not modeled."""
+    return CB_MODELS.get(name)
 
 
 def tensor_shape(op: Op, i: int) -> Shape:
@@ -123,3 +148,23 @@ def norm_dim(dim: int, rank: int, op: Op) -> int:
     if not 0 <= d < rank:
         raise ShapeError(f"{op.name}: dim {dim} is out of range for rank {rank}")
     return d
+
+
+def register_spec(names: str | tuple[str, ...]):
+    """Decorator: register ``fn`` as the device-output model (:mod:`ttanalyze.ops.spec`) of ``names``."""
+    if isinstance(names, str):
+        names = (names,)
+
+    def wrap(fn: SpecFn) -> SpecFn:
+        for name in names:
+            if name in SPEC_MODELS:
+                raise RuntimeError(f"output model for {name} registered twice")
+            SPEC_MODELS[name] = fn
+        return fn
+
+    return wrap
+
+
+def spec_model(name: str) -> SpecFn | None:
+    """The device-output model of op ``name``, or None when results are taken as declared."""
+    return SPEC_MODELS.get(name)

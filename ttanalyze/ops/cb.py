@@ -1,0 +1,198 @@
+"""Circular-buffer (CB) models: what a tt-metal program factory allocates per core.
+
+Every op model that knows its program factory exposes a function
+``(CBContext) -> ProgramModel``.  A :class:`ProgramModel` names the factory the
+op dispatches to (with the tt-metal file it follows), the cores it runs on, and
+its CB list: index, page size, pages, bytes and core ranges.  tt-metal places
+the CBs of a program one after the other from the L1 allocator base of each core
+(``l1_unreserved_base``) upwards, while L1 buffers are allocated top-down, and
+refuses the program when, on some core,
+
+* ``base + sum(CB bytes) > l1_size``: "Statically allocated circular buffers on
+  core range [...] grow to X B which is beyond max L1 size of Y B", or
+* ``base + sum(CB bytes) > lowest live L1 buffer address``: "... clash with L1
+  buffers on core range [...]".
+
+(tt-metal ``tt_metal/impl/program/program.cpp`` /
+``impl/dataflow_buffer/dataflow_buffer.cpp``; both checks measured on a mock
+P150 with ttnn 0.81.1, tt-metal d80d9482, including inside NO_DISPATCH graph
+capture.)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ..arch import Arch
+from ..ir.attrs import CoreCoord, CoreRange, CoreRangeSet
+from ..ir.model import Op
+from ..layout import LayoutInfo
+
+
+def grid_xy(arch: Arch) -> tuple[int, int]:
+    """``compute_with_storage_grid_size`` as (x, y): tt-mlir prints the grid as rows x cols."""
+    return arch.grid[1], arch.grid[0]
+
+
+def core_range(x0: int, y0: int, x1: int, y1: int) -> CoreRange:
+    return CoreRange(CoreCoord(x0, y0), CoreCoord(x1, y1))
+
+
+def cores_set(*ranges: CoreRange) -> CoreRangeSet:
+    return CoreRangeSet(tuple(ranges))
+
+
+def first_cores(n: int, grid: tuple[int, int], row_wise: bool = True) -> CoreRangeSet:
+    """The first ``n`` cores of a (x, y) grid, row by row (or column by column).
+
+    tt-metal ``num_cores_to_corerangeset``: full rows as one rectangle, the
+    remainder as a strip.
+    """
+    gx, gy = grid
+    if n <= 0:
+        return CoreRangeSet(())
+    if row_wise:
+        full, rem = divmod(n, gx)
+        ranges = []
+        if full:
+            ranges.append(core_range(0, 0, gx - 1, full - 1))
+        if rem:
+            ranges.append(core_range(0, full, rem - 1, full))
+        return CoreRangeSet(tuple(ranges))
+    full, rem = divmod(n, gy)
+    ranges = []
+    if full:
+        ranges.append(core_range(0, 0, full - 1, gy - 1))
+    if rem:
+        ranges.append(core_range(full, 0, full, rem - 1))
+    return CoreRangeSet(tuple(ranges))
+
+
+def contains(crs: CoreRangeSet, x: int, y: int) -> bool:
+    return any(r.start.x <= x <= r.end.x and r.start.y <= y <= r.end.y for r in crs.ranges)
+
+
+@dataclass(frozen=True)
+class CB:
+    """One circular buffer of a program.
+
+    Attributes:
+        index: the CB index the factory uses (``c_0`` = 0, ``c_16`` = 16, ...).
+        name: what it holds (``in0``, ``out``, ``interm``...).
+        page_bytes: bytes of one page (a tile, or a row-major stick).
+        pages: pages it holds.
+        cores: the cores it is allocated on.
+        globally_allocated: the CB is backed by a sharded L1 tensor's buffer
+            (``set_globally_allocated_address``): it occupies no L1 of its own
+            and is not part of the static CB region.
+    """
+
+    index: int
+    name: str
+    page_bytes: int
+    pages: int
+    cores: CoreRangeSet
+    globally_allocated: bool = False
+
+    @property
+    def bytes(self) -> int:
+        return self.page_bytes * self.pages
+
+
+@dataclass
+class ProgramModel:
+    """The program an op's factory builds: cores and circular buffers.
+
+    Attributes:
+        factory: the program factory's name (``UntilizeMultiCoreProgramFactory``).
+        source: the tt-metal file (and commit) the model follows.
+        cores: the cores the program runs on.
+        cbs: its circular buffers.
+        notes: the choices behind the model (single vs multi-core, block sizes...).
+        extra_l1_per_core: other per-core L1 the program allocates beside CBs
+            (scratch buffers), in bytes.
+    """
+
+    factory: str
+    source: str
+    cores: CoreRangeSet
+    cbs: list[CB]
+    notes: list[str] = field(default_factory=list)
+    extra_l1_per_core: int = 0
+
+    @property
+    def static_cbs(self) -> list[CB]:
+        """The CBs of the static CB region (not backed by a tensor's buffer)."""
+        return [cb for cb in self.cbs if not cb.globally_allocated]
+
+    def busiest_core(self) -> tuple[tuple[int, int] | None, int]:
+        """A core holding the most static CB bytes, and that byte count.
+
+        CBs on disjoint core ranges do not add up.  The per-core sum is constant
+        between range boundaries, so only cores whose x and y are both range
+        boundaries are examined.
+        """
+        best, where = 0, None
+        cbs = self.static_cbs
+        xs = sorted({v for cb in cbs for r in cb.cores.ranges for v in (r.start.x, r.end.x)})
+        ys = sorted({v for cb in cbs for r in cb.cores.ranges for v in (r.start.y, r.end.y)})
+        for x in xs:
+            for y in ys:
+                total = sum(c.bytes for c in cbs if contains(c.cores, x, y))
+                if total > best:
+                    best, where = total, (x, y)
+        return where, best
+
+    def per_core_bytes(self) -> int:
+        """The most static CB bytes any single core holds."""
+        return self.busiest_core()[1]
+
+
+@dataclass(frozen=True)
+class CBContext:
+    """What a CB model may read about one op.
+
+    Attributes:
+        op: the op.
+        arch: chip parameters (grid, L1 size and base, alignments).
+        inputs / outputs: layout info of each operand / result (None without a layout).
+        max_l1_space: bytes per core from the L1 allocator base up to the lowest
+            live L1 buffer (``l1_size`` when none): tt-metal's ``get_max_l1_space``,
+            which data-movement factories use to size their blocks.
+    """
+
+    op: Op
+    arch: Arch
+    inputs: tuple[LayoutInfo | None, ...]
+    outputs: tuple[LayoutInfo | None, ...]
+    max_l1_space: int
+
+    @property
+    def grid(self) -> tuple[int, int]:
+        return grid_xy(self.arch)
+
+    def input(self, i: int) -> LayoutInfo:
+        """Layout info of operand ``i``.
+
+        Raises:
+            CBModelError: the operand has no TTNN layout.
+        """
+        info = self.inputs[i] if i < len(self.inputs) else None
+        if info is None:
+            raise CBModelError(f"operand #{i} of {self.op.name} has no TTNN layout")
+        return info
+
+    def output(self, i: int = 0) -> LayoutInfo:
+        """Layout info of result ``i`` (see :meth:`input`)."""
+        info = self.outputs[i] if i < len(self.outputs) else None
+        if info is None:
+            raise CBModelError(f"result #{i} of {self.op.name} has no TTNN layout")
+        return info
+
+
+class CBModelError(ValueError):
+    """The op's configuration is outside what its CB model covers; the reason says why."""
+
+
+CBFn = Callable[[CBContext], ProgramModel]
