@@ -1,0 +1,83 @@
+"""The program (cores and circular buffers) of every op of a program.
+
+For each op with a CB model (:mod:`ttanalyze.ops.cb`), build its
+:class:`~ttanalyze.ops.cb.CBContext` from the analysis, and run the model.  The
+free L1 a factory sees (``max_l1_space``) comes from the memory timeline: L1
+buffers are allocated top-down from ``l1_size``, so the lowest live L1 address
+is ``l1_size - live L1 per core`` (no fragmentation assumed), and the space for
+CBs is that minus ``l1_unreserved_base``.  The op's operands and results are
+alive when its program is created (outputs are allocated first).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import ops as O
+from .analysis import Analysis
+from .arch import Arch
+from .ir.model import Op
+from .ops.cb import CBContext, CBModelError, ProgramModel
+
+
+@dataclass
+class OpProgram:
+    """The CB verdict for one op: a model, or why there is none.
+
+    ``status`` is ``modeled``, ``unmodeled`` (no CB model for the op),
+    ``not_device`` (no program: deallocate, get_device, host transfers...) or
+    ``out_of_scope`` (the model does not cover this configuration; ``reason``).
+    """
+
+    status: str
+    program: ProgramModel | None = None
+    reason: str = ""
+
+
+# Ops that build no device program.
+NO_PROGRAM = frozenset({
+    "ttnn.deallocate", "ttnn.get_device", "ttcore.load_cached", "ttnn.from_device", "ttnn.to_device",
+    "ttnn.empty", "ttnn.prepare_conv2d_weights", "ttnn.prepare_conv2d_bias", "ttnn.prepare_conv3d_weights",
+})
+
+
+def max_l1_space(analysis: Analysis, op: Op, arch: Arch | None = None) -> int:
+    """tt-metal's ``get_max_l1_space`` at ``op``, in bytes per core (see module docstring)."""
+    arch = arch or analysis.arch
+    point = analysis.memory.points.get(op.index)
+    live = point.l1_per_core if point else 0
+    return max(arch.l1_size - live - arch.l1_unreserved_base, 0)
+
+
+def context_for(analysis: Analysis, op: Op, arch: Arch | None = None, free_l1: int | None = None) -> CBContext:
+    """The CBContext of ``op``.
+
+    Args:
+        analysis: the program's analysis.
+        op: one of its ops.
+        arch: override the program's arch (e.g. the measured mock device).
+        free_l1: override ``max_l1_space`` (bytes per core).
+    """
+    arch = arch or analysis.arch
+    inputs = tuple(analysis.infos.get(v) for v in op.operands)
+    outputs = tuple(analysis.infos.get(v) for v in op.results)
+    space = free_l1 if free_l1 is not None else max_l1_space(analysis, op, arch)
+    return CBContext(op, arch, inputs, outputs, space)
+
+
+def program_of(analysis: Analysis, op: Op, arch: Arch | None = None, free_l1: int | None = None) -> OpProgram:
+    """Run the op's CB model."""
+    if op.name in NO_PROGRAM:
+        return OpProgram("not_device")
+    model = O.cb_model(op.name)
+    if model is None:
+        return OpProgram("unmodeled", reason=f"no circular-buffer model for {op.name}")
+    try:
+        return OpProgram("modeled", model(context_for(analysis, op, arch, free_l1)))
+    except CBModelError as exc:
+        return OpProgram("out_of_scope", reason=str(exc))
+
+
+def programs(analysis: Analysis) -> dict[int, OpProgram]:
+    """:func:`program_of` for every op, by op index."""
+    return {op.index: program_of(analysis, op) for op in analysis.program.ops}
