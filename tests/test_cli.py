@@ -23,14 +23,14 @@ def test_check_prints_findings_and_a_summary(cli):
     lines = result.stdout.strip().splitlines()
     findings = [LINE.match(l) for l in lines[:-1]]
     assert all(findings), lines
-    assert [(m["line"], m["rule"]) for m in findings if m["rule"]] == [("14", "TTA003"), ("15", "TTA002"), ("15", "TTA003")]
-    assert lines[-1].startswith(f"{SEED0}: 3 ops, 0 errors, 3 warnings, 0 info")
+    assert [(m["line"], m["rule"]) for m in findings if m["rule"] and m["sev"] != "info"] == [("14", "TTA003"), ("15", "TTA002"), ("15", "TTA003")]
+    assert lines[-1].startswith(f"{SEED0}: 3 ops, 0 errors, 3 warnings, ")
 
 
 def test_fail_on_warning_and_never(cli):
     assert cli("check", SEED0, "--fail-on", "warning").exit_code == 1
     assert cli("check", SEED0, "--fail-on", "never").exit_code == 0
-    assert cli("check", MLP, "--fail-on", "info").exit_code == 0
+    assert cli("check", MLP, "--fail-on", "warning").exit_code == 0
 
 
 def test_select_rules(cli):
@@ -66,7 +66,7 @@ def test_json_carries_the_seed_numbers(cli):
     assert res["padded_shape"] == [4, 32, 32, 6368]
     assert res["tile_grid"] == [128, 199] and res["physical_tiles"] == 25_472
     assert res["placement"]["bytes_per_bank"] == 4_347_904  # ceil(25,472 / 12) = 2,123 tiles * 2,048 B
-    rules = {f["rule"] for f in doc["files"][0]["findings"]}
+    rules = {f["rule"] for f in doc["files"][0]["findings"] if f["severity"] != "info"}
     assert rules == {"TTA002", "TTA003"}
 
 
@@ -93,7 +93,7 @@ def test_explain_json_has_operands_and_findings(cli):
     doc = json.loads(cli("explain", SEED0, "--op", "%2", "--format", "json").stdout)
     [op] = doc["ops"]
     assert op["operand_records"][0]["layout"]["physical_tiles"] == 24_576
-    assert {f["rule"] for f in op["findings"]} == {"TTA002", "TTA003"}
+    assert {f["rule"] for f in op["findings"] if f["severity"] != "info"} == {"TTA002", "TTA003"}
 
 
 def test_explain_unknown_op(cli):
@@ -105,7 +105,7 @@ def test_rules_command(cli):
     listing = cli("rules").stdout
     assert "TTA001" in listing and "TTA009" in listing
     one = cli("rules", "tta004").stdout
-    assert "l1_size - l1_unreserved_base" in one and "Reference:" in one
+    assert "l1_size - l1_unreserved_base" in one and "L1_SMALL" in one and "Reference:" in one
 
 
 def test_arch_option_for_files_without_system_desc(cli, tmp_path):

@@ -13,6 +13,7 @@ from .arch import Arch, resolve_arch
 from .graph import build_graph
 from .ir.model import Op, Program, TensorType, Value
 from .memory import MemoryTimeline, timeline
+from .programs import OpProgram, programs
 
 
 @dataclass
@@ -36,8 +37,9 @@ class Analysis:
     Attributes:
         program / arch: the inputs.
         infos: layout info of every tensor value with a TTNN layout.
-        memory: per-op L1/DRAM timeline.
+        memory: per-op L1/DRAM timeline, circular buffers included.
         shape_checks: per op index, the op model's shape verdict.
+        programs: per op index, its program (cores and circular buffers).
     """
 
     program: Program
@@ -45,6 +47,7 @@ class Analysis:
     infos: dict[Value, L.LayoutInfo]
     memory: MemoryTimeline
     shape_checks: dict[int, OpShapeCheck] = field(default_factory=dict)
+    programs: dict[int, OpProgram] = field(default_factory=dict)
 
     @cached_property
     def graph(self) -> nx.DiGraph:
@@ -61,18 +64,20 @@ class Analysis:
         return out
 
 
-def analyze(program: Program, arch_name: str | None = None) -> Analysis:
+def analyze(program: Program, arch_name: str | None = None, l1_small_size: int | None = None) -> Analysis:
     """Run the layout, graph, memory and shape analyses.
 
     Args:
         program: a parsed program.
         arch_name: ``wormhole_b0``/``blackhole``, used only when the file has
             no ``ttcore.system_desc``.
+        l1_small_size: bytes of L1_SMALL per bank (default: the tt-mlir
+            runtime's, see :mod:`ttanalyze.arch`).
 
     Raises:
         ValueError: no system_desc and no (known) arch_name.
     """
-    arch = resolve_arch(program.system_desc, arch_name)
+    arch = resolve_arch(program.system_desc, arch_name, l1_small_size)
     infos: dict[Value, L.LayoutInfo] = {}
     for func in program.funcs:
         for v in func.args:
@@ -83,6 +88,10 @@ def analyze(program: Program, arch_name: str | None = None) -> Analysis:
     analysis = Analysis(program, arch, infos, timeline(program, arch, infos))
     for op in program.ops:
         analysis.shape_checks[op.index] = check_shapes(op)
+    analysis.programs = programs(analysis)
+    for index, prog in analysis.programs.items():
+        if prog.program is not None and index in analysis.memory.points:
+            analysis.memory.points[index].cb_per_core = prog.program.per_core_bytes()
     return analysis
 
 

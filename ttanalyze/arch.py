@@ -7,7 +7,7 @@ selects the documented defaults below.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .ir.attrs import ChipDesc, SystemDesc
 
@@ -20,7 +20,10 @@ class Arch:
         name: ``wormhole_b0`` or ``blackhole``.
         grid: worker (Tensix) grid as (rows, cols), as tt-mlir prints it.
         l1_size: L1 per core.
-        l1_unreserved_base: first L1 address the compiler may allocate from.
+        l1_unreserved_base: first L1 address the compiler may allocate from
+            (the L1 allocator base; circular buffers grow up from here).
+        l1_small_size: bytes at the top of each L1 bank reserved for L1_SMALL
+            buffers; L1 buffers are allocated top-down below them.
         l1_alignment: L1 page alignment (``noc_l1_address_align_bytes``).
         num_dram_channels / dram_channel_size: DRAM banks and their size.
         dram_unreserved_base / dram_unreserved_end: usable DRAM range per bank.
@@ -34,6 +37,7 @@ class Arch:
     grid: tuple[int, int]
     l1_size: int
     l1_unreserved_base: int
+    l1_small_size: int
     l1_alignment: int
     num_dram_channels: int
     dram_channel_size: int
@@ -51,8 +55,14 @@ class Arch:
 
     @property
     def usable_l1(self) -> int:
-        """``l1_size - l1_unreserved_base`` (tt-mlir ChipDescAttr::getUsableL1Size)."""
-        return self.l1_size - self.l1_unreserved_base
+        """L1 bank size: ``l1_size - l1_unreserved_base - l1_small_size``.
+
+        tt-mlir's ChipDescAttr::getUsableL1Size is ``l1_size - l1_unreserved_base``;
+        the allocator also keeps L1_SMALL at the top of each bank (measured on a
+        mock P150, ttnn 0.81.1: bank = 1,572,864 - 111,744 - l1_small_size for
+        every l1_small_size tried).
+        """
+        return self.l1_size - self.l1_unreserved_base - self.l1_small_size
 
     @property
     def usable_dram_per_bank(self) -> int:
@@ -60,7 +70,14 @@ class Arch:
         return self.dram_unreserved_end - self.dram_unreserved_base
 
 
-def from_chip_desc(chip: ChipDesc, source: str) -> Arch:
+# The tt-mlir runtime opens its device with this L1_SMALL region (tt-mlir
+# include/Constants.h L1_SMALL_SIZE = 1 << 16 and runtime/lib/ttnn/runtime.cpp,
+# 19c86fca), so programs compiled by tt-mlir run with 64 KiB less L1 per bank
+# than l1_size - l1_unreserved_base.
+TT_MLIR_RUNTIME_L1_SMALL_SIZE = 1 << 16
+
+
+def from_chip_desc(chip: ChipDesc, source: str, l1_small_size: int = TT_MLIR_RUNTIME_L1_SMALL_SIZE) -> Arch:
     """Arch from a parsed chip description."""
     grid = tuple(chip.grid) if len(chip.grid) == 2 else (1, chip.grid[0])
     return Arch(
@@ -68,6 +85,7 @@ def from_chip_desc(chip: ChipDesc, source: str) -> Arch:
         grid=grid,  # type: ignore[arg-type]
         l1_size=chip.l1_size,
         l1_unreserved_base=chip.l1_unreserved_base,
+        l1_small_size=l1_small_size,
         l1_alignment=chip.noc_l1_address_align_bytes,
         num_dram_channels=chip.num_dram_channels,
         dram_channel_size=chip.dram_channel_size,
@@ -94,13 +112,15 @@ def from_chip_desc(chip: ChipDesc, source: str) -> Arch:
 #   dram_unreserved_base 1048704, end 4275530880, alignment 16/64.
 DEFAULTS: dict[str, Arch] = {
     "wormhole_b0": Arch(
-        name="wormhole_b0", grid=(8, 8), l1_size=1499136, l1_unreserved_base=103712, l1_alignment=16,
+        name="wormhole_b0", grid=(8, 8), l1_size=1499136, l1_unreserved_base=103712,
+        l1_small_size=TT_MLIR_RUNTIME_L1_SMALL_SIZE, l1_alignment=16,
         num_dram_channels=12, dram_channel_size=1073741824, dram_unreserved_base=1920032,
         dram_unreserved_end=1073119552, dram_alignment=32, num_cbs=64, dst_tiles=16,
         source="--arch wormhole_b0 default (tt-mlir test system_desc, Wormhole n150)",
     ),
     "blackhole": Arch(
-        name="blackhole", grid=(10, 11), l1_size=1572864, l1_unreserved_base=177280, l1_alignment=16,
+        name="blackhole", grid=(10, 11), l1_size=1572864, l1_unreserved_base=177280,
+        l1_small_size=TT_MLIR_RUNTIME_L1_SMALL_SIZE, l1_alignment=16,
         num_dram_channels=8, dram_channel_size=4278190080, dram_unreserved_base=1048704,
         dram_unreserved_end=4275530880, dram_alignment=64, num_cbs=64, dst_tiles=16,
         source="--arch blackhole default (jax-tt-plugin 0.1.3 system_desc, Blackhole P150)",
@@ -115,26 +135,35 @@ DEFAULTS: dict[str, Arch] = {
 # ring.  CB figures measured with ttnn 0.81.1 are compared against models run
 # with this Arch.
 MOCK_P150_TTNN_0_81_1 = Arch(
-    name="blackhole", grid=(10, 11), l1_size=1572864, l1_unreserved_base=111744, l1_alignment=16,
+    name="blackhole", grid=(10, 11), l1_size=1572864, l1_unreserved_base=111744, l1_small_size=0, l1_alignment=16,
     num_dram_channels=8, dram_channel_size=4278190080, dram_unreserved_base=1048704,
     dram_unreserved_end=4275530880, dram_alignment=64, num_cbs=64, dst_tiles=16,
     source="mock Blackhole P150, ttnn 0.81.1 (tt-metal d80d9482), default open_device",
 )
 
 
-def resolve_arch(system_desc: SystemDesc | None, arch_name: str | None) -> Arch:
+def resolve_arch(system_desc: SystemDesc | None, arch_name: str | None, l1_small_size: int | None = None) -> Arch:
     """Pick the Arch for a program.
 
     The file's system_desc wins; ``arch_name`` is used when there is none.
+    ``l1_small_size`` overrides the L1_SMALL region (default: the tt-mlir
+    runtime's 65,536 B).
 
     Raises:
-        ValueError: neither a system_desc nor a known ``arch_name``.
+        ValueError: neither a system_desc nor a known ``arch_name``, or a
+            negative ``l1_small_size``.
     """
+    if l1_small_size is not None and l1_small_size < 0:
+        raise ValueError(f"l1_small_size must be >= 0, not {l1_small_size}")
     if system_desc is not None:
         chip = system_desc.chips[system_desc.chip_desc_indices[0] if system_desc.chip_desc_indices else 0]
-        return from_chip_desc(chip, "system_desc in the file")
-    if arch_name is None:
+        arch = from_chip_desc(chip, "system_desc in the file")
+    elif arch_name is None:
         raise ValueError("the file has no ttcore.system_desc: pass --arch wormhole_b0 or --arch blackhole")
-    if arch_name not in DEFAULTS:
+    elif arch_name not in DEFAULTS:
         raise ValueError(f"unknown arch '{arch_name}': expected one of {', '.join(DEFAULTS)}")
-    return DEFAULTS[arch_name]
+    else:
+        arch = DEFAULTS[arch_name]
+    if l1_small_size is not None:
+        arch = replace(arch, l1_small_size=l1_small_size)
+    return arch

@@ -54,13 +54,16 @@ class ArchName(str, Enum):
     blackhole = "blackhole"
 
 
-def _load(path: str, arch: Optional[ArchName]) -> Analysis:
+def _load(path: str, arch: Optional[ArchName], l1_small_size: Optional[int] = None) -> Analysis:
     """Parse and analyze one file; input problems become InputError."""
     program = parse_file(path)
     try:
-        return analyze(program, arch.value if arch else None)
+        return analyze(program, arch.value if arch else None, l1_small_size)
     except ValueError as exc:
         raise InputError(str(exc), path) from None
+
+
+L1_SMALL_HELP = "Bytes of L1_SMALL per core (default 65536, what the tt-mlir runtime opens its device with)."
 
 
 def _internal_error(exc: BaseException) -> None:
@@ -80,6 +83,7 @@ def _progress(enabled: bool) -> Progress:
 def check(
     files: list[Path] = typer.Argument(..., help="TTNN IR files (.mlir)."),
     arch: Optional[ArchName] = typer.Option(None, help="Arch defaults for files without a ttcore.system_desc."),
+    l1_small_size: Optional[int] = typer.Option(None, help=L1_SMALL_HELP),
     format: Format = typer.Option(Format.text, "--format", "-f", help="Output format."),
     fail_on: FailOn = typer.Option(FailOn.error, help="Lowest severity that makes the exit status 1."),
     select: Optional[list[str]] = typer.Option(None, "--select", help="Run only these rule ids (repeatable)."),
@@ -98,7 +102,7 @@ def check(
             for path in files:
                 progress.update(task, description=f"analyzing {path.name}")
                 try:
-                    a = _load(str(path), arch)
+                    a = _load(str(path), arch, l1_small_size)
                     results.append((a, run(a, select)))
                 except InputError as exc:
                     input_errors.append(exc)
@@ -145,11 +149,12 @@ def explain(
     file: Path = typer.Argument(..., help="TTNN IR file."),
     op: str = typer.Option(..., "--op", help="The op: its line number, result name (%5) or func:%5."),
     arch: Optional[ArchName] = typer.Option(None, help="Arch defaults for files without a ttcore.system_desc."),
+    l1_small_size: Optional[int] = typer.Option(None, help=L1_SMALL_HELP),
     format: Format = typer.Option(Format.text, "--format", "-f", help="Output format."),
 ) -> None:
     """Everything known about one op: operands and results with every layout number, memory, rule verdicts."""
     try:
-        a = _load(str(file), arch)
+        a = _load(str(file), arch, l1_small_size)
         findings = run(a)
         try:
             ops = explain_mod.select_ops(a, op)

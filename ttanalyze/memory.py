@@ -6,10 +6,10 @@ of its buffer type from its producer to the end of its lifetime
 (:mod:`ttanalyze.graph`); the tt-metal allocator reserves the same address
 range in every bank, so the per-core figure is the same on all cores.
 
-Not modeled here: allocator fragmentation and alignment gaps between buffers
-(the figures are a lower bound on the address range in use), circular buffers
-(added per op by the CB models), and views: every op result is counted as its
-own buffer.
+Circular buffers are added per op from the op's program model
+(:mod:`ttanalyze.programs`).  Not modeled: allocator fragmentation and
+alignment gaps between buffers (the figures are a lower bound on the address
+range in use), and views: every op result is counted as its own buffer.
 """
 
 from __future__ import annotations
@@ -26,12 +26,21 @@ from .ir.model import Program, Value
 class MemoryPoint:
     """Memory in use while one op runs (bytes).
 
-    ``l1_per_core`` and ``dram_per_bank`` include the op's operands and results.
+    ``l1_per_core`` (live L1 tensors) and ``dram_per_bank`` include the op's
+    operands and results; ``cb_per_core`` is the static circular-buffer region
+    of the op's program on its busiest core (0 when the op has no modeled
+    program).
     """
 
     op_index: int
     l1_per_core: int
     dram_per_bank: int
+    cb_per_core: int = 0
+
+    @property
+    def l1_total_per_core(self) -> int:
+        """Live L1 tensors plus the op's circular buffers, per core."""
+        return self.l1_per_core + self.cb_per_core
 
 
 @dataclass
@@ -56,7 +65,8 @@ class MemoryTimeline:
 
     @property
     def peak_l1(self) -> MemoryPoint | None:
-        return max(self.points.values(), key=lambda p: p.l1_per_core, default=None)
+        """The op with the most L1 per core: live tensors plus its circular buffers."""
+        return max(self.points.values(), key=lambda p: p.l1_total_per_core, default=None)
 
     @property
     def peak_dram(self) -> MemoryPoint | None:

@@ -3,21 +3,24 @@
 For each op with a CB model (:mod:`ttanalyze.ops.cb`), build its
 :class:`~ttanalyze.ops.cb.CBContext` from the analysis, and run the model.  The
 free L1 a factory sees (``max_l1_space``) comes from the memory timeline: L1
-buffers are allocated top-down from ``l1_size``, so the lowest live L1 address
-is ``l1_size - live L1 per core`` (no fragmentation assumed), and the space for
-CBs is that minus ``l1_unreserved_base``.  The op's operands and results are
+buffers are allocated top-down from ``l1_size - l1_small_size``, so the lowest
+live L1 address is that minus the live L1 per core (no fragmentation assumed),
+and the space for CBs is that minus ``l1_unreserved_base``.  The op's operands and results are
 alive when its program is created (outputs are allocated first).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from . import ops as O
-from .analysis import Analysis
 from .arch import Arch
 from .ir.model import Op
 from .ops.cb import CBContext, CBModelError, ProgramModel
+
+if TYPE_CHECKING:
+    from .analysis import Analysis
 
 
 @dataclass
@@ -41,15 +44,15 @@ NO_PROGRAM = frozenset({
 })
 
 
-def max_l1_space(analysis: Analysis, op: Op, arch: Arch | None = None) -> int:
+def max_l1_space(analysis: "Analysis", op: Op, arch: Arch | None = None) -> int:
     """tt-metal's ``get_max_l1_space`` at ``op``, in bytes per core (see module docstring)."""
     arch = arch or analysis.arch
     point = analysis.memory.points.get(op.index)
     live = point.l1_per_core if point else 0
-    return max(arch.l1_size - live - arch.l1_unreserved_base, 0)
+    return max(arch.usable_l1 - live, 0)
 
 
-def context_for(analysis: Analysis, op: Op, arch: Arch | None = None, free_l1: int | None = None) -> CBContext:
+def context_for(analysis: "Analysis", op: Op, arch: Arch | None = None, free_l1: int | None = None) -> CBContext:
     """The CBContext of ``op``.
 
     Args:
@@ -65,7 +68,7 @@ def context_for(analysis: Analysis, op: Op, arch: Arch | None = None, free_l1: i
     return CBContext(op, arch, inputs, outputs, space)
 
 
-def program_of(analysis: Analysis, op: Op, arch: Arch | None = None, free_l1: int | None = None) -> OpProgram:
+def program_of(analysis: "Analysis", op: Op, arch: Arch | None = None, free_l1: int | None = None) -> OpProgram:
     """Run the op's CB model."""
     if op.name in NO_PROGRAM:
         return OpProgram("not_device")
@@ -78,6 +81,6 @@ def program_of(analysis: Analysis, op: Op, arch: Arch | None = None, free_l1: in
         return OpProgram("out_of_scope", reason=str(exc))
 
 
-def programs(analysis: Analysis) -> dict[int, OpProgram]:
+def programs(analysis: "Analysis") -> dict[int, OpProgram]:
     """:func:`program_of` for every op, by op index."""
     return {op.index: program_of(analysis, op) for op in analysis.program.ops}

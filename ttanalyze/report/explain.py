@@ -89,6 +89,32 @@ def _value_block(title: str, rec: dict[str, Any], a: Analysis) -> list[str]:
     return lines
 
 
+def _ranges_text(ranges: list[list[int]]) -> str:
+    return ", ".join(f"({x0},{y0})-({x1},{y1})" for x0, y0, x1, y1 in ranges)
+
+
+def _program_lines(prog: dict[str, Any] | None, a: Analysis) -> list[str]:
+    if prog is None:
+        return []
+    if prog["status"] != "modeled":
+        reason = prog["reason"] or "no device program"
+        return [f"  program    {prog['status']}: {reason}"]
+    lines = [f"  program    {prog['factory']} on {fmt.num(prog['num_cores'])} cores [{_ranges_text(prog['cores'])}]",
+             f"    source   {prog['source']}"]
+    for cb in prog["cbs"]:
+        shared = " (backed by a sharded tensor: no extra L1)" if cb["globally_allocated"] else ""
+        lines.append(f"    c_{cb['index']:<3} {cb['name']:<10} {fmt.num(cb['pages']):>7} pages x {fmt.num(cb['page_bytes']):>7} B "
+                     f"= {fmt.nbytes(cb['bytes']):>13} on [{_ranges_text(cb['core_ranges'])}]{shared}")
+    core = prog["busiest_core"]
+    where = f" on core ({core[0]},{core[1]})" if core else ""
+    lines.append(f"    CBs per core peak {fmt.nbytes(prog['cb_per_core_peak'])}{where}: region "
+                 f"{fmt.num(a.arch.l1_unreserved_base)}..{fmt.num(a.arch.l1_unreserved_base + prog['cb_per_core_peak'])}"
+                 + (f"; other L1 {fmt.nbytes(prog['extra_l1_per_core'])} per core" if prog["extra_l1_per_core"] else ""))
+    for note in prog["notes"]:
+        lines.append(f"    note     {note}")
+    return lines
+
+
 def explain_text(a: Analysis, op: Op, findings: list[Finding]) -> str:
     """The explanation of ``op`` as text (see module docstring)."""
     rec = op_record(a, op)
@@ -111,10 +137,13 @@ def explain_text(a: Analysis, op: Op, findings: list[Finding]) -> str:
         lines += block
     for r in rec["results"]:
         lines += _value_block("result", r, a)
+    lines += _program_lines(rec["program"], a)
     mem = rec["memory"]
     if mem:
-        lines.append(f"  memory     L1 {fmt.nbytes(mem['l1_per_core'])} per core of {fmt.nbytes(a.arch.usable_l1)}; "
-                     f"DRAM {fmt.nbytes(mem['dram_per_bank'])} per bank of {fmt.nbytes(a.arch.usable_dram_per_bank)}")
+        lines.append(f"  memory     L1 tensors {fmt.nbytes(mem['l1_per_core'])} + CBs {fmt.nbytes(mem['cb_per_core'])} "
+                     f"per core (bank {fmt.nbytes(a.arch.usable_l1)}, CB region from {fmt.num(a.arch.l1_unreserved_base)} "
+                     f"up to l1_size {fmt.num(a.arch.l1_size)}); DRAM {fmt.nbytes(mem['dram_per_bank'])} per bank of "
+                     f"{fmt.nbytes(a.arch.usable_dram_per_bank)}")
         for v, info in a.memory.live_at(op.index, "l1")[:8]:
             lines.append(f"    live L1  {v.name} {fmt.shape(info.logical_shape)}: {fmt.nbytes(info.placement.bytes_per_bank)} per core")
     lines.append("  rules")

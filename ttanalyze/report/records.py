@@ -23,7 +23,8 @@ def arch_record(a: Analysis) -> dict[str, Any]:
     arch = a.arch
     return {
         "name": arch.name, "source": arch.source, "grid": list(arch.grid), "num_cores": arch.num_cores,
-        "l1_size": arch.l1_size, "l1_unreserved_base": arch.l1_unreserved_base, "usable_l1_per_core": arch.usable_l1,
+        "l1_size": arch.l1_size, "l1_unreserved_base": arch.l1_unreserved_base, "l1_small_size": arch.l1_small_size,
+        "usable_l1_per_core": arch.usable_l1,
         "l1_alignment": arch.l1_alignment, "num_dram_channels": arch.num_dram_channels,
         "dram_channel_size": arch.dram_channel_size, "usable_dram_per_bank": arch.usable_dram_per_bank,
         "dram_alignment": arch.dram_alignment,
@@ -91,8 +92,32 @@ def attr_value(value: Any) -> Any:
     return str(value)
 
 
+def _ranges(crs) -> list[list[int]]:
+    return [[r.start.x, r.start.y, r.end.x, r.end.y] for r in crs.ranges]
+
+
+def program_record(a: Analysis, op: Op) -> dict[str, Any] | None:
+    """An op's program: status, factory, source, cores, CBs, per-core peak."""
+    prog = a.programs.get(op.index)
+    if prog is None:
+        return None
+    rec: dict[str, Any] = {"status": prog.status, "reason": prog.reason}
+    p = prog.program
+    if p is not None:
+        core, peak = p.busiest_core()
+        rec.update({
+            "factory": p.factory, "source": p.source, "cores": _ranges(p.cores), "num_cores": p.cores.num_cores,
+            "cbs": [{"index": cb.index, "name": cb.name, "page_bytes": cb.page_bytes, "pages": cb.pages,
+                     "bytes": cb.bytes, "core_ranges": _ranges(cb.cores), "globally_allocated": cb.globally_allocated}
+                    for cb in p.cbs],
+            "cb_per_core_peak": peak, "busiest_core": list(core) if core else None,
+            "extra_l1_per_core": p.extra_l1_per_core, "notes": list(p.notes),
+        })
+    return rec
+
+
 def op_record(a: Analysis, op: Op) -> dict[str, Any]:
-    """An op: location, attributes, operands, results with layouts, memory, shape check."""
+    """An op: location, attributes, operands, results with layouts, memory, program, shape check."""
     point = a.memory.points.get(op.index)
     check = a.shape_checks.get(op.index)
     return {
@@ -105,7 +130,9 @@ def op_record(a: Analysis, op: Op) -> dict[str, Any]:
         "attributes": {k: attr_value(v) for k, v in op.attrs.items()},
         "operands": [v.name for v in op.operands],
         "results": [value_record(a, v) for v in op.results],
-        "memory": {"l1_per_core": point.l1_per_core, "dram_per_bank": point.dram_per_bank} if point else None,
+        "memory": {"l1_per_core": point.l1_per_core, "cb_per_core": point.cb_per_core,
+                   "dram_per_bank": point.dram_per_bank} if point else None,
+        "program": program_record(a, op),
         "shape_check": {"status": check.status,
                         "shapes": [list(s) for s in check.shapes] if check and check.shapes else None,
                         "error": check.error} if check else None,
@@ -128,7 +155,8 @@ def summary_record(a: Analysis, findings: list[Finding]) -> dict[str, Any]:
         "ops": len(a.program.ops),
         "functions": len(a.program.funcs),
         "errors": counts["error"], "warnings": counts["warning"], "infos": counts["info"],
-        "peak_l1_per_core": {"bytes": peak_l1.l1_per_core, "op_index": peak_l1.op_index} if peak_l1 else None,
+        "peak_l1_per_core": {"bytes": peak_l1.l1_total_per_core, "tensors": peak_l1.l1_per_core,
+                             "cbs": peak_l1.cb_per_core, "op_index": peak_l1.op_index} if peak_l1 else None,
         "peak_dram_per_bank": {"bytes": peak_dram.dram_per_bank, "op_index": peak_dram.op_index} if peak_dram else None,
     }
 

@@ -1,10 +1,9 @@
 """Capacity rules: L1 per core (TTA004) and DRAM per bank (TTA005).
 
 At each op, the live tensors of a buffer type hold their per-bank bytes in
-every bank (:mod:`ttanalyze.memory`).  L1 is compared with ``l1_size -
-l1_unreserved_base`` of the system_desc (tt-mlir
-``ChipDescAttr::getUsableL1Size``), DRAM with ``dram_unreserved_end -
-dram_unreserved_base``.  One finding per contiguous run of overflowing ops, at
+every bank (:mod:`ttanalyze.memory`).  L1 is compared with the L1 bank size,
+``l1_size - l1_unreserved_base - l1_small_size`` (:attr:`Arch.usable_l1`),
+DRAM with ``dram_unreserved_end - dram_unreserved_base``.  One finding per contiguous run of overflowing ops, at
 the op where use peaks.
 """
 
@@ -23,7 +22,8 @@ def _report(a: Analysis, r: Reporter, buffer_type: str) -> None:
     if buffer_type == "l1":
         budget = arch.usable_l1
         budget_text = (f"{fmt.nbytes(budget)} available per core (l1_size {fmt.num(arch.l1_size)} - "
-                       f"l1_unreserved_base {fmt.num(arch.l1_unreserved_base)})")
+                       f"l1_unreserved_base {fmt.num(arch.l1_unreserved_base)} - l1_small_size "
+                       f"{fmt.num(arch.l1_small_size)})")
         used = {i: p.l1_per_core for i, p in a.memory.points.items()}
         unit = "per core"
     else:

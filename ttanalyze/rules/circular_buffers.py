@@ -1,0 +1,85 @@
+"""Circular-buffer rules: CBs that do not fit in L1 (TTA010), ops whose CBs are not modeled (TTA011).
+
+tt-metal places a program's static circular buffers from the L1 allocator base
+(``l1_unreserved_base``) upwards on every core of the program, while L1 buffers
+are allocated top-down from ``l1_size - l1_small_size``.  On program creation
+it checks, per core range (tt-metal ``impl/program/program.cpp`` /
+``impl/dataflow_buffer/dataflow_buffer.cpp``; both checks reproduced on a mock
+P150, ttnn 0.81.1, even inside NO_DISPATCH graph capture):
+
+* ``base + CBs <= l1_size``, else "Statically allocated circular buffers on core
+  range [...] grow to X B which is beyond max L1 size of Y B";
+* ``base + CBs <= lowest live L1 buffer address``, else "... clash with L1
+  buffers on core range [...]".  With top-down allocation and no fragmentation
+  the lowest address is ``l1_size - l1_small_size - live L1 per core``.
+"""
+
+from __future__ import annotations
+
+from .. import fmt
+from ..analysis import Analysis
+from ..findings import Note
+from ..ops.cb import contains
+from . import Reporter, rule
+
+MAX_CB_LIST = 6
+
+
+def _cb_list(program, core) -> str:
+    x, y = core
+    cbs = [cb for cb in program.static_cbs if contains(cb.cores, x, y)]
+    cbs.sort(key=lambda cb: -cb.bytes)
+    parts = [f"c_{cb.index} {cb.name} {fmt.num(cb.pages)} x {fmt.num(cb.page_bytes)} B = {fmt.nbytes(cb.bytes)}"
+             for cb in cbs[:MAX_CB_LIST]]
+    if len(cbs) > MAX_CB_LIST:
+        parts.append(f"{len(cbs) - MAX_CB_LIST} more")
+    return "; ".join(parts)
+
+
+@rule("TTA010")
+def cb_overflow(a: Analysis, r: Reporter) -> None:
+    arch = a.arch
+    for op in a.program.ops:
+        prog = a.programs.get(op.index)
+        if prog is None or prog.program is None:
+            continue
+        program = prog.program
+        core, cb_bytes = program.busiest_core()
+        if core is None:
+            continue
+        end = arch.l1_unreserved_base + cb_bytes
+        point = a.memory.points.get(op.index)
+        live = point.l1_per_core if point else 0
+        lowest = arch.l1_size - arch.l1_small_size - live
+        data = {"factory": program.factory, "core": list(core), "cb_bytes": cb_bytes,
+                "l1_unreserved_base": arch.l1_unreserved_base, "cb_region_end": end, "l1_size": arch.l1_size,
+                "live_l1_per_core": live, "lowest_l1_buffer": lowest,
+                "cbs": [{"index": cb.index, "name": cb.name, "page_bytes": cb.page_bytes, "pages": cb.pages,
+                         "bytes": cb.bytes} for cb in program.static_cbs if contains(cb.cores, *core)]}
+        where = f"core ({core[0]},{core[1]})"
+        if end > arch.l1_size:
+            r.op(op, f"circular buffers of {program.factory} grow to {fmt.nbytes(end)} on {where} "
+                     f"(l1_unreserved_base {fmt.num(arch.l1_unreserved_base)} + {fmt.nbytes(cb_bytes)} of CBs: "
+                     f"{_cb_list(program, core)}), beyond the max L1 size of {fmt.nbytes(arch.l1_size)}: "
+                     f"tt-metal refuses the program", data=dict(data, check="max_l1_size"))
+        elif end > lowest:
+            live_tensors = a.memory.live_at(op.index, "l1")
+            notes = [Note(v.producer.pos if v.producer else v.func.pos,
+                          f"{v.name} {fmt.shape(info.logical_shape)} holds {fmt.nbytes(info.placement.bytes_per_bank)} per core")
+                     for v, info in live_tensors[:5]]
+            r.op(op, f"circular buffers of {program.factory} clash with L1 buffers on {where}: the static CB region "
+                     f"ends at {fmt.nbytes(end)} (l1_unreserved_base {fmt.num(arch.l1_unreserved_base)} + "
+                     f"{fmt.nbytes(cb_bytes)} of CBs: {_cb_list(program, core)}) but the live L1 tensors start at "
+                     f"{fmt.nbytes(lowest)} (l1_size {fmt.num(arch.l1_size)} - l1_small_size "
+                     f"{fmt.num(arch.l1_small_size)} - {fmt.nbytes(live)} of live L1 tensors)",
+                 notes=notes, data=dict(data, check="clash"))
+
+
+@rule("TTA011")
+def cb_unmodeled(a: Analysis, r: Reporter) -> None:
+    for op in a.program.ops:
+        prog = a.programs.get(op.index)
+        if prog is None or prog.status not in ("unmodeled", "out_of_scope"):
+            continue
+        r.op(op, f"circular buffers of {op.name} are not modeled ({prog.reason}): L1 figures at this op "
+                 f"count its live tensors only", data={"op": op.name, "status": prog.status, "reason": prog.reason})

@@ -1,0 +1,59 @@
+"""TTA012: the declared result type is not what tt-metal returns.
+
+An op's device-output model (:mod:`ttanalyze.ops.spec`) gives the tensor
+tt-metal really produces: logical and padded shape, layout, data type and
+memory placement.  The rule compares it with the IR's declared type.  A
+different logical shape is an error (every later op and the runtime's own
+checks see another tensor than the IR says: the seed 000 failure); a different
+layout, data type or placement is a warning (the runtime or a later op may
+convert, at a cost, or fail).
+"""
+
+from __future__ import annotations
+
+from .. import fmt
+from .. import ops as O
+from ..analysis import Analysis
+from ..ops.cb import CBModelError
+from ..programs import context_for
+from . import Reporter, rule
+
+
+def _declared(v, info):
+    lay = v.type.layout
+    return {"shape": tuple(info.logical_shape), "padded_shape": tuple(info.padded_shape), "layout": info.layout,
+            "dtype": str(info.dtype), "buffer_type": lay.buffer_type, "memory_layout": lay.memory_layout}
+
+
+@rule("TTA012")
+def result_spec(a: Analysis, r: Reporter) -> None:
+    for op in a.program.ops:
+        model = O.spec_model(op.name)
+        if model is None:
+            continue
+        try:
+            specs = model(context_for(a, op))
+        except CBModelError:
+            continue
+        for v, spec in zip(op.results, specs):
+            info = a.infos.get(v)
+            if info is None or spec is None:
+                continue
+            declared = _declared(v, info)
+            real = {"shape": tuple(spec.shape), "padded_shape": tuple(spec.padded_shape), "layout": spec.layout,
+                    "dtype": spec.dtype, "buffer_type": spec.buffer_type, "memory_layout": spec.memory_layout}
+            diffs = [k for k in declared if declared[k] != real[k]]
+            if not diffs:
+                continue
+            severity = "error" if "shape" in diffs else "warning"
+            parts = []
+            for k in diffs:
+                d, g = declared[k], real[k]
+                if isinstance(d, tuple):
+                    d, g = fmt.shape(d), fmt.shape(g)
+                parts.append(f"{k} {d} declared, {g} returned")
+            r.op(op, f"{op.name} result {v.name} is not what tt-metal returns: " + "; ".join(parts),
+                 severity=severity,
+                 data={"result": v.name, "differences": diffs,
+                       "declared": {k: list(x) if isinstance(x, tuple) else x for k, x in declared.items()},
+                       "returned": {k: list(x) if isinstance(x, tuple) else x for k, x in real.items()}})
