@@ -233,7 +233,7 @@ def _analyze(t: TensorType, arch: Arch) -> LayoutInfo:
     if not tiled and dtype.is_block_float:
         problems.append(f"{dtype} is a block-float type and cannot be stored row-major")
     strides = _strides(lay, shape, tiled, problems)
-    expected_memref = _expected_memref(lay, shape, padded if tiled else shape, tiled, tile)
+    expected_memref = derive_memref(shape, tile, lay.buffer_type, lay.memory_layout, tuple(lay.grid))
     if expected_memref != tuple(lay.memref_shape):
         problems.append(
             f"memref {'x'.join(map(str, lay.memref_shape))} disagrees with the "
@@ -287,19 +287,25 @@ def _strides(lay: TTNNLayout, shape: tuple[int, ...], tiled: bool, problems: lis
     return tuple(out)
 
 
-def _expected_memref(lay: TTNNLayout, shape, physical_shape, tiled: bool, tile) -> tuple[int, ...]:
-    """The memref tt-mlir's TTNNLayoutAttr::Builder derives for this tensor."""
-    rows, cols = collapse_2d(tuple(physical_shape)) if len(physical_shape) >= 2 else (1, physical_shape[0] if physical_shape else 1)
-    grid = lay.grid
-    if lay.buffer_type == "l1" and lay.memory_layout == "interleaved":
+def derive_memref(shape: tuple[int, ...], tile: tuple[int, int] | None, buffer_type: str, memory_layout: str | None,
+                  grid: tuple[int, ...]) -> tuple[int, ...]:
+    """The memref shape tt-mlir's ``TTNNLayoutAttr::Builder::build`` derives (tiles when tiled, else elements).
+
+    The collapsed 2D shape of the tile-padded tensor is the whole memref for DRAM
+    interleaved and system memory, ``1 x ceil(tiles / cores)`` for L1 interleaved
+    (``calculateLogicalShardShapeForL1Interleaved``) and ``ceil(2D / grid)`` per
+    dim for sharded layouts (``calculateLogicalShardShapeForSharding``).
+    """
+    physical = (tile_padded_shape(shape, tile) if tile else shape) or (1,)
+    rows, cols = collapse_2d(tuple(physical)) if len(physical) >= 2 else (1, physical[0])
+    if buffer_type == "l1" and memory_layout == "interleaved":
         cores = prod(grid)
-        if tiled:
-            tiles = ceil_div(rows, tile[0]) * ceil_div(cols, tile[1])
-            return (1, ceil_div(tiles, cores))
+        if tile:
+            return (1, ceil_div(ceil_div(rows, tile[0]) * ceil_div(cols, tile[1]), cores))
         return (1, ceil_div(rows * cols, cores))
-    if lay.is_sharded and len(grid) == 2:
+    if memory_layout is not None and memory_layout.endswith("sharded") and len(grid) == 2:
         rows, cols = ceil_div(rows, grid[0]), ceil_div(cols, grid[1])
-    if tiled:
+    if tile:
         return (ceil_div(rows, tile[0]), ceil_div(cols, tile[1]))
     return (rows, cols)
 
