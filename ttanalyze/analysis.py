@@ -14,6 +14,7 @@ from .graph import build_graph
 from .ir.model import Op, Program, TensorType, Value
 from .memory import MemoryTimeline, timeline
 from .programs import OpProgram, programs
+from .versions import DEFAULT_TT_METAL, check_version
 
 
 @dataclass
@@ -40,6 +41,7 @@ class Analysis:
         memory: per-op L1/DRAM timeline, circular buffers included.
         shape_checks: per op index, the op model's shape verdict.
         programs: per op index, its program (cores and circular buffers).
+        tt_metal: the tt-metal version whose factories the CB models follow.
     """
 
     program: Program
@@ -48,6 +50,7 @@ class Analysis:
     memory: MemoryTimeline
     shape_checks: dict[int, OpShapeCheck] = field(default_factory=dict)
     programs: dict[int, OpProgram] = field(default_factory=dict)
+    tt_metal: str = DEFAULT_TT_METAL
 
     @cached_property
     def graph(self) -> nx.DiGraph:
@@ -64,7 +67,8 @@ class Analysis:
         return out
 
 
-def analyze(program: Program, arch_name: str | None = None, l1_small_size: int | None = None) -> Analysis:
+def analyze(program: Program, arch_name: str | None = None, l1_small_size: int | None = None,
+            tt_metal: str = DEFAULT_TT_METAL) -> Analysis:
     """Run the layout, graph, memory and shape analyses.
 
     Args:
@@ -73,11 +77,14 @@ def analyze(program: Program, arch_name: str | None = None, l1_small_size: int |
             no ``ttcore.system_desc``.
         l1_small_size: bytes of L1_SMALL per bank (default: the tt-mlir
             runtime's, see :mod:`ttanalyze.arch`).
+        tt_metal: the tt-metal version to model (:mod:`ttanalyze.versions`).
 
     Raises:
-        ValueError: no system_desc and no (known) arch_name.
+        ValueError: no system_desc and no (known) arch_name, or an unknown
+            tt-metal version.
     """
     arch = resolve_arch(program.system_desc, arch_name, l1_small_size)
+    check_version(tt_metal)
     infos: dict[Value, L.LayoutInfo] = {}
     for func in program.funcs:
         for v in func.args:
@@ -85,7 +92,7 @@ def analyze(program: Program, arch_name: str | None = None, l1_small_size: int |
         for op in func.ops:
             for v in op.results:
                 _add_info(v, arch, infos)
-    analysis = Analysis(program, arch, infos, timeline(program, arch, infos))
+    analysis = Analysis(program, arch, infos, timeline(program, arch, infos), tt_metal=tt_metal)
     for op in program.ops:
         analysis.shape_checks[op.index] = check_shapes(op)
     analysis.programs = programs(analysis)

@@ -27,6 +27,7 @@ from .ir.parse import parse_file
 from .report import explain as explain_mod
 from .report import records, text
 from .rules import catalog, run
+from .versions import DEFAULT_TT_METAL, TT_METAL_VERSIONS
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Static analyzer and cost model for Tenstorrent TTNN IR (tt-mlir output).")
@@ -54,16 +55,19 @@ class ArchName(str, Enum):
     blackhole = "blackhole"
 
 
-def _load(path: str, arch: Optional[ArchName], l1_small_size: Optional[int] = None) -> Analysis:
+def _load(path: str, arch: Optional[ArchName], l1_small_size: Optional[int] = None,
+          tt_metal: str = DEFAULT_TT_METAL) -> Analysis:
     """Parse and analyze one file; input problems become InputError."""
     program = parse_file(path)
     try:
-        return analyze(program, arch.value if arch else None, l1_small_size)
+        return analyze(program, arch.value if arch else None, l1_small_size, tt_metal)
     except ValueError as exc:
         raise InputError(str(exc), path) from None
 
 
 L1_SMALL_HELP = "Bytes of L1_SMALL per core (default 65536, what the tt-mlir runtime opens its device with)."
+TT_METAL_HELP = "tt-metal version whose program factories to model: " + "; ".join(
+    f"{k}: {v}" for k, v in TT_METAL_VERSIONS.items())
 
 
 def _internal_error(exc: BaseException) -> None:
@@ -84,6 +88,7 @@ def check(
     files: list[Path] = typer.Argument(..., help="TTNN IR files (.mlir)."),
     arch: Optional[ArchName] = typer.Option(None, help="Arch defaults for files without a ttcore.system_desc."),
     l1_small_size: Optional[int] = typer.Option(None, help=L1_SMALL_HELP),
+    tt_metal: str = typer.Option(DEFAULT_TT_METAL, help=TT_METAL_HELP),
     format: Format = typer.Option(Format.text, "--format", "-f", help="Output format."),
     fail_on: FailOn = typer.Option(FailOn.error, help="Lowest severity that makes the exit status 1."),
     select: Optional[list[str]] = typer.Option(None, "--select", help="Run only these rule ids (repeatable)."),
@@ -102,7 +107,7 @@ def check(
             for path in files:
                 progress.update(task, description=f"analyzing {path.name}")
                 try:
-                    a = _load(str(path), arch, l1_small_size)
+                    a = _load(str(path), arch, l1_small_size, tt_metal)
                     results.append((a, run(a, select)))
                 except InputError as exc:
                     input_errors.append(exc)
@@ -150,11 +155,12 @@ def explain(
     op: str = typer.Option(..., "--op", help="The op: its line number, result name (%5) or func:%5."),
     arch: Optional[ArchName] = typer.Option(None, help="Arch defaults for files without a ttcore.system_desc."),
     l1_small_size: Optional[int] = typer.Option(None, help=L1_SMALL_HELP),
+    tt_metal: str = typer.Option(DEFAULT_TT_METAL, help=TT_METAL_HELP),
     format: Format = typer.Option(Format.text, "--format", "-f", help="Output format."),
 ) -> None:
     """Everything known about one op: operands and results with every layout number, memory, rule verdicts."""
     try:
-        a = _load(str(file), arch, l1_small_size)
+        a = _load(str(file), arch, l1_small_size, tt_metal)
         findings = run(a)
         try:
             ops = explain_mod.select_ops(a, op)

@@ -65,7 +65,7 @@ def context_for(analysis: "Analysis", op: Op, arch: Arch | None = None, free_l1:
     inputs = tuple(analysis.infos.get(v) for v in op.operands)
     outputs = tuple(analysis.infos.get(v) for v in op.results)
     space = free_l1 if free_l1 is not None else max_l1_space(analysis, op, arch)
-    return CBContext(op, arch, inputs, outputs, space)
+    return CBContext(op, arch, inputs, outputs, space, analysis.tt_metal)
 
 
 def program_of(analysis: "Analysis", op: Op, arch: Arch | None = None, free_l1: int | None = None) -> OpProgram:

@@ -160,6 +160,8 @@ class CBContext:
         max_l1_space: bytes per core from the L1 allocator base up to the lowest
             live L1 buffer (``l1_size`` when none): tt-metal's ``get_max_l1_space``,
             which data-movement factories use to size their blocks.
+        tt_metal: the tt-metal version whose factories to follow
+            (:mod:`ttanalyze.versions`).
     """
 
     op: Op
@@ -167,6 +169,7 @@ class CBContext:
     inputs: tuple[LayoutInfo | None, ...]
     outputs: tuple[LayoutInfo | None, ...]
     max_l1_space: int
+    tt_metal: str = "0.81.1"
 
     @property
     def grid(self) -> tuple[int, int]:

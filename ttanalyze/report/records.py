@@ -166,6 +166,7 @@ def file_record(a: Analysis, findings: list[Finding]) -> dict[str, Any]:
     return {
         "path": a.program.path,
         "arch": arch_record(a),
+        "tt_metal": a.tt_metal,
         "summary": summary_record(a, findings),
         "functions": [
             {"name": f.name, "kind": f.kind, "line": f.pos.line, "col": f.pos.col,
