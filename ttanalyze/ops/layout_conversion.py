@@ -1,17 +1,62 @@
 """Layout conversions: to_layout (tilize, untilize), to_memory_config, typecast, host transfers.
 
+Shape rules
+-----------
 All keep the logical shape (tt-mlir ``ToLayoutOp``, ``ToMemoryConfigOp``,
 ``TypecastOp``, ``FromDeviceOp``/``ToDeviceOp`` in
 ``lib/Dialect/TTNN/IR/TTNNOps.cpp`` @19c86fca); what changes is the layout, the
 data type or the memory placement, read from the declared result type.
+
+Programs (circular buffers) and returned tensors
+------------------------------------------------
+How tt-mlir's runtime maps each op (tt-mlir ``runtime/lib/ttnn/operations/
+layout/{to_layout,to_memory_config,typecast}.cpp``, newest stored versions):
+
+* ``ttnn.to_layout`` -> ``ttnn::to_layout(in, layout, dtype, memory_config)``:
+  layout and memory config from the result type's ``#ttnn.ttnn_layout``, dtype
+  only when it differs from the operand's (``ToLayoutOp::hasDtypeChange``);
+* ``ttnn.to_memory_config`` -> ``ttnn::to_memory_config(in, memory_config)``;
+* ``ttnn.typecast`` -> ``ttnn::typecast(in, dtype, memory_config)``.
+
+Which device operation and program factory ttnn 0.81.1 (tt-metal d80d9482)
+runs, and the dataflow buffers (DFBs, Metal 2.0's circular buffers) and
+scratchpads each factory allocates per core, follow the host sources the ttnn
+0.81.1 wheel ships (``ttnn/cpp/ttnn/operations/data_movement/{tilize,
+tilize_with_val_padding,untilize,untilize_with_unpadding,sharded,copy,
+common}/**``, tt-metal d80d9482 itself) and, for files the wheel does not ship,
+the stored tt-metal versions named at each function.  Every branch was checked
+against graph captures on the mock P150 (``program_factory_type`` of each
+device operation, every ``dataflow_buffer_allocate`` /
+``circular_buffer_allocate`` / ``scratchpad_allocate`` with its core ranges);
+the measurements and the differences from the stored sources are in
+``/work/notes/layout_conversion/notes.md``.
+
+Device constants used by the factories (bytes): ``usable = l1_size -
+l1_unreserved_base`` (``get_static_l1_space``, codegen ``usable_l1_bytes``),
+``half = l1_size / 2 - l1_unreserved_base`` (the single-core factories' and
+``get_pf_type``'s ``max_l1_size``), and the live free L1 ``max_l1_space``
+(``get_max_l1_space``: lowest occupied L1 address, or ``l1_size``, minus the
+base), which the multi-core routing (``is_enough_space``), the block factories
+and the untilize code generator read.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+from math import prod, sqrt
+
+from ..arch import Arch
+from ..ir.attrs import CoreRangeSet, DataType, TTNNLayout
 from ..ir.model import Op
-from .registry import register, tensor_shape
+from ..layout import align_up, ceil_div
+from .cb import CB, CBContext, CBModelError, ProgramModel, core_range, cores_set, grid_xy
+from .registry import register, register_cb, register_spec, tensor_shape
+from .spec import TensorSpec
 
 _SRC = "tt-mlir lib/Dialect/TTNN/IR/TTNNOps.cpp @19c86fca"
+_DM = "tt-metal d80d9482 (ttnn 0.81.1 wheel) ttnn/cpp/ttnn/operations/data_movement"
+
+TILE = 32
 
 
 def _same_shape(op: Op):
@@ -25,3 +70,1481 @@ register("ttnn.to_layout", "layout_conversion", ("layout", "dtype", "memory_conf
 register("ttnn.to_memory_config", "layout_conversion", ("memory_config",), f"{_SRC} ToMemoryConfigOp")(_same_shape)
 register("ttnn.typecast", "layout_conversion", ("dtype",), f"{_SRC} TypecastOp")(_same_shape)
 register(("ttnn.from_device", "ttnn.to_device"), "host", ("memory_config",), f"{_SRC} FromDeviceOp/ToDeviceOp")(_same_shape)
+
+
+# ---------------------------------------------------------------------------
+# Tensors as ttnn sees them
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Shard:
+    """A legacy 2D shard spec: cores (in shard order), shard shape in elements, orientation."""
+
+    cores: tuple[tuple[int, int], ...]
+    shape: tuple[int, int]
+    row_major: bool = True
+
+
+@dataclass(frozen=True)
+class MemCfg:
+    """A ttnn MemoryConfig: ``buffer_type`` dram/l1, ``memory_layout`` interleaved/..._sharded, shard."""
+
+    buffer_type: str
+    memory_layout: str
+    shard: Shard | None = None
+
+    @property
+    def sharded(self) -> bool:
+        return self.memory_layout != "interleaved"
+
+
+@dataclass(frozen=True)
+class Tensor:
+    """A device tensor: logical and padded shape (elements), dtype, ``tile``/``row_major``, memory config."""
+
+    shape: tuple[int, ...]
+    padded: tuple[int, ...]
+    dtype: DataType
+    layout: str
+    mem: MemCfg
+
+    @property
+    def tiled(self) -> bool:
+        return self.layout == "tile"
+
+    @property
+    def physical_volume(self) -> int:
+        return prod(self.padded) if self.padded else 1
+
+    @property
+    def tile_bytes(self) -> int:
+        return self.dtype.tile_bytes()
+
+    @property
+    def element_bytes(self) -> int:
+        """Bytes of one element (block-float types have none: ttnn raises)."""
+        if self.dtype.scalar_bytes is None:
+            raise CBModelError(f"{self.dtype} has no element size (ttnn: 'datum for bfp2, bfp4, bfp8 is invalid')")
+        return self.dtype.scalar_bytes
+
+    @property
+    def width(self) -> int:
+        return self.padded[-1]
+
+    @property
+    def height(self) -> int:
+        """Collapsed padded height: physical volume / padded width."""
+        return self.physical_volume // self.width if self.width else 0
+
+
+def tile_padded(shape: tuple[int, ...]) -> tuple[int, ...]:
+    """ttnn's padded shape of a TILE tensor: last two dims to 32; rank 1 ``[W] -> [32, W']``, rank 0 ``[32, 32]``."""
+    if not shape:
+        return (TILE, TILE)
+    if len(shape) == 1:
+        return (TILE, align_up(shape[0], TILE))
+    return (*shape[:-2], align_up(shape[-2], TILE), align_up(shape[-1], TILE))
+
+
+def _shard_of(lay: TTNNLayout) -> Shard | None:
+    """The shard spec tt-mlir serializes for a sharded layout (``ShardSpecAttr::get``: the layout's
+    core ranges, the memref shard in elements, row-major orientation)."""
+    if not lay.is_sharded:
+        return None
+    if lay.core_ranges is None:
+        raise CBModelError(f"{lay.memory_layout} layout has no core_ranges")
+    th, tw = (lay.element.height, lay.element.width) if lay.is_tiled else (1, 1)
+    if len(lay.memref_shape) != 2:
+        raise CBModelError(f"sharded memref of rank {len(lay.memref_shape)} (ND sharding) is not modeled")
+    cores = tuple((x, y) for r in lay.core_ranges.ranges for y in range(r.start.y, r.end.y + 1)
+                  for x in range(r.start.x, r.end.x + 1))
+    return Shard(cores, (lay.memref_shape[0] * th, lay.memref_shape[1] * tw))
+
+
+def mem_of(lay: TTNNLayout) -> MemCfg:
+    """The MemoryConfig tt-mlir's runtime builds from a layout (``MemoryConfigAttr::get(TTNNLayoutAttr)``).
+
+    Raises:
+        CBModelError: a host layout, or a layout without a tensor memory layout.
+    """
+    if lay.buffer_type not in ("dram", "l1") or lay.memory_layout is None:
+        raise CBModelError(f"a {lay.buffer_type} tensor has no device program")
+    return MemCfg(lay.buffer_type, lay.memory_layout, _shard_of(lay))
+
+
+def tensor_of(value) -> Tensor:
+    """The ttnn tensor of an SSA value with a TTNN layout."""
+    t = value.type
+    lay = t.layout
+    if lay is None:
+        raise CBModelError(f"{value.name} has no TTNN layout")
+    layout = lay.layout_name
+    padded = tile_padded(t.shape) if layout == "tile" else (t.shape or (1,))
+    return Tensor(tuple(t.shape), tuple(padded), lay.dtype, layout, mem_of(lay))
+
+
+# ---------------------------------------------------------------------------
+# Cores and work splits (tt-metal tt_metal/common/work_split.cpp, core_coord.cpp)
+# ---------------------------------------------------------------------------
+
+Core = tuple[int, int]
+
+
+def core_order(gx: int, gy: int, row_wise: bool) -> list[Core]:
+    """Cores of an (x, y) grid in order: row by row (``row_wise``) or column by column."""
+    if row_wise:
+        return [(x, y) for y in range(gy) for x in range(gx)]
+    return [(x, y) for x in range(gx) for y in range(gy)]
+
+
+def crs(cores) -> CoreRangeSet:
+    """A CoreRangeSet holding exactly ``cores``: each row's maximal runs, stacked into rectangles
+    where consecutive rows have the same run."""
+    by_row: dict[int, list[int]] = {}
+    for x, y in sorted(set(cores), key=lambda c: (c[1], c[0])):
+        by_row.setdefault(y, []).append(x)
+    open_: dict[tuple[int, int], list[int]] = {}  # (x0, x1) -> [y0, y1] of the rectangle still growing
+    done: list[tuple[int, int, int, int]] = []
+    for y in sorted(by_row):
+        runs, xs = [], by_row[y]
+        start = prev = xs[0]
+        for x in xs[1:] + [None]:
+            if x is not None and x == prev + 1:
+                prev = x
+                continue
+            runs.append((start, prev))
+            if x is not None:
+                start = prev = x
+        for key in list(open_):
+            if key not in runs or open_[key][1] != y - 1:
+                done.append((key[0], open_[key][0], key[1], open_.pop(key)[1]))
+        for run in runs:
+            if run in open_:
+                open_[run][1] = y
+            else:
+                open_[run] = [y, y]
+    done.extend((k[0], v[0], k[1], v[1]) for k, v in open_.items())
+    return cores_set(*(core_range(x0, y0, x1, y1) for x0, y0, x1, y1 in sorted(done, key=lambda r: (r[1], r[0]))))
+
+
+@dataclass(frozen=True)
+class WorkSplit:
+    """``split_work_to_cores``: ``units`` over the first cores, group 1 with one unit more than group 2."""
+
+    cores: tuple[Core, ...]
+    group1: tuple[Core, ...]
+    group2: tuple[Core, ...]
+    per_core1: int
+    per_core2: int
+
+
+def split_work_to_cores(grid: tuple[int, int], units: int, row_wise: bool = False) -> WorkSplit:
+    """tt-metal ``split_work_to_cores(grid, units, row_wise)``.
+
+    ``min(units, cores)`` cores in grid order; when ``units`` does not divide
+    evenly, the first ``units % n`` cores (group 1) get ``units // n + 1`` units
+    and the rest ``units // n``.
+    """
+    if units == 0:
+        return WorkSplit((), (), (), 0, 0)
+    order = core_order(*grid, row_wise)
+    n = min(units, len(order))
+    cores = tuple(order[:n])
+    base, extra = divmod(units, n)
+    if extra == 0:
+        return WorkSplit(cores, cores, (), base, 0)
+    return WorkSplit(cores, cores[:extra], cores[extra:], base + 1, base)
+
+
+@dataclass(frozen=True)
+class BlockSplit:
+    """``split_blocks_for_tilize``: blocks (tile rows) over cores, the last core possibly a cliff."""
+
+    cores: tuple[Core, ...]
+    full: tuple[Core, ...]
+    cliff: tuple[Core, ...]
+    per_core: int
+    per_core_cliff: int
+
+
+def split_blocks_for_tilize(order: list[Core], nblocks: int) -> BlockSplit:
+    """tt-metal ``split_blocks_for_tilize``: ``ceil(nblocks / cores)`` blocks per core over the first
+    ``ceil(nblocks / per_core)`` cores of ``order``; the last core gets ``nblocks % per_core`` (cliff).
+
+    The CoreCoord overload walks the grid row by row, the CoreRangeSet overload
+    (``corerange_to_cores``) column by column (measured: tilize of [3072, 768]
+    runs on 96 cores ``{[0-0 - 9-5], [0-6 - 8-9]}``).
+    """
+    if nblocks == 0:
+        return BlockSplit((), (), (), 0, 0)
+    per_core = ceil_div(nblocks, len(order))
+    n = ceil_div(nblocks, per_core)
+    cliff_blocks = nblocks % per_core
+    cores = tuple(order[:n])
+    if cliff_blocks:
+        return BlockSplit(cores, cores[:-1], cores[-1:], per_core, cliff_blocks)
+    return BlockSplit(cores, cores, (), per_core, 0)
+
+
+def compute_ncores(grid_area: int, nblocks: int) -> int:
+    """``compute_ncores``: cores ``split_blocks_for_tilize`` uses for ``nblocks``."""
+    if nblocks == 0:
+        return 0
+    return ceil_div(nblocks, ceil_div(nblocks, grid_area))
+
+
+def closest_square_block(nblocks_per_core: int, width: int, height: int, ref: int) -> int:
+    """``closest_square_larger_than_b``: the side ``s`` of the square blocks (tiles) the 2D block split uses.
+
+    ``s = isqrt(b)`` if ``b`` is a perfect square and ``ceil(W/s) * ceil(H/s) < ref``,
+    else the smallest ``s > isqrt(b)`` with ``ceil(W/s) * ceil(H/s) < ref``, else 1
+    (tt-metal ``work_split_tilize.hpp``, stored version 4239742059's text).
+    """
+    if ref <= 0:
+        return 1
+    root = int(sqrt(nblocks_per_core))
+    if root * root == nblocks_per_core and root and ceil_div(width, root) * ceil_div(height, root) < ref:
+        return root
+    # the smallest candidate with ceil(W/c) * ceil(H/c) < ref; scanned by bisection (the product only falls as c grows)
+    lo, hi = root + 1, max(width * height, root + 1)
+    if ceil_div(width, hi) * ceil_div(height, hi) >= ref:
+        return 1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if ceil_div(width, mid) * ceil_div(height, mid) < ref:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+def compute_ncores_wh(grid_area: int, nblocks: int, width: int, height: int) -> int:
+    """``compute_ncores_wh``: cores of the 2D (square-block) split of a ``height x width``-tile tensor."""
+    per_core = ceil_div(nblocks, grid_area) if grid_area else 1
+    s = closest_square_block(per_core, width, height, grid_area)
+    return ceil_div(width, s) * ceil_div(height, s)
+
+
+@dataclass(frozen=True)
+class BlockSplitWH:
+    """``split_blocks_for_tilize_wh``: square blocks of ``block`` tiles, processed in sub-blocks of
+    ``sub_block`` tiles; a narrower last block per row (``cliff_row``, width ``cliff_row_tiles``) and a
+    shorter last block row (``cliff_col``)."""
+
+    block: int
+    sub_block: int
+    cliff_row_tiles: int
+    full: tuple[Core, ...]  # core_range + cliff_col_core_range: DFBs of sub_block tiles
+    cliffrow: tuple[Core, ...]  # cliff_row_core_range + cliff_col_row_core_range: DFBs of cliff_row_tiles
+
+
+def _blocks(width: int, height: int, block: int) -> int:
+    """Square blocks of side ``block`` covering a ``height x width``-tile slice."""
+    return ceil_div(width, block) * ceil_div(height, block)
+
+
+def sub_block_split(area: int, width: int, height: int, limit: int) -> tuple[int, int] | None:
+    """``try_compute_ncores_wh_sb``: (sub-block, sub-blocks per block) when the square block exceeds ``limit``.
+
+    Blocks are ``n * sb`` tiles with ``sb < limit``; among them tt-metal keeps
+    the one with the most blocks (cores) within ``area`` whose cliff-row block
+    (``width % block``) is narrower than ``limit``, then the smallest ``n``,
+    then the largest ``sb`` (tt-metal PR #35806, ``work_split_tilize.hpp``:
+    "(1) single_sblock_size < single_block_size_limit (2) Maximize total_blocks_sb
+    (3) Minimize n (4) blocks_row_cliff < single_sblock_size_limit", candidates
+    ``sb = limit - 1 .. 1``).  None when no block qualifies.
+    """
+    lo, hi = 1, max(width, height, 1)
+    while lo < hi:  # the smallest block with at most `area` blocks
+        mid = (lo + hi) // 2
+        if _blocks(width, height, mid) <= area:
+            hi = mid
+        else:
+            lo = mid + 1
+    smallest = lo
+    most = _blocks(width, height, smallest)  # no block gives more
+    best: tuple[int, int, int] | None = None  # (blocks, n, sb)
+    for sb in range(limit - 1, 0, -1):
+        first_n = ceil_div(smallest, sb)
+        if best is not None and best[0] == most and first_n >= best[1]:
+            break  # smaller sub-blocks need at least as many per block
+        for n in range(first_n, ceil_div(width, sb) + 1):
+            total = _blocks(width, height, n * sb)
+            if best is not None and (total < best[0] or (total == best[0] and n >= best[1])):
+                break
+            if width % (n * sb) < limit:
+                best = (total, n, sb)
+                break
+    return None if best is None else (best[2], best[1])
+
+
+def split_blocks_for_tilize_wh(order: list[Core], nblocks: int, width: int, height: int,
+                               block_limit: int | None) -> BlockSplitWH:
+    """The 2D block split of a ``height x width``-tile tensor over the cores of ``order``.
+
+    The square block side ``s`` comes from :func:`closest_square_block`.  When
+    ``s`` exceeds ``block_limit`` (tiles per buffer that fit the free L1), the
+    block is re-chosen as ``n`` sub-blocks by :func:`sub_block_split` (mock P150,
+    untilize of [4, 4884480]: ``s = 1401`` > 356 -> blocks of 1400 = 4 x 350
+    tiles on 109 cores and a cliff block of 40 tiles).  Cores are taken in
+    ``order``: each block row's full blocks, then its cliff-row block; the
+    cliff column (a last block row of height ``height % s``) last.
+
+    Raises:
+        CBModelError: ``block_limit < 1`` (tt-metal: ``TT_FATAL single_block_size_limit >= 1``,
+            measured with a full L1), no sub-block split exists, or the split needs more cores
+            than ``order`` holds.
+    """
+    area = len(order)
+    per_core = ceil_div(nblocks, area) if area else 1
+    s = closest_square_block(per_core, width, height, area)
+    sub = s
+    if block_limit is not None:
+        if block_limit < 1:
+            raise CBModelError("TT_FATAL single_block_size_limit >= 1: not even one tile pair fits the free L1")
+        if s > block_limit:
+            found = sub_block_split(area, width, height, block_limit)
+            if found is None:
+                raise CBModelError(f"no sub-block split of a {height}x{width}-tile slice fits {block_limit} tiles")
+            sub, parts = found
+            s = sub * parts
+    full_per_row, rem_w = divmod(width, s)
+    full_per_col, rem_h = divmod(height, s)
+    total = (full_per_row + (rem_w > 0)) * (full_per_col + (rem_h > 0))
+    if total > area:
+        raise CBModelError(f"2D block split needs {total} cores, the grid has {area}")
+    full: list[Core] = []
+    cliffrow: list[Core] = []
+    it = iter(order)
+    for _ in range(full_per_col):
+        full.extend(next(it) for _ in range(full_per_row))
+        if rem_w:
+            cliffrow.append(next(it))
+    if rem_h:
+        full.extend(next(it) for _ in range(full_per_row))
+        if rem_w:
+            cliffrow.append(next(it))
+    return BlockSplitWH(s, sub, rem_w, tuple(full), tuple(cliffrow))
+
+
+# ---------------------------------------------------------------------------
+# Program building
+# ---------------------------------------------------------------------------
+
+
+class _Prog:
+    """Collects the DFBs / CBs / scratchpads of one program."""
+
+    def __init__(self, factory: str, source: str):
+        self.factory, self.source = factory, source
+        self.cbs: list[CB] = []
+        self.cores: set[Core] = set()
+        self.notes: list[str] = []
+        self.scratch: dict[Core, int] = {}
+
+    def cb(self, index: int, name: str, page: int, pages: int, cores, borrowed: bool = False) -> None:
+        cores = tuple(cores)
+        if not cores or pages == 0:
+            return
+        self.cores.update(cores)
+        self.cbs.append(CB(index, name, page, pages, crs(cores), borrowed))
+
+    def scratchpad(self, size: int, cores) -> None:
+        """A Metal 2.0 scratchpad (kernel-private L1 beside the DFBs): kept as extra per-core L1."""
+        for c in cores:
+            self.scratch[c] = self.scratch.get(c, 0) + size
+        self.notes.append(f"scratchpad {size} B on {len(tuple(cores))} cores")
+
+    def note(self, text: str) -> "_Prog":
+        self.notes.append(text)
+        return self
+
+    def build(self) -> ProgramModel:
+        return ProgramModel(self.factory, self.source, crs(self.cores), self.cbs, self.notes,
+                            max(self.scratch.values(), default=0))
+
+
+def _usable(arch: Arch) -> int:
+    """``l1_size - base``: ``get_static_l1_space`` / codegen ``usable_l1_bytes``."""
+    return arch.l1_size - arch.l1_unreserved_base
+
+
+def _half(arch: Arch) -> int:
+    """``l1_size / 2 - base``: the ``max_l1_size`` of the single-core factories and ``get_pf_type``."""
+    return arch.l1_size // 2 - arch.l1_unreserved_base
+
+
+def _grid_order(arch: Arch, row_wise: bool) -> list[Core]:
+    return core_order(*grid_xy(arch), row_wise)
+
+
+def pending_l1_output(arch: Arch, out: Tensor) -> int:
+    """``get_pending_l1_output_reservation``: per-core bytes an L1-interleaved output will take.
+
+    ``align(max(ceil(pages / banks) * align(page, l1_align), dram_align), dram_align)``; 0 for
+    DRAM or sharded outputs (common.cpp).
+    """
+    if out.mem.buffer_type != "l1" or out.mem.sharded:
+        return 0
+    if out.tiled:
+        page, pages = out.tile_bytes, ceil_div(out.physical_volume, TILE * TILE)
+    else:
+        page = out.width * out.element_bytes
+        pages = out.height
+    per_bank = ceil_div(pages, arch.num_cores) * align_up(page, arch.l1_alignment)
+    return align_up(max(per_bank, arch.dram_alignment), arch.dram_alignment)
+
+
+def is_enough_space(free: int, in_tile: int, out_tile: int, tiles_per_row: int,
+                    staging_per_tile: int = 0, fixed_staging: int = 0) -> bool:
+    """``is_enough_space``: one row of input and output tiles (plus staging) fits ``free`` (strictly);
+    ``free`` already less the pending output (:func:`_routing_free`)."""
+    return max(free, 0) > (in_tile + out_tile + staging_per_tile) * tiles_per_row + fixed_staging
+
+
+def _routing_free(ctx: CBContext, out: Tensor) -> int:
+    """The free L1 the routing decisions (``is_enough_space``, codegen gate) see.
+
+    They run before the output is allocated and subtract its pending per-core
+    size instead; ``ctx.max_l1_space`` already counts the output when it is in
+    L1 (the analyzer's timeline), so it is added back first.
+    """
+    info = ctx.outputs[0] if ctx.outputs else None
+    placed = info.placement.bytes_per_bank if info is not None and info.placement is not None \
+        and info.placement.buffer_type == "l1" else 0
+    return ctx.max_l1_space + placed - pending_l1_output(ctx.arch, out)
+
+
+# ---------------------------------------------------------------------------
+# tilize (data_movement/tilize, TilizeDeviceOperation)
+# ---------------------------------------------------------------------------
+
+_TILIZE = f"{_DM}/tilize/device"
+
+
+def _squeeze_4d(t: Tensor) -> Tensor:
+    """``squeeze_from_ND_to_4D``: rank > 4 -> ``[prod(dims[:-3]), d-3, d-2, d-1]`` (a view)."""
+    if len(t.shape) <= 4:
+        return t
+    lead = prod(t.shape[:-3])
+    shape = (lead, *t.shape[-3:])
+    padded = (lead, *t.padded[-3:])
+    return replace(t, shape=shape, padded=padded)
+
+
+def _sharded_tilize_ok(t: Tensor, out_mem: MemCfg, arch: Arch) -> bool:
+    """``can_use_sharded_optimized_factories`` (tilize_device_operation.cpp) for default 32x32 tiles."""
+    m = t.mem
+    if m.buffer_type != "l1" or out_mem.buffer_type != "l1" or m.memory_layout not in (
+            "height_sharded", "width_sharded", "block_sharded"):
+        return False
+    if m.memory_layout == "width_sharded":
+        if out_mem.memory_layout == "interleaved" or out_mem.shard is None:
+            return False
+        if out_mem.shard.shape[1] % TILE or out_mem.shard.shape[0] % TILE:
+            return False
+    if m.memory_layout == "height_sharded":
+        if m.shard.shape[0] % TILE or m.shard.shape[1] % TILE:
+            return False
+        if out_mem.memory_layout == "interleaved":
+            if not m.shard.row_major:
+                return False
+        elif out_mem.memory_layout != "height_sharded":
+            return False
+    if m.memory_layout in ("width_sharded", "block_sharded") and out_mem.memory_layout != m.memory_layout:
+        return False
+    if m.memory_layout == "block_sharded" and (out_mem.shard is None or out_mem.shard.shape[0] % TILE
+                                               or out_mem.shard.shape[1] % TILE):
+        return False
+    gx, gy = grid_xy(arch)
+    return all(x < gx and y < gy for x, y in m.shard.cores)
+
+
+def tilize_output(t: Tensor, out_mem: MemCfg, dtype: DataType, arch: Arch) -> Tensor:
+    """``TilizeDeviceOperation::compute_output_specs``: a sharded output taken by the sharded factory
+    keeps the input's shard spec (and memory layout)."""
+    mem = out_mem
+    if out_mem.sharded and _sharded_tilize_ok(t, out_mem, arch):
+        mem = MemCfg(out_mem.buffer_type, t.mem.memory_layout, t.mem.shard)
+    return Tensor(t.shape, tile_padded(t.shape), dtype, "tile", mem)
+
+
+def tilize_program(t: Tensor, out: Tensor, arch: Arch, free: int, routing_free: int,
+                   use_multicore: bool = True, tt_metal: str = "0.81.1") -> ProgramModel:
+    """The program of ``ttnn::tilize`` (row-major, tile-aligned input).
+
+    Routing (tilize.cpp): ``enough_space_height = is_enough_space(one padded row of
+    tiles + staging 1/32 tile per tile + 128 B)``; a sharded input without
+    enough space goes through DRAM (not modeled).  Factory
+    (``TilizeDeviceOperation::select_program_factory``): single core when
+    ``use_multicore`` is off; sharded input -> sharded factory when
+    :func:`_sharded_tilize_ok`, else the default one; interleaved input -> block
+    factory when the row does not fit or when the 2D split uses more cores than
+    the row split (wider than 32 tiles), else the default factory.
+
+    Raises:
+        CBModelError: configurations outside the model (sharded reroute through DRAM).
+    """
+    t = _squeeze_4d(t)
+    in_tile, out_tile = t.tile_bytes, out.tile_bytes
+    row_tiles = t.width // TILE
+    enough = is_enough_space(routing_free, in_tile, out_tile, row_tiles, in_tile // TILE, 2 * arch.dram_alignment)
+    if t.mem.sharded and not enough:
+        raise CBModelError("tilize of a wide sharded input is rerouted through DRAM (to_memory_config + tilize + "
+                           "to_memory_config): three programs, not modeled")
+    if not use_multicore:
+        return _tilize_single_core(t, out, arch)
+    if t.mem.sharded:
+        if _sharded_tilize_ok(t, out.mem, arch):
+            return _tilize_sharded(t, out, arch)
+        return _tilize_default(t, out, arch, sharded_input=True)
+    if not enough:
+        return block_program("TilizeMultiCoreBlockProgramFactory", f"{_TILIZE}/tilize_multi_core_block_program_factory.cpp",
+                             "tilize", t, out, arch, free, tt_metal, note="row of tiles does not fit the free L1")
+    col_tiles = t.padded[-2] // TILE
+    area = arch.num_cores
+    nblocks = t.height // TILE
+    if row_tiles > 32 and (col_tiles > 32 or row_tiles > col_tiles):
+        n_wh = compute_ncores_wh(area, t.padded[-1] * t.padded[-2] // (TILE * TILE), row_tiles, col_tiles)
+        if compute_ncores(area, nblocks) < n_wh:
+            return block_program("TilizeMultiCoreBlockProgramFactory",
+                                 f"{_TILIZE}/tilize_multi_core_block_program_factory.cpp", "tilize", t, out, arch, free,
+                                 tt_metal, note=f"2D split uses {n_wh} cores > {compute_ncores(area, nblocks)}")
+    return _tilize_default(t, out, arch)
+
+
+def _tilize_single_core(t: Tensor, out: Tensor, arch: Arch) -> ProgramModel:
+    """TilizeSingleCoreProgramFactory: core (0,0); a block is the whole row, or its largest divisor that fits
+    ``half / (in_tile + out_tile)`` tiles; in and out DFBs of one block."""
+    row = t.width // TILE
+    max_tiles = _half(arch) // (t.tile_bytes + out.tile_bytes)
+    block = row if row <= max_tiles else max((d for d in range(1, max_tiles + 1) if row % d == 0), default=1)
+    p = _Prog("TilizeSingleCoreProgramFactory", f"{_TILIZE}/tilize_single_core_program_factory.cpp")
+    p.cb(0, "in", t.tile_bytes, block, [(0, 0)])
+    p.cb(16, "out", out.tile_bytes, block, [(0, 0)])
+    return p.note(f"{block} of {row} tiles per block, max {max_tiles}").build()
+
+
+def _tilize_default(t: Tensor, out: Tensor, arch: Arch, sharded_input: bool = False) -> ProgramModel:
+    """TilizeMultiCoreDefaultProgramFactory: rows of tiles (``ceil(logical W / 32)`` tiles each) over the grid
+    column by column (:func:`split_blocks_for_tilize`); in and out DFBs of one row on every used core."""
+    row = ceil_div(t.shape[-1], TILE)
+    ntiles = out.physical_volume // (TILE * TILE)
+    split = split_blocks_for_tilize(_grid_order(arch, False), ceil_div(ntiles, row))
+    p = _Prog("TilizeMultiCoreDefaultProgramFactory", f"{_TILIZE}/tilize_multi_core_default_program_factory.cpp")
+    p.cb(0, "input", t.tile_bytes, row, split.cores)
+    p.cb(16, "output", out.tile_bytes, row, split.cores)
+    p.note(f"{len(split.cores)} cores x {split.per_core} rows of {row} tiles"
+           + (f", cliff core {split.per_core_cliff}" if split.cliff else ""))
+    if sharded_input:
+        p.note("sharded input without the sharded factory")
+    return p.build()
+
+
+def _tilize_sharded(t: Tensor, out: Tensor, arch: Arch) -> ProgramModel:
+    """TilizeMultiCoreShardedProgramFactory on the input shard cores: the input DFB borrows the input shard
+    (``shard_h * shard_w / 1024`` tiles); the output DFB borrows the output shard when the output is sharded,
+    else it is a local DFB of one shard row of tiles (``shard_w / 32``)."""
+    sh = t.mem.shard
+    tiles = sh.shape[0] * sh.shape[1] // (TILE * TILE)
+    row = sh.shape[1] // TILE
+    p = _Prog("TilizeMultiCoreShardedProgramFactory", f"{_TILIZE}/tilize_multi_core_sharded_program_factory.cpp")
+    p.cb(0, "input", t.tile_bytes, tiles, sh.cores, borrowed=True)
+    if out.mem.sharded:
+        p.cb(16, "output", out.tile_bytes, tiles, sh.cores, borrowed=True)
+    else:
+        p.cb(16, "output", out.tile_bytes, row, sh.cores)
+    return p.build()
+
+
+# ---------------------------------------------------------------------------
+# The 2D block factories (tilize, tilize_with_val_padding, untilize, untilize_with_unpadding)
+# ---------------------------------------------------------------------------
+
+
+def block_program(factory: str, source: str, direction: str, t: Tensor, out: Tensor, arch: Arch, free: int,
+                  tt_metal: str = "0.81.1", note: str = "") -> ProgramModel:
+    """A block factory built on ``make_block_plan`` (data_movement/common/common.cpp).
+
+    The split covers one 2D slice of the tiled tensor (``padded[-2] x padded[-1]``,
+    of the output for tilize, of the input for untilize; the kernels loop over the
+    outer dims).  Blocks are limited to ``free / (in_tile + out_tile)`` tiles
+    (untilize) or ``(free - 128) / (in_tile + out_tile + in_tile/32)`` tiles
+    (tilize, which adds a staging scratchpad of ``in_tile/32 * block + 128`` B).
+    Cores: row by row for ``untilize``, column by column otherwise.  Full-set
+    cores get DFBs of ``sub_block`` tiles, cliff-row cores DFBs of the cliff
+    width.  tt-metal 2025-12 (``tt_metal='2025-12'``) had no block limit.
+    """
+    tilize = direction in ("tilize", "tilize_with_val_padding")
+    sliced = out if tilize else t
+    in_tile, out_tile = t.dtype.tile_bytes(), out.dtype.tile_bytes()
+    row, col = sliced.padded[-1] // TILE, sliced.padded[-2] // TILE
+    nblocks = row * col
+    staging_per_tile = in_tile // TILE if tilize else 0
+    fixed = 2 * arch.dram_alignment if tilize else 0
+    budget = free - fixed if free > fixed else 0
+    limit = None if tt_metal == "2025-12" else budget // (in_tile + out_tile + staging_per_tile)
+    order = _grid_order(arch, direction == "untilize")
+    split = split_blocks_for_tilize_wh(order, nblocks, row, col, limit)
+    p = _Prog(factory, source)
+    for cores, tiles, tag in ((split.full, split.sub_block, "full"), (split.cliffrow, split.cliff_row_tiles, "cliffrow")):
+        if not cores:
+            continue
+        idx = 0 if tag == "full" else 2
+        p.cb(idx, f"in_{tag}", in_tile, tiles, cores)
+        p.cb(16 + (tag != "full"), f"out_{tag}", out_tile, tiles, cores)
+        if tilize:
+            p.scratchpad(staging_per_tile * tiles + fixed, cores)
+    p.note(f"blocks of {split.block} tiles in sub-blocks of {split.sub_block}"
+           + (f", limit {limit} tiles from {free} B free" if limit is not None else ", no L1 limit (tt-metal 2025-12)")
+           + (f", cliff row {split.cliff_row_tiles} tiles" if split.cliffrow else ""))
+    if note:
+        p.note(note)
+    return p.build()
+
+
+# ---------------------------------------------------------------------------
+# tilize_with_val_padding
+# ---------------------------------------------------------------------------
+
+_TWVP = f"{_DM}/tilize_with_val_padding/device/factories"
+
+
+def _twvp_sharded_ok(t: Tensor, out: Tensor) -> bool:
+    """``can_use_tilize_with_val_padding_sharded_factory``: L1 width-sharded in and out, only the
+    second-last dim padded."""
+    if t.mem.buffer_type != "l1" or out.mem.buffer_type != "l1":
+        return False
+    if t.mem.memory_layout != "width_sharded" or out.mem.memory_layout != "width_sharded":
+        return False
+    return all(a == b for i, (a, b) in enumerate(zip(t.padded, out.padded)) if i != len(t.padded) - 2)
+
+
+def twvp_output(t: Tensor, out_mem: MemCfg, dtype: DataType) -> Tensor:
+    """``TilizeWithValPaddingDeviceOperation::compute_output_specs``: the sharded factory keeps the input's
+    width-sharded spec with the shard height set to the whole padded height."""
+    padded = tile_padded(t.shape)
+    res = Tensor(t.shape, padded, dtype, "tile", out_mem)
+    if t.mem.sharded and _twvp_sharded_ok(t, res):
+        sh = t.mem.shard
+        height = prod(padded[:-1])
+        res = replace(res, mem=MemCfg(out_mem.buffer_type, "width_sharded", Shard(sh.cores, (height, sh.shape[1]),
+                                                                                  sh.row_major)))
+    return res
+
+
+def twvp_program(t: Tensor, out: Tensor, arch: Arch, free: int, routing_free: int, use_multicore: bool = True,
+                 tt_metal: str = "0.81.1") -> ProgramModel:
+    """The program of ``ttnn::tilize_with_val_padding`` (row-major input padded to tiles).
+
+    Routing (tilize_with_val_padding.cpp + device op ``select_program_factory``):
+    sharded input -> sharded factory (width-sharded L1 in and out) or the default
+    one; otherwise the block factory when one padded row of tiles (+ staging)
+    does not fit, then single core without ``use_multicore``, then block when the
+    2D split beats the row split (rows wider than 32 tiles), else default.
+
+    Raises:
+        CBModelError: a wide sharded input (rerouted through DRAM, three programs).
+    """
+    t4, o4 = _squeeze_4d(t), _squeeze_4d(out)
+    in_tile, out_tile = t.dtype.tile_bytes(), out.tile_bytes
+    row_tiles = o4.padded[-1] // TILE
+    enough_h = is_enough_space(routing_free, in_tile, out_tile, row_tiles, in_tile // TILE, 2 * arch.dram_alignment)
+    if t.mem.sharded:
+        if _twvp_sharded_ok(t4, o4):
+            return _twvp_sharded(t4, o4, arch)
+        if not enough_h:
+            raise CBModelError("tilize_with_val_padding of a wide sharded input goes through DRAM: not modeled")
+        return _twvp_default(t4, o4, arch).note("sharded input without the sharded factory").build()
+    block = ("TilizeWithValPaddingMultiCoreBlockInterleavedFactory",
+             f"{_TWVP}/tilize_with_val_padding_multi_core_block_interleaved_program_factory.cpp")
+    if not enough_h:
+        return block_program(*block, "tilize_with_val_padding", t4, o4, arch, free, tt_metal,
+                             note="row of tiles does not fit the free L1")
+    if not use_multicore:
+        return _twvp_single_core(t4, o4, arch)
+    col_tiles = o4.padded[-2] // TILE
+    nblocks = o4.height // TILE
+    area = arch.num_cores
+    if row_tiles > 32 and (col_tiles > 32 or row_tiles > col_tiles):
+        n_wh = compute_ncores_wh(area, t4.padded[-1] * t4.padded[-2] // (TILE * TILE), row_tiles, col_tiles)
+        if compute_ncores(area, nblocks) < n_wh:
+            return block_program(*block, "tilize_with_val_padding", t4, o4, arch, free, tt_metal,
+                                 note=f"2D split uses {n_wh} cores")
+    return _twvp_default(t4, o4, arch).build()
+
+
+def _twvp_default(t: Tensor, out: Tensor, arch: Arch) -> _Prog:
+    """TilizeWithValPaddingMultiCoreDefaultFactory: padded rows of tiles over the grid column by column;
+    in and out DFBs of one padded row of tiles."""
+    row = out.padded[-1] // TILE
+    split = split_blocks_for_tilize(_grid_order(arch, False), out.height // TILE)
+    p = _Prog("TilizeWithValPaddingMultiCoreDefaultFactory",
+              f"{_TWVP}/tilize_with_val_padding_multi_core_default_program_factory.cpp")
+    p.cb(0, "in", t.dtype.tile_bytes(), row, split.cores)
+    p.cb(16, "out", out.tile_bytes, row, split.cores)
+    return p.note(f"{len(split.cores)} cores x {split.per_core} rows of {row} tiles"
+                  + (f", cliff core {split.per_core_cliff}" if split.cliff else ""))
+
+
+def _twvp_single_core(t: Tensor, out: Tensor, arch: Arch) -> ProgramModel:
+    """TilizeWithValPaddingSingleCoreFactory: core (0,0); block = the padded row, or its largest divisor
+    within ``((half - 32) / (65 * element)) / 32`` tiles."""
+    es = t.element_bytes
+    row = out.padded[-1] // TILE
+    max_tiles = ((_half(arch) - 32) // (es * TILE * 2 + es)) // TILE
+    block = row if row <= max_tiles else max((d for d in range(1, max_tiles + 1) if row % d == 0), default=1)
+    p = _Prog("TilizeWithValPaddingSingleCoreFactory", f"{_TWVP}/tilize_with_val_padding_single_core_program_factory.cpp")
+    p.cb(0, "in", t.dtype.tile_bytes(), block, [(0, 0)])
+    p.cb(16, "out", out.tile_bytes, block, [(0, 0)])
+    return p.note(f"{block} of {row} tiles per block").build()
+
+
+def _twvp_sharded(t: Tensor, out: Tensor, arch: Arch) -> ProgramModel:
+    """TilizeWithValPaddingMultiCoreShardedFactory on the output shard cores: a staging DFB of two batches of
+    output tiles (``out_shard_h * out_shard_w / 1024 / batches * 2``), the output DFB borrowing the output
+    shard, and a scratchpad of one input shard row (``in_shard_w * element`` B) of pad values."""
+    osh = out.mem.shard
+    batches = out.physical_volume // (out.padded[-2] * out.padded[-1])
+    tiles_per_core = osh.shape[0] * osh.shape[1] // (TILE * TILE)
+    p = _Prog("TilizeWithValPaddingMultiCoreShardedFactory",
+              f"{_TWVP}/tilize_with_val_padding_multi_core_sharded_program_factory.cpp")
+    p.cb(0, "stage", t.dtype.tile_bytes(), tiles_per_core // batches * 2, osh.cores)
+    p.cb(16, "out_shard", out.tile_bytes, tiles_per_core, osh.cores, borrowed=True)
+    p.scratchpad(t.mem.shard.shape[1] * t.element_bytes, osh.cores)
+    return p.build()
+
+
+# ---------------------------------------------------------------------------
+# untilize (data_movement/untilize: codegen op, then UntilizeDeviceOperation)
+# ---------------------------------------------------------------------------
+
+_UNTILIZE = f"{_DM}/untilize"
+_CODEGEN_TILE = 2048  # untilize_codegen_supported.cpp kTileSize (bf16 / bfp8 only)
+_CODEGEN_WIDE = 800_000  # kWideChunkThreshold
+
+
+def untilize_output(t: Tensor, out_mem: MemCfg) -> Tensor:
+    """Untilize's output (``UntilizeDeviceOperation``, ``UntilizeWithUnpaddingDeviceOperation``,
+    ``UntilizeCodegenDeviceOperation::compute_output_specs``): row-major, logical shape, no padding,
+    bfloat8_b becomes bfloat16 (``untilize_output_dtype``)."""
+    dtype = DataType("bf16") if t.dtype.name == "bfp_bf8" else t.dtype
+    return Tensor(t.shape, t.shape or (1,), dtype, "row_major", out_mem)
+
+
+def _tile_aligned(t: Tensor) -> bool:
+    return len(t.shape) >= 2 and t.shape[-2] % TILE == 0 and t.shape[-1] % TILE == 0
+
+
+def _codegen_supported(t: Tensor, out_mem: MemCfg, arch: Arch) -> bool:
+    """``supported_by_codegen`` (untilize_codegen_supported.cpp): interleaved bf16/bfp8 tile input and
+    interleaved output; unaligned only for bf16 rows up to 800,000 B of two row buffers; aligned: multi-row
+    tensors within that width, one-row tensors when the column split's double buffer fits ``usable``."""
+    if not t.tiled or t.dtype.name not in ("bf16", "bfp_bf8") or t.mem.sharded or out_mem.sharded:
+        return False
+    if not _tile_aligned(t):
+        if t.dtype.name != "bf16":
+            return False
+        return 2 * ceil_div(t.shape[-1], TILE) * _CODEGEN_TILE <= _CODEGEN_WIDE
+    wt, rows = t.width // TILE, t.height // TILE
+    if rows > 1 and 2 * wt * _CODEGEN_TILE > _CODEGEN_WIDE:
+        return False
+    if rows == 1 and wt > 1:
+        split = split_work_to_cores(grid_xy(arch), wt, row_wise=True)
+        return 2 * split.per_core1 * _CODEGEN_TILE <= _usable(arch)
+    return True
+
+
+def _codegen_ncol(rows: int, wt: int, cores: int) -> int:
+    """``choose_2d_ncol``: the largest divisor of ``wt`` up to ``min(cores // rows, wt)`` (1 if none)."""
+    if rows >= cores or wt < 2:
+        return 1
+    return max((d for d in range(2, min(cores // rows, wt) + 1) if wt % d == 0), default=1)
+
+
+def _codegen_pages(t: Tensor, arch: Arch) -> int:
+    """``pages_for_builder``: tiles per unit of work of the chosen codegen builder."""
+    wt, rows = t.width // TILE, t.height // TILE
+    if not _tile_aligned(t):
+        return wt
+    if rows == 1 and wt > 1:
+        return split_work_to_cores(grid_xy(arch), wt, row_wise=True).per_core1
+    if wt > 1:
+        ncol = _codegen_ncol(rows, wt, arch.num_cores)
+        if ncol >= 2:
+            return wt // ncol
+    return wt
+
+
+def _codegen_depths(usable: int, pages: int, tile: int) -> tuple[int, int] | None:
+    """``plan_cb_depths``: (in, out) depth in tiles: double both, double input, single both, or None."""
+    if 4 * pages * tile <= usable:
+        return 2 * pages, 2 * pages
+    if 3 * pages * tile <= usable:
+        return 2 * pages, pages
+    if 2 * pages * tile <= usable:
+        return pages, pages
+    return None
+
+
+def codegen_program(t: Tensor, out: Tensor, arch: Arch, free: int) -> ProgramModel:
+    """UntilizeCodegenProgramFactory (untilize/codegen/untilize_codegen_program_factory.cpp).
+
+    CB depths from :func:`_codegen_depths` with the free L1 (``get_max_l1_space``) and
+    ``max(in_tile, out_tile)``; CB pages are tiles aligned to the DRAM alignment.  Cores:
+    unaligned -> tile rows over the grid row by row (in and out CBs both in the
+    input format); one tile row -> its tiles over the grid (column parallel);
+    else ``ncol = choose_2d_ncol`` column chunks per tile row when >= 2, else
+    tile rows over the grid.
+
+    Raises:
+        CBModelError: no depth fits (tt-metal throws; ``ttnn::untilize`` routes such a case to the
+            native op first, so this only happens on a direct call).
+    """
+    wt, rows = t.width // TILE, t.height // TILE
+    in_tile, out_tile = t.tile_bytes, out.dtype.tile_bytes()
+    pages = _codegen_pages(t, arch)
+    depths = _codegen_depths(free, pages, max(in_tile, out_tile))
+    if depths is None:
+        raise CBModelError(f"untilize codegen: no CB plan fits the {free} B of free L1")
+    grid = grid_xy(arch)
+    if not _tile_aligned(t):
+        units, kind = rows, "with unpadding"
+        out_tile = in_tile
+    elif rows == 1 and wt > 1:
+        units, kind = wt, "column parallel"
+    else:
+        ncol = _codegen_ncol(rows, wt, arch.num_cores) if wt > 1 else 1
+        units, kind = (rows * ncol, f"2D, {ncol} column chunks") if ncol >= 2 else (rows, "tile rows")
+    cores = split_work_to_cores(grid, units, row_wise=True).cores
+    page_in, page_out = align_up(in_tile, arch.dram_alignment), align_up(out_tile, arch.dram_alignment)
+    p = _Prog("UntilizeCodegenProgramFactory", f"{_UNTILIZE}/codegen/untilize_codegen_program_factory.cpp")
+    p.cb(0, "in", page_in, depths[0], cores)
+    p.cb(16, "out", page_out, depths[1], cores)
+    return p.note(f"codegen {kind}: {units} units on {len(cores)} cores, {pages} tiles per unit").build()
+
+
+def _pf_type(t: Tensor, out_sharded: bool, arch: Arch) -> int:
+    """``get_pf_type``: 0 column-parallel, 1 single core, 2 default (a row of tiles exceeds
+    ``half / (2 * tile)`` for an interleaved input)."""
+    max_tiles = _half(arch) // (2 * t.tile_bytes)
+    if not t.mem.sharded and t.width // TILE > max_tiles:
+        return 0 if not out_sharded and t.height // TILE == 1 else 1
+    return 2
+
+
+def untilize_program(t: Tensor, out: Tensor, arch: Arch, free: int, routing_free: int, use_multicore: bool = True,
+                     tt_metal: str = "0.81.1") -> ProgramModel:
+    """The program of ``ttnn::untilize`` (untilize/untilize.cpp).
+
+    An interleaved bf16/bfp8 input the code generator supports, whose CB plan
+    fits the free L1 less the pending output, runs the codegen op.  Otherwise
+    a padded interleaved input goes to ``untilize_with_unpadding``, and the rest
+    to ``UntilizeDeviceOperation::select_program_factory``: single core without
+    ``use_multicore``; block when the row does not fit (interleaved in and out);
+    the shard-identical factory for equal L1 shard specs; block when the 2D split
+    beats the row split; then ``get_pf_type`` (column-parallel / single core /
+    multi-core).
+
+    Raises:
+        CBModelError: ND-sharded inputs (not modeled).
+    """
+    t = _squeeze_4d(t)
+    out = _squeeze_4d(out)
+    if use_multicore and _codegen_supported(t, out.mem, arch):
+        depths = _codegen_depths(routing_free, _codegen_pages(t, arch), max(t.tile_bytes, out.dtype.tile_bytes()))
+        if depths is not None:
+            return codegen_program(t, out, arch, free)
+    if not t.mem.sharded and t.shape != t.padded:
+        return uwu_program(t, out, arch, free, routing_free, use_multicore, tt_metal)
+    in_tile, out_tile = t.tile_bytes, out.dtype.tile_bytes()
+    row = t.width // TILE
+    enough = is_enough_space(routing_free, in_tile, out_tile, row)
+    if not use_multicore:
+        return _untilize_single_core(t, out, arch)
+    block = ("UntilizeMultiCoreBlockProgramFactory", f"{_UNTILIZE}/device/factories/untilize_multi_core_block_program_factory.cpp")
+    if not enough and not t.mem.sharded and not out.mem.sharded:
+        return block_program(*block, "untilize", t, out, arch, free, tt_metal, note="row of tiles does not fit")
+    if (t.mem.sharded and out.mem.sharded and t.mem.buffer_type == "l1" and out.mem.buffer_type == "l1"
+            and t.mem.memory_layout == out.mem.memory_layout and t.mem.shard == out.mem.shard):
+        return _untilize_shard_identical(t, out)
+    col = t.height // TILE
+    if not t.mem.sharded and not out.mem.sharded and row > 32 and (col > 32 or row > col):
+        # untilize compares with the whole collapsed height, the other ops with padded[-2]
+        n_wh = compute_ncores_wh(arch.num_cores, t.padded[-1] * t.padded[-2] // (TILE * TILE), row, col)
+        if compute_ncores(arch.num_cores, col) < n_wh:
+            return block_program(*block, "untilize", t, out, arch, free, tt_metal, note=f"2D split uses {n_wh} cores")
+    pf = _pf_type(t, out.mem.sharded, arch)
+    if pf == 0:
+        return _untilize_column_parallel(t, out, arch)
+    if pf == 1:
+        return _untilize_single_core(t, out, arch)
+    return _untilize_multi_core(t, out, arch)
+
+
+def _untilize_single_core(t: Tensor, out: Tensor, arch: Arch) -> ProgramModel:
+    """UntilizeSingleCoreProgramFactory: core (0,0); block = the row (per output shard column), or its largest
+    divisor within ``half / (in_tile + out_tile)`` tiles; in and out DFBs of one block."""
+    columns = 1
+    if out.mem.memory_layout in ("width_sharded", "block_sharded"):
+        columns = t.width // out.mem.shard.shape[1]
+    row = t.width // columns // TILE
+    max_tiles = _half(arch) // (t.tile_bytes + out.dtype.tile_bytes())
+    block = row if row <= max_tiles else max((d for d in range(1, max_tiles + 1) if row % d == 0), default=1)
+    p = _Prog("UntilizeSingleCoreProgramFactory", f"{_UNTILIZE}/device/factories/untilize_single_core_program_factory.cpp")
+    p.cb(0, "src0", t.tile_bytes, block, [(0, 0)])
+    p.cb(16, "out", out.dtype.tile_bytes(), block, [(0, 0)])
+    return p.note(f"{block} of {row} tiles per block").build()
+
+
+def _untilize_multi_core(t: Tensor, out: Tensor, arch: Arch) -> ProgramModel:
+    """UntilizeMultiCoreProgramFactory.
+
+    Interleaved input: tile rows over the grid row by row
+    (:func:`split_blocks_for_tilize`, CoreCoord overload); DFBs of one row of tiles,
+    two rows when a core gets more than one.  Sharded (L1, even) input: on the
+    shard cores, the input DFB borrows the shard, the output DFB holds one or two
+    shard rows of tiles.
+    """
+    row_tiles = t.width // TILE
+    in_tile, out_tile = t.tile_bytes, out.dtype.tile_bytes()
+    p = _Prog("UntilizeMultiCoreProgramFactory", f"{_UNTILIZE}/device/factories/untilize_multi_core_program_factory.cpp")
+    if t.mem.sharded:
+        sh = t.mem.shard
+        block = sh.shape[1] // TILE
+        blocks = sh.shape[0] // TILE
+        uneven = t.height % sh.shape[0] or t.width % sh.shape[1]
+        block_reader = bool(uneven) or t.mem.buffer_type == "dram"
+        cores = _shard_cores_with_data(t)
+        in_pages = block * blocks if not block_reader else (block if blocks == 1 else 2 * block)
+        p.cb(0, "src0", in_tile, in_pages, cores, borrowed=not block_reader)
+        p.cb(16, "out", out_tile, block if blocks == 1 else 2 * block, cores)
+        return p.note("sharded input").build()
+    split = split_blocks_for_tilize(_grid_order(arch, True), t.height // TILE)
+    depth = row_tiles if split.per_core == 1 else 2 * row_tiles
+    p.cb(0, "src0", in_tile, depth, split.cores)
+    p.cb(16, "out", out_tile, depth, split.cores)
+    return p.note(f"{len(split.cores)} cores x {split.per_core} tile rows").build()
+
+
+def _untilize_column_parallel(t: Tensor, out: Tensor, arch: Arch) -> ProgramModel:
+    """UntilizeMultiCoreParallelizeColumnProgramFactory: single tiles (blocks of 1) over an
+    ``ncores_x x ncores_y`` sub-grid dividing the tile count, row by row; DFBs of 2 tiles."""
+    ntiles = t.physical_volume // (TILE * TILE)
+    gx, gy = grid_xy(arch)
+    nx = next(d for d in range(gx, 0, -1) if ntiles % d == 0)
+    ny = next((d for d in range(gy, 0, -1) if ntiles % (d * nx) == 0), 1)
+    split = split_blocks_for_tilize(core_order(nx, ny, True), ntiles)
+    p = _Prog("UntilizeMultiCoreParallelizeColumnProgramFactory",
+              f"{_UNTILIZE}/device/factories/untilize_multi_core_parallelize_column_program_factory.cpp")
+    p.cb(0, "src0", t.tile_bytes, 2, split.cores)
+    p.cb(16, "out", out.dtype.tile_bytes(), 2, split.cores)
+    return p.build()
+
+
+def untilize_sub_core_grids_program(t: Tensor, out: Tensor, sub_cores: list[Core]) -> ProgramModel:
+    """UntilizeMultiCoreSubCoreGridsProgramFactory (``ttnn.untilize(..., sub_core_grids=...)`` only; tt-mlir
+    never passes sub-core grids): the largest core count of ``sub_cores`` (taken row by row) dividing the
+    tile count; DFBs of 2 tiles on those cores.  ``sub_cores`` is ``corerange_to_cores(grids, row_wise=True)``."""
+    ntiles = t.physical_volume // (TILE * TILE)
+    n = next(c for c in range(len(sub_cores), 0, -1) if ntiles % c == 0)
+    p = _Prog("UntilizeMultiCoreSubCoreGridsProgramFactory",
+              f"{_UNTILIZE}/device/factories/untilize_multi_core_sub_core_grids_program_factory.cpp")
+    p.cb(0, "src0", t.tile_bytes, 2, sub_cores[:n])
+    p.cb(16, "out", out.dtype.tile_bytes(), 2, sub_cores[:n])
+    return p.build()
+
+
+def _untilize_shard_identical(t: Tensor, out: Tensor) -> ProgramModel:
+    """UntilizeMultiCoreInputAndOutputShardTypeAndShardSpecIdenticalProgramFactory: both DFBs borrow the
+    shards (one shard of tiles each) on the shard cores: no L1 of their own."""
+    sh = t.mem.shard
+    tiles = (sh.shape[1] // TILE) * (sh.shape[0] // TILE)
+    p = _Prog("UntilizeMultiCoreInputAndOutputShardTypeAndShardSpecIdenticalProgramFactory",
+              f"{_UNTILIZE}/device/factories/untilize_multi_core_input_and_output_shard_type_and_shard_spec_identical"
+              "_program_factory.cpp")
+    p.cb(0, "src0", t.tile_bytes, tiles, sh.cores, borrowed=True)
+    p.cb(16, "out", out.dtype.tile_bytes(), tiles, sh.cores, borrowed=True)
+    return p.build()
+
+
+def _shard_cores_with_data(t: Tensor) -> list[Core]:
+    """``get_optimal_worker_cores_for_sharded_tensor`` for an L1 tensor: the shard cores holding a shard
+    (the first ``ceil(H / shard_h)`` (height), ``ceil(W / shard_w)`` (width) or all (block) shard cores)."""
+    sh = t.mem.shard
+    if t.mem.memory_layout == "height_sharded":
+        n = ceil_div(t.height, sh.shape[0])
+    elif t.mem.memory_layout == "width_sharded":
+        n = ceil_div(t.width, sh.shape[1])
+    else:
+        n = len(sh.cores)
+    return list(sh.cores[:n])
+
+
+# ---------------------------------------------------------------------------
+# untilize_with_unpadding
+# ---------------------------------------------------------------------------
+
+_UWU = f"{_DM}/untilize_with_unpadding/device/factories"
+
+
+def uwu_program(t: Tensor, out: Tensor, arch: Arch, free: int, routing_free: int, use_multicore: bool = True,
+                tt_metal: str = "0.81.1") -> ProgramModel:
+    """The program of ``ttnn::untilize_with_unpadding`` (untilize_with_unpadding.cpp, device op
+    ``select_program_factory``): sharded input -> sharded factory; sharded output -> interleaved
+    factory; single core without ``use_multicore``; block when a row of tiles does not fit the free L1
+    less the pending output or the 2D split beats the row split; else interleaved multi-core."""
+    t, out = _squeeze_4d(t), _squeeze_4d(out)
+    in_tile, out_tile = t.tile_bytes, out.dtype.tile_bytes()
+    row = t.width // TILE
+    if t.mem.sharded:
+        return _uwu_sharded(t, out, arch)
+    if out.mem.sharded:
+        return _uwu_interleaved(t, out, arch)
+    if not use_multicore:
+        return _uwu_single_core(t, out, arch)
+    block = ("UntilizeWithUnpaddingMultiCoreBlockInterleavedProgramFactory",
+             f"{_UWU}/untilize_with_unpadding_multi_core_block_interleaved_program_factory.cpp")
+    if not is_enough_space(routing_free, in_tile, out_tile, row):
+        return block_program(*block, "untilize_with_unpadding", t, out, arch, free, tt_metal,
+                             note="row of tiles does not fit the free L1")
+    col = t.padded[-2] // TILE
+    if row > 32 and (col > 32 or row > col):
+        n_wh = compute_ncores_wh(arch.num_cores, t.padded[-1] * t.padded[-2] // (TILE * TILE), row, col)
+        if compute_ncores(arch.num_cores, t.height // TILE) < n_wh:
+            return block_program(*block, "untilize_with_unpadding", t, out, arch, free, tt_metal,
+                                 note=f"2D split uses {n_wh} cores")
+    return _uwu_interleaved(t, out, arch)
+
+
+def _uwu_interleaved(t: Tensor, out: Tensor, arch: Arch) -> ProgramModel:
+    """UntilizeWithUnpaddingMultiCoreInterleavedProgramFactory: tile rows over the grid column by column;
+    in and out DFBs of one padded row of tiles."""
+    row = t.width // TILE
+    split = split_blocks_for_tilize(_grid_order(arch, False), t.height // TILE)
+    p = _Prog("UntilizeWithUnpaddingMultiCoreInterleavedProgramFactory",
+              f"{_UWU}/untilize_with_unpadding_multi_core_interleaved_program_factory.cpp")
+    p.cb(0, "mci_in", t.tile_bytes, row, split.cores)
+    p.cb(16, "mci_out", out.dtype.tile_bytes(), row, split.cores)
+    return p.note(f"{len(split.cores)} cores x {split.per_core} tile rows"
+                  + (f", cliff core {split.per_core_cliff}" if split.cliff else "")).build()
+
+
+def _uwu_single_core(t: Tensor, out: Tensor, arch: Arch) -> ProgramModel:
+    """UntilizeWithUnpaddingSingleCoreProgramFactory: core (0,0); block = the padded row of tiles, or its
+    largest divisor within ``((half - 32) / (65 * out_element)) / 32`` tiles (mock P150, bf16: 162, so
+    [4, 4884480] -> 160-tile blocks, 2 x 327,680 B)."""
+    es = out.element_bytes
+    row = t.width // TILE
+    max_tiles = ((_half(arch) - 32) // (es * TILE * 2 + es)) // TILE
+    block = row if row <= max_tiles else max((d for d in range(1, max_tiles + 1) if row % d == 0), default=1)
+    p = _Prog("UntilizeWithUnpaddingSingleCoreProgramFactory", f"{_UWU}/untilize_with_unpadding_single_core_program_factory.cpp")
+    p.cb(0, "in", t.tile_bytes, block, [(0, 0)])
+    p.cb(16, "out", out.dtype.tile_bytes(), block, [(0, 0)])
+    return p.note(f"{block} of {row} tiles per block, max {max_tiles}").build()
+
+
+def _uwu_sharded(t: Tensor, out: Tensor, arch: Arch) -> ProgramModel:
+    """UntilizeWithUnpaddingMultiCoreShardedProgramFactory on the input shard grid: the input DFB borrows
+    the shard; the output DFB holds two shard rows of tiles (interleaved or other-layout output) or two
+    batches of tiles (16 tiles for a 16-wide output) plus a borrowed output-shard DFB (same-layout sharded
+    output)."""
+    sh = t.mem.shard
+    per_row, rows = sh.shape[1] // TILE, sh.shape[0] // TILE
+    global_batch = t.physical_volume // (t.padded[-2] * t.padded[-1])
+    batch = (max(1, sh.shape[0] * sh.shape[1] // (t.padded[-2] * t.padded[-1]))
+             if t.mem.memory_layout == "height_sharded" else global_batch)
+    per_batch = per_row * rows // batch
+    out_sharded = out.mem.sharded
+    cross = out_sharded and out.mem.memory_layout != t.mem.memory_layout
+    w16 = out_sharded and not cross and out.padded[-1] == 16 and out.padded[-2] % TILE == 0
+    out_tiles = (16 if w16 else per_batch * 2) if out_sharded else per_row * 2
+    p = _Prog("UntilizeWithUnpaddingMultiCoreShardedProgramFactory",
+              f"{_UWU}/untilize_with_unpadding_multi_core_sharded_program_factory.cpp")
+    p.cb(0, "in", t.tile_bytes, per_row * rows, sh.cores, borrowed=True)
+    p.cb(16, "out", out.dtype.tile_bytes(), out_tiles, sh.cores)
+    if out_sharded and not cross:
+        osh = out.mem.shard
+        page = align_up(osh.shape[1] * out.element_bytes, arch.l1_alignment)
+        rows_out = out.height
+        unpadded = osh.shape[0] - (align_up(rows_out, osh.shape[0]) - rows_out)
+        p.cb(17, "sharded_out", page, unpadded, sh.cores, borrowed=True)
+    return p.build()
+
+
+# ---------------------------------------------------------------------------
+# typecast (copy/typecast, TypecastDeviceOperation)
+# ---------------------------------------------------------------------------
+
+_TYPECAST = "tt-metal ttnn/cpp/ttnn/operations/copy/typecast/device"
+
+
+def typecast_program(t: Tensor, out: Tensor, arch: Arch) -> ProgramModel:
+    """The program of ``ttnn::typecast`` (``TypecastDeviceOperation::select_program_factory``, stored
+    typecast_device_op.cpp 019b681e; program factories at 0021b0dc).
+
+    * sharded input with equal input/output unit sizes, both in L1, aligned shard
+      rows -> TypecastShardedProgramFactory: two CBs bound to the shards
+      (``round_up(tile, 32)`` pages, one shard of tiles each), no L1 of their own;
+    * other sharded inputs and interleaved TILE inputs -> TypecastProgramFactory:
+      the input's pages (tiles, or rows of a row-major input) split over the grid
+      (column by column for tiles, row by row for rows), CBs of 2 input / 2 output pages;
+    * interleaved ROW_MAJOR -> TypecastRowMajorChunkedProgramFactory: rows over the
+      grid row by row, 2-page CBs of one 1024-element chunk (aligned to the buffer
+      alignment).  The stored factory (0021b0dc) pads a chunk to ``min(1024, W)``
+      elements rounded to 32; ttnn 0.81.1 sizes every chunk page at 1024 elements
+      (measured: [64, 100] bf16 -> f32 gives 2 x 2,048 B and 2 x 4,096 B).
+    """
+    grid = grid_xy(arch)
+    if t.mem.sharded and _typecast_sharded_ok(t, out):
+        sh = t.mem.shard
+        if t.dtype.is_block_float or out.dtype.is_block_float:
+            tiles = ceil_div(sh.shape[1], TILE) * ceil_div(sh.shape[0], TILE)
+        else:
+            tiles = ceil_div(sh.shape[0] * sh.shape[1] * t.element_bytes, t.dtype.tile_bytes())
+        p = _Prog("TypecastShardedProgramFactory", f"{_TYPECAST}/typecast_sharded_program_factory.cpp")
+        p.cb(0, "in", align_up(t.dtype.tile_bytes(), 32), tiles, sh.cores, borrowed=True)
+        p.cb(2, "out", align_up(out.dtype.tile_bytes(), 32), tiles, sh.cores, borrowed=True)
+        return p.build()
+    if not t.tiled and not t.mem.sharded:
+        w = t.width
+        chunk = TILE * TILE
+        in_align = arch.l1_alignment if t.mem.buffer_type == "l1" else arch.dram_alignment
+        out_align = arch.l1_alignment if out.mem.buffer_type == "l1" else arch.dram_alignment
+        split = split_work_to_cores(grid, t.height, row_wise=True)
+        p = _Prog("TypecastRowMajorChunkedProgramFactory", f"{_TYPECAST}/typecast_rm_chunked_program_factory.cpp")
+        p.cb(0, "in", align_up(chunk * t.element_bytes, in_align), 2, split.cores)
+        p.cb(2, "out", align_up(chunk * out.element_bytes, out_align), 2, split.cores)
+        return p.note(f"{t.height} rows in chunks of {min(1024, w)} elements").build()
+    if t.tiled:
+        pages, in_page, out_page = t.physical_volume // (TILE * TILE), t.tile_bytes, out.tile_bytes
+    else:
+        pages = t.height
+        in_page = out_page = t.width * t.element_bytes  # the buffers' page sizes (rows)
+        out_page = t.width * out.element_bytes
+    split = split_work_to_cores(grid, pages, row_wise=not t.tiled)
+    p = _Prog("TypecastProgramFactory", f"{_TYPECAST}/typecast_program_factory.cpp")
+    p.cb(0, "in", in_page, 2, split.cores)
+    p.cb(2, "out", out_page, 2, split.cores)
+    return p.note(f"{pages} pages on {len(split.cores)} cores"
+                  + (" (sharded input, unequal tile sizes)" if t.mem.sharded else "")).build()
+
+
+def _typecast_sharded_ok(t: Tensor, out: Tensor) -> bool:
+    """``can_use_sharded_optimized_factory`` (typecast_device_op.cpp)."""
+    in_unit, out_unit = t.dtype.tile_bytes(), out.dtype.tile_bytes()
+    if in_unit != out_unit or t.mem.buffer_type == "dram" or out.mem.buffer_type == "dram":
+        return False
+    if not t.dtype.is_block_float:
+        sh = t.mem.shard
+        if (sh.shape[1] * t.element_bytes) % 16:
+            return False
+        if (sh.shape[0] * sh.shape[1] * t.element_bytes) % in_unit:
+            return False
+    return True
+
+
+# ---------------------------------------------------------------------------
+# to_memory_config (core/to_memory_config; sharded/*, copy/*)
+# ---------------------------------------------------------------------------
+
+_SHARDED = f"{_DM}/sharded"
+_COPY = f"{_DM}/copy/device"
+
+
+def to_memory_config_program(t: Tensor, out: Tensor, arch: Arch) -> ProgramModel | None:
+    """The program of ``ttnn::to_memory_config`` (to_memory_config_op.cpp, stored version 040a27c1).
+
+    Same memory config: no program (None).  Sharded -> sharded: reshard;
+    interleaved -> sharded: interleaved_to_sharded; sharded -> interleaved:
+    sharded_to_interleaved; interleaved -> interleaved: copy.
+
+    Raises:
+        CBModelError: the row-major reshard workaround (sharded_to_interleaved then
+            interleaved_to_sharded, two programs) and DRAM sharding (not modeled).
+    """
+    if t.mem == out.mem:
+        return None
+    if any(m.sharded and m.buffer_type == "dram" for m in (t.mem, out.mem)):
+        raise CBModelError("DRAM-sharded tensors are not modeled")
+    if out.mem.sharded:
+        if t.mem.sharded:
+            if not t.tiled and t.mem.shard.shape[1] != out.mem.shard.shape[1] \
+                    and t.mem.memory_layout != out.mem.memory_layout:
+                raise CBModelError("row-major reshard across layouts goes through DRAM (two programs): not modeled")
+            return _reshard(t, out, arch)
+        return _interleaved_to_sharded(t, out, arch)
+    if t.mem.sharded:
+        return _sharded_to_interleaved(t, out, arch)
+    return _copy(t, out, arch)
+
+
+def _units(t: Tensor, shard: Shard) -> tuple[int, int]:
+    """(unit bytes, units per shard): tiles of a TILE tensor, shard rows of a row-major one."""
+    if t.tiled:
+        return t.tile_bytes, (shard.shape[0] // TILE) * (shard.shape[1] // TILE)
+    return shard.shape[1] * t.element_bytes, shard.shape[0]
+
+
+def _interleaved_to_sharded(t: Tensor, out: Tensor, arch: Arch) -> ProgramModel:
+    """InterleavedToShardedProgramFactory on the output shard cores with data: the output DFB borrows the
+    shard (one shard of units); row-major inputs add a scratchpad of 4 x ``align(row + 64, 64)`` B."""
+    unit, units = _units(t, out.mem.shard)
+    cores = _shard_cores_with_data(out)
+    p = _Prog("InterleavedToShardedProgramFactory", f"{_SHARDED}/interleaved_to_sharded/device/"
+              "interleaved_to_sharded_program_factory.cpp")
+    p.cb(16, "out", align_up(unit, arch.l1_alignment), units, cores, borrowed=True)
+    if not t.tiled:
+        p.scratchpad(4 * align_up(unit + arch.dram_alignment, arch.dram_alignment), cores)
+    return p.build()
+
+
+def _sharded_to_interleaved(t: Tensor, out: Tensor, arch: Arch) -> ProgramModel:
+    """ShardedToInterleavedProgramFactory: the input DFB borrows the shard on the used shard cores; no L1
+    of its own without a dtype change."""
+    sh = t.mem.shard
+    unit, units = _units(t, sh)
+    if t.tiled:
+        h_shards, w_shards = ceil_div(t.height // TILE, sh.shape[0] // TILE), ceil_div(t.width // TILE, sh.shape[1] // TILE)
+    else:
+        h_shards, w_shards = ceil_div(prod(t.shape[:-1]), sh.shape[0]), ceil_div(t.shape[-1] * t.element_bytes, unit)
+    if t.mem.memory_layout == "block_sharded":
+        x0, y0 = min(sh.cores)
+        cores = [(x0 + i, y0 + j) for j in range(h_shards) for i in range(w_shards)]
+    else:
+        cores = list(sh.cores[:h_shards * w_shards])
+    p = _Prog("ShardedToInterleavedProgramFactory", f"{_SHARDED}/sharded_to_interleaved/device/"
+              "sharded_to_interleaved_program_factory.cpp")
+    p.cb(0, "in", align_up(unit, arch.l1_alignment), units, cores, borrowed=True)
+    return p.build()
+
+
+def _reshard(t: Tensor, out: Tensor, arch: Arch) -> ProgramModel:
+    """ReshardDeviceOperation (reshard_device_operation.cpp): height->height -> same-width factory (local =
+    output in L1; a scratch DFB of ``2 x remote shard rows`` when a row-major row is not aligned);
+    row-major width->width without padding -> same-height factory; else the generic factory.  All keep one
+    DFB borrowing the output shard on its cores."""
+    osh, ish = out.mem.shard, t.mem.shard
+    unit, units = _units(t, osh)
+    cores = _shard_cores_with_data(out)
+    lay_in, lay_out = t.mem.memory_layout, out.mem.memory_layout
+    if lay_in == lay_out == "height_sharded":
+        p = _Prog("ReshardSameWidthFactory", f"{_SHARDED}/reshard/device/reshard_program_factory_same_width.cpp")
+        p.cb(0, "shard", align_up(unit, arch.l1_alignment), units, cores, borrowed=True)
+        if align_up(unit, arch.l1_alignment) != unit:
+            p.cb(1, "scratch", align_up(unit, arch.l1_alignment), 2 * _units(t, ish)[1], cores)
+        return p.build()
+    if not t.tiled and lay_in == lay_out == "width_sharded":
+        padded = len(ish.cores) * ish.shape[1] > t.shape[-1] or len(osh.cores) * osh.shape[1] > t.shape[-1]
+        if not padded:
+            p = _Prog("ReshardSameHeightFactory", f"{_SHARDED}/reshard/device/reshard_program_factory_same_height.cpp")
+            p.cb(0, "shard", unit, ish.shape[0], cores, borrowed=True)
+            return p.build()
+    p = _Prog("ReshardGenericFactory", f"{_SHARDED}/reshard/device/reshard_program_factory_generic.cpp")
+    p.cb(0, "output_shard", unit, units, cores, borrowed=True)
+    return p.build()
+
+
+def _copy(t: Tensor, out: Tensor, arch: Arch) -> ProgramModel:
+    """CopyDeviceOperation between interleaved configs (copy/device/*).
+
+    TILE: DefaultTilized, tiles split over the grid column by column, an input DFB of 2 aligned pages.
+    ROW_MAJOR: DefaultRowMajor, rows split over the grid column by column, a 2-page output DFB and a
+    one-page input scratchpad (pages capped at 256 KiB).  (Its parallel variant needs a common page
+    smaller than the row, i.e. a width-sharded side: never between two interleaved tensors.)
+    """
+    grid = grid_xy(arch)
+    in_align = arch.l1_alignment if t.mem.buffer_type == "l1" else arch.dram_alignment
+    out_align = arch.l1_alignment if out.mem.buffer_type == "l1" else arch.dram_alignment
+    if t.tiled:
+        tiles = prod(t.shape[:-2]) * ceil_div(t.shape[-2], TILE) * ceil_div(t.shape[-1], TILE) if len(t.shape) >= 2 \
+            else ceil_div(t.shape[-1], TILE)
+        split = split_work_to_cores(grid, tiles)
+        p = _Prog("CopyDeviceOperation::DefaultTilized", f"{_COPY}/copy_default_tilized_program_factory.cpp")
+        p.cb(0, "in", align_up(t.tile_bytes, in_align), 2, split.cores)
+        return p.note(f"{tiles} tiles on {len(split.cores)} cores").build()
+    es = t.element_bytes
+    rows = prod(t.shape[:-1])
+    width = t.shape[-1]
+    max_block = 65536 * 4
+    p = _Prog("CopyDeviceOperation::DefaultRowMajor", f"{_COPY}/copy_default_row_major_program_factory.cpp")
+    split = split_work_to_cores(grid, rows)
+    in_page = min(width * es, max_block)
+    out_page = min(align_up(width * es, out_align), max_block)
+    p.cb(1, "output_page", out_page, 2, split.cores)
+    p.scratchpad(in_page, split.cores)
+    return p.note(f"{rows} rows on {len(split.cores)} cores").build()
+
+
+# ---------------------------------------------------------------------------
+# to_layout (core/to_layout/to_layout_op.cpp) and the registered models
+# ---------------------------------------------------------------------------
+
+_TO_LAYOUT = ("tt-metal ttnn/cpp/ttnn/operations/core/to_layout/to_layout_op.cpp (d80d9482 is not stored; its logic "
+              "read from the experimental/quasar mirror 54511694610 and checked on the mock)")
+
+
+@dataclass(frozen=True)
+class Conversion:
+    """What one layout-conversion op does on the device: the programs' input and output tensors.
+
+    ``kind``: ``none`` (no device program), ``tilize``, ``tilize_with_val_padding``,
+    ``pad_tilize`` (ttnn::pad then tilize: two programs), ``untilize``,
+    ``untilize_with_unpadding``, ``typecast``, ``to_memory_config``.
+    ``result``: the tensor ttnn returns.
+    """
+
+    kind: str
+    input: Tensor
+    result: Tensor
+    use_multicore: bool = True
+    reason: str = ""
+
+
+def _view_rank1(t: Tensor) -> Tensor:
+    """to_layout's view of a rank < 2 tensor before tilizing: padded shape ``[1, W]`` (``[1, 1]`` for a scalar)."""
+    if len(t.padded) >= 2:
+        return t
+    return replace(t, padded=(1, t.padded[-1] if t.padded else 1))
+
+
+def plan_to_layout(t: Tensor, layout: str, dtype: DataType, out_mem: MemCfg, arch: Arch) -> Conversion:
+    """``ttnn::to_layout(t, layout, dtype, out_mem)`` for a device tensor: which op runs and what it returns.
+
+    Same layout: nothing runs and the input comes back unchanged (ttnn only warns
+    that dtype and memory config are ignored).  TILE: ``tilize`` when the padded
+    shape is already tile-aligned, else ``tilize_with_val_padding`` to the
+    tile-padded shape (``pad`` + ``tilize``, two programs, for a height-sharded
+    input).  ROW_MAJOR: ``untilize``
+    when nothing is padded, else ``untilize_with_unpadding`` to the logical shape.
+
+    ttnn builds a TILE ``TensorLayout`` of the output memory config (and, towards
+    TILE, of the input's) before choosing: a sharded config whose shard is not a
+    multiple of 32x32 fails there (measured: ``TT_FATAL ... Physical shard shape
+    (50, 64) must be tile {32, 32} aligned``), even for a ROW_MAJOR result.
+
+    Raises:
+        CBModelError: a dtype change towards ROW_MAJOR other than bfloat8_b -> bfloat16 (ttnn
+            TT_FATAL), or a sharded memory config whose shard is not tile-aligned (TT_FATAL).
+    """
+    if t.layout == layout:
+        return Conversion("none", t, t, reason="layout unchanged: ttnn returns the input (dtype and memory "
+                                               "config requests are ignored)")
+    for what, mem in (("output", out_mem), ("input", t.mem if layout == "tile" else None)):
+        if mem is not None and mem.shard is not None and (mem.shard.shape[0] % TILE or mem.shard.shape[1] % TILE):
+            raise CBModelError(f"ttnn::to_layout: the {what} shard {mem.shard.shape[0]}x{mem.shard.shape[1]} is not "
+                               "tile-aligned (TT_FATAL 'Physical shard shape ... must be tile {32, 32} aligned')")
+    if layout == "row_major":
+        if dtype != t.dtype and not (t.dtype.name == "bfp_bf8" and dtype.name == "bf16"):
+            raise CBModelError(f"ttnn::to_layout: dtype {t.dtype} -> {dtype} cannot change when converting to "
+                               "ROW_MAJOR (TT_FATAL)")
+        res = untilize_output(t, out_mem)
+        kind = "untilize" if t.shape == t.padded else "untilize_with_unpadding"
+        return Conversion(kind, t, res)
+    v = _view_rank1(t)
+    if v.padded == tile_padded(v.padded):
+        if v.mem.sharded and (v.mem.shard.shape[0] % TILE or v.mem.shard.shape[1] % TILE):
+            raise CBModelError("ttnn::to_layout: Sharded tensor must have shard shape that is a multiple of TILE_SIZE")
+        return Conversion("tilize", v, tilize_output(v, out_mem, dtype, arch))
+    if v.mem.memory_layout == "height_sharded":
+        res = tilize_output(replace(v, padded=tile_padded(v.shape)), out_mem, dtype, arch)
+        return Conversion("pad_tilize", v, res, reason="ttnn::pad (PadRmShardedHeightOnlyProgramFactory) then tilize")
+    return Conversion("tilize_with_val_padding", v, twvp_output(v, out_mem, dtype))
+
+
+def conversion_program(c: Conversion, arch: Arch, free: int, routing_free: int, tt_metal: str) -> ProgramModel:
+    """The program of a planned conversion (see :func:`plan_to_layout`).
+
+    Raises:
+        CBModelError: two-program compositions (``pad_tilize``) and the configurations the factory
+            models reject.
+    """
+    if c.kind == "none":
+        return _Prog("none", _TO_LAYOUT).note(c.reason).build()
+    if c.kind == "tilize":
+        return tilize_program(c.input, c.result, arch, free, routing_free, c.use_multicore, tt_metal)
+    if c.kind == "tilize_with_val_padding":
+        return twvp_program(c.input, c.result, arch, free, routing_free, c.use_multicore, tt_metal)
+    if c.kind == "untilize":
+        return untilize_program(c.input, c.result, arch, free, routing_free, c.use_multicore, tt_metal)
+    if c.kind == "untilize_with_unpadding":
+        return uwu_program(c.input, c.result, arch, free, routing_free, c.use_multicore, tt_metal)
+    raise CBModelError(f"{c.kind}: {c.reason} (two programs, not modeled)")
+
+
+def _io(ctx: CBContext) -> tuple[Tensor, Tensor]:
+    """The op's input tensor and its declared result (layout, dtype, memory config)."""
+    op = ctx.op
+    if not op.operands or not op.results:
+        raise CBModelError(f"{op.name} needs an operand and a result")
+    src, dst = op.operands[0].type, op.results[0].type
+    if getattr(src, "layout", None) is None or getattr(dst, "layout", None) is None:
+        raise CBModelError(f"{op.name}: operand or result has no TTNN layout")
+    if src.layout.buffer_type not in ("dram", "l1") or dst.layout.buffer_type not in ("dram", "l1"):
+        raise CBModelError(f"{op.name} on a host tensor runs no device program")
+    return tensor_of(op.operands[0]), tensor_of(op.results[0])
+
+
+def _plan(ctx: CBContext) -> Conversion:
+    """The conversion an op performs: tt-mlir's runtime call (module docstring) -> ttnn's route."""
+    t, declared = _io(ctx)
+    name = ctx.op.name
+    if name == "ttnn.to_layout":
+        return plan_to_layout(t, declared.layout, declared.dtype, declared.mem, ctx.arch)
+    if name == "ttnn.typecast":
+        if t.mem.memory_layout != declared.mem.memory_layout:
+            raise CBModelError(f"typecast: input ({t.mem.memory_layout}) and output ({declared.mem.memory_layout}) "
+                               "memory layouts must match (TT_FATAL)")
+        res = Tensor(t.shape, t.padded, declared.dtype, t.layout, declared.mem)
+        return Conversion("typecast", t, res)
+    if name == "ttnn.to_memory_config":
+        res = Tensor(t.shape, t.padded, t.dtype, t.layout, declared.mem)
+        return Conversion("to_memory_config", t, res)
+    multicore = bool(ctx.op.attrs.get("use_multicore", True))
+    if name == "ttnn.tilize":
+        if t.tiled or t.padded[-1] % TILE or (len(t.padded) > 1 and t.padded[-2] % TILE):
+            raise CBModelError("ttnn::tilize needs a row-major input with tile-aligned height and width (TT_FATAL)")
+        return Conversion("tilize", t, tilize_output(t, declared.mem, declared.dtype, ctx.arch), multicore)
+    if name == "ttnn.untilize":  # ttnn::untilize: codegen first, then untilize_with_unpadding for a padded input
+        return Conversion("untilize", t, untilize_output(t, declared.mem), multicore)
+    raise CBModelError(f"no layout-conversion model for {name}")
+
+
+@register_cb(("ttnn.to_layout", "ttnn.to_memory_config", "ttnn.typecast", "ttnn.tilize", "ttnn.untilize"))
+def layout_conversion_program(ctx: CBContext) -> ProgramModel:
+    """CB model of the layout-conversion ops (module docstring).
+
+    ``ttnn.tilize`` / ``ttnn.untilize`` are ttnn's own ops (the executor's, not
+    TTNN dialect ops), with their ``use_multicore`` attribute.
+
+    Raises:
+        CBModelError: host tensors, and the configurations the factory models do not cover.
+    """
+    c = _plan(ctx)
+    free = ctx.max_l1_space
+    if c.kind == "typecast":
+        return typecast_program(c.input, c.result, ctx.arch)
+    if c.kind == "to_memory_config":
+        prog = to_memory_config_program(c.input, c.result, ctx.arch)
+        return prog if prog is not None else _Prog("none", "to_memory_config_op.cpp").note(
+            "same memory config: ttnn returns the input").build()
+    return conversion_program(c, ctx.arch, free, _routing_free(ctx, c.result), ctx.tt_metal)
+
+
+def _spec(t: Tensor) -> TensorSpec:
+    shard = t.mem.shard.shape if t.mem.shard is not None else None
+    return TensorSpec(tuple(t.shape), tuple(t.padded), t.layout, str(t.dtype), t.mem.buffer_type,
+                      t.mem.memory_layout, shard)
+
+
+@register_spec(("ttnn.to_layout", "ttnn.to_memory_config", "ttnn.typecast", "ttnn.tilize", "ttnn.untilize"))
+def layout_conversion_spec(ctx: CBContext) -> list[TensorSpec]:
+    """What ttnn returns (module docstring): the requested layout, dtype and memory config, except
+    that a layout-preserving ``to_layout`` returns its input unchanged, untilize turns bfloat8_b into
+    bfloat16 and never pads, and the sharded tilize factories keep the input's shard spec.
+
+    Raises:
+        CBModelError: host tensors and ttnn errors (see :func:`plan_to_layout`).
+    """
+    return [_spec(_plan(ctx).result)]
