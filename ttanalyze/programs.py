@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from . import ops as O
 from .arch import Arch
 from .ir.model import Op
-from .ops.cb import CBContext, CBModelError, ProgramModel
+from .ops.cb import CBContext, CBModelError, DeviceRejection, ProgramModel
 
 if TYPE_CHECKING:
     from .analysis import Analysis
@@ -28,8 +28,10 @@ class OpProgram:
     """The CB verdict for one op: a model, or why there is none.
 
     ``status`` is ``modeled``, ``unmodeled`` (no CB model for the op),
-    ``not_device`` (no program: deallocate, get_device, host transfers...) or
-    ``out_of_scope`` (the model does not cover this configuration; ``reason``).
+    ``not_device`` (no program: deallocate, get_device, host transfers...),
+    ``rejected`` (tt-metal refuses the configuration; ``reason`` says which
+    check) or ``out_of_scope`` (the model does not cover this configuration;
+    ``reason``).
     """
 
     status: str
@@ -77,6 +79,8 @@ def program_of(analysis: "Analysis", op: Op, arch: Arch | None = None, free_l1: 
         return OpProgram("unmodeled", reason=f"no circular-buffer model for {op.name}")
     try:
         return OpProgram("modeled", model(context_for(analysis, op, arch, free_l1)))
+    except DeviceRejection as exc:
+        return OpProgram("rejected", reason=str(exc))
     except CBModelError as exc:
         return OpProgram("out_of_scope", reason=str(exc))
 

@@ -198,4 +198,12 @@ class CBModelError(ValueError):
     """The op's configuration is outside what its CB model covers; the reason says why."""
 
 
+class DeviceRejection(CBModelError):
+    """tt-metal refuses this op's configuration (a TT_FATAL/TT_THROW the model reproduces).
+
+    The message quotes or paraphrases tt-metal's check; it is a prediction that
+    the op fails on the device, not a gap in the model.
+    """
+
+
 CBFn = Callable[[CBContext], ProgramModel]

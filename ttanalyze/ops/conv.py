@@ -44,7 +44,7 @@ from dataclasses import dataclass, replace
 from ..arch import Arch
 from ..ir.attrs import CoreRangeSet, StructAttr
 from ..ir.model import Op
-from .cb import CB, CBContext, CBModelError, ProgramModel, core_range, cores_set, first_cores
+from .cb import CB, CBContext, CBModelError, DeviceRejection, ProgramModel, core_range, cores_set, first_cores
 from .registry import ShapeError, int_attr, int_list, register, register_cb, register_spec, tensor_shape
 from .spec import TensorSpec
 
@@ -871,7 +871,7 @@ def slice_config(p: Conv2dParams, arch: Arch, free_l1: int) -> tuple[int, str, i
             need = max(_slice_usage(s, arch, n > 1) for s in _slices(p, n, kind))
             if need <= free_l1:
                 return n, kind, need
-    raise CBModelError(f"conv2d does not fit {free_l1:,} B of free L1 per core even sliced (tt-metal refuses)")
+    raise DeviceRejection(f"conv2d does not fit {free_l1:,} B of free L1 per core even sliced (tt-metal refuses)")
 
 
 def plan_conv2d(p: Conv2dParams, arch: Arch, free_l1: int) -> ConvPlan:

@@ -49,7 +49,7 @@ from ..arch import Arch
 from ..ir.attrs import CoreRangeSet, DataType, TTNNLayout
 from ..ir.model import Op
 from ..layout import align_up, ceil_div
-from .cb import CB, CBContext, CBModelError, ProgramModel, core_range, cores_set, grid_xy
+from .cb import CB, CBContext, CBModelError, DeviceRejection, ProgramModel, core_range, cores_set, grid_xy
 from .registry import register, register_cb, register_spec, tensor_shape
 from .spec import TensorSpec
 
@@ -402,7 +402,7 @@ def split_blocks_for_tilize_wh(order: list[Core], nblocks: int, width: int, heig
     sub = s
     if block_limit is not None:
         if block_limit < 1:
-            raise CBModelError("TT_FATAL single_block_size_limit >= 1: not even one tile pair fits the free L1")
+            raise DeviceRejection("TT_FATAL single_block_size_limit >= 1: not even one tile pair fits the free L1")
         if s > block_limit:
             found = sub_block_split(area, width, height, block_limit)
             if found is None:
@@ -1433,11 +1433,11 @@ def plan_to_layout(t: Tensor, layout: str, dtype: DataType, out_mem: MemCfg, arc
                                                "config requests are ignored)")
     for what, mem in (("output", out_mem), ("input", t.mem if layout == "tile" else None)):
         if mem is not None and mem.shard is not None and (mem.shard.shape[0] % TILE or mem.shard.shape[1] % TILE):
-            raise CBModelError(f"ttnn::to_layout: the {what} shard {mem.shard.shape[0]}x{mem.shard.shape[1]} is not "
+            raise DeviceRejection(f"ttnn::to_layout: the {what} shard {mem.shard.shape[0]}x{mem.shard.shape[1]} is not "
                                "tile-aligned (TT_FATAL 'Physical shard shape ... must be tile {32, 32} aligned')")
     if layout == "row_major":
         if dtype != t.dtype and not (t.dtype.name == "bfp_bf8" and dtype.name == "bf16"):
-            raise CBModelError(f"ttnn::to_layout: dtype {t.dtype} -> {dtype} cannot change when converting to "
+            raise DeviceRejection(f"ttnn::to_layout: dtype {t.dtype} -> {dtype} cannot change when converting to "
                                "ROW_MAJOR (TT_FATAL)")
         res = untilize_output(t, out_mem)
         kind = "untilize" if t.shape == t.padded else "untilize_with_unpadding"
@@ -1445,7 +1445,7 @@ def plan_to_layout(t: Tensor, layout: str, dtype: DataType, out_mem: MemCfg, arc
     v = _view_rank1(t)
     if v.padded == tile_padded(v.padded):
         if v.mem.sharded and (v.mem.shard.shape[0] % TILE or v.mem.shard.shape[1] % TILE):
-            raise CBModelError("ttnn::to_layout: Sharded tensor must have shard shape that is a multiple of TILE_SIZE")
+            raise DeviceRejection("ttnn::to_layout: Sharded tensor must have shard shape that is a multiple of TILE_SIZE")
         return Conversion("tilize", v, tilize_output(v, out_mem, dtype, arch))
     if v.mem.memory_layout == "height_sharded":
         res = tilize_output(replace(v, padded=tile_padded(v.shape)), out_mem, dtype, arch)
@@ -1504,7 +1504,7 @@ def _plan(ctx: CBContext) -> Conversion:
     multicore = bool(ctx.op.attrs.get("use_multicore", True))
     if name == "ttnn.tilize":
         if t.tiled or t.padded[-1] % TILE or (len(t.padded) > 1 and t.padded[-2] % TILE):
-            raise CBModelError("ttnn::tilize needs a row-major input with tile-aligned height and width (TT_FATAL)")
+            raise DeviceRejection("ttnn::tilize needs a row-major input with tile-aligned height and width (TT_FATAL)")
         return Conversion("tilize", t, tilize_output(t, declared.mem, declared.dtype, ctx.arch), multicore)
     if name == "ttnn.untilize":  # ttnn::untilize: codegen first, then untilize_with_unpadding for a padded input
         return Conversion("untilize", t, untilize_output(t, declared.mem), multicore)

@@ -1,4 +1,5 @@
-"""Circular-buffer rules: CBs that do not fit in L1 (TTA010), ops whose CBs are not modeled (TTA011).
+"""Program rules: CBs that do not fit in L1 (TTA010), ops whose CBs are not modeled (TTA011),
+configurations tt-metal refuses (TTA013).
 
 tt-metal places a program's static circular buffers from the L1 allocator base
 (``l1_unreserved_base``) upwards on every core of the program, while L1 buffers
@@ -83,3 +84,11 @@ def cb_unmodeled(a: Analysis, r: Reporter) -> None:
             continue
         r.op(op, f"circular buffers of {op.name} are not modeled ({prog.reason}): L1 figures at this op "
                  f"count its live tensors only", data={"op": op.name, "status": prog.status, "reason": prog.reason})
+
+
+@rule("TTA013")
+def rejected(a: Analysis, r: Reporter) -> None:
+    for op in a.program.ops:
+        prog = a.programs.get(op.index)
+        if prog is not None and prog.status == "rejected":
+            r.op(op, f"tt-metal refuses {op.name} as configured: {prog.reason}", data={"op": op.name, "reason": prog.reason})
