@@ -35,6 +35,7 @@ CACHE="$ROOT/.cache/executor"
 SFPI="$CACHE/sfpi"
 PLUGIN_SPEC="jax-tt-plugin==0.1.3"
 start=$(date +%s)
+phase() { echo "setup-executor: $1 done at $(( $(date +%s) - start )) s"; }
 
 is_py312() { "$1" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 12))' >/dev/null 2>&1; }
 
@@ -59,6 +60,8 @@ else
   "$PY" -m venv "$VENV"
 fi
 "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -e "$ROOT[executor]"
+
+phase "venv + ttnn"
 
 TTNN_DIR=$("$VENV/bin/python" -c 'import importlib.util, os; print(os.path.dirname(importlib.util.find_spec("ttnn").origin))')
 
@@ -95,16 +98,19 @@ EOF
   tar_rc=${PIPESTATUS[1]}
   set -o pipefail
   [ "$tar_rc" -eq 0 ] || { echo "setup-executor: unpacking sfpi failed" >&2; exit 1; }
+  # copy next to the target first, so an interrupted run never leaves a half sfpi in place
   mkdir -p "$CACHE"
-  rm -rf "$SFPI.partial"
+  rm -rf "$SFPI.partial" "$SFPI"
   mv "$work/x/runtime/sfpi" "$SFPI.partial"
   mv "$SFPI.partial" "$SFPI"
 fi
 "$SFPI/compiler/bin/riscv-tt-elf-g++" --version | head -n1
 ln -sfn "$SFPI" "$TTNN_DIR/runtime/sfpi"
+phase "sfpi"
 
 # --- 3. smoke test --------------------------------------------------------------
 if [ -x "$ROOT/.venv/bin/python" ]; then CLIENT_PY="$ROOT/.venv/bin/python"; else CLIENT_PY="$VENV/bin/python"; fi
+# Mock-device users on a shared machine serialise on this lock (the wait counts in the time below).
 LOCK=()
 if command -v flock >/dev/null 2>&1; then LOCK=(flock /tmp/ttnn-mock.lock); fi
 "${LOCK[@]}" "$CLIENT_PY" - <<'EOF'

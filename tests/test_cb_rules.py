@@ -70,7 +70,8 @@ def test_cbs_beyond_max_l1_size(relu_cbs):
     assert f.data["check"] == "max_l1_size"
     assert f.data["cb_bytes"] == 2_871_296 and f.data["cb_region_end"] == 2_975_008
     assert f.data["core"] == [0, 0]
-    assert "grow to 2,975,008 B on core (0,0)" in f.message
+    assert "on core range [(0,0)-(0,0)] grow to 2,975,008 B" in f.message
+    assert f.data["reported_range"] == [0, 0, 0, 0] and f.data["reported_end"] == 2_975_008
 
 
 def test_cbs_clash_with_live_l1_buffers(relu_cbs):

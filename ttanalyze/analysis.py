@@ -97,8 +97,8 @@ def analyze(program: Program, arch_name: str | None = None, l1_small_size: int |
         analysis.shape_checks[op.index] = check_shapes(op)
     analysis.programs = programs(analysis)
     for index, prog in analysis.programs.items():
-        if prog.program is not None and index in analysis.memory.points:
-            analysis.memory.points[index].cb_per_core = prog.program.per_core_bytes()
+        if prog.stages and index in analysis.memory.points:
+            analysis.memory.points[index].cb_per_core = max(p.per_core_bytes() for p in prog.stages)
     return analysis
 
 

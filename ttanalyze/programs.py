@@ -11,13 +11,13 @@ alive when its program is created (outputs are allocated first).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from . import ops as O
 from .arch import Arch
 from .ir.model import Op
-from .ops.cb import CBContext, CBModelError, DeviceRejection, ProgramModel
+from .ops.cb import CBContext, CBModelError, DeviceRejection, NoDeviceProgram, ProgramModel
 
 if TYPE_CHECKING:
     from .analysis import Analysis
@@ -28,15 +28,23 @@ class OpProgram:
     """The CB verdict for one op: a model, or why there is none.
 
     ``status`` is ``modeled``, ``unmodeled`` (no CB model for the op),
-    ``not_device`` (no program: deallocate, get_device, host transfers...),
-    ``rejected`` (tt-metal refuses the configuration; ``reason`` says which
-    check) or ``out_of_scope`` (the model does not cover this configuration;
-    ``reason``).
+    ``not_device`` (no program: deallocate, get_device, host transfers, views;
+    ``reason`` says which), ``rejected`` (tt-metal refuses the configuration;
+    ``reason`` says which check) or ``out_of_scope`` (the model does not cover
+    this configuration; ``reason``).  ``stages`` are the device programs the op
+    runs, in order; ``program`` is the one needing the most L1 per core (CBs plus
+    other per-core L1), since each program's CBs are freed before the next.
     """
 
     status: str
-    program: ProgramModel | None = None
+    stages: list[ProgramModel] = field(default_factory=list)
     reason: str = ""
+
+    @property
+    def program(self) -> ProgramModel | None:
+        if not self.stages:
+            return None
+        return max(self.stages, key=lambda p: p.per_core_bytes() + p.extra_l1_per_core)
 
 
 # Ops that build no device program.
@@ -78,11 +86,17 @@ def program_of(analysis: "Analysis", op: Op, arch: Arch | None = None, free_l1: 
     if model is None:
         return OpProgram("unmodeled", reason=f"no circular-buffer model for {op.name}")
     try:
-        return OpProgram("modeled", model(context_for(analysis, op, arch, free_l1)))
+        result = model(context_for(analysis, op, arch, free_l1))
+    except NoDeviceProgram as exc:
+        return OpProgram("not_device", reason=str(exc))
     except DeviceRejection as exc:
         return OpProgram("rejected", reason=str(exc))
     except CBModelError as exc:
         return OpProgram("out_of_scope", reason=str(exc))
+    stages = result if isinstance(result, list) else [result]
+    if not stages:
+        return OpProgram("not_device", reason=f"{op.name} runs no device program here")
+    return OpProgram("modeled", stages)
 
 
 def programs(analysis: "Analysis") -> dict[int, OpProgram]:

@@ -34,6 +34,7 @@ from ..ir.attrs import CoreCoord, CoreRange, CoreRangeSet, TileType
 from ..ir.model import Op, TensorType, Value
 from ..ops.spec import TensorSpec
 from ..report.records import attr_value
+from .protocol import DEFAULT_MOCK_DESC, DEVICE_NODE_GLOBS, MOCK_ENV, MOCK_OVERRIDE_ENV
 
 REPO = Path(__file__).resolve().parents[2]
 DEFAULT_TIMEOUT = 300.0  # seconds per request
@@ -52,7 +53,7 @@ def executor_python() -> Path:
 
 def has_hardware() -> bool:
     """Whether a Tenstorrent device node (tt-kmd's ``/dev/tenstorrent/<n>``) exists."""
-    return bool(glob.glob("/dev/tenstorrent/*") or glob.glob("/dev/tenstorrent[0-9]*"))
+    return any(glob.glob(pattern) for pattern in DEVICE_NODE_GLOBS)
 
 
 def mock_descriptor() -> Path | None:
@@ -61,12 +62,12 @@ def mock_descriptor() -> Path | None:
     ``$TT_METAL_MOCK_CLUSTER_DESC_PATH`` if set, then ``$TTANALYZE_MOCK_DESC``,
     then (without hardware) ``<repo>/../shared/mock/blackhole_P150.yaml``.
     """
-    for var in ("TT_METAL_MOCK_CLUSTER_DESC_PATH", "TTANALYZE_MOCK_DESC"):
+    for var in (MOCK_ENV, MOCK_OVERRIDE_ENV):
         if os.environ.get(var):
             return Path(os.environ[var])
     if has_hardware():
         return None
-    return (REPO.parent / "shared" / "mock" / "blackhole_P150.yaml").resolve()
+    return REPO.joinpath(*DEFAULT_MOCK_DESC).resolve()
 
 
 @lru_cache(maxsize=None)
@@ -258,6 +259,17 @@ def _value_descriptor(v: Value, analysis: Analysis) -> dict[str, Any] | None:
     return tensor_descriptor(v.type, analysis, v) if isinstance(v.type, TensorType) else None
 
 
+def live_l1_fillers(op: Op, analysis: Analysis) -> list[Value]:
+    """The L1 tensors alive while ``op`` runs, other than its operands and results.
+
+    Lifetimes are ttanalyze's (:mod:`ttanalyze.graph`); replaying ``op`` with
+    these allocated first gives its factories the free L1 they would see in the
+    program (tt-metal's ``get_max_l1_space`` and the matmul auto-config read it).
+    """
+    own = {id(v) for v in (*op.operands, *op.results)}
+    return [v for v, _ in analysis.memory.live_at(op.index, "l1") if id(v) not in own]
+
+
 def request_for(op: Op, analysis: Analysis, fillers: Iterable[Value] = ()) -> dict[str, Any]:
     """A protocol request replaying ``op``: its operands, attributes and declared results.
 
@@ -338,7 +350,7 @@ class Executor:
         env = dict(os.environ)
         mock = mock_descriptor()
         if mock is not None:
-            env["TT_METAL_MOCK_CLUSTER_DESC_PATH"] = str(mock)
+            env[MOCK_ENV] = str(mock)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), env.get("PYTHONPATH", "")) if p)
         env["PYTHONUNBUFFERED"] = "1"
         return env
@@ -424,7 +436,11 @@ class Executor:
                     return self._crashed(req, None)
                 self._buf += chunk
         line, self._buf = self._buf.split(b"\n", 1)
-        resp = json.loads(line)
+        try:
+            resp = json.loads(line)
+        except ValueError:
+            proc.kill()
+            return self._crashed(req, f"unreadable response line {line[:200]!r}; worker killed")
         if resp.get("id") != req["id"]:
             return self._crashed(req, f"response id {resp.get('id')} does not match request {req['id']}")
         return resp
@@ -455,8 +471,14 @@ class Executor:
         """Send a request and return a :class:`DeviceResult`."""
         return DeviceResult.from_response(self.request(req, timeout))
 
-    def replay(self, op: Op, analysis: Analysis, fillers: Iterable[Value] = ()) -> DeviceResult:
-        """Replay one IR op (see :func:`request_for`)."""
+    def replay(self, op: Op, analysis: Analysis, fillers: Iterable[Value] | None = None) -> DeviceResult:
+        """Replay one IR op (see :func:`request_for`).
+
+        ``fillers`` default to :func:`live_l1_fillers`: the L1 tensors the
+        program keeps alive around the op.
+        """
+        if fillers is None:
+            fillers = live_l1_fillers(op, analysis)
         return self.run(request_for(op, analysis, fillers))
 
     def info(self) -> dict[str, Any]:

@@ -22,24 +22,28 @@ Per request (protocol in :mod:`ttanalyze.executor.protocol`):
 A TT_FATAL/TT_THROW raised by the op becomes ``ok: false`` with its text; an
 abort kills this process, which the client reports and survives.
 
-The device is opened once (``ttnn.open_device(device_id=0, ...)``), a mock
-Blackhole P150 when ``TT_METAL_MOCK_CLUSTER_DESC_PATH`` is set, else whatever
-hardware ttnn finds.  The program cache is disabled: factories read the live
+The device is opened once (``ttnn.open_device(device_id=0, ...)``): a mock
+cluster when ``TT_METAL_MOCK_CLUSTER_DESC_PATH`` is set (see :func:`choose_device`),
+else the hardware ttnn finds.  The program cache is disabled: factories read the live
 L1 state (tt-metal ``get_max_l1_space``) while the cache does not key on it.
 """
 
 from __future__ import annotations
 
 import argparse
+import glob
 import json
 import os
 import re
 import sys
 import tempfile
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable
 
-from ttanalyze.executor.protocol import PROTOCOL_VERSION
+from ttanalyze.executor.protocol import (
+    DEFAULT_MOCK_DESC, DEVICE_NODE_GLOBS, MOCK_ENV, MOCK_OVERRIDE_ENV, PROTOCOL_VERSION,
+)
 
 ttnn: Any = None  # the ttnn module, imported by main()
 
@@ -135,6 +139,7 @@ def parse_graph(graph: list[dict[str, Any]]) -> dict[str, Any]:
     cbs: list[dict[str, Any]] = []
     live_program: list[dict[str, Any]] = []
     program = 0
+    program_seen = False  # a program-scope allocation since the last release
     peak = 0
     stack: list[dict[str, Any]] = []
     l1_buffers: list[dict[str, Any]] = []
@@ -150,8 +155,9 @@ def parse_graph(graph: list[dict[str, Any]]) -> dict[str, Any]:
             if stack:
                 stack.pop()
         elif kind == "circular_buffer_deallocate_all":
-            if live_program:
+            if program_seen:
                 program += 1
+            program_seen = False
             live_program = []
         elif kind in _PROGRAM_L1_KINDS:
             if "size" not in params:
@@ -169,6 +175,7 @@ def parse_graph(graph: list[dict[str, Any]]) -> dict[str, Any]:
                 "factory": owner.get("program_factory_type"),
             }
             cbs.append(cb)
+            program_seen = True
             if not borrowed:
                 live_program.append(cb)
                 peak = max(peak, _per_core_peak(live_program))
@@ -704,7 +711,7 @@ def _binary(c: Call):
         if not acts:
             continue
         if not accepts_kwarg(fn, name):
-            raise Unsupported(f"ttnn.{_TTNN_NAME.get(c.op[5:], c.op[5:])} in ttnn {ttnn.__version__} takes no {name}")
+            raise Unsupported(f"{c.op} maps to a ttnn function that takes no {name}")
         kw[name] = [unary_with_param(a) for a in acts]
     return fn(c.operand(0), c.operand(1), **kw)
 
@@ -736,11 +743,16 @@ def _norm(c: Call):
               compute_kernel_config=compute_config(c.attrs.get("compute_config")))
 
 
-@handler("ttnn.group_norm", ("num_groups", "epsilon", "memory_config"))
+@handler("ttnn.group_norm", ("num_groups", "epsilon", "core_grid", "memory_config"))
 def _group_norm(c: Call):
+    # As tt-mlir's runtime calls it (runtime/lib/ttnn/operations/normalization/group_norm.cpp @697d510f):
+    # dtype and inplace left to ttnn (nullopt; the Python binding's own default is inplace=True),
+    # core_grid only when the IR gives one.
+    grid = c.attrs.get("core_grid")
     return ttnn.group_norm(c.segment(0), num_groups=int(c.attrs["num_groups"]),
                            epsilon=float(c.attrs.get("epsilon", 1e-12)), input_mask=c.segment(1),
-                           weight=c.segment(2), bias=c.segment(3), memory_config=c.mc, dtype=c.dtype)
+                           weight=c.segment(2), bias=c.segment(3), memory_config=c.mc, inplace=None,
+                           core_grid=ttnn.CoreGrid(x=grid["x"], y=grid["y"]) if grid else None)
 
 
 _MATMUL_ATTRS = ("transpose_a", "transpose_b", "matmul_program_config", "activation", "compute_config",
@@ -867,7 +879,7 @@ class Worker:
             "cb_limit": int(d["cb_limit"]),
             "dram_num_banks": int(dram_view.num_banks),
             "dram_bank_size": int(dram_view.total_bytes_per_bank),
-            "mock": bool(os.environ.get("TT_METAL_MOCK_CLUSTER_DESC_PATH")),
+            "mock": bool(os.environ.get(MOCK_ENV)),
             "open_kwargs": dict(self.open_kwargs),
             "ttnn_version": meta.get("version", getattr(ttnn, "__version__", "")),
             "tt_metal_sha": meta.get("git_sha", ""),
@@ -920,6 +932,8 @@ class Worker:
             outs = [t for t in outs if hasattr(t, "padded_shape")]
             live.extend(outs)
             resp.update(parse_graph(graph))
+            if req.get("return_graph"):
+                resp["graph"] = graph
             resp["outputs"] = [describe_tensor(t) for t in outs]
             if error is not None:
                 resp["error"] = short_error(error)
@@ -940,6 +954,26 @@ class Worker:
         ttnn.close_device(self.device)
 
 
+def choose_device() -> None:
+    """Point tt-metal at a mock cluster unless told otherwise or hardware is present.
+
+    Keeps ``$TT_METAL_MOCK_CLUSTER_DESC_PATH`` when set; else uses
+    ``$TTANALYZE_MOCK_DESC``; else, without a tt-kmd device node, the repository's
+    default mock descriptor (``<repo>/../shared/mock/blackhole_P150.yaml``) when it exists.
+    Must run before ttnn is imported.
+    """
+    if os.environ.get(MOCK_ENV):
+        return
+    if os.environ.get(MOCK_OVERRIDE_ENV):
+        os.environ[MOCK_ENV] = os.environ[MOCK_OVERRIDE_ENV]
+        return
+    if any(glob.glob(pattern) for pattern in DEVICE_NODE_GLOBS):
+        return
+    default = Path(__file__).resolve().parents[2].joinpath(*DEFAULT_MOCK_DESC).resolve()
+    if default.exists():
+        os.environ[MOCK_ENV] = str(default)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Serve JSON-line requests on stdin until it closes.
 
@@ -955,6 +989,7 @@ def main(argv: list[str] | None = None) -> int:
     os.dup2(2, 1)
     sys.stdout = sys.stderr
 
+    choose_device()
     global ttnn
     import ttnn as _ttnn
 

@@ -1,9 +1,13 @@
 """Circular-buffer (CB) models: what a tt-metal program factory allocates per core.
 
 Every op model that knows its program factory exposes a function
-``(CBContext) -> ProgramModel``.  A :class:`ProgramModel` names the factory the
-op dispatches to (with the tt-metal file it follows), the cores it runs on, and
-its CB list: index, page size, pages, bytes and core ranges.  tt-metal places
+``(CBContext) -> ProgramModel | list[ProgramModel]``: one program, or the device
+programs the op runs one after the other (a composite such as untilize, concat,
+tilize; tt-metal frees a program's CBs before the next one runs).  It raises
+:class:`NoDeviceProgram` when the op runs none (a view reshape, a conversion to
+the layout the tensor already has).  A :class:`ProgramModel` names the factory
+(with the tt-metal file it follows), the cores it runs on, and its CB list:
+index, page size, pages, bytes and core ranges.  tt-metal places
 the CBs of a program one after the other from the L1 allocator base of each core
 (``l1_unreserved_base``) upwards, while L1 buffers are allocated top-down, and
 refuses the program when, on some core,
@@ -148,6 +152,40 @@ class ProgramModel:
         """The most static CB bytes any single core holds."""
         return self.busiest_core()[1]
 
+    def first_overflow(self, base: int, limit: int) -> tuple[CoreRange, int] | None:
+        """The first CB allocator tt-metal finds beyond ``limit``, and its region end (bytes).
+
+        tt-metal keeps one CB allocator per core range, created in the order the
+        program's CBs are created; each CB is placed at the highest current
+        end among the allocators its ranges touch, then all of them end after
+        it.  ``validate_circular_buffer_region`` walks the allocators in
+        creation order and throws for the first whose ``base + end`` exceeds
+        the limit: that core range is the one named in "Statically allocated
+        circular buffers on core range [...] grow to X B" (tt-metal
+        ``impl/program/program.cpp``; seed 001, core (7,6)).
+        """
+        allocators: list[list] = []  # [core range, end]
+        for cb in self.static_cbs:
+            touched = []
+            for r in cb.cores.ranges:
+                found = next((a for a in allocators if a[0] == r), None)
+                if found is None:
+                    found = [r, 0]
+                    allocators.append(found)
+                touched.append(found)
+            touched += [a for a in allocators if a not in touched and any(_overlap(a[0], r) for r in cb.cores.ranges)]
+            address = max(a[1] for a in touched)
+            for a in touched:
+                a[1] = address + cb.bytes
+        for r, end in allocators:
+            if base + end > limit:
+                return r, base + end
+        return None
+
+
+def _overlap(a: CoreRange, b: CoreRange) -> bool:
+    return not (a.end.x < b.start.x or b.end.x < a.start.x or a.end.y < b.start.y or b.end.y < a.start.y)
+
 
 @dataclass(frozen=True)
 class CBContext:
@@ -194,6 +232,10 @@ class CBContext:
         return info
 
 
+class NoDeviceProgram(Exception):
+    """The op runs no device program in this configuration; the message says why."""
+
+
 class CBModelError(ValueError):
     """The op's configuration is outside what its CB model covers; the reason says why."""
 
@@ -206,4 +248,4 @@ class DeviceRejection(CBModelError):
     """
 
 
-CBFn = Callable[[CBContext], ProgramModel]
+CBFn = Callable[[CBContext], "ProgramModel | list[ProgramModel]"]

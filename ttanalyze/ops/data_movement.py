@@ -1,21 +1,57 @@
-"""Data-movement ops: reshape, permute, transpose, slice, concat, pad, repeat.
+"""Data-movement ops: reshape, permute, transpose, slice, concat, pad, repeat, repeat_interleave, embedding.
 
 Shape rules follow the op verifiers in tt-mlir ``lib/Dialect/TTNN/IR/TTNNOps.cpp``
 (19c86fca): ``ReshapeOp::verify`` (same logical volume), ``PermuteOp::verify``,
 ``SliceStaticOp::verify`` (``ceil((end - begin) / step)`` per dim, negative
 indices counted from the end), ``ConcatOp::verify``, ``PadOp::verify``
-(``padding`` = [low0, high0, low1, high1, ...]), ``RepeatInterleaveOp::verify``
-and ``RepeatOp``.
+(``padding`` = [low0, high0, low1, high1, ...]), ``RepeatInterleaveOp::verify``,
+``RepeatOp`` and ``EmbeddingOp::verify`` (result = indices shape + [embedding dim]).
+
+Programs (circular buffers, :mod:`ttanalyze.ops.cb`) and device outputs
+(:mod:`ttanalyze.ops.spec`) follow tt-metal d80d9482, the commit of ttnn 0.81.1,
+whose host sources ship inside the ttnn 0.81.1 wheel
+(``ttnn/cpp/ttnn/operations/data_movement/**``); every number was checked against
+NO_DISPATCH graph captures on a mock Blackhole P150 (``/work/notes/data_movement``).
+The ops are replayed the way the tt-mlir runtime calls them: the declared result's
+memory config is passed as ``memory_config`` (``ttnn.reshape(x, shape,
+memory_config=...)``, ``ttnn.permute(x, dims, memory_config=...)`` ...).
+
+Metal 2.0 factories (most of these) allocate *dataflow buffers* (DFBs) in spec
+order and *scratchpads* beside them; a :class:`~ttanalyze.ops.cb.CB` here is one
+DFB (``index`` = its position in the factory's spec) and scratchpads go to
+``ProgramModel.extra_l1_per_core``.  One IR op can run several device programs
+(e.g. ``concat`` of tile tensors padded on the concat dim: untilize each input,
+concat row-major, tilize back): the op's CB model returns them all, in order.
+A reshape that ttnn performs as a view builds no program
+(:class:`~ttanalyze.ops.cb.NoDeviceProgram`).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+from functools import lru_cache
 from math import prod
 
+import numpy as np
+
+from ..arch import Arch
+from ..ir.attrs import CoreRangeSet, DataType
 from ..ir.model import Op
-from .registry import ShapeError, int_attr, int_list, norm_dim, register, tensor_shape
+from ..layout import align_up, ceil_div, tile_padded_shape
+from .cb import CB, CBContext, CBModelError, NoDeviceProgram, ProgramModel, cores_set, core_range, first_cores
+from .registry import (ShapeError, int_attr, int_list, norm_dim, register, register_cb, register_spec,
+                       tensor_shape)
+from .spec import TensorSpec
 
 _SRC = "tt-mlir lib/Dialect/TTNN/IR/TTNNOps.cpp @19c86fca"
+_TM = "tt-metal d80d9482 (ttnn 0.81.1 wheel sources) ttnn/cpp/ttnn/operations/"
+TILE = 32
+FACE = 16
+
+
+# ---------------------------------------------------------------------------
+# Shape rules
+# ---------------------------------------------------------------------------
 
 
 @register("ttnn.reshape", "data_movement", ("shape",), f"{_SRC} ReshapeOp::verify")
@@ -53,6 +89,15 @@ def transpose(op: Op):
 @register("ttnn.slice_static", "data_movement", ("begins", "ends", "step"), f"{_SRC} SliceStaticOp::verify")
 def slice_static(op: Op):
     src = tensor_shape(op, 0)
+    return [tuple(n for _, _, _, n in _slice_dims(op, src))]
+
+
+def _slice_dims(op: Op, src: tuple[int, ...]) -> list[tuple[int, int, int, int]]:
+    """(begin, end, step, size) per dim, negative indices wrapped (tt-mlir SliceStaticOp::verify).
+
+    Raises:
+        ShapeError: wrong attribute lengths, a zero step, or an empty/out-of-bounds range.
+    """
     begins, ends, steps = int_list(op, "begins"), int_list(op, "ends"), int_list(op, "step")
     if not len(begins) == len(ends) == len(steps) == len(src):
         raise ShapeError(f"slice begins/ends/step must have {len(src)} entries each")
@@ -65,8 +110,8 @@ def slice_static(op: Op):
         n = -(-(e - b) // s) if s > 0 else -(-(b - e) // -s)
         if n <= 0 or b < 0 or e > src[d]:
             raise ShapeError(f"slice of dim {d} [{b}:{e}:{s}] is empty or out of bounds for size {src[d]}")
-        out.append(n)
-    return [tuple(out)]
+        out.append((b, e, s, n))
+    return out
 
 
 @register("ttnn.concat", "data_movement", ("dim",), f"{_SRC} ConcatOp::verify")
@@ -108,3 +153,1596 @@ def repeat(op: Op):
     if len(reps) != len(src):
         raise ShapeError(f"repeat_dims {reps} must have one entry per dim ({len(src)})")
     return [tuple(d * r for d, r in zip(src, reps))]
+
+
+@register("ttnn.embedding", "data_movement", (), f"{_SRC} EmbeddingOp::verify")
+def embedding(op: Op):
+    """``[indices..., weight[-1]]``: the indices' shape plus the embedding dim.
+
+    Raises:
+        ShapeError: the weight has fewer than 2 dims, or any of its dims other
+            than the last two is not 1 (EmbeddingOp::verify).
+    """
+    indices = tensor_shape(op, 0)
+    weight = tensor_shape(op, 1)
+    if len(weight) < 2:
+        raise ShapeError(f"embedding weight must have at least 2 dims, got {len(weight)}")
+    if any(d != 1 for d in weight[:-2]):
+        raise ShapeError(f"embedding weight {list(weight)} must be effectively 2D (leading dims of size 1)")
+    return [(*indices, weight[-1])]
+
+
+# ---------------------------------------------------------------------------
+# Tensors as the factories see them
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _T:
+    """A device tensor as a tt-metal factory sees it.
+
+    Attributes:
+        shape: logical shape; dtype: tt DataType; tiled: TILE layout.
+        buffer: ``dram`` or ``l1``; mem: ``interleaved`` / ``height_sharded`` ...
+        shard: (cores, [h, w] in elements) of a sharded tensor.
+    """
+
+    shape: tuple[int, ...]
+    dtype: DataType
+    tiled: bool
+    buffer: str
+    mem: str
+    shard: tuple[CoreRangeSet, tuple[int, int]] | None = None
+    l1_align: int = 16
+    dram_align: int = 64
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape)
+
+    @property
+    def padded(self) -> tuple[int, ...]:
+        """tt-metal padded shape: last two dims to the tile for TILE tensors (compute_padded_shape)."""
+        return tile_padded_shape(self.shape) if self.tiled else self.shape
+
+    @property
+    def sharded(self) -> bool:
+        return self.mem.endswith("sharded")
+
+    @property
+    def l1(self) -> bool:
+        return self.buffer == "l1"
+
+    @property
+    def elem(self) -> int:
+        """Element size in bytes (``Tensor::element_size``).
+
+        Raises:
+            CBModelError: block-float data types, which have no element size.
+        """
+        size = self.dtype.scalar_bytes
+        if size is None:
+            raise CBModelError(f"{self.dtype} has no element size (block-float): its typecast programs are not modeled")
+        return size
+
+    @property
+    def tile_bytes(self) -> int:
+        """``tt::tile_size`` of the data format: one 32x32 tile."""
+        return self.dtype.tile_bytes()
+
+    @property
+    def alignment(self) -> int:
+        """Buffer alignment of its buffer type (``hal::get_{dram,l1}_alignment``: 64 / 16 B on Blackhole)."""
+        return self.dram_align if self.buffer == "dram" else self.l1_align
+
+    @property
+    def volume(self) -> int:
+        return prod(self.shape) if self.shape else 1
+
+    @property
+    def physical_volume(self) -> int:
+        return prod(self.padded) if self.padded else 1
+
+    def with_(self, **kw) -> "_T":
+        return replace(self, **kw)
+
+
+def _tensor(value, what: str, arch: Arch) -> _T:
+    """The :class:`_T` of an IR value on ``arch`` (its L1 / DRAM alignments).
+
+    Raises:
+        CBModelError: the value has no TTNN layout or lives in system memory.
+    """
+    t = value.type
+    lay = getattr(t, "layout", None)
+    if lay is None:
+        raise CBModelError(f"{what} has no TTNN layout")
+    if lay.buffer_type not in ("dram", "l1"):
+        raise CBModelError(f"{what} is in {lay.buffer_type}, not on the device")
+    shard = None
+    if lay.is_sharded:
+        if lay.core_ranges is None or len(lay.memref_shape) != 2:
+            raise CBModelError(f"{what} is {lay.memory_layout} without core ranges")
+        th, tw = (lay.element.height, lay.element.width) if lay.is_tiled else (1, 1)
+        shard = (lay.core_ranges, (lay.memref_shape[0] * th, lay.memref_shape[1] * tw))
+    return _T(tuple(t.shape), lay.dtype, lay.is_tiled, lay.buffer_type, lay.memory_layout or "interleaved", shard,
+              arch.l1_alignment, arch.dram_alignment)
+
+
+def _ins(ctx: CBContext) -> list[_T]:
+    return [_tensor(v, f"operand #{i} of {ctx.op.name}", ctx.arch) for i, v in enumerate(ctx.op.operands)
+            if v.is_tensor]
+
+
+def _out(ctx: CBContext) -> _T:
+    if not ctx.op.results:
+        raise CBModelError(f"{ctx.op.name} has no result")
+    return _tensor(ctx.op.results[0], f"result of {ctx.op.name}", ctx.arch)
+
+
+# ---------------------------------------------------------------------------
+# Work splits and program assembly
+# ---------------------------------------------------------------------------
+
+
+def split_work(units: int, grid: tuple[int, int]) -> CoreRangeSet:
+    """``split_work_to_cores(grid, units)`` (row_wise = false): the cores that get work.
+
+    ``min(units, x * y)`` cores, filled column by column (tt-metal
+    ``tt_metal/common/work_split.cpp``, ``num_cores_to_corerangeset``); both
+    work groups get the factory's CBs, so only their union matters here.
+    """
+    return first_cores(min(units, grid[0] * grid[1]), grid, row_wise=False)
+
+
+def split_blocks_for_tilize(nblocks: int, grid: tuple[int, int]) -> CoreRangeSet:
+    """``ttnn::split_blocks_for_tilize(CoreRangeSet grid, nblocks)``: the first ``ncores`` cores, column-major.
+
+    ``nblocks_per_core = ceil(nblocks / cores)``, ``ncores = ceil(nblocks / nblocks_per_core)``
+    (``compute_ncores``, tt-metal ``ttnn/cpp/ttnn/operations/core/work_split/work_split_tilize.hpp``
+    @02ed05c7); the grid's cores are enumerated by ``corerange_to_cores`` column by column
+    (measured: 64 blocks -> 64 cores {x 0-5, y 0-9} + {x 6, y 0-3}).
+    """
+    cores = grid[0] * grid[1]
+    per_core = ceil_div(nblocks, cores)
+    ncores = ceil_div(nblocks, per_core) if per_core else nblocks
+    return first_cores(ncores, grid, row_wise=False)
+
+
+def full_grid(grid: tuple[int, int]) -> CoreRangeSet:
+    """All cores of an (x, y) grid as one range."""
+    return cores_set(core_range(0, 0, grid[0] - 1, grid[1] - 1))
+
+
+def _program(factory: str, source: str, cores: CoreRangeSet, dfbs: list[tuple[str, int, int]],
+             notes: list[str] | None = None, scratch: int = 0) -> ProgramModel:
+    """A ProgramModel whose DFBs (name, entry bytes, entries) all sit on ``cores``."""
+    cbs = [CB(i, name, size, n, cores) for i, (name, size, n) in enumerate(dfbs)]
+    return ProgramModel(factory, _TM + source, cores, cbs, list(notes or []), scratch)
+
+
+# ---------------------------------------------------------------------------
+# reshape
+# ---------------------------------------------------------------------------
+
+_RESHAPE = "data_movement/reshape_view/"
+
+
+def _squeeze_3d(shape: tuple[int, ...]) -> tuple[int, int, int]:
+    """``squeeze_shape_to_3D`` / ``unsqueeze_shape_to_3D`` (data_movement/common/common.cpp)."""
+    if len(shape) > 3:
+        return (prod(shape[:-2]), shape[-2], shape[-1])
+    return (1,) * (3 - len(shape)) + tuple(shape)  # type: ignore[return-value]
+
+
+def _faced(h, w):
+    """Offset of element (h, w) inside its 32x32 tile stored as four 16x16 faces (numpy arrays)."""
+    th, tw = h % TILE, w % TILE
+    return ((th // FACE) * 2 + tw // FACE) * FACE * FACE + (th % FACE) * FACE + tw % FACE
+
+
+@lru_cache(maxsize=256)
+def reshape_map_segments(in3d: tuple[int, int, int], out3d: tuple[int, int, int]) -> int:
+    """Segments per row of ReshapeViewTiled's page-mapping tensor (``max_input_segments``).
+
+    tt-metal ``reshape_view/device/reshape_tiled_program_factory.cpp``
+    (``reshape_map_output_page``, ``compute_reshape_mapping_host_tensor``): for every
+    output tile, walk its valid elements row by row, map each to (input tile, offset
+    inside the faced tile) through the flat logical index, and cut a new segment
+    whenever the input tile changes or either faced offset does not advance by one.
+    A page's row holds ``max segments of one input tile x number of input tiles``
+    entries; the tensor's row length is the maximum over output tiles, plus that
+    maximum mod 16 (``max += max % l1_alignment``, which is what the source does).
+
+    Output tiles with the same flat start modulo the input's ``H * W`` and the same
+    valid extent map identically (up to a shift of the input channel), so each
+    distinct one is computed once (numpy, 1,024 output tiles at a time; about 0.1 s
+    per 20 million distinct elements: 1.8 s for [32, 1048576] -> [32, 32768, 32]).
+    Checked against a literal per-element port of the C++ on 300 random small shapes.
+
+    Args:
+        in3d / out3d: the 3D logical shapes (C, H, W) the factory sees.
+
+    Returns:
+        The row length in segments (each 4 uint32 = 16 B).
+    """
+    c1, h1, w1 = in3d
+    c2, h2, w2 = out3d
+    hw1 = h1 * w1
+    in_wt, in_ht = ceil_div(w1, TILE), ceil_div(h1, TILE)
+    out_wt, out_ht = ceil_div(w2, TILE), ceil_div(h2, TILE)
+    def classes(n_tiles: int, extent: int) -> list[tuple[np.ndarray, int]]:
+        """(tile indices, valid extent) of the full tiles and of a partial last tile."""
+        full = n_tiles if extent % TILE == 0 else n_tiles - 1
+        out = [(np.arange(full, dtype=np.int64), TILE)] if full else []
+        if extent % TILE:
+            out.append((np.array([n_tiles - 1], dtype=np.int64), extent % TILE))
+        return out
+
+    best = 0
+    for ths, ho_sz in classes(out_ht, h2):
+        for tws, wo_sz in classes(out_wt, w2):
+            cs = np.arange(c2, dtype=np.int64)
+            base = (cs[:, None, None] * (h2 * w2) + ths[None, :, None] * (TILE * w2)
+                    + tws[None, None, :] * TILE).reshape(-1)
+            keys = np.unique(base % hw1)
+            r = np.arange(ho_sz, dtype=np.int64)
+            k = np.arange(wo_sz, dtype=np.int64)
+            off_o = _faced(r[:, None] + 0 * k[None, :], k[None, :] + 0 * r[:, None]).reshape(-1)
+            rel = (r[:, None] * w2 + k[None, :]).reshape(-1)
+            for start in range(0, len(keys), 1024):
+                f = keys[start:start + 1024, None] + rel[None, :]
+                ci, rem = f // hw1, f % hw1
+                hi, wi = rem // w1, rem % w1
+                page = ci * (in_ht * in_wt) + (hi // TILE) * in_wt + wi // TILE
+                off_i = _faced(hi, wi)
+                new = np.ones(page.shape, dtype=bool)
+                new[:, 1:] = ((page[:, 1:] != page[:, :-1]) | (off_i[:, 1:] - off_i[:, :-1] != 1)
+                              | (off_o[None, 1:] - off_o[None, :-1] != 1))
+                rows, cols = np.nonzero(new)
+                pages = page[rows, cols] - page[rows, 0]  # relative tile ids keep the keys small
+                span = int(pages.max()) - int(pages.min()) + 1
+                key = rows.astype(np.int64) * span + (pages - pages.min())
+                uk, counts = np.unique(key, return_counts=True)
+                urow = uk // span
+                per_row_max = np.zeros(len(f), dtype=np.int64)
+                per_row_n = np.zeros(len(f), dtype=np.int64)
+                np.maximum.at(per_row_max, urow, counts)
+                np.add.at(per_row_n, urow, 1)
+                best = max(best, int((per_row_max * per_row_n).max()))
+    return best + best % 16
+
+
+def _this_is_view(x: _T, new: tuple[int, ...], out: _T) -> bool:
+    """ttnn::reshape's view test (reshape_view/reshape.cpp ``this_is_view``).
+
+    The last dim is unchanged, sharded-ness and L1-ness match the requested
+    config, and the tensor is row-major, or its second-last dim is unchanged, or
+    both second-last dims are tile multiples (no padding moves).
+    """
+    last_old = x.shape[-1] if x.rank >= 1 else 1
+    last_new = new[-1] if new else 1
+    h_old = x.shape[-2] if x.rank >= 2 else 1
+    h_new = new[-2] if len(new) >= 2 else 1
+    return (last_old == last_new and out.sharded == x.sharded and out.l1 == x.l1
+            and (not x.tiled or h_old == h_new or (h_new % TILE == 0 and h_old % TILE == 0)))
+
+
+def _same_placement(a: _T, b: _T) -> bool:
+    return a.buffer == b.buffer and a.mem == b.mem and a.shard == b.shard
+
+
+def reshape_tiled_program(x: _T, new: tuple[int, ...], out: _T, grid: tuple[int, int]) -> ProgramModel:
+    """ReshapeViewTiledProgramFactory: the data-moving reshape of a TILE tensor.
+
+    Both shapes are squeezed to 3D; the work is split over the output tiles
+    (``split_work_to_cores``); DFBs ``mapping`` (one row of the page-mapping
+    tensor: :func:`reshape_map_segments` x 16 B, 1 entry) and ``in_tiles`` (one
+    input tile); a scratchpad of one output tile (tt-metal
+    ``reshape_view/device/reshape_tiled_program_factory.cpp``).  Measured on the
+    mock: [1,4,768,60,106] -> [4,32,24,6360] 3,584 + 2,048 B of DFBs and 2,048 B
+    of scratch per core on all 110 cores.
+
+    Raises:
+        CBModelError: data types other than bf16/f32/u32/si32 (the op's validate).
+    """
+    if x.dtype.name not in ("bf16", "f32", "u32", "si32"):
+        raise CBModelError(f"reshape_view works on bf16/f32/int32/uint32 only, not {x.dtype}")
+    in3, out3 = _squeeze_3d(x.shape), _squeeze_3d(new)
+    segs = reshape_map_segments(in3, out3)
+    pages = out3[0] * ceil_div(out3[1], TILE) * ceil_div(out3[2], TILE)
+    cores = split_work(pages, grid)
+    return _program(
+        "ReshapeViewTiledProgramFactory", _RESHAPE + "device/reshape_tiled_program_factory.cpp", cores,
+        [("mapping", segs * 16, 1), ("in_tiles", x.tile_bytes, 1)],
+        [f"3D {list(in3)} -> {list(out3)}; {pages:,} output tiles on {cores.num_cores} cores; "
+         f"mapping row {segs} segments x 16 B; scratch one output tile ({out.tile_bytes:,} B)",
+         f"also uploads a DRAM mapping tensor of {pages:,} rows x {segs * 16:,} B"],
+        scratch=out.tile_bytes)
+
+
+def reshape_rm_program(x: _T, new: tuple[int, ...], out: _T, grid: tuple[int, int], free_l1: int) -> ProgramModel:
+    """ReshapeViewRMProgramFactory: a row-major reshape that changes the last dim (2D -> 2D).
+
+    No DFBs, only scratchpads on every core of the grid (tt-metal
+    ``reshape_view/device/reshape_rm_program_factory.cpp``): ``src0`` 2 x
+    ``((src_row - 1) & ~63) + 128`` and ``src1`` ``num_dest_write_slots x
+    (((dst_row - 1) & ~63) + 80)``, doubled when the writer kernel also reshapes
+    (rows divide each other and the destination is 16 B aligned or in L1).  The
+    write slots are 1 when both rows are 16 B multiples, else as many as fit in the
+    free L1 (``lowest_occupied_compute_l1_address - base``), at most 8.
+
+    Raises:
+        CBModelError: the source and write slots do not fit in the free L1 (TT_FATAL).
+    """
+    src = x.shape[-1] * x.elem
+    dst = new[-1] * x.elem
+    read = ((src - 1) & ~63) + 128
+    slot = ((dst - 1) & ~63) + 80
+    aligned = src % 16 == 0 and dst % 16 == 0
+    dual = (src % dst == 0 or dst % src == 0) and (dst % 16 == 0 or out.buffer != "dram")
+    copies = 2 if dual else 1
+    if aligned:
+        slots = 1
+    else:
+        need = read * 2 * copies + slot * copies
+        if free_l1 < need:
+            raise CBModelError(f"RM reshape dest staging does not fit in L1: need {need:,} B, have {free_l1:,} B")
+        slots = max(1, min(8, (free_l1 - read * 2 * copies) // (slot * copies)))
+    scratch = (read * 2 + slot * slots) * copies
+    return _program(
+        "ReshapeViewRMProgramFactory", _RESHAPE + "device/reshape_rm_program_factory.cpp", full_grid(grid), [],
+        [f"rows {src} B -> {dst} B; source scratch 2 x {read} B, {slots} dest slot(s) of {slot} B"
+         + (", reader and writer kernels each with their own scratch" if dual else "")],
+        scratch=scratch)
+
+
+def _reshape_steps(x: _T, new: tuple[int, ...], out: _T, ctx: CBContext) -> list[ProgramModel]:
+    """The device programs of ``ttnn.reshape(x, new, memory_config=out)`` (reshape_view/reshape.cpp).
+
+    Raises:
+        CBModelError: paths through other ops (to_memory_config, sharded
+            <-> interleaved conversions, block-float typecasts).
+    """
+    same_shape = x.shape == tuple(new) and x.padded == tuple(new)
+    if same_shape:
+        if _same_placement(x, out):
+            return []
+        raise CBModelError("a same-shape reshape to another memory config is ttnn.to_memory_config")
+    if x.volume == 0 or _this_is_view(x, new, out):
+        return []
+    if not x.tiled:
+        if x.sharded or out.sharded:
+            raise CBModelError("sharded row-major reshape goes through sharded_to_interleaved/interleaved_to_sharded")
+        return [reshape_rm_program(x, new, out, ctx.grid, ctx.max_l1_space)]
+    if x.dtype.is_block_float:
+        raise CBModelError(f"{x.dtype} reshape goes through typecast programs")
+    return [reshape_tiled_program(x, tuple(new), out, ctx.grid)]
+
+
+# ---------------------------------------------------------------------------
+# permute / transpose
+# ---------------------------------------------------------------------------
+
+_PERMUTE = "data_movement/permute/device/"
+_TRANSPOSE = "data_movement/transpose/device/"
+
+
+def permute_program(x: _T, dims: tuple[int, ...], out: _T, grid: tuple[int, int]) -> ProgramModel:
+    """``ttnn::prim::permute``: the PermuteDeviceOperation factory and its DFBs.
+
+    Factory choice (``permute_device_operation.cpp`` select_program_factory):
+    row-major with the last dim kept -> MultiCoreRowInvariant, other row-major ->
+    MultiCoreBlockedGeneric; TILE with the last two dims kept or swapped ->
+    MultiCoreTileInvariant, with the last output dim one of the input's last two ->
+    MultiCoreTileRowInvariant, else MultiCoreTiledGeneric.  Sizes from
+    ``permute_rm_program_factory.cpp`` and ``permute_tiled_program_factory.cpp``.
+
+    Args:
+        x: the input (rank >= 4 after ttnn's unsqueeze); dims: the permutation.
+        out: the output tensor (shape = x's shape permuted).
+    """
+    rank = len(dims)
+    outp = tuple(x.shape[d] for d in dims)
+    out_t = out.with_(shape=outp)
+    if not x.tiled:
+        rows = x.volume // x.shape[-1]
+        if dims[-1] == rank - 1:
+            page = align_up(x.shape[-1] * x.elem, x.alignment)
+            cores = split_work(rows, grid)
+            return _program("PermuteDeviceOperation::MultiCoreRowInvariant", _PERMUTE + "permute_rm_program_factory.cpp",
+                            cores, [("cb_src", page, 2)], [f"{rows:,} rows of {page} B (aligned) on {cores.num_cores} cores"])
+        xs = x.shape[dims[-1]]
+        blocks = (rows // xs) * ceil_div(xs, TILE) * ceil_div(x.shape[-1], TILE)
+        cores = split_work(blocks, grid)
+        return _program("PermuteDeviceOperation::MultiCoreBlockedGeneric", _PERMUTE + "permute_rm_program_factory.cpp",
+                        cores, [("cb_in", TILE * x.elem, 2 * TILE), ("cb_out", TILE * x.elem, 2 * TILE),
+                                ("cb_tilize", TILE * TILE * x.elem, 2)],
+                        [f"{blocks:,} 32x32 blocks on {cores.num_cores} cores"])
+    tile = x.tile_bytes
+    out_tiles = out_t.physical_volume // (TILE * TILE)
+    if (dims[-1] == rank - 1 and dims[-2] == rank - 2) or (dims[-1] == rank - 2 and dims[-2] == rank - 1):
+        swap = dims[-1] == rank - 2
+        cores = split_work(out_tiles, grid)
+        dfbs = [("cb_src0", tile, 2)] + ([("cb_out16", tile, 2)] if swap else [])
+        return _program("PermuteDeviceOperation::MultiCoreTileInvariant", _PERMUTE + "permute_tiled_program_factory.cpp",
+                        cores, dfbs, [f"{out_tiles:,} output tiles on {cores.num_cores} cores"
+                                      + (", H and W swapped in the tile" if swap else "")])
+    if dims[-1] in (rank - 1, rank - 2):
+        swap = dims[-1] == rank - 2
+        d = list(dims)
+        shp = list(x.shape)
+        opad = list(out_t.padded)
+        if swap:
+            d = [rank - 1 if v == rank - 2 else rank - 2 if v == rank - 1 else v for v in d]
+            shp[-2], shp[-1] = shp[-1], shp[-2]
+            opad[-2], opad[-1] = opad[-1], opad[-2]
+        in_tiles = x.physical_volume // (TILE * TILE)
+        padded_tiles = out_tiles // (opad[-2] // TILE)
+        cores = split_work(in_tiles, grid)
+        if cores.num_cores <= split_work(padded_tiles, grid).num_cores:
+            cores = split_work(padded_tiles, grid)
+        needs_pad = shp[d[rank - 2]] % TILE != 0
+        dfbs = [("cb_src0", tile, 2)] + ([("cb_pad", FACE * x.elem, 1)] if needs_pad else []) \
+            + ([("cb_out16", tile, 2)] if swap else [])
+        return _program("PermuteDeviceOperation::MultiCoreTileRowInvariant", _PERMUTE + "permute_tiled_program_factory.cpp",
+                        cores, dfbs, [f"{in_tiles:,} input tiles / {padded_tiles:,} padded output tiles; "
+                                      f"{cores.num_cores} cores" + ("; pads the new H" if needs_pad else "")])
+    xs, ys, ws = x.shape[dims[-1]], x.shape[dims[-2]], x.shape[-1]
+    others = prod(x.shape[i] for i in range(rank - 1) if i != dims[-1])
+    xw_blocks = align_up(xs, TILE) * align_up(ws, TILE) * others // (TILE * TILE)
+    padded_tiles = out_tiles // (out_t.padded[-2] // TILE)
+    cores = split_work(xw_blocks, grid)
+    if cores.num_cores <= split_work(padded_tiles, grid).num_cores:
+        cores = split_work(padded_tiles, grid)
+    line = FACE * x.elem
+    misalign = x.alignment - line if x.alignment > line else 0
+    page = tile + misalign
+    dfbs = [("cb_in", page, 2), ("cb_tilize", page, 2), ("cb_out", page, 2)]
+    if ys % TILE:
+        dfbs.append(("cb_pad", line, 1))
+    return _program("PermuteDeviceOperation::MultiCoreTiledGeneric", _PERMUTE + "permute_tiled_program_factory.cpp",
+                    cores, dfbs, [f"{xw_blocks:,} XW blocks / {padded_tiles:,} padded output tiles on {cores.num_cores} "
+                                  f"cores; pages of one tile + {misalign} B read misalignment"])
+
+
+def transpose_program(x: _T, dim: str, out: _T, grid: tuple[int, int]) -> ProgramModel:
+    """``ttnn::prim::transpose`` on an interleaved 4D TILE tensor (TransposeDeviceOperation).
+
+    WH -> TransposeWHProgramFactory (``in0`` and ``out`` 2 tiles each, work split
+    over the input tiles); HC -> TransposeHCTiledInterleavedProgramFactory (``in0``
+    2 tiles, plus a ``pad`` DFB of one 16x16 face when C is not a tile multiple;
+    cores of the larger of the input-tile and padded-output-tile splits); CN ->
+    TransposeCNProgramFactory (``in0`` 2 tiles, split over the tiles).  Sources:
+    ``transpose/device/transpose_{wh,hc_tiled_interleaved,cn}_program_factory.cpp``.
+    """
+    tile = x.tile_bytes
+    tiles = x.physical_volume // (TILE * TILE)
+    if dim == "WH":
+        cores = split_work(tiles, grid)
+        return _program("TransposeWHProgramFactory", _TRANSPOSE + "transpose_wh_program_factory.cpp", cores,
+                        [("in0", tile, 2), ("out", out.tile_bytes, 2)], [f"{tiles:,} tiles on {cores.num_cores} cores"])
+    if dim == "CN":
+        cores = split_work(tiles, grid)
+        return _program("TransposeCNProgramFactory", _TRANSPOSE + "transpose_cn_program_factory.cpp", cores,
+                        [("in0", tile, 2)], [f"{tiles:,} tiles on {cores.num_cores} cores"])
+    n, c, h, w = x.shape
+    out_pad = (n, h, align_up(c, TILE), align_up(w, TILE))
+    padded_tiles = prod(out_pad) // (TILE * TILE) // (out_pad[2] // TILE)
+    cores = split_work(tiles, grid)
+    if cores.num_cores <= split_work(padded_tiles, grid).num_cores:
+        cores = split_work(padded_tiles, grid)
+    dfbs = [("in0", tile, 2)] + ([("pad", FACE * FACE * x.elem, 1)] if c % TILE else [])
+    return _program("TransposeHCTiledInterleavedProgramFactory",
+                    _TRANSPOSE + "transpose_hc_tiled_interleaved_program_factory.cpp", cores, dfbs,
+                    [f"{tiles:,} input tiles / {padded_tiles:,} padded output tiles on {cores.num_cores} cores"
+                     + ("; C is padded to the tile" if c % TILE else "")])
+
+
+def _to_4d(x: _T, dims: tuple[int, ...]) -> tuple[_T, tuple[int, ...]]:
+    """``unsqueeze_to_4D`` and the permutation adjusted to it (permute.cpp ``adjust_order``)."""
+    k = 4 - x.rank
+    if k <= 0:
+        return x, dims
+    return x.with_(shape=(1,) * k + x.shape), tuple(range(k)) + tuple(d + k for d in dims)
+
+
+def _permute_nop(x: _T, dims: tuple[int, ...]) -> bool:
+    """permute.cpp ``is_permute_nop``: rank <= 1, identity, or only size-1 dims move."""
+    rank = x.rank
+    if rank <= 1 or dims == tuple(range(rank)):
+        return True
+    if (x.tiled and (dims[-1] != rank - 1 or dims[-2] != rank - 2)) or (not x.tiled and dims[-1] != rank - 1):
+        return False
+    if tuple(x.shape[d] for d in dims) != x.shape:
+        return False
+    return all(i == j or x.shape[i] <= 1 for i, j in enumerate(dims))
+
+
+def _permute_steps(x: _T, dims: tuple[int, ...], out: _T, grid: tuple[int, int]) -> list[ProgramModel]:
+    """The device programs of ``ttnn.permute(x, dims, memory_config=out)`` (permute/permute.cpp).
+
+    Raises:
+        CBModelError: sharded inputs, block-float typecasts, no-op permutes to
+            another memory config (ttnn.to_memory_config).
+    """
+    if _permute_nop(x, dims):
+        if _same_placement(x, out):
+            return []
+        raise CBModelError("a no-op permute to another memory config is ttnn.to_memory_config")
+    if x.sharded:
+        raise CBModelError("permute of a sharded tensor (transpose chains / sharded factories) is not modeled")
+    x4, d4 = _to_4d(x, dims)
+    out4 = out.with_(shape=tuple(x4.shape[d] for d in d4))
+    if len(d4) > 4:
+        return [permute_program(x4, d4, out4, grid)]
+    special = {(0, 1, 3, 2): (2, 3), (0, 2, 1, 3): (1, 2), (1, 0, 2, 3): (0, 1)}
+    if x.dtype.is_block_float and d4 not in ((0, 1, 3, 2), (1, 0, 2, 3), (1, 0, 3, 2)):
+        raise CBModelError(f"{x.dtype} permute goes through typecast programs")
+    if d4 in special:
+        return _transpose4_steps(x4, *special[d4], out4, grid)
+    return [permute_program(x4, d4, out4, grid)]
+
+
+_TRANSPOSE_DIMS = {(0, 1): "CN", (1, 2): "HC", (2, 3): "WH", (0, 2): "NH", (0, 3): "NW", (1, 3): "CW"}
+
+
+def _transpose4_steps(x: _T, d1: int, d2: int, out: _T, grid: tuple[int, int]) -> list[ProgramModel]:
+    """``transpose_impl`` on a 4D interleaved tensor (transpose/transpose.cpp).
+
+    Interleaved row-major tensors and the NH/NW/CW pairs go to ``prim::permute``;
+    the rest to TransposeDeviceOperation (:func:`transpose_program`).
+    """
+    a, b = sorted((d1, d2))
+    if a == b or (x.padded[a] == 1 and x.padded[b] == 1):
+        if _same_placement(x, out):
+            return []
+        raise CBModelError("a no-op transpose to another memory config is ttnn.clone")
+    if x.dtype.is_block_float and (a, b) not in ((2, 3), (0, 1)):
+        raise CBModelError(f"{x.dtype} transpose goes through typecast programs")
+    kind = _TRANSPOSE_DIMS[(a, b)]
+    perm = list(range(4))
+    perm[a], perm[b] = perm[b], perm[a]
+    out4 = out.with_(shape=tuple(x.shape[p] for p in perm))
+    if kind in ("NH", "NW", "CW") or not x.tiled:
+        return [permute_program(x, tuple(perm), out4, grid)]
+    return [transpose_program(x, kind, out4, grid)]
+
+
+def _transpose_steps(x: _T, d1: int, d2: int, out: _T, grid: tuple[int, int]) -> list[ProgramModel]:
+    """``ttnn.transpose(x, d1, d2, memory_config=out)``: rank > 4 is a permute, rank < 4 is unsqueezed."""
+    if x.sharded:
+        raise CBModelError("transpose of a sharded tensor (sharded factories) is not modeled")
+    if x.rank > 4:
+        perm = list(range(x.rank))
+        perm[d1], perm[d2] = perm[d2], perm[d1]
+        return _permute_steps(x, tuple(perm), out, grid)
+    k = 4 - x.rank
+    x4 = x.with_(shape=(1,) * k + x.shape)
+    return _transpose4_steps(x4, d1 + k, d2 + k, out, grid)
+
+
+# ---------------------------------------------------------------------------
+# Layout conversions inside composite data movement (untilize / tilize / fill_pad)
+# ---------------------------------------------------------------------------
+
+
+def _l1_output_reservation(out: _T, page_bytes: int, pages: int, banks: int) -> int:
+    """``get_pending_l1_output_reservation``: per-core bytes an L1-interleaved output will take.
+
+    ``align(max(ceil(pages / banks) x align16(page), 64), 64)`` for an L1
+    interleaved output, 0 otherwise (data_movement/common/common.cpp).
+    """
+    if not out.l1 or out.sharded:
+        return 0
+    return align_up(max(ceil_div(pages, banks) * align_up(page_bytes, 16), 64), 64)
+
+
+def untilize_with_unpadding_program(x: _T, out: _T, grid: tuple[int, int], free_l1: int) -> ProgramModel:
+    """``ttnn.untilize_with_unpadding`` of an interleaved TILE tensor: UntilizeWithUnpaddingMultiCoreInterleaved.
+
+    The ND input is squeezed to 4D (a view); one block is one tile row
+    (``physical_volume / padded W / 32`` blocks) split by
+    :func:`split_blocks_for_tilize`; DFBs ``in`` and ``out`` of one tile row
+    (``padded W / 32`` tiles) each (tt-metal
+    ``untilize_with_unpadding/device/factories/untilize_with_unpadding_multi_core_interleaved_program_factory.cpp``).
+
+    Raises:
+        CBModelError: when tt-metal would pick another factory: not enough free L1
+            for two tile rows (``is_enough_space``) or the wide-row heuristic
+            (more than 32 tiles per row), which pick the block-interleaved factory.
+    """
+    ntpr = x.padded[-1] // TILE
+    ntpc = x.padded[-2] // TILE
+    tile_in, tile_out = x.tile_bytes, out.tile_bytes
+    pending = _l1_output_reservation(out, out.shape[-1] * out.elem, out.volume // out.shape[-1], grid[0] * grid[1])
+    if not (free_l1 - pending if free_l1 > pending else 0) > (tile_in + tile_out) * ntpr:
+        raise CBModelError("untilize_with_unpadding picks its block-interleaved factory (two tile rows do not fit)")
+    if ntpr > 32 and (ntpc > 32 or ntpr > ntpc):
+        raise CBModelError("untilize_with_unpadding of rows wider than 32 tiles may pick its block factory")
+    blocks = x.physical_volume // x.padded[-1] // TILE
+    cores = split_blocks_for_tilize(blocks, grid)
+    return _program("UntilizeWithUnpaddingMultiCoreInterleavedProgramFactory",
+                    "data_movement/untilize_with_unpadding/device/factories/"
+                    "untilize_with_unpadding_multi_core_interleaved_program_factory.cpp",
+                    cores, [("in", tile_in, ntpr), ("out", tile_out, ntpr)],
+                    [f"untilize {list(x.shape)}: {blocks:,} tile rows of {ntpr} tiles on {cores.num_cores} cores"])
+
+
+def tilize_with_val_padding_program(x: _T, out: _T, grid: tuple[int, int], free_l1: int) -> ProgramModel:
+    """``ttnn.tilize_with_val_padding`` of an interleaved row-major tensor: TilizeWithValPaddingMultiCoreDefault.
+
+    ``out`` is the TILE result (its padded shape gives the blocks: one per output
+    tile row); DFBs ``in`` and ``out`` of one tile row each; cores by
+    :func:`split_blocks_for_tilize` (tt-metal ``tilize_with_val_padding/device/factories/
+    tilize_with_val_padding_multi_core_default_program_factory.cpp``).
+
+    Raises:
+        CBModelError: not enough free L1 for a tile row plus the block factory's
+            staging (``is_enough_space``) or rows wider than 32 tiles: the
+            block-interleaved factory.
+    """
+    ntpr = out.padded[-1] // TILE
+    ntpc = out.padded[-2] // TILE
+    tile_in, tile_out = x.dtype.tile_bytes(), out.tile_bytes
+    pending = _l1_output_reservation(out, tile_out, out.physical_volume // (TILE * TILE), grid[0] * grid[1])
+    need = (tile_in + tile_out) * ntpr + (tile_in // TILE) * ntpr + 2 * 64
+    if not (free_l1 - pending if free_l1 > pending else 0) > need:
+        raise CBModelError("tilize_with_val_padding picks its block-interleaved factory (a tile row does not fit)")
+    if ntpr > 32 and (ntpc > 32 or ntpr > ntpc):
+        raise CBModelError("tilize_with_val_padding of rows wider than 32 tiles may pick its block factory")
+    blocks = out.physical_volume // out.padded[-1] // TILE
+    cores = split_blocks_for_tilize(blocks, grid)
+    return _program("TilizeWithValPaddingMultiCoreDefaultFactory",
+                    "data_movement/tilize_with_val_padding/device/factories/"
+                    "tilize_with_val_padding_multi_core_default_program_factory.cpp",
+                    cores, [("in", tile_in, ntpr), ("out", tile_out, ntpr)],
+                    [f"tilize {list(out.shape)}: {blocks:,} tile rows of {ntpr} tiles on {cores.num_cores} cores"])
+
+
+def _to_row_major(x: _T, out_mem: _T, grid, free_l1) -> list[ProgramModel]:
+    """``ttnn.to_layout(x, ROW_MAJOR)`` of a TILE tensor with tile padding: untilize_with_unpadding.
+
+    Raises:
+        CBModelError: a tensor without tile padding (plain ``untilize``, the
+            layout-conversion family's model).
+    """
+    if x.shape == x.padded:
+        raise CBModelError("to_layout(ROW_MAJOR) of an unpadded tile tensor is ttnn.untilize (layout conversion)")
+    rm = out_mem.with_(shape=x.shape, dtype=x.dtype, tiled=False)
+    return [untilize_with_unpadding_program(x, rm, grid, free_l1)]
+
+
+def _to_tile(x: _T, out_mem: _T, grid, free_l1) -> list[ProgramModel]:
+    """``ttnn.to_layout(x, TILE)`` of a row-major tensor whose last two dims are not tile multiples.
+
+    Raises:
+        CBModelError: tile-aligned tensors (plain ``tilize``, layout conversion).
+    """
+    t = out_mem.with_(shape=x.shape, dtype=x.dtype, tiled=True)
+    if t.padded == x.shape:
+        raise CBModelError("to_layout(TILE) of a tile-aligned tensor is ttnn.tilize (layout conversion)")
+    return [tilize_with_val_padding_program(x, t, grid, free_l1)]
+
+
+def fill_pad_program(x: _T, grid: tuple[int, int]) -> list[ProgramModel]:
+    """``ttnn.fill_implicit_tile_padding`` of an interleaved TILE tensor: FillPadProgramFactory, or nothing.
+
+    Nothing when the last two dims are tile multiples.  Work = the tiles on the
+    right edge, bottom edge and corner of every 2D slice; DFBs ``data_in`` 2
+    tiles, ``right_mask`` 1 tile (W not a tile multiple), ``bot_mask`` 1 tile (H
+    not a tile multiple), ``data_out`` 2 tiles (tt-metal
+    ``fill_pad/device/fill_pad_program_factory.cpp``).
+    """
+    h, w = (x.shape[-2] if x.rank >= 2 else 1), x.shape[-1]
+    right, bottom = w % TILE != 0, h % TILE != 0
+    if not right and not bottom:
+        return []
+    if x.dtype.is_block_float:
+        raise CBModelError(f"fill_implicit_tile_padding of {x.dtype} goes through typecasts")
+    slices = prod(x.shape[:-2]) if x.rank > 2 else 1
+    ht, wt = ceil_div(h, TILE), ceil_div(w, TILE)
+    work = (slices * ((ht - 1) if bottom else ht) if right else 0) \
+        + (slices * ((wt - 1) if right else wt) if bottom else 0) + (slices if right and bottom else 0)
+    cores = split_work(work, grid)
+    tile = x.tile_bytes
+    dfbs = [("data_in", tile, 2)] + ([("right_mask", tile, 1)] if right else []) \
+        + ([("bot_mask", tile, 1)] if bottom else []) + [("data_out", tile, 2)]
+    return [_program("FillPadProgramFactory", "data_movement/fill_pad/device/fill_pad_program_factory.cpp", cores, dfbs,
+                     [f"fills the tile padding of {list(x.shape)}: {work:,} edge tiles on {cores.num_cores} cores"])]
+
+
+# ---------------------------------------------------------------------------
+# pad
+# ---------------------------------------------------------------------------
+
+_PAD = "data_movement/pad/device/"
+
+
+def pad_rm_program(x4: _T, out_pad: tuple[int, ...], front: tuple[int, ...], multicore: bool,
+                   arch: Arch, grid: tuple[int, int]) -> ProgramModel:
+    """``prim::pad`` of an interleaved 4D row-major tensor.
+
+    use_multicore -> PadRmReaderWriterMultiCoreDefaultProgramFactory: DFB ``in0`` of
+    ``align16(padded row)`` entries, ``16 x ceil(2048 / entry)`` of them when the
+    L1 budget ``l1_size / 2 - base`` allows (``clamp(budget / (ceil(2048 / entry)
+    x entry), 1, 16)`` batches); scratchpads ``pad`` (``align64(padded row)``) and
+    ``pad_align`` (same, when there is front padding on W or the row is not 64 B
+    aligned); split over the output rows.  Single core ->
+    PadRmReaderWriterProgramFactory: DFB of ``round_up(padded row, max(alignment,
+    32))`` x ``clamp(budget / entry, 1, 16)`` on core (0, 0), plus a 64 B L1
+    pad-value tensor.  Sources: ``pad_rm_reader_writer_multi_core_default_program_factory.cpp``,
+    ``pad_rm_reader_writer_program_factory.cpp``.
+    """
+    budget = arch.l1_size // 2 - arch.l1_unreserved_base
+    row = out_pad[-1] * x4.elem
+    if multicore:
+        a16, a64 = align_up(row, 16), align_up(row, 64)
+        per_barrier = max(ceil_div(2048, a16), 1)
+        factor = min(max(budget // (per_barrier * a16), 1), 16)
+        pad_align = front[-1] != 0 or a16 % 64 != 0
+        rows = prod(out_pad[:-1])
+        cores = split_work(rows, grid)
+        return _program("PadRmReaderWriterMultiCoreDefaultProgramFactory",
+                        _PAD + "pad_rm_reader_writer_multi_core_default_program_factory.cpp", cores,
+                        [("in0", a16, factor * per_barrier)],
+                        [f"{rows:,} padded rows of {row} B on {cores.num_cores} cores; {factor} x {per_barrier} rows "
+                         f"buffered; scratch pad {a64} B" + (f" + pad_align {a64} B" if pad_align else "")],
+                        scratch=a64 * (2 if pad_align else 1))
+    page = align_up(row, max(x4.alignment, TILE))
+    n = min(max(budget // page, 1), 16)
+    return _program("PadRmReaderWriterProgramFactory", _PAD + "pad_rm_reader_writer_program_factory.cpp",
+                    cores_set(core_range(0, 0, 0, 0)), [("in0", page, n)],
+                    ["single core (0, 0); also a 64 B L1 pad-value tensor (32 bf16) owned by the op"])
+
+
+def pad_tile_program(x4: _T, out_pad: tuple[int, ...], multicore: bool, grid: tuple[int, int]) -> ProgramModel:
+    """``prim::pad`` of an interleaved 4D TILE tensor.
+
+    PadTileMulticoreProgramFactory: DFB ``in0`` 2 output pages (tiles), scratchpad
+    one page, split over the output tiles; PadTileCoreProgramFactory: the same on
+    core (0, 0) (``pad_tile_multicore_program_factory.cpp``, ``pad_tile_program_factory.cpp``).
+    """
+    tile = x4.tile_bytes
+    if multicore:
+        tiles = prod(out_pad) // (TILE * TILE)
+        cores = split_work(tiles, grid)
+        return _program("PadTileMulticoreProgramFactory", _PAD + "pad_tile_multicore_program_factory.cpp", cores,
+                        [("in0", tile, 2)], [f"{tiles:,} output tiles on {cores.num_cores} cores"], scratch=tile)
+    return _program("PadTileCoreProgramFactory", _PAD + "pad_tile_program_factory.cpp",
+                    cores_set(core_range(0, 0, 0, 0)), [("in0", tile, 2)], ["single core (0, 0)"], scratch=tile)
+
+
+def _pad_steps(x: _T, padding: list[tuple[int, int]], multicore: bool, out: _T, ctx: CBContext) -> list[ProgramModel]:
+    """The device programs of ``ttnn.pad(x, padding, value, use_multicore, memory_config=out)`` (pad/pad.cpp).
+
+    Raises:
+        CBModelError: sharded tensors, front padding of TILE tensors (rejected
+            by ttnn), block-float tensors.
+    """
+    if all(a == 0 and b == 0 for a, b in padding):
+        return []
+    if x.sharded or out.sharded:
+        raise CBModelError("pad of sharded tensors is not modeled")
+    if x.dtype.is_block_float:
+        raise CBModelError(f"{x.dtype} pad goes through typecast programs")
+    rank = x.rank
+    steps: list[ProgramModel] = []
+    if rank > 4:
+        # pad_leading_dimensions: a padded dim above the last three is padded on the 4D view
+        # [outer, dims d.. -3, H, W] (a view), as padding of its axis 1 scaled by the dims below d.
+        padding = list(padding)
+        for d in range(rank - 3):
+            if padding[d] == (0, 0) or (d == rank - 4 and prod(x.shape[:rank - 3]) == x.shape[rank - 4]):
+                continue
+            inner = prod(x.shape[d + 1:rank - 2])
+            view = x.with_(shape=(prod(x.shape[:d]), prod(x.shape[d:rank - 2]), x.shape[-2], x.shape[-1]))
+            lead = [(0, 0), (padding[d][0] * inner, padding[d][1] * inner), (0, 0), (0, 0)]
+            steps += _pad_steps(view, lead, multicore, view, ctx)
+            shape = list(x.shape)
+            shape[d] += sum(padding[d])
+            x = x.with_(shape=tuple(shape))
+            padding[d] = (0, 0)
+        if all(p == (0, 0) for p in padding):
+            if _same_placement(x, out):
+                return steps
+            raise CBModelError("the final to_memory_config of a leading-dim pad is not modeled")
+
+    def to4(values: list, fill) -> list:
+        """A per-dim list of the original rank, as ttnn's 4D squeeze/unsqueeze sees it."""
+        return [fill] * (4 - rank) + list(values) if rank <= 4 else list(values[rank - 4:])
+
+    shape4 = tuple(to4(list(x.shape), 1)) if rank <= 4 else (prod(x.shape[:rank - 3]),) + x.shape[rank - 3:]
+    x4 = x.with_(shape=shape4)
+    if not x.tiled:
+        pads4 = to4(padding, (0, 0))
+        out_pad = tuple(d + a + b for d, (a, b) in zip(shape4, pads4))
+        if out_pad == shape4:
+            return steps
+        return steps + [pad_rm_program(x4, out_pad, tuple(a for a, _ in pads4), multicore, ctx.arch, ctx.grid)]
+    if any(a for a, _ in padding):
+        raise CBModelError("ttnn.pad of a TILE tensor does not support front padding on device")
+    steps += fill_pad_program(x, ctx.grid)
+    req = tuple(d + b for d, (_, b) in zip(x.shape, padding))
+    req_pad = tile_padded_shape(req)
+    if rank == 1 or (req[:-2] == x.shape[:-2] and req_pad[-2:] == x.padded[-2:]):
+        return steps
+    grow = to4([rp - xp for rp, xp in zip(req_pad, x.padded)], 0)
+    out_pad = tuple(p + g for p, g in zip(x4.padded, grow))
+    return steps + [pad_tile_program(x4, out_pad, multicore, ctx.grid)]
+
+
+# ---------------------------------------------------------------------------
+# slice
+# ---------------------------------------------------------------------------
+
+_SLICE = "data_movement/slice/device/"
+
+
+def merge_num_sticks_to_read(sticks: int, stick_bytes: int, max_read: int) -> int:
+    """tt-metal ``merge_num_sticks_to_read`` (tt_metal/common/work_split.cpp): reads per barrier.
+
+    The total ``sticks x stick_bytes`` is cut into the largest read that is a
+    multiple of ``stick_bytes``, at most ``max_read``, and divides it; returns
+    how many such reads there are.
+    """
+    total = sticks * stick_bytes
+    n = sticks
+    size = stick_bytes
+    while size <= max_read:
+        if total % size == 0:
+            n = total // size
+        size += stick_bytes
+    return n
+
+
+def slice_tile_program(x: _T, out_shape: tuple[int, ...], grid: tuple[int, int]) -> ProgramModel:
+    """SliceTileProgramFactory: DFB ``in`` of 2 tiles, scratchpad ``rank x 4`` B, split over output tiles.
+
+    (``slice/device/slice_program_factory_tile.cpp``)
+    """
+    tiles = prod(tile_padded_shape(out_shape)) // (TILE * TILE)
+    cores = split_work(tiles, grid)
+    return _program("SliceTileProgramFactory", _SLICE + "slice_program_factory_tile.cpp", cores,
+                    [("in", x.tile_bytes, 2)], [f"{tiles:,} output tiles on {cores.num_cores} cores"],
+                    scratch=x.rank * 4)
+
+
+def slice_rm_program(x: _T, begins: list[int], out: _T, grid: tuple[int, int], free_l1: int) -> ProgramModel:
+    """SliceRmProgramFactory (unit steps, interleaved row-major).
+
+    Work split over the output rows; DFB ``in`` entries of the output row rounded
+    up to the larger buffer alignment (doubled when the first W byte is not
+    aligned in the source), ``2 x num_read_per_barrier`` of them, where
+    ``num_read_per_barrier = pad32(rows per core) / merge_num_sticks_to_read(pad32(rows
+    per core), aligned row, 4096)``; rows wider than half the free L1 are read in
+    8 KiB chunks.  Scratchpad ``rank x 4`` B.  (``slice/device/slice_program_factory_rm.cpp``
+    ``compute_dfb_size``)
+
+    Raises:
+        CBModelError: two entries do not fit in the free L1 (TT_FATAL).
+    """
+    single = max(x.alignment, out.alignment)
+    misalign = (begins[-1] * x.elem) % x.alignment
+    alignment = single * (2 if misalign else 1)
+    row = out.shape[-1] * x.elem
+    entry = align_up(row, alignment)
+    stride = align_up(row, single)
+    rows = out.volume // out.shape[-1]
+    cores = split_work(rows, grid)
+    per_core = ceil_div(rows, cores.num_cores)
+    note = ""
+    if misalign == 0 and 2 * entry > free_l1 and entry > alignment:
+        chunk = (min(8192, free_l1 // 8) // alignment) * alignment
+        if chunk < alignment:
+            raise CBModelError(f"ttnn::slice: L1 budget {free_l1:,} B too small for sub-row chunking")
+        n = ceil_div(row, chunk)
+        if n % 2:
+            cand = (row // (n + 1) // alignment) * alignment
+            if cand >= alignment and ceil_div(row, cand) % 2 == 0:
+                chunk, n = cand, ceil_div(row, cand)
+        entry, nrpb = chunk, (2 if n % 2 == 0 else 1)
+        note = f"; rows read in {n} chunks of {chunk} B"
+    else:
+        pad32 = align_up(per_core, 32)
+        nrpb = pad32 // merge_num_sticks_to_read(pad32, stride, 4096)
+    if 2 * entry > free_l1:
+        raise CBModelError(f"ttnn::slice: DFB of 2 x {entry:,} B exceeds the free L1 ({free_l1:,} B)")
+    return _program("SliceRmProgramFactory", _SLICE + "slice_program_factory_rm.cpp", cores,
+                    [("in", entry, 2 * nrpb)],
+                    [f"{rows:,} output rows of {row} B on {cores.num_cores} cores; {nrpb} rows per barrier" + note],
+                    scratch=x.rank * 4)
+
+
+def slice_rm_stride_program(x: _T, out: _T, grid: tuple[int, int]) -> ProgramModel:
+    """SliceRmStrideProgramFactory (non-unit steps): DFB ``in`` of 2 input rows (aligned), split over output rows.
+
+    (``slice/device/slice_program_factory_rm_stride.cpp``)
+    """
+    entry = align_up(x.shape[-1] * x.elem, max(x.alignment, out.alignment))
+    rows = out.volume // out.shape[-1]
+    cores = split_work(rows, grid)
+    return _program("SliceRmStrideProgramFactory", _SLICE + "slice_program_factory_rm_stride.cpp", cores,
+                    [("in", entry, 2)], [f"{rows:,} output rows on {cores.num_cores} cores"])
+
+
+def _slice_steps(x: _T, dims: list[tuple[int, int, int, int]], out: _T, ctx: CBContext) -> list[ProgramModel]:
+    """The device programs of ``ttnn.slice(x, begins, ends, step, memory_config=out)`` (slice/slice.cpp).
+
+    TILE tensors with unit steps and tile-aligned begins on the last two dims use
+    SliceTile; otherwise a TILE tensor is untilized, sliced row-major and tilized
+    back (``to_layout``).
+
+    Raises:
+        CBModelError: sharded tensors, negative steps, and the layout steps
+            this module does not model (see :func:`_to_row_major`, :func:`_to_tile`).
+    """
+    begins = [b for b, _, _, _ in dims]
+    steps = [s for _, _, s, _ in dims]
+    out_shape = tuple(n for *_, n in dims)
+    if x.sharded or out.sharded:
+        raise CBModelError("slice of sharded tensors is not modeled")
+    if any(s < 0 for s in steps):
+        raise CBModelError("negative slice steps are not modeled")
+    if all(s == 1 for s in steps) and out_shape == x.shape:
+        if _same_placement(x, out):
+            return []
+        raise CBModelError("a full slice to another memory config is ttnn.to_memory_config")
+    unit = all(s == 1 for s in steps)
+    aligned = x.rank == 1 or (begins[-1] % TILE == 0 and begins[-2] % TILE == 0)
+    rm_only = not x.tiled or not unit or x.rank == 1 or not aligned
+    if not rm_only:
+        return [slice_tile_program(x, out_shape, ctx.grid)]
+    progs: list[ProgramModel] = []
+    src = x
+    if x.tiled:
+        if not unit and x.dtype.is_block_float:
+            raise CBModelError("strided slice is not supported for bfloat8 tensors")
+        progs += _to_row_major(x, out, ctx.grid, ctx.max_l1_space)
+        src = out.with_(shape=x.shape, dtype=x.dtype, tiled=False)
+    res = out.with_(shape=out_shape, dtype=x.dtype, tiled=False)
+    progs.append(slice_rm_program(src, begins, res, ctx.grid, ctx.max_l1_space) if unit
+                 else slice_rm_stride_program(src, res, ctx.grid))
+    if x.tiled:
+        progs += _to_tile(res, out, ctx.grid, ctx.max_l1_space)
+    return progs
+
+
+# ---------------------------------------------------------------------------
+# concat
+# ---------------------------------------------------------------------------
+
+_CONCAT = "data_movement/concat/device/"
+
+
+def concat_program(xs: list[_T], dim: int, out: _T, arch: Arch, grid: tuple[int, int]) -> ProgramModel:
+    """ConcatProgramFactory (interleaved inputs and output).
+
+    One DFB ``src0`` of one output page: a tile, or a row-major row rounded up to
+    the larger of the first input's and the output's buffer alignment; 2 pages
+    unless that exceeds ``l1_size / 2 - base``; split over the output pages
+    (``concat/device/concat_program_factory.cpp``).
+    """
+    if out.tiled:
+        pages = out.physical_volume // (TILE * TILE)
+        page = out.tile_bytes
+    else:
+        pages = out.volume // out.shape[-1]
+        page = align_up(out.shape[-1] * out.elem, max(xs[0].alignment, out.alignment))
+    n = 2 if 2 * page <= arch.l1_size // 2 - arch.l1_unreserved_base else 1
+    cores = split_work(pages, grid)
+    return _program("ConcatProgramFactory", _CONCAT + "concat_program_factory.cpp", cores, [("src0", page, n)],
+                    [f"{len(xs)} inputs along dim {dim}; {pages:,} output pages of {page} B on {cores.num_cores} cores"])
+
+
+def concat_tiled_unaligned_program(xs: list[_T], out: _T, grid: tuple[int, int]) -> ProgramModel:
+    """ConcatTiledUnalignedProgramFactory: last-dim concat of TILE inputs whose widths are not tile multiples.
+
+    Work is one 32-row band per core group (:func:`split_blocks_for_tilize` over
+    the bands); CBs (legacy ``CBDescriptor``, one tile per page): ``c_0`` 2 x the
+    input tiles of a band, ``c_1`` the input tiles of a band, ``c_2`` the output
+    tiles of a band, ``c_16`` 2 x the output tiles of a band
+    (``concat/device/concat_tiled_unaligned_program_factory.cpp``).
+    """
+    in_wt = sum(t.padded[-1] // TILE for t in xs)
+    out_wt = ceil_div(sum(t.shape[-1] for t in xs), TILE)
+    bands = xs[0].physical_volume // xs[0].padded[-1] // TILE
+    cores = split_blocks_for_tilize(bands, grid)
+    tile = xs[0].tile_bytes
+    cbs = [CB(0, "c_0 in", tile, 2 * in_wt, cores), CB(1, "c_1 rm", tile, in_wt, cores),
+           CB(2, "c_2 asm", tile, out_wt, cores), CB(16, "c_16 out", tile, 2 * out_wt, cores)]
+    return ProgramModel("ConcatTiledUnalignedProgramFactory", _TM + _CONCAT + "concat_tiled_unaligned_program_factory.cpp",
+                        cores, cbs, [f"{bands:,} bands of {in_wt} input / {out_wt} output tiles on {cores.num_cores} cores"])
+
+
+def _tiled_unaligned_ok(xs: list[_T], dim: int, out: _T, grid: tuple[int, int], free_l1: int) -> bool:
+    """``can_use_tiled_unaligned_concat``: a last-dim concat of 2..32 bf16/f32 TILE inputs, one unaligned.
+
+    Also needs its CBs plus the pending L1 output (for an L1 interleaved output)
+    to fit in the free L1 (``get_max_l1_space``).
+    """
+    rank = xs[0].rank
+    if not 2 <= len(xs) <= 32 or out.sharded or rank < 2 or dim != rank - 1:
+        return False
+    if xs[0].dtype.name not in ("bf16", "f32") or any(not t.tiled or t.sharded for t in xs):
+        return False
+    if not any(t.shape[-1] != t.padded[-1] for t in xs):
+        return False
+    in_wt = sum(t.padded[-1] // TILE for t in xs)
+    out_wt = ceil_div(sum(t.shape[-1] for t in xs), TILE)
+    if xs[0].physical_volume // xs[0].padded[-1] // TILE == 0:
+        return False
+    tile = xs[0].tile_bytes
+    out_tiles = xs[0].physical_volume // xs[0].padded[-1] * out_wt
+    pending = _l1_output_reservation(out, tile, out_tiles, grid[0] * grid[1])
+    return (3 * in_wt + 3 * out_wt) * tile + pending <= free_l1
+
+
+def _concat_impl_steps(xs: list[_T], dim: int, out: _T, ctx: CBContext) -> list[ProgramModel]:
+    """``concat_impl``: ConcatDeviceOperation on interleaved tensors (tiled-unaligned or the default factory)."""
+    if _tiled_unaligned_ok(xs, dim, out, ctx.grid, ctx.max_l1_space):
+        return [concat_tiled_unaligned_program(xs, out, ctx.grid)]
+    return [concat_program(xs, dim, out, ctx.arch, ctx.grid)]
+
+
+def _concat_steps(xs: list[_T], dim: int, out: _T, ctx: CBContext) -> list[ProgramModel]:
+    """The device programs of ``ttnn.concat(xs, dim, memory_config=out)`` (concat/concat.cpp).
+
+    In tt-metal's order: ConcatTiledUnaligned when eligible; else TILE inputs with
+    tile padding on the concat dim are untilized (untilize_with_unpadding),
+    concatenated row-major and tilized back (tilize_with_val_padding); a row-major
+    concat on the last dim whose rows are not a multiple of the buffer alignment
+    runs between two transposes of the last two dims; else ConcatProgramFactory.
+
+    Raises:
+        CBModelError: sharded tensors, a single input (to_memory_config), the
+            chunked path for rows wider than L1.
+    """
+    if any(t.sharded for t in xs) or out.sharded:
+        raise CBModelError("concat of sharded tensors is not modeled")
+    if len(xs) == 1:
+        if _same_placement(xs[0], out):
+            return []
+        raise CBModelError("concat of one tensor is ttnn.to_memory_config")
+    rank = xs[0].rank
+    if _tiled_unaligned_ok(xs, dim, out, ctx.grid, ctx.max_l1_space):
+        return [concat_tiled_unaligned_program(xs, out, ctx.grid)]
+    if rank >= 2 and dim == rank - 1:
+        align = max(xs[0].alignment, out.alignment)
+        page = align_up(xs[0].elem * xs[0].shape[-2], align)
+        padded_dim = any(t.shape[dim] != t.padded[dim] for t in xs) if xs[0].tiled else True
+        transposes = padded_dim and any((t.shape[dim] * t.elem) % align for t in xs)
+        if transposes and page > ctx.arch.l1_size - ctx.arch.l1_unreserved_base:
+            raise CBModelError("concat of rows wider than L1 is chunked through slices (not modeled)")
+    if xs[0].tiled and any(t.shape[dim] != t.padded[dim] or rank == 1 for t in xs):
+        steps = [untilize_with_unpadding_program(t, t.with_(tiled=False), ctx.grid, ctx.max_l1_space) for t in xs]
+        rm_out = out.with_(tiled=False)
+        steps += _concat_rm_steps([t.with_(tiled=False) for t in xs], dim, rm_out, ctx)
+        steps.append(tilize_with_val_padding_program(rm_out, out.with_(tiled=True), ctx.grid, ctx.max_l1_space))
+        return steps
+    if xs[0].tiled:
+        return _concat_impl_steps(xs, dim, out, ctx)
+    return _concat_rm_steps(xs, dim, out, ctx)
+
+
+def _concat_rm_steps(xs: list[_T], dim: int, out: _T, ctx: CBContext) -> list[ProgramModel]:
+    """Row-major concat: directly, or between transposes of the last two dims when rows are unaligned."""
+    rank = xs[0].rank
+    if rank == 1:
+        if any((t.shape[0] * t.elem) % t.alignment for t in xs):
+            # unsqueeze_squeeze_1D: concat [1, W] tensors along dim 1 (views), then squeeze
+            return _concat_rm_steps([t.with_(shape=(1,) + t.shape) for t in xs], 1, out.with_(shape=(1,) + out.shape),
+                                    ctx)
+        return _concat_impl_steps(xs, dim, out, ctx)
+    if dim == rank - 1 and any((t.shape[dim] * t.elem) % t.alignment for t in xs):
+        steps: list[ProgramModel] = []
+        perm = tuple(range(rank - 2)) + (rank - 1, rank - 2)
+        moved = []
+        for t in xs:
+            tt = t.with_(shape=tuple(t.shape[p] for p in perm))
+            steps += _transpose_steps(t, rank - 2, rank - 1, tt.with_(buffer=t.buffer, mem=t.mem), ctx.grid)
+            moved.append(tt)
+        cat = out.with_(shape=tuple(out.shape[p] for p in perm), buffer=out.buffer, mem=out.mem)
+        steps += _concat_impl_steps(moved, rank - 2, cat, ctx)
+        steps += _transpose_steps(cat, rank - 2, rank - 1, out, ctx.grid)
+        return steps
+    return _concat_impl_steps(xs, dim, out, ctx)
+
+
+# ---------------------------------------------------------------------------
+# repeat_interleave
+# ---------------------------------------------------------------------------
+
+
+def repeat_interleave_codegen_program(x: _T, dim: int, repeats: int, grid: tuple[int, int],
+                                      free_l1: int, out: _T) -> ProgramModel:
+    """RepeatInterleaveCodegenProgramFactory (legacy CB ``c_0``), split over the output pages.
+
+    TILE: 8 output tiles.  Row-major: ``2 x batch`` slots of the row rounded up
+    to the larger of the input's and output's alignment, ``batch`` = 4 halved
+    until ``2 x batch`` slots fit in the free L1.  Output pages: tiles (TILE) or
+    rows (row-major) of the output (``repeat_interleave/codegen/repeat_interleave_codegen_program_factory.cpp``).
+    """
+    if x.tiled:
+        pages = prod(x.shape[:-2]) * ceil_div(x.shape[-2], TILE) * ceil_div(x.shape[-1], TILE) * repeats
+        page, n = out.tile_bytes, 8
+    else:
+        pages = x.volume // x.shape[-1] * repeats
+        row = x.shape[-1] * x.elem
+        page = max(align_up(row, x.alignment), align_up(row, out.alignment))
+        slots = free_l1 // page
+        batch = 4
+        while 2 * batch > slots:
+            batch //= 2
+        n = 2 * batch
+    cores = split_work(pages, grid)
+    return ProgramModel("RepeatInterleaveCodegenProgramFactory",
+                        _TM + "data_movement/repeat_interleave/codegen/repeat_interleave_codegen_program_factory.cpp",
+                        cores, [CB(0, "c_0", page, n, cores)],
+                        [f"{pages:,} output pages on {cores.num_cores} cores"])
+
+
+def _repeat_interleave_steps(x: _T, repeats: int, dim: int, out: _T, ctx: CBContext) -> list[ProgramModel]:
+    """The device programs of ``ttnn.repeat_interleave(x, repeats, dim, memory_config=out)``.
+
+    Codegen path (rank 2..4, interleaved, bf16/f32/si32, repeats > 1, the dim not
+    inside a tile / row, enough L1 for two row slots); otherwise the native path
+    (repeat_interleave/repeat_interleave.cpp): a last-dim repeat between two
+    transposes; else untilize (``to_layout``), one concat of the ``repeats``
+    unsqueezed copies (batches of 32), reshape (a view) and tilize back.
+
+    Raises:
+        CBModelError: sharded tensors, block-float/uint8 typecasts, more than 32
+            repeats (several concat batches), layout steps not modeled here.
+    """
+    if x.sharded or out.sharded:
+        raise CBModelError("repeat_interleave of sharded tensors is not modeled")
+    rank = x.rank
+    if rank == 1:
+        raise CBModelError("rank-1 repeat_interleave (unsqueeze + reshape) is not modeled")
+    if repeats == 1:
+        if _same_placement(x, out):
+            return []
+        raise CBModelError("repeat_interleave with one repeat is ttnn.to_memory_config")
+    codegen = (2 <= rank <= 4 and x.dtype.name in ("bf16", "f32", "si32") and x.volume > 0
+               and ((x.tiled and dim < rank - 2) or (not x.tiled and x.shape[-1] >= 2 and dim < rank - 1
+                    and ctx.max_l1_space // max(align_up(x.shape[-1] * x.elem, x.alignment),
+                                                align_up(x.shape[-1] * x.elem, out.alignment)) >= 2)))
+    if codegen:
+        return [repeat_interleave_codegen_program(x, dim, repeats, ctx.grid, ctx.max_l1_space, out)]
+    return _repeat_interleave_native(x, repeats, dim, out, ctx)
+
+
+def _repeat_interleave_native(x: _T, repeats: int, dim: int, out: _T, ctx: CBContext) -> list[ProgramModel]:
+    """``repeat_interleave_native``: transposes around a last-dim repeat, else untilize / concat / tilize.
+
+    Raises:
+        CBModelError: block-float/uint8 typecasts, more than 32 repeats, a final
+            to_memory_config, layout steps not modeled here.
+    """
+    rank = x.rank
+    if x.dtype.is_block_float or x.dtype.name == "u8":
+        raise CBModelError(f"repeat_interleave of {x.dtype} goes through typecasts")
+    if dim == rank - 1:
+        perm = list(range(rank))
+        perm[-1], perm[-2] = perm[-2], perm[-1]
+        xt = out.with_(shape=tuple(x.shape[p] for p in perm), dtype=x.dtype, tiled=x.tiled)
+        yt = xt.with_(shape=tuple(out.shape[p] for p in perm))
+        return (_transpose_steps(x, rank - 2, rank - 1, xt, ctx.grid)
+                + _repeat_interleave_native(xt, repeats, rank - 2, yt, ctx)
+                + _transpose_steps(yt, rank - 2, rank - 1, out, ctx.grid))
+    if repeats > 32:
+        raise CBModelError("repeat_interleave with more than 32 repeats concatenates in batches (not modeled)")
+    steps: list[ProgramModel] = []
+    rm = x.with_(tiled=False)
+    if x.tiled:
+        steps += _to_row_major(x, x, ctx.grid, ctx.max_l1_space)
+    piece = rm.with_(shape=x.shape[:dim + 1] + (1,) + x.shape[dim + 1:])
+    cat = piece.with_(shape=x.shape[:dim + 1] + (repeats,) + x.shape[dim + 1:], buffer="dram", mem="interleaved")
+    steps += _concat_rm_steps([piece] * repeats, dim + 1, cat, ctx)
+    if x.tiled:
+        steps += _to_tile(cat.with_(shape=out.shape), cat.with_(shape=out.shape), ctx.grid, ctx.max_l1_space)
+    if not _same_placement(cat, out):
+        raise CBModelError("repeat_interleave's final to_memory_config to the requested config is not modeled")
+    return steps
+
+
+# ---------------------------------------------------------------------------
+# repeat
+# ---------------------------------------------------------------------------
+
+_REPEAT = "data_movement/repeat/"
+
+
+def repeat_codegen_program(x4: _T, d: int, r: int, out4: _T, grid: tuple[int, int], free_l1: int) -> ProgramModel:
+    """One RepeatCodegenProgramFactory leg: repeat dim ``d`` of the 4D view ``x4`` ``r`` times.
+
+    TILE: one CB ``c_0`` of 8 aligned output pages (tiles) split over the output
+    tiles; when the leg repeats an outer dim (``d < 2``) into an L1 interleaved
+    output, the direct kernel with 1 tile split over the input tiles.
+    Row-major: ``c_0`` of ``depth`` slots of ``max(aligned input row, aligned output
+    row)``, ``depth = 2 x min(4, slots / 2)`` of the slots that fit in the free L1 (1
+    when only one fits), split over the output rows (the input rows for a last-dim
+    repeat).  (``repeat/codegen/repeat_codegen_program_factory.cpp``, ``plan_rm_cb``)
+
+    Raises:
+        CBModelError: not even one row-major slot fits in the free L1.
+    """
+    src = _TM + _REPEAT + "codegen/repeat_codegen_program_factory.cpp"
+    n, c, h, w = x4.shape
+    if x4.tiled:
+        tiles_in = n * c * ceil_div(h, TILE) * ceil_div(w, TILE)
+        if d < 2 and out4.l1 and not out4.sharded:
+            cores = split_work(tiles_in, grid)
+            return ProgramModel("RepeatCodegenProgramFactory", src, cores, [CB(0, "c_0", out4.tile_bytes, 1, cores)],
+                                [f"dim {d} x{r}: direct outer-dim copy of {tiles_in:,} tiles on {cores.num_cores} cores"])
+        pages = tiles_in * r
+        cores = split_work(pages, grid)
+        return ProgramModel("RepeatCodegenProgramFactory", src, cores, [CB(0, "c_0", out4.tile_bytes, 8, cores)],
+                            [f"dim {d} x{r}: {pages:,} output tiles on {cores.num_cores} cores"])
+    sticks = n * c * h
+    pages = sticks if d == 3 else sticks * r
+    slot = max(align_up(w * x4.elem, x4.alignment), align_up(out4.shape[-1] * x4.elem, out4.alignment))
+    slots = free_l1 // slot
+    if slots == 0:
+        raise CBModelError(f"repeat: a {slot} B row slot does not fit in the free L1 ({free_l1:,} B)")
+    depth = 1 if slots == 1 else 2 * min(4, slots // 2)
+    cores = split_work(pages, grid)
+    return ProgramModel("RepeatCodegenProgramFactory", src, cores, [CB(0, "c_0", slot, depth, cores)],
+                        [f"dim {d} x{r}: {pages:,} rows on {cores.num_cores} cores, {depth} slots of {slot} B"])
+
+
+def _row_l1_per_bank(t: _T, banks: int) -> int:
+    """L1 bytes per bank of an interleaved tensor (0 in DRAM): ``ceil(pages / banks) x align16(page)``."""
+    if not t.l1:
+        return 0
+    if t.tiled:
+        return ceil_div(t.physical_volume // (TILE * TILE), banks) * t.tile_bytes
+    return ceil_div(t.volume // t.shape[-1], banks) * align_up(t.shape[-1] * t.elem, t.l1_align)
+
+
+def _repeat_legs(x: _T, reps: list[int], tile_legs: bool) -> list[tuple[int, int]]:
+    """(dim, repeats) of each codegen leg (``plan_codegen_legs``): a leading size-1 dim's repeats fold into
+    the next dim; TILE legs run outermost dim first, row-major legs last dim first."""
+    legs = list(reps)
+    for d in range(x.rank - (3 if tile_legs else 2)):
+        if x.shape[d] == 1 and legs[d] > 1 and legs[d + 1] > 1:
+            legs[d + 1] *= legs[d]
+            legs[d] = 1
+    order = range(x.rank) if tile_legs else range(x.rank - 1, -1, -1)
+    return [(d, legs[d]) for d in order if legs[d] > 1]
+
+
+def _rm_legs_fit(x: _T, legs: list[tuple[int, int]], out: _T, committed: int, fits) -> bool:
+    """``row_major_legs_fit``: walk the row-major legs, adding each leg output's L1 to ``committed``."""
+    cur = x
+    for i, (d, r) in enumerate(legs):
+        shape = list(cur.shape)
+        shape[d] *= r
+        where = out if i == len(legs) - 1 else cur
+        nxt = where.with_(shape=tuple(shape), dtype=x.dtype, tiled=False)
+        committed += _row_l1_per_bank(nxt, 110)
+        slot = max(align_up(cur.shape[-1] * x.elem, cur.alignment), align_up(nxt.shape[-1] * x.elem, nxt.alignment))
+        if not fits(slot, committed):
+            return False
+        cur = nxt
+    return True
+
+
+def _untilize_for_repeat(x: _T, ctx: CBContext) -> list[ProgramModel]:
+    """``ttnn.untilize`` of a padded non-bfloat16 tile tensor: untilize_with_unpadding (measured for f32/u32).
+
+    Raises:
+        CBModelError: bf16 / bfp8 tensors (UntilizeCodegen) and unpadded ones
+            (UntilizeDeviceOperation): the layout-conversion family's programs.
+    """
+    if x.dtype.name in ("bf16", "bfp_bf8"):
+        raise CBModelError("ttnn.untilize of a bf16 tile tensor runs UntilizeCodegen (layout conversion)")
+    return _to_row_major(x, x, ctx.grid, ctx.max_l1_space)
+
+
+def _repeat_steps(x: _T, reps: list[int], out: _T, ctx: CBContext) -> list[ProgramModel]:
+    """The device programs of ``ttnn.repeat(x, reps, memory_config=out)`` (repeat/repeat.cpp).
+
+    Codegen (``repeat_codegen_supported.cpp``): interleaved rank 2..4 tensors; one
+    RepeatCodegen program per leg (:func:`_repeat_legs`).  A TILE tensor with a
+    partial tile repeated along one of its last two dims is untilized first and
+    tilized back (row-major legs); row-major legs need their row slots to fit
+    the L1 window (``l1_size - base``) and the free L1.  Otherwise the native path:
+    TILE tensors whose last two dims are tile multiples run one
+    RepeatProgramFactoryHigherDim per repeated dim (scratch ``128 + tile``);
+    others go row-major (untilize first, tilize after for TILE) and run
+    RepeatProgramFactoryLastDim for the last dim (scratch ``2 x (128 + k x row)``,
+    ``k`` = 1, 2, 4, 8 or 16 as the row is 16, 8, 4, 2 or 1 B aligned) and
+    RepeatProgramFactoryHigherDim for the others (scratch ``2 x (128 + row)``),
+    last dim first, on every core (``repeat/device/repeat_program_factory_{last,higher}_dim.cpp``).
+
+    Raises:
+        CBModelError: sharded tensors, zero repeats (ttnn.zeros), a final
+            to_memory_config, untilize steps of the layout-conversion family.
+    """
+    if x.sharded or out.sharded:
+        raise CBModelError("repeat of sharded tensors is not modeled")
+    if len(reps) > x.rank:
+        x = x.with_(shape=(1,) * (len(reps) - x.rank) + x.shape)
+    reps = [1] * (x.rank - len(reps)) + list(reps)
+    if any(r == 0 for r in reps):
+        raise CBModelError("repeat with a zero repeat is ttnn.zeros")
+    if all(r == 1 for r in reps):
+        if _same_placement(x, out):
+            return []
+        raise CBModelError("repeat by ones to another memory config is ttnn.to_memory_config")
+    if x.dtype.is_block_float:
+        raise CBModelError(f"repeat of {x.dtype} goes through typecasts")
+    rank = x.rank
+    sub_tile = x.tiled and rank >= 2 and (x.shape[-1] % TILE != 0 or x.shape[-2] % TILE != 0)
+    round_trip = sub_tile and (reps[-2] > 1 or reps[-1] > 1)
+    window = ctx.arch.l1_size - ctx.arch.l1_unreserved_base
+    codegen = 2 <= rank <= 4 and (x.tiled and not round_trip)
+    if 2 <= rank <= 4 and not codegen:
+        rm_x = x.with_(tiled=False) if round_trip else x
+        legs = _repeat_legs(rm_x, reps, False)
+        base = _row_l1_per_bank(x, 110) + (_row_l1_per_bank(rm_x, 110) if round_trip else 0)
+        if x.buffer == "dram" and out.buffer == "dram":
+            codegen = 2 * align_up(x.shape[-1] * reps[-1] * x.elem, x.dram_align) <= window
+        else:
+            codegen = _rm_legs_fit(rm_x, legs, out, base, lambda slot, used: used < window and 2 * slot <= window - used)
+        free = ctx.max_l1_space
+        codegen = codegen and _rm_legs_fit(rm_x, legs, out, 0, lambda slot, used: used < free and slot <= free - used)
+    steps: list[ProgramModel] = []
+    if codegen:
+        cur = x
+        if round_trip:
+            steps += _untilize_for_repeat(x, ctx)
+            cur = x.with_(tiled=False)
+        pad = 4 - rank
+        legs = _repeat_legs(cur, reps, cur.tiled)
+        cur4 = cur.with_(shape=(1,) * pad + cur.shape)
+        for i, (d, r) in enumerate(legs):
+            shape = list(cur4.shape)
+            shape[d + pad] *= r
+            where = out if i == len(legs) - 1 else cur4
+            nxt = where.with_(shape=tuple(shape), dtype=x.dtype, tiled=cur.tiled)
+            steps.append(repeat_codegen_program(cur4, d + pad, r, nxt, ctx.grid, ctx.max_l1_space))
+            cur4 = nxt
+        if round_trip:
+            rm = cur4.with_(shape=out.shape)
+            steps += _to_tile(rm, out, ctx.grid, ctx.max_l1_space) if out.padded != out.shape else \
+                [_tilize_program(rm, out.with_(tiled=True), ctx.grid)]
+        return steps
+    if x.tiled and not sub_tile and rank >= 2:
+        for d in range(rank - 1, -1, -1):
+            if reps[d] > 1:
+                steps.append(_program("RepeatProgramFactoryHigherDim",
+                                      _REPEAT + "device/repeat_program_factory_higher_dim.cpp", full_grid(ctx.grid), [],
+                                      [f"tile-native repeat of dim {d} x{reps[d]}: scratch 2 x 64 B + one tile"],
+                                      scratch=128 + x.tile_bytes))
+        return steps
+    if x.tiled:
+        steps += _to_row_major(x, x, ctx.grid, ctx.max_l1_space)
+    width = x.shape[-1] * x.elem
+    for d in range(rank - 1, -1, -1):
+        if reps[d] == 1:
+            continue
+        if d == rank - 1:
+            k = next((m for a, m in ((16, 1), (8, 2), (4, 4), (2, 8)) if width % a == 0), 16)
+            steps.append(_program("RepeatProgramFactoryLastDim", _REPEAT + "device/repeat_program_factory_last_dim.cpp",
+                                  full_grid(ctx.grid), [], [f"rows of {width} B repeated x{reps[d]}"],
+                                  scratch=2 * (128 + k * width)))
+            width *= reps[d]
+        else:
+            steps.append(_program("RepeatProgramFactoryHigherDim",
+                                  _REPEAT + "device/repeat_program_factory_higher_dim.cpp", full_grid(ctx.grid), [],
+                                  [f"row-major repeat of dim {d} x{reps[d]}, rows of {width} B"],
+                                  scratch=2 * (128 + width)))
+    if x.tiled:
+        rm = out.with_(tiled=False)
+        steps += _to_tile(rm, out, ctx.grid, ctx.max_l1_space)
+    return steps
+
+
+# ---------------------------------------------------------------------------
+# embedding
+# ---------------------------------------------------------------------------
+
+_EMBED = "embedding/device/"
+
+
+def _embedding_steps(idx: _T, weight: _T, out: _T, ctx: CBContext) -> list[ProgramModel]:
+    """The device programs of ``ttnn.embedding(indices, weight, layout=out.layout, memory_config=out)``.
+
+    The ttnn 0.81.1 wheel ships only the embedding kernels, so the host side follows
+    the Metal 2.0 versions in the tt-metal source store (``embedding/device/
+    embedding_device_operation.cpp`` select_program_factory, ``embeddings_{rm,fused,
+    tilized_indices}_program_factory.cpp``), corrected by measurement where 0.81.1
+    differs (its index buffers are scratchpads, not DFBs):
+
+    * TILE indices -> EmbeddingsTilizedIndicesProgramFactory: DFB ``out`` 2 x the
+      weight row aligned to the indices' buffer alignment; scratchpad of one tile of
+      indices (measured 4,096 B for u32), then a tilize of the row-major result;
+    * TILE output with the indices' last dim and the embedding dim tile multiples
+      (fused) -> EmbeddingsFusedProgramFactory: DFBs ``src0`` and ``out`` of
+      ``buffering x tiles_per_block`` tiles (``tiles_per_block`` = embedding dim / 32;
+      buffering 2 up to 64 tiles, chunks of 64 above 1 MiB), scratchpad
+      ``32 x index element`` B; split over the 32-row blocks of output rows;
+    * else EmbeddingsRMProgramFactory: DFB ``out`` of the weight row aligned to the
+      indices' alignment (x2 when a core gets more than one row), scratchpad
+      ``(alignment / index element) x 32`` B; split over the output rows.
+
+    Raises:
+        CBModelError: sharded tensors, TILE weights (to_layout first), indices
+            other than u32/bf16, chunked rows over 1 MiB.
+    """
+    if idx.sharded or weight.sharded or out.sharded:
+        raise CBModelError("embedding of sharded tensors is not modeled")
+    if weight.tiled:
+        raise CBModelError("a TILE embedding weight is untilized first (layout conversion)")
+    if idx.dtype.name not in ("u32", "bf16"):
+        raise CBModelError(f"embedding indices must be uint32 or bfloat16, not {idx.dtype}")
+    dim = weight.shape[-1]
+    row = dim * weight.elem
+    batch = idx.shape[0] if idx.rank > 1 else 1
+    cols = idx.shape[-1]
+    rows = batch * cols
+    if idx.tiled:
+        cores = split_work(ceil_div(rows, FACE), ctx.grid)
+        emb = _program("EmbeddingsTilizedIndicesProgramFactory", _EMBED + "embeddings_tilized_indices_program_factory.cpp",
+                       cores, [("out", align_up(row, idx.alignment), 2)],
+                       [f"{rows:,} indices in 16-row faces on {cores.num_cores} cores"], scratch=idx.tile_bytes)
+        rm = out.with_(shape=out.shape, dtype=weight.dtype, tiled=False)
+        return [emb] + ([_tilize_program(rm, out, ctx.grid)] if out.tiled else [])
+    fused = cols % TILE == 0 and dim % TILE == 0 and out.tiled
+    if fused:
+        tile = weight.tile_bytes
+        per_block = dim // TILE
+        if 2 * per_block * tile > 1024 * 1024:
+            raise CBModelError("embedding rows over 1 MiB are processed in chunks (not modeled)")
+        buffering = 1 if per_block > 64 else 2
+        blocks = rows // TILE
+        cores = split_work(blocks, ctx.grid)
+        return [_program("EmbeddingsFusedProgramFactory", _EMBED + "embeddings_fused_program_factory.cpp", cores,
+                         [("src0", tile, buffering * per_block), ("out", out.tile_bytes, buffering * per_block)],
+                         [f"{blocks:,} blocks of 32 rows x {per_block} tiles on {cores.num_cores} cores"],
+                         scratch=TILE * idx.elem)]
+    chunk = align_up(row, idx.alignment)
+    if chunk > 1024 * 1024:
+        raise CBModelError("embedding rows over 1 MiB are processed in chunks (not modeled)")
+    cores = split_work(rows, ctx.grid)
+    buffering = 2 if ceil_div(rows, cores.num_cores) > 1 else 1
+    steps = [_program("EmbeddingsRMProgramFactory", _EMBED + "embeddings_rm_program_factory.cpp", cores,
+                      [("out", chunk, buffering)], [f"{rows:,} output rows on {cores.num_cores} cores"],
+                      scratch=(idx.alignment // idx.elem) * 32)]
+    if out.tiled:
+        steps += _to_tile(out.with_(tiled=False, dtype=weight.dtype), out, ctx.grid, ctx.max_l1_space)
+    return steps
+
+
+def _tilize_program(x: _T, out: _T, grid: tuple[int, int]) -> ProgramModel:
+    """``ttnn.tilize`` of a tile-aligned interleaved row-major tensor: TilizeMultiCoreDefaultProgramFactory.
+
+    DFBs ``in`` and ``out`` of one tile row each on the :func:`split_blocks_for_tilize`
+    cores (``tilize/device/tilize_multi_core_default_program_factory.cpp``; measured:
+    [1, 32, 64] bf16 -> 2 x 4,096 B on core (0, 0)).  Only the default factory:
+    tilize's other factory choices belong to the layout-conversion model.
+    """
+    ntpr = out.padded[-1] // TILE
+    blocks = out.physical_volume // out.padded[-1] // TILE
+    cores = split_blocks_for_tilize(blocks, grid)
+    return _program("TilizeMultiCoreDefaultProgramFactory",
+                    "data_movement/tilize/device/tilize_multi_core_default_program_factory.cpp", cores,
+                    [("in", x.dtype.tile_bytes(), ntpr), ("out", out.tile_bytes, ntpr)],
+                    [f"tilize {list(out.shape)}: {blocks:,} tile rows on {cores.num_cores} cores"])
+
+
+# ---------------------------------------------------------------------------
+# All the device programs of one op, and the device output
+# ---------------------------------------------------------------------------
+
+
+def _steps_of(ctx: CBContext) -> list[ProgramModel]:
+    """The device programs ``ctx.op`` runs, in order (empty for a view).
+
+    Raises:
+        CBModelError: configurations outside the models (the reason says which).
+    """
+    name = ctx.op.name
+    xs, out = _ins(ctx), _out(ctx)
+    x = xs[0]
+    if name == "ttnn.reshape":
+        return _reshape_steps(x, out.shape, out, ctx)
+    if name == "ttnn.permute":
+        dims = tuple(norm_dim(d, x.rank, ctx.op) for d in int_list(ctx.op, "permutation"))
+        return _permute_steps(x, dims, out, ctx.grid)
+    if name == "ttnn.transpose":
+        return _transpose_steps(x, norm_dim(int_attr(ctx.op, "dim0"), x.rank, ctx.op),
+                                norm_dim(int_attr(ctx.op, "dim1"), x.rank, ctx.op), out, ctx.grid)
+    if name == "ttnn.pad":
+        p = int_list(ctx.op, "padding")
+        return _pad_steps(x, [(p[2 * i], p[2 * i + 1]) for i in range(len(p) // 2)],
+                          bool(ctx.op.attrs.get("use_multicore", True)), out, ctx)
+    if name == "ttnn.slice_static":
+        return _slice_steps(x, _slice_dims(ctx.op, x.shape), out, ctx)
+    if name == "ttnn.concat":
+        return _concat_steps(xs, norm_dim(int_attr(ctx.op, "dim"), x.rank, ctx.op), out, ctx)
+    if name == "ttnn.repeat_interleave":
+        return _repeat_interleave_steps(x, int_attr(ctx.op, "repeats"), norm_dim(int_attr(ctx.op, "dim"), x.rank, ctx.op),
+                                        out, ctx)
+    if name == "ttnn.repeat":
+        return _repeat_steps(x, int_list(ctx.op, "repeat_dims"), out, ctx)
+    if name == "ttnn.embedding":
+        return _embedding_steps(xs[0], xs[1], out, ctx)
+    raise CBModelError(f"{name} is not a data-movement op")
+
+
+_NO_PROGRAM_REASON = {
+    "ttnn.reshape": "the last dim and the tile padding of the second-last dim are unchanged: a view",
+    "ttnn.permute": "the permutation moves only size-1 dims",
+    "ttnn.transpose": "the swapped dims are both 1",
+    "ttnn.pad": "all padding is zero",
+    "ttnn.slice_static": "the slice takes the whole tensor",
+    "ttnn.repeat": "all repeats are 1",
+}
+DATA_MOVEMENT_OPS = ("ttnn.reshape", "ttnn.permute", "ttnn.transpose", "ttnn.pad", "ttnn.slice_static", "ttnn.concat",
+                     "ttnn.repeat_interleave", "ttnn.repeat", "ttnn.embedding")
+
+
+def device_programs(ctx: CBContext) -> list[ProgramModel]:
+    """The CB model of every op here: the device programs ``ctx.op`` runs, in order.
+
+    Raises:
+        NoDeviceProgram: ttnn runs no program (a view, an identity permute...).
+        CBModelError: configurations outside the models.
+    """
+    steps = _steps_of(ctx)
+    if not steps:
+        raise NoDeviceProgram(f"{ctx.op.name}: " + _NO_PROGRAM_REASON.get(ctx.op.name, "no device program"))
+    return steps
+
+
+def _spec(shape: tuple[int, ...], like: _T, where: _T, tiled: bool | None = None,
+          dtype: DataType | None = None) -> TensorSpec:
+    """A TensorSpec of ``shape`` with ``like``'s layout and dtype (unless given) placed as ``where``."""
+    tiled = like.tiled if tiled is None else tiled
+    dtype = like.dtype if dtype is None else dtype
+    padded = tile_padded_shape(shape) if tiled else tuple(shape)
+    shard = tuple(where.shard[1]) if where.shard else None
+    return TensorSpec(tuple(shape), padded, "tile" if tiled else "row_major", str(dtype), where.buffer, where.mem, shard)
+
+
+def _output_spec(ctx: CBContext) -> list[TensorSpec]:
+    """What ttnn returns for a data-movement op replayed with the declared result's memory config.
+
+    Shapes come from the op's attributes (the shape rules above), the layout and
+    data type from the input, the placement from the requested memory config;
+    except a reshape ttnn performs as a view, which keeps the input's buffer and
+    placement (reshape_view/reshape.cpp ``PerformView``).  TILE outputs have the
+    tile-padded shape (``compute_padded_shape``; measured for every fixture op:
+    e.g. reshape [64] -> [1, 64] returns padded [32, 64]).
+
+    Raises:
+        CBModelError: sharded outputs (their shard spec is derived by ttnn: not modeled).
+    """
+    from .registry import lookup  # the registry entry of this op: its shape rule
+    xs, out = _ins(ctx), _out(ctx)
+    x = xs[0]
+    if out.sharded and ctx.op.name != "ttnn.reshape":
+        raise CBModelError(f"the output shard spec {ctx.op.name} derives is not modeled")
+    rule = lookup(ctx.op.name)
+    try:
+        shape = rule.infer(ctx.op)[0]
+    except ShapeError as exc:
+        raise CBModelError(str(exc)) from exc
+    if ctx.op.name == "ttnn.reshape":
+        view = x.volume == 0 or _this_is_view(x, tuple(shape), out) or (
+            x.shape == tuple(shape) and _same_placement(x, out))
+        if out.sharded and not view:
+            raise CBModelError("the output shard spec reshape derives is not modeled")
+        return [_spec(shape, x, x if view else out)]
+    if ctx.op.name == "ttnn.embedding":
+        return [_spec(shape, xs[1], out, tiled=out.tiled, dtype=out.dtype)]
+    return [_spec(shape, x, out)]
+
+
+for _name in DATA_MOVEMENT_OPS:
+    register_cb(_name)(device_programs)
+    register_spec(_name)(_output_spec)

@@ -49,7 +49,7 @@ from ..arch import Arch
 from ..ir.attrs import CoreRangeSet, DataType, TTNNLayout
 from ..ir.model import Op
 from ..layout import align_up, ceil_div
-from .cb import CB, CBContext, CBModelError, DeviceRejection, ProgramModel, core_range, cores_set, grid_xy
+from .cb import CB, CBContext, CBModelError, DeviceRejection, NoDeviceProgram, ProgramModel, core_range, cores_set, grid_xy
 from .registry import register, register_cb, register_spec, tensor_shape
 from .spec import TensorSpec
 
@@ -330,13 +330,29 @@ def compute_ncores_wh(grid_area: int, nblocks: int, width: int, height: int) -> 
 class BlockSplitWH:
     """``split_blocks_for_tilize_wh``: square blocks of ``block`` tiles, processed in sub-blocks of
     ``sub_block`` tiles; a narrower last block per row (``cliff_row``, width ``cliff_row_tiles``) and a
-    shorter last block row (``cliff_col``)."""
+    shorter last block row (``cliff_col``).
+
+    The cores of its four ranges: ``core_range`` (full blocks of full block rows), ``cliff_col``
+    (full-width blocks of the last, shorter block row), ``cliff_row`` (the narrower last block of
+    each full block row) and ``cliff_col_row`` (the corner block)."""
 
     block: int
     sub_block: int
     cliff_row_tiles: int
-    full: tuple[Core, ...]  # core_range + cliff_col_core_range: DFBs of sub_block tiles
-    cliffrow: tuple[Core, ...]  # cliff_row_core_range + cliff_col_row_core_range: DFBs of cliff_row_tiles
+    core_range: tuple[Core, ...]
+    cliff_col: tuple[Core, ...]
+    cliff_row: tuple[Core, ...]
+    cliff_col_row: tuple[Core, ...]
+
+    @property
+    def full(self) -> tuple[Core, ...]:
+        """Cores with DFBs of ``sub_block`` tiles (core_range + cliff_col)."""
+        return self.core_range + self.cliff_col
+
+    @property
+    def cliffrow(self) -> tuple[Core, ...]:
+        """Cores with DFBs of ``cliff_row_tiles`` tiles (cliff_row + cliff_col_row)."""
+        return self.cliff_row + self.cliff_col_row
 
 
 def _blocks(width: int, height: int, block: int) -> int:
@@ -414,18 +430,20 @@ def split_blocks_for_tilize_wh(order: list[Core], nblocks: int, width: int, heig
     total = (full_per_row + (rem_w > 0)) * (full_per_col + (rem_h > 0))
     if total > area:
         raise CBModelError(f"2D block split needs {total} cores, the grid has {area}")
-    full: list[Core] = []
-    cliffrow: list[Core] = []
+    core_range: list[Core] = []
+    cliff_row: list[Core] = []
     it = iter(order)
     for _ in range(full_per_col):
-        full.extend(next(it) for _ in range(full_per_row))
+        core_range.extend(next(it) for _ in range(full_per_row))
         if rem_w:
-            cliffrow.append(next(it))
+            cliff_row.append(next(it))
+    cliff_col: list[Core] = []
+    cliff_col_row: list[Core] = []
     if rem_h:
-        full.extend(next(it) for _ in range(full_per_row))
+        cliff_col.extend(next(it) for _ in range(full_per_row))
         if rem_w:
-            cliffrow.append(next(it))
-    return BlockSplitWH(s, sub, rem_w, tuple(full), tuple(cliffrow))
+            cliff_col_row.append(next(it))
+    return BlockSplitWH(s, sub, rem_w, tuple(core_range), tuple(cliff_col), tuple(cliff_row), tuple(cliff_col_row))
 
 
 # ---------------------------------------------------------------------------
@@ -674,7 +692,15 @@ def block_program(factory: str, source: str, direction: str, t: Tensor, out: Ten
     (tilize, which adds a staging scratchpad of ``in_tile/32 * block + 128`` B).
     Cores: row by row for ``untilize``, column by column otherwise.  Full-set
     cores get DFBs of ``sub_block`` tiles, cliff-row cores DFBs of the cliff
-    width.  tt-metal 2025-12 (``tt_metal='2025-12'``) had no block limit.
+    width, in that order (the 0.81.1 factories declare the full set's DFBs, then
+    the cliff-row set's).
+
+    tt-metal 2025-12 (``tt_metal='2025-12'``, the seed 001 build) had no block
+    limit, walked the cores column by column for every direction (the
+    ``CoreRangeSet`` overload of ``split_blocks_for_tilize_wh``), and created
+    legacy CBs c_0/c_16 per core range in the order core_range, cliff_col_row,
+    cliff_row, cliff_col (seed 001: the corner core (7,6) comes first and its
+    allocator is the one tt-metal reports).
     """
     tilize = direction in ("tilize", "tilize_with_val_padding")
     sliced = out if tilize else t
@@ -684,11 +710,19 @@ def block_program(factory: str, source: str, direction: str, t: Tensor, out: Ten
     staging_per_tile = in_tile // TILE if tilize else 0
     fixed = 2 * arch.dram_alignment if tilize else 0
     budget = free - fixed if free > fixed else 0
-    limit = None if tt_metal == "2025-12" else budget // (in_tile + out_tile + staging_per_tile)
-    order = _grid_order(arch, direction == "untilize")
+    legacy = tt_metal == "2025-12"
+    limit = None if legacy else budget // (in_tile + out_tile + staging_per_tile)
+    order = _grid_order(arch, direction == "untilize" and not legacy)
     split = split_blocks_for_tilize_wh(order, nblocks, row, col, limit)
     p = _Prog(factory, source)
-    for cores, tiles, tag in ((split.full, split.sub_block, "full"), (split.cliffrow, split.cliff_row_tiles, "cliffrow")):
+    if legacy:
+        groups = ((split.core_range, split.sub_block, "core_range"), (split.cliff_col_row, split.cliff_row_tiles, "cliff_col_row"),
+                  (split.cliff_row, split.cliff_row_tiles, "cliff_row"), (split.cliff_col, split.sub_block, "cliff_col"))
+        for cores, tiles, tag in groups:
+            p.cb(0, f"in_{tag}", in_tile, tiles, cores)
+            p.cb(16, f"out_{tag}", out_tile, tiles, cores)
+    for cores, tiles, tag in (() if legacy else ((split.full, split.sub_block, "full"),
+                                                 (split.cliffrow, split.cliff_row_tiles, "cliffrow"))):
         if not cores:
             continue
         idx = 0 if tag == "full" else 2
@@ -1461,7 +1495,7 @@ def conversion_program(c: Conversion, arch: Arch, free: int, routing_free: int, 
             models reject.
     """
     if c.kind == "none":
-        return _Prog("none", _TO_LAYOUT).note(c.reason).build()
+        raise NoDeviceProgram(c.reason)
     if c.kind == "tilize":
         return tilize_program(c.input, c.result, arch, free, routing_free, c.use_multicore, tt_metal)
     if c.kind == "tilize_with_val_padding":
@@ -1527,8 +1561,9 @@ def layout_conversion_program(ctx: CBContext) -> ProgramModel:
         return typecast_program(c.input, c.result, ctx.arch)
     if c.kind == "to_memory_config":
         prog = to_memory_config_program(c.input, c.result, ctx.arch)
-        return prog if prog is not None else _Prog("none", "to_memory_config_op.cpp").note(
-            "same memory config: ttnn returns the input").build()
+        if prog is None:
+            raise NoDeviceProgram("same memory config: ttnn returns the input")
+        return prog
     return conversion_program(c, ctx.arch, free, _routing_free(ctx, c.result), ctx.tt_metal)
 
 

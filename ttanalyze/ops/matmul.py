@@ -1,21 +1,83 @@
-"""Matmul and linear.
+"""Matmul and linear: shape rules, the program ttnn 0.81.1 builds, and what it returns.
 
+Shape rules
+-----------
 ``a [..., M, K] @ b [..., K, N] -> [..., M, N]`` with ``transpose_a``/
 ``transpose_b`` swapping the last two dims of an operand, a rank-1 ``a``
 treated as ``[1, K]`` (its M dropped from the result) and a rank-1 ``b`` as
 ``[K, 1]`` (N dropped), and batch dims broadcast (tt-mlir
 ``MatmulOp::verify``/``LinearOp::verify``, ``lib/Dialect/TTNN/IR/TTNNOps.cpp``
 @19c86fca).  ``linear`` adds a bias that must broadcast to the result.
+
+The ttnn call
+-------------
+tt-mlir's runtime (``runtime/lib/ttnn/operations/matmul/matmul.cpp``, newest
+stored version) calls ``ttnn::matmul(a, b, transpose_a, transpose_b,
+memory_config, dtype, program_config, activation, compute_kernel_config)`` and
+``ttnn::linear(a, b, bias, ...)`` with the memory config and dtype of the
+declared result, the IR's program config and compute config (fields the IR
+leaves out keep ``WormholeComputeKernelConfig``'s defaults: ``packer_l1_acc``
+and ``fp32_dest_acc_en`` false), or none of them when the IR has none.
+
+The program
+-----------
+Which program factory runs and the circular buffers it allocates per core range
+follow tt-metal's matmul device operation: ``ttnn/cpp/ttnn/operations/matmul/
+{matmul.cpp, device/matmul_device_operation.cpp, device/config/
+matmul_program_config.cpp, device/utilities/matmul_utilities.cpp,
+device/factory/*program_factory*.cpp}``.  Versions read (ttnn 0.81.1 is
+tt-metal d80d9482, which the store does not hold): ``matmul.cpp`` @0167725f,
+``matmul_device_operation.cpp``, ``matmul_program_config.cpp`` and
+``matmul_utilities.cpp`` @001cea9a plus a later ``matmul_program_config.cpp``
+(store file id 54667770518, commit not given by the store), the factories at
+the commits in ``ProgramModel.source`` (2D @0000d49e, 1D @00629f0f and the
+later 1D versions with store ids 68312624657 and 614524732, reuse @00fca592,
+multi-core and DRAM-sharded @01502698).  ttnn 0.81.1's factories are the
+Metal 2.0 ports whose CBs appear as ``dataflow_buffer_allocate`` nodes in a
+graph capture (the gather_in0 path still makes legacy CBs).  Every branch
+was measured on the mock P150 (ttnn 0.81.1, tt-metal d80d9482): the DFB sizes
+and core ranges of each program, ``program_factory_type`` and the resolved
+compute config; scripts and raw results are in ``/work/notes/matmul``.  Where
+ttnn 0.81.1 differs from the stored sources the measurement is modeled and the
+difference is written at the function.
+
+CB indices: ``c_0`` in0, ``c_1`` in1, ``c_2`` sharded in0, ``c_3`` bias,
+``c_4`` output, ``c_5`` intermediate (shares ``c_4``'s buffer when both have
+the same data format), ``c_6`` resharded output (DRAM-sharded), ``c_10``
+transposed in0, ``c_16`` output of the plain multi-core factory.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+from math import gcd, prod
+
+from ..ir.attrs import ComputeKernelConfig, CoreCoord, CoreRangeSet, DataType, MatmulProgramConfig
 from ..ir.model import Op
+from ..layout import ceil_div, tile_padded_shape
+from .cb import CB, CBContext, CBModelError, ProgramModel, core_range, cores_set
 from .eltwise import broadcast
-from .registry import ShapeError, register, tensor_shape
+from .registry import ShapeError, register, register_cb, register_spec, tensor_shape
+from .spec import TensorSpec
 
 _SRC = "tt-mlir lib/Dialect/TTNN/IR/TTNNOps.cpp @19c86fca"
 _ATTRS = ("transpose_a", "transpose_b", "matmul_program_config", "activation", "compute_config", "dtype", "memory_config")
+
+_TT = "tt-metal ttnn/cpp/ttnn/operations/matmul"
+_SRC_2D = f"{_TT}/device/factory/matmul_multicore_reuse_mcast_2d_program_factory.cpp @0000d49e"
+_SRC_1D = f"{_TT}/device/factory/matmul_multicore_reuse_mcast_1d_program_factory.cpp @00629f0f"
+_SRC_REUSE = f"{_TT}/device/factory/matmul_multicore_reuse_optimized_program_factory.cpp @00fca592"
+_SRC_MULTI = f"{_TT}/device/factory/matmul_multicore_program_factory.cpp @01502698"
+_SRC_DRAM = f"{_TT}/device/factory/matmul_multicore_reuse_mcast_dram_sharded_program_factory.cpp @01502698"
+
+TILE = 32
+# MCAST_INPUT_BUFFERING_DEPTH (matmul_utilities.hpp): double-buffered in0/in1 when a core loops over blocks.
+_DEPTH = 2
+
+
+# ---------------------------------------------------------------------------
+# Shape rules
+# ---------------------------------------------------------------------------
 
 
 def matmul_shape(a: tuple[int, ...], b: tuple[int, ...], ta: bool, tb: bool) -> tuple[int, ...]:
@@ -59,3 +121,1247 @@ def linear(op: Op):
         if broadcast(out, bias) != out:
             raise ShapeError(f"linear bias {'x'.join(map(str, bias))} does not broadcast to {'x'.join(map(str, out))}")
     return [out]
+
+
+def ttnn_output_shape(a: tuple[int, ...], b: tuple[int, ...], ta: bool, tb: bool) -> tuple[int, ...]:
+    """The logical output shape ttnn computes (``compute_matmul_output_shape``, matmul_utilities.cpp @001cea9a).
+
+    The batch dims are ``a``'s, with the leading dims of ``b`` when ``b`` has
+    the higher rank; when ``a``'s batch dims are all 1 and an equal-rank ``b``
+    is batched they are ``b``'s (measured: ``[1, 1, 64, 64] @ [2, 3, 64, 96]``
+    gives ``[2, 3, 64, 96]``; the stored version takes only the dim before
+    ``[M, K]`` from ``b``).  There is no general broadcast (ttnn refuses other
+    batch mismatches, see :func:`_check_batches`).  A rank-1 ``a`` drops M, a
+    rank-1 ``b`` drops N.
+
+    Raises:
+        ShapeError: ``b`` has the higher rank and a leading dim other than 1
+            (ttnn: "front dimensions need to be 1").
+    """
+    sa, sb = list(a), list(b)
+    if ta and len(sa) >= 2:
+        sa[-2], sa[-1] = sa[-1], sa[-2]
+    if tb and len(sb) >= 2:
+        sb[-2], sb[-1] = sb[-1], sb[-2]
+    if len(sb) == 1:
+        sb = [sb[0], 1]  # bound_matmul reshapes a rank-1 b to [K, 1]
+    ra, rb = len(sa), len(sb)
+    out_rank = max(ra, rb) - (ra == 1 or len(b) == 1)
+    diff = max(0, out_rank - ra)
+    out = list(sb if rb > ra else sa)
+    for i in range(diff):
+        if sb[i] != 1:
+            raise ShapeError("ttnn matmul: when b has the higher rank its front dimensions must be 1")
+        out[i] = sb[i]
+    for i in range(ra - 1):
+        out[diff + i] = sa[i]
+    out[-1] = sb[-1]
+    if ra == 1 and len(out) > 1:
+        del out[-2]
+    if len(b) == 1:
+        out = out[:-1]
+    if ra >= 3 and rb == ra and all(d == 1 for d in sa[:-2]) and any(d > 1 for d in sb[:-2]):
+        out[:ra - 2] = sb[:ra - 2]
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------------
+# The operands as ttnn sees them
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _T:
+    """A device tensor operand.
+
+    Attributes:
+        logical / padded: logical and tt-metal's padded shape, after the op's transpose
+            of the last two dims.
+        dtype / tile_bytes: data type and bytes of one 32x32 tile.
+        buffer: ``dram``/``l1``; mem: memory layout (``interleaved``/``*_sharded``).
+        shard_cores / shard_shape: shard grid and shard shape (elements, as stored),
+            ROW_MAJOR (tt-mlir ``getShardSpec(TTNNLayoutAttr)`` always uses it).
+        l1_per_bank: bytes the tensor holds in every L1 bank (0 in DRAM).
+    """
+
+    logical: tuple[int, ...]
+    padded: tuple[int, ...]
+    dtype: DataType
+    tile_bytes: int
+    buffer: str
+    mem: str
+    shard_cores: CoreRangeSet | None = None
+    shard_shape: tuple[int, int] | None = None
+    l1_per_bank: int = 0
+
+    @property
+    def sharded(self) -> bool:
+        return self.mem.endswith("sharded")
+
+    @property
+    def batch(self) -> int:
+        """``get_batch_size``: product of the dims before the last two."""
+        return prod(self.padded[:-2]) if len(self.padded) > 2 else 1
+
+    @property
+    def rows_t(self) -> int:
+        """Second-last padded dim in tiles."""
+        return self.padded[-2] // TILE
+
+    @property
+    def cols_t(self) -> int:
+        """Last padded dim in tiles."""
+        return self.padded[-1] // TILE
+
+    @property
+    def shard_t(self) -> tuple[int, int]:
+        """Shard shape in tiles (height, width)."""
+        assert self.shard_shape is not None
+        return self.shard_shape[0] // TILE, self.shard_shape[1] // TILE
+
+
+def _tensor(ctx: CBContext, i: int | None, transpose: bool = False) -> _T:
+    """Operand ``i`` (or the result when ``i`` is None) as a :class:`_T`.
+
+    Raises:
+        CBModelError: no layout, not on the device, or not a TILE tensor (matmul needs tiles).
+    """
+    info = ctx.output(0) if i is None else ctx.input(i)
+    value = ctx.op.results[0] if i is None else ctx.op.operands[i]
+    what = "result" if i is None else f"operand #{i}"
+    if info.placement is None:
+        raise CBModelError(f"{ctx.op.name} {what} is not on the device")
+    if info.layout != "tile":
+        raise CBModelError(f"{ctx.op.name} {what} is row-major: ttnn matmul needs TILE inputs and outputs")
+    lay = value.type.layout
+    padded, logical = tuple(info.padded_shape), tuple(info.logical_shape)
+    if transpose and len(padded) >= 2:
+        padded = (*padded[:-2], padded[-1], padded[-2])
+    if transpose and len(logical) >= 2:
+        logical = (*logical[:-2], logical[-1], logical[-2])
+    shard_cores = shard_shape = None
+    if lay.is_sharded:
+        if lay.core_ranges is None or len(lay.memref_shape) != 2:
+            raise CBModelError(f"{ctx.op.name} {what} is sharded without core_ranges")
+        shard_cores = lay.core_ranges
+        shard_shape = (lay.memref_shape[0] * TILE, lay.memref_shape[1] * TILE)
+    per_bank = info.placement.bytes_per_bank if info.placement.buffer_type == "l1" else 0
+    return _T(logical, padded, info.dtype, info.dtype.tile_bytes(), info.placement.buffer_type, lay.memory_layout or "interleaved",
+              shard_cores, shard_shape, per_bank)
+
+
+@dataclass(frozen=True)
+class _Compute:
+    """The resolved compute kernel config fields that size CBs."""
+
+    fp32_dest_acc_en: bool
+    packer_l1_acc: bool
+
+
+def _compute(cfg: ComputeKernelConfig | None, out_dtype: DataType) -> _Compute:
+    """``create_matmul_attributes`` / ``init_device_compute_kernel_config`` (matmul_device_operation.cpp @001cea9a).
+
+    Without a config: ``fp32_dest_acc_en`` when the output is f32, ``packer_l1_acc``
+    otherwise.  With one, its fields; the IR's missing fields keep the struct
+    defaults (false): the IR's ``<hifi4, fp32_dest_acc_en = true>`` resolves to
+    ``packer_l1_acc=0`` (measured on mock P150, ttnn 0.81.1).
+    """
+    if cfg is None:
+        f32 = out_dtype.name == "f32"
+        return _Compute(f32, not f32)
+    return _Compute(bool(cfg.fp32_dest_acc_en), bool(cfg.packer_l1_acc))
+
+
+@dataclass(frozen=True)
+class _Cfg:
+    """A matmul program config (``MatmulMultiCore*ProgramConfig``), in tiles.
+
+    ``kind``: ``reuse``, ``mcast_2d``, ``mcast_1d``, ``dram_sharded`` or
+    ``multicore`` (MatmulMultiCoreProgramConfig, which only auto-selection makes).
+    ``grid`` is ``compute_with_storage_grid_size`` (x, y); ``auto`` tells an
+    automatically chosen config from the IR's.
+    """
+
+    kind: str
+    grid: tuple[int, int] = (1, 1)
+    in0_block_w: int = 1
+    out_subblock_h: int = 1
+    out_subblock_w: int = 1
+    out_block_h: int = 1
+    out_block_w: int = 1
+    per_core_m: int = 1
+    per_core_n: int = 1
+    transpose_mcast: bool = False
+    fuse_batch: bool = True
+    mcast_in0: bool = True
+    gather_in0: bool = False
+    untilize_out: bool = False
+    fused_activation: str | None = None
+    num_global_cb_receivers: int = 1
+    auto: bool = False
+
+    def describe(self) -> str:
+        if self.kind == "multicore":
+            return "MatmulMultiCoreProgramConfig"
+        parts = [f"grid {self.grid[0]}x{self.grid[1]}", f"in0_block_w {self.in0_block_w}",
+                 f"per_core {self.per_core_m}x{self.per_core_n}", f"out_block {self.out_block_h}x{self.out_block_w}"]
+        if self.kind == "mcast_1d":
+            parts.append("mcast_in0" if self.mcast_in0 else "mcast_in1")
+        if self.kind in ("mcast_1d", "mcast_2d"):
+            parts.append(f"fuse_batch {self.fuse_batch}")
+        if self.transpose_mcast:
+            parts.append("transpose_mcast")
+        return f"{self.kind} ({', '.join(parts)})"
+
+
+def _cfg_from_ir(pc: MatmulProgramConfig) -> _Cfg:
+    """The IR's ``#ttnn.matmul_*_program_config`` as a :class:`_Cfg`.
+
+    Missing ``out_block_h/w`` default to ``per_core_m/n`` as ttnn's constructors do.
+
+    Raises:
+        CBModelError: a parameter is missing or not an integer, or ``hop_cores``
+            are given (ring gather with hop cores: not modeled).
+    """
+    def num(key: str, default: int | None = None) -> int:
+        v = pc.get(key, default)
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise CBModelError(f"matmul program config {pc.kind}: '{key}' is missing or not an integer")
+        return v
+
+    grid = pc.grid or (1, 1)
+    act = pc.get("fused_activation")
+    act_name = getattr(act, "op_type", None)
+    if pc.kind == "dram_sharded":
+        return _Cfg("dram_sharded", in0_block_w=num("in0_block_w"), per_core_m=num("per_core_m"),
+                    per_core_n=num("per_core_n"), fused_activation=act_name)
+    pm, pn = num("per_core_m"), num("per_core_n")
+    hop = pc.get("hop_cores")
+    if pc.kind == "mcast_1d" and hop is not None and getattr(hop, "ranges", ()):
+        raise CBModelError("matmul 1D config with hop_cores (ring gather with hop cores) is not modeled")
+    return _Cfg(pc.kind, tuple(grid), num("in0_block_w"), num("out_subblock_h"), num("out_subblock_w"),
+                num("out_block_h", pm), num("out_block_w", pn), pm, pn,
+                transpose_mcast=bool(pc.get("transpose_mcast", False)), fuse_batch=bool(pc.get("fuse_batch", True)),
+                mcast_in0=bool(pc.get("mcast_in0", True)), gather_in0=bool(pc.get("gather_in0", False)),
+                untilize_out=bool(pc.get("untilize_out", False)), fused_activation=act_name,
+                num_global_cb_receivers=num("num_global_cb_receivers", 1))
+
+
+@dataclass(frozen=True)
+class _Mm:
+    """Everything the config choice and the factories read about one matmul/linear.
+
+    ``out`` is the requested output placement and dtype (the declared result);
+    ``bias`` is the bias the matmul program fuses (None when ttnn adds it as a
+    separate op afterwards, see :func:`_post_process_bias`).  ``max_l1_space``
+    is ``get_max_l1_space`` when the config is chosen: before the output is
+    allocated.
+    """
+
+    a: _T
+    b: _T
+    bias: _T | None
+    out: _T
+    ta: bool
+    compute: _Compute
+    device_grid: tuple[int, int]
+    max_l1_space: int
+    user_run_batched: bool
+    dram_banks: int
+
+    @property
+    def bias_tile(self) -> int:
+        return self.bias.tile_bytes if self.bias is not None else 0
+
+    @property
+    def bcast_batch(self) -> bool:
+        """``get_broadcast_batch``: ``a`` batched, ``b`` not (b is reused for every batch)."""
+        return self.a.batch > 1 and self.b.batch == 1
+
+    def mt(self, fuse_batch: bool) -> int:
+        """``get_M_dim`` in tiles."""
+        return (self.a.batch if fuse_batch else 1) * self.a.rows_t
+
+    @property
+    def kt(self) -> int:
+        return self.a.cols_t
+
+    @property
+    def nt(self) -> int:
+        return self.b.cols_t
+
+
+def _operands(ctx: CBContext) -> tuple[_Mm, _Cfg | None]:
+    """Read the op: operands, result, compute config, and the IR's program config (or None).
+
+    Raises:
+        CBModelError: operands ttnn's matmul cannot take (see :func:`_tensor`), or
+            ``a`` and ``b`` of different K in tiles.
+    """
+    op = ctx.op
+    ta, tb = bool(op.attrs.get("transpose_a")), bool(op.attrs.get("transpose_b"))
+    a, b = _tensor(ctx, 0, ta), _tensor(ctx, 1, tb)
+    if len(op.operands) >= 2 and len(op.operands[1].type.shape) == 1:
+        b = replace(b, padded=(b.padded[-1], TILE), logical=(b.logical[-1], 1))  # bound_matmul: [K] -> [K, 1]
+    out = _tensor(ctx, None)
+    bias = _tensor(ctx, 2) if op.name == "ttnn.linear" and len(op.operands) > 2 and op.operands[2].is_tensor else None
+    if a.cols_t != b.rows_t:
+        raise CBModelError(f"K in tiles differs: a has {a.cols_t}, b has {b.rows_t} (ttnn refuses)")
+    cc = op.attrs.get("compute_config")
+    compute = _compute(cc if isinstance(cc, ComputeKernelConfig) else None, out.dtype)
+    # The auto config is chosen before the output exists: add back its L1 (ctx.max_l1_space counts it as live).
+    free = ctx.max_l1_space + out.l1_per_bank
+    b_logical = op.operands[1].type.shape
+    batched_b = len(b_logical) > 2 and any(d > 1 for d in b_logical[:-2])
+    mm = _Mm(a, b, bias, out, ta, compute, ctx.grid, free, op.name == "ttnn.matmul" and batched_b,
+             ctx.arch.num_dram_channels)
+    pc = op.attrs.get("matmul_program_config")
+    cfg = _cfg_from_ir(pc) if isinstance(pc, MatmulProgramConfig) else None
+    return mm, cfg
+
+
+def _post_process_bias(mm: _Mm, cfg: _Cfg | None) -> bool:
+    """Whether ttnn adds the bias with a separate ``ttnn::add`` after the matmul program.
+
+    ``get_post_process_bias`` (``ttnn/cpp/ttnn/operations/matmul/matmul.cpp``
+    @0167725f): with the multi-core config; without a config when the output is
+    not in DRAM, or when ``a`` is interleaved and not everything is DRAM
+    interleaved.  ttnn 0.81.1 also post-processes (measured: no bias DFB in the
+    matmul program, a BinaryNg add program after it) a bias whose padded rows
+    are more than one tile row (``[64, N]``, ``[2, 1, N]``; a ``[1, N]``,
+    ``[N]`` or ``[1, 1, N]`` bias is fused) and the bias of a
+    MatmulMultiCoreReuseProgramConfig, whose factory has no bias CB.
+    """
+    if mm.bias is None:
+        return False
+    if prod(mm.bias.padded[:-1]) != TILE:
+        return True
+    if cfg is not None:
+        return cfg.kind in ("multicore", "reuse")
+    if mm.out.buffer != "dram":
+        return True
+    if not mm.a.sharded:
+        all_dram_il = (mm.a.mem == mm.b.mem == mm.out.mem == "interleaved" and mm.a.buffer == mm.b.buffer == "dram")
+        return not all_dram_il
+    return False
+
+
+# ---------------------------------------------------------------------------
+# Automatic program config (no config in the IR)
+# ---------------------------------------------------------------------------
+
+# SUBBLOCK_HW_CHOICES of matmul_program_config.cpp, as (first, second) pairs.
+_SUBBLOCK_CHOICES = ((4, 2), (2, 4), (8, 1), (1, 8), (7, 1), (1, 7), (3, 2), (2, 3), (6, 1), (1, 6), (5, 1), (1, 5),
+                     (2, 2), (4, 1), (1, 4), (3, 1), (1, 3), (2, 1), (1, 2), (1, 1))
+
+
+def _subblock_params(m: int, n: int, h_eq_m: bool, w_eq_n: bool, fp32: bool) -> tuple[int, int]:
+    """``bmm_op_utils::get_matmul_subblock_params`` (matmul_program_config.cpp): the first (h, w) dividing the block."""
+    for h, w in _SUBBLOCK_CHOICES:
+        if fp32 and h * w > 4:
+            continue
+        if w_eq_n and (w != n or h != 1):
+            continue
+        if h_eq_m and (h != m or w != 1):
+            continue
+        if m % h == 0 and n % w == 0:
+            return h, w
+    return 1, 1
+
+
+def _estimated_cbs(mm: _Mm, pm: int, pn: int, bw: int) -> int:
+    """``get_estimated_size_of_cbs`` (matmul_utilities.cpp @001cea9a), bytes per core.
+
+    ``2*pm*bw`` tiles of a + ``2*pn*bw`` tiles of b + ``pm*pn`` output tiles
+    (estimated at a's tile size) + ``pm*pn`` intermediate tiles + ``pn`` bias
+    tiles + the sharded-a block ``pm * shard width`` + the transposed-a buffer.
+    The intermediate tile size is ``estimate_interm_tile_size``: f32 (4096) with
+    ``fp32_dest_acc_en``, else the larger of bf16 (2048) and the output tile.
+    """
+    interm = 4096 if mm.compute.fp32_dest_acc_en else max(2048, mm.out.tile_bytes)
+    in2 = pm * mm.a.shard_t[1] * mm.a.tile_bytes if mm.a.sharded else 0
+    in0 = pm * bw * _DEPTH * mm.a.tile_bytes
+    size = in0 + pn * bw * _DEPTH * mm.b.tile_bytes + pm * pn * mm.a.tile_bytes + pm * pn * interm
+    size += pn * mm.bias_tile + in2
+    if mm.ta:
+        size += in2 if mm.a.sharded else in0
+    return size
+
+
+def _per_core_factor(mm: _Mm, bw: int) -> int:
+    """``get_per_core_factor``: the largest of 16, 8, 4, 2 whose square blocks fit ``max_l1_space``, else 1."""
+    f = 16
+    while f > 1:
+        if _estimated_cbs(mm, f, f, bw) < mm.max_l1_space:
+            return f
+        f //= 2
+    return 1
+
+
+def _multi_dim_factor(mm: _Mm, pm: int, pn: int, bw: int, adjust_bw: bool) -> tuple[int, int, int]:
+    """``get_multi_dim_per_core_factor``: (out_block_h, out_block_w, in0_block_w) that fit ``max_l1_space``.
+
+    The whole block when it fits; else divisors of ``pm``/``pn`` (the squarest
+    pair per product), largest product first, with ``in0_block_w`` kept (or, with
+    ``adjust_bw``, lowered over its divisors); ``(1, 1, 1)`` when nothing fits.
+    """
+    if _estimated_cbs(mm, pm, pn, bw) < mm.max_l1_space:
+        return pm, pn, bw
+    ms = [pm, 1] + [f for f in range(pm // 2, 1, -1) if pm % f == 0]
+    ns = [pn, 1] + [f for f in range(pn // 2, 1, -1) if pn % f == 0]
+    factors: dict[int, tuple[int, int]] = {}
+    for fm in ms:
+        for fn in ns:
+            ratio = max(fm, fn) / min(fm, fn)
+            prev = factors.get(fm * fn)
+            if prev is None or not max(prev) / min(prev) < ratio:
+                factors[fm * fn] = (fm, fn)
+    order = [factors[k] for k in sorted(factors, reverse=True)]
+    ks = [k for k in range(bw, (0 if adjust_bw else bw - 1), -1) if bw % k == 0]
+    if adjust_bw:
+        for fm, fn in order:
+            for k in ks:
+                if _estimated_cbs(mm, fm, fn, k) < mm.max_l1_space:
+                    return fm, fn, k
+    else:
+        for k in ks:
+            for fm, fn in order:
+                if _estimated_cbs(mm, fm, fn, k) < mm.max_l1_space:
+                    return fm, fn, k
+    return 1, 1, 1
+
+
+def _is_narrow(height: int, width: int, all_dram: bool) -> bool:
+    """``is_narrow_shape``: aspect ratio above 8, or (all in DRAM) one side within a tile."""
+    ratio = height // width if height > width else width // height
+    if ratio > 8:
+        return True
+    return all_dram and (height <= TILE or width <= TILE)
+
+
+def _mcast_1d_config(mm: _Mm, fuse_batch: bool, mcast_in0: bool, grid: tuple[int, int],
+                     user_shard: tuple[CoreRangeSet, tuple[int, int]] | None = None) -> _Cfg:
+    """``get_mcast_1d_config`` (matmul_program_config.cpp).
+
+    mcast_in0: ``per_core_M = M``, ``per_core_N = ceil(ceil(N / cores) / 32)``
+    (elements); mcast_in1: ``per_core_M = ceil(ceil(M / cores) / 32)``,
+    ``per_core_N = N``; a BLOCK_SHARDED output on a 1D grid gives both from its
+    shard shape and the grid from its bounding box.  ``in0_block_w`` is 2 when
+    Kt is even, else 1; the out block from :func:`_multi_dim_factor`.
+    """
+    m = mm.mt(fuse_batch) * TILE
+    n = mm.nt * TILE
+    if user_shard is not None:
+        crs, (sh, sw) = user_shard
+        pm, pn = sh // TILE, sw // TILE
+        grid = _bbox_size(crs)
+    elif mcast_in0:
+        pm = m // TILE
+        pn = ceil_div(ceil_div(n, grid[0] * grid[1]), TILE)
+    else:
+        pm = ceil_div(ceil_div(m, grid[0] * grid[1]), TILE)
+        pn = n // TILE
+    bw = 2 if mm.kt % 2 == 0 else 1
+    bh, bwid, _ = _multi_dim_factor(mm, pm, pn, bw, False)
+    sh, sw = _subblock_params(bh, bwid, False, False, mm.compute.fp32_dest_acc_en)
+    return _Cfg("mcast_1d", grid, bw, sh, sw, bh, bwid, pm, pn, fuse_batch=fuse_batch, mcast_in0=mcast_in0, auto=True)
+
+
+def _bbox_size(crs: CoreRangeSet) -> tuple[int, int]:
+    xs = [v for r in crs.ranges for v in (r.start.x, r.end.x)]
+    ys = [v for r in crs.ranges for v in (r.start.y, r.end.y)]
+    return max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
+
+
+def _simple_config(mm: _Mm) -> _Cfg:
+    """``create_simple_matmul_program_config``: ``a`` interleaved, no user grid (matmul_program_config.cpp).
+
+    Square blocks of :func:`_per_core_factor` tiles with ``in0_block_w = 2``
+    decide a provisional block grid; then 1D mcast of in0 for wide narrow
+    shapes (or a WIDTH_SHARDED / 1-row BLOCK_SHARDED output), 1D mcast of in1
+    for tall narrow ones (or ``a`` unbatched and ``b`` batched, or a
+    HEIGHT_SHARDED / 1-column BLOCK_SHARDED output), else 2D mcast over the
+    device grid, else the plain multi-core factory.  ttnn 0.81.1 already has
+    the later stored version's rule that an all-DRAM-interleaved matmul does
+    not take 1D from a 1-row/1-column provisional grid (measured: the default
+    ``[128, 3072] @ [3072, 768]`` linear runs 2D on 8x4 cores), but not its L1
+    safety margins or ``tile_pack_row_major``; and its 2D config outside the
+    all-DRAM case clamps the square block to ``Mt`` x ``Nt`` (measured: ``[256,
+    512] @ [512, 384]`` into a BLOCK_SHARDED output runs one 8x12-tile block on
+    one core).
+    """
+    gx, gy = mm.device_grid
+    mt, kt, nt = mm.mt(False), mm.kt, mm.nt
+    out_sharded = mm.out.sharded
+    all_il = mm.a.mem == mm.out.mem == mm.b.mem == "interleaved"
+    all_dram = mm.a.buffer == mm.b.buffer == mm.out.buffer == "dram"
+    all_dram_il = all_dram and all_il
+    narrow = _is_narrow(mm.a.padded[-2], mm.b.padded[-1], all_dram)
+    is_wide = is_tall = False
+    if all_il and narrow:
+        is_wide = mm.b.padded[-1] > mm.a.padded[-2]
+        is_tall = not is_wide
+    bw = 2
+    pm = pn = _per_core_factor(mm, bw)
+    nby, nbx = (mt - 1) // pm + 1, (nt - 1) // pn + 1
+    if (out_sharded or nby > 1 or nbx > 1) and kt % bw != 0:
+        bw = 1
+    if not (all_dram_il or (nbx * nby <= gx * gy and kt % bw == 0)):
+        return _Cfg("multicore", auto=True)
+    cy, cx = (0, 0)
+    if not (nby == 1 and nbx == 1) and nby <= gy and nbx <= gx:
+        cy, cx = nby, nbx
+    col_1d = row_1d = False
+    shard = None
+    if out_sharded and mm.out.mem == "block_sharded" and mm.out.shard_cores is not None:
+        w, h = _bbox_size(mm.out.shard_cores)
+        single = w == 1 and h == 1
+        col_1d, row_1d = (not single and w == 1), (not single and h == 1)
+        if (col_1d or row_1d) and mm.b.batch > 1:
+            raise CBModelError("ttnn refuses a BLOCK_SHARDED output on a 1D grid when b is batched (issue #32306)")
+        shard = (mm.out.shard_cores, mm.out.shard_shape)
+    a_bcast = all_il and mm.a.batch == 1 and mm.b.batch > 1
+    in0_1d = (is_wide and not a_bcast) or (cy == 0 and out_sharded and (mm.out.mem == "width_sharded" or row_1d))
+    in1_1d = is_tall or a_bcast or (cy == 0 and out_sharded and (mm.out.mem == "height_sharded" or col_1d))
+    use_2d = all_dram_il or (cy == 0 and out_sharded and mm.out.mem == "block_sharded" and not col_1d and not row_1d)
+    b_unbatched = mm.b.batch == 1
+    if (cy == 1 and not all_dram_il and not a_bcast) or in0_1d:
+        user = shard if row_1d else None
+        return _mcast_1d_config(mm, user is not None and b_unbatched, True, (gx, gy), user)
+    if (cx == 1 and not all_dram_il) or in1_1d:
+        user = shard if col_1d else None
+        return _mcast_1d_config(mm, user is not None and b_unbatched, False, (gx, gy), user)
+    if (cy > 0 and nbx <= gx and nby <= gy) or use_2d:
+        pm, pn = min(pm, mt), min(pn, nt)
+        bh, bwid = pm, pn
+        if all_dram_il:
+            bw = (kt // gx if kt % gx == 0 else 1)
+            pm, pn = ceil_div(mt, gy), ceil_div(nt, gx)
+            bh, bwid, bw = _multi_dim_factor(mm, pm, pn, bw, True)
+        sh, sw = _subblock_params(bh, bwid, False, False, mm.compute.fp32_dest_acc_en)
+        return _Cfg("mcast_2d", (gx, gy), bw, sh, sw, bh, bwid, pm, pn, fuse_batch=False, auto=True)
+    return _Cfg("multicore", auto=True)
+
+
+def _sharded_config(mm: _Mm) -> _Cfg:
+    """``get_matmul_program_config``: ``a`` sharded, no user grid (matmul_program_config.cpp).
+
+    ``ttnn.matmul`` with a batched ``b`` runs "batched" (``user_run_batched``):
+    MatmulMultiCoreReuseProgramConfig over ``a``'s shard grid, ``per_core_M`` =
+    shard height, ``per_core_N = N``, ``in0_block_w`` = shard width.  Otherwise
+    (``b`` must be interleaved) a WIDTH/HEIGHT_SHARDED ``a`` gives 1D mcast of
+    in0/in1, a BLOCK_SHARDED ``a`` on a 2D grid gives 2D mcast (COL_MAJOR shards
+    transpose it), and anything else goes through :func:`_matmul_config`.  The
+    stored version takes the 1D branch only for more than one shard core;
+    ttnn 0.81.1 takes it for a single core too (measured: a HEIGHT_SHARDED
+    ``[32, 256]`` on one core runs mcast_in1 with ``in0_block_w = Kt`` on that core).
+
+    Raises:
+        CBModelError: configurations ttnn refuses (width-sharded ``a`` in the
+            batched path, sharded ``b`` in the mcast paths, grids that do not
+            match the shards).
+    """
+    a, b = mm.a, mm.b
+    sh_t, sw_t = a.shard_t
+    grid = _bbox_size(a.shard_cores)
+    mt, kt, nt = mm.mt(True), mm.kt, mm.nt
+    fp32 = mm.compute.fp32_dest_acc_en
+    if mm.user_run_batched:
+        if a.mem == "width_sharded":
+            raise CBModelError("ttnn refuses a WIDTH_SHARDED a for a batched matmul (MatmulMultiCoreReuseProgramConfig)")
+        w_eq_n = mm.out.sharded
+        shp = _subblock_params(sh_t, nt, False, w_eq_n, fp32)
+        if mm.bcast_batch:
+            raise CBModelError("ttnn refuses batch broadcasting with MatmulMultiCoreReuseProgramConfig")
+        return _Cfg("reuse", grid, sw_t, shp[0], shp[1], sh_t, nt, sh_t, nt, auto=True)
+    if b.mem != "interleaved":
+        raise CBModelError("ttnn's sharded-a matmul configs need an interleaved b")
+    w_eq_n = mm.out.sharded
+    if a.mem in ("width_sharded", "height_sharded"):
+        if a.mem == "width_sharded":
+            mc0, pm, pn, bw = True, mt, ceil_div(nt, a.shard_cores.num_cores), gcd(sw_t, kt)
+        else:
+            mc0, pm, pn, bw = False, sh_t, nt, kt
+        bh, bwid, _ = _multi_dim_factor(mm, pm, pn, bw, False)
+        shp = _subblock_params(bh, bwid, False, w_eq_n, fp32)
+        return _Cfg("mcast_1d", grid, bw, shp[0], shp[1], bh, bwid, pm, pn, fuse_batch=True, mcast_in0=mc0, auto=True)
+    if a.mem == "block_sharded" and grid[0] > 1 and grid[1] > 1:
+        vx, vy = grid
+        x_match = vx == kt // sw_t
+        y_match = vy == mt // sh_t
+        if not (y_match or vy == ceil_div(mt, sh_t)) or not (x_match or vx == ceil_div(kt, sw_t)):
+            raise CBModelError("ttnn refuses: a's block shard grid does not match M and K")
+        pm, pn = ceil_div(mt, vy), ceil_div(nt, vx)
+        bw = gcd(sw_t, kt) if x_match else 1
+        bh, bwid, _ = _multi_dim_factor(mm, pm, pn, bw, False)
+        shp = _subblock_params(bh, bwid, False, w_eq_n, fp32)
+        return _Cfg("mcast_2d", grid, bw, shp[0], shp[1], bh, bwid, pm, pn, auto=True)
+    return _matmul_config(mm)
+
+
+def _matmul_config(mm: _Mm) -> _Cfg:
+    """``create_matmul_program_config`` for a sharded ``a`` the cases above do not take (matmul_program_config.cpp).
+
+    Only a BLOCK_SHARDED ``a`` on one row or column of cores gets here (ttnn
+    0.81.1 sends every WIDTH/HEIGHT_SHARDED ``a`` down the 1D branch, so the
+    source's 1D systolic fallback is never reached).  A batched ``b`` (a
+    ``linear``): MatmulMultiCoreReuseProgramConfig over the device grid
+    (``per_core_M`` = a's shard height, ``per_core_N`` = b's logical width in
+    whole tiles, ``in0_block_w`` = shard width); else 2D mcast over the device
+    grid, ``per_core_M`` = shard height, ``per_core_N = Nt * shard width / Kt``,
+    ``in0_block_w = gcd(shard width, Kt)``.
+    """
+    a, b = mm.a, mm.b
+    gx, gy = mm.device_grid
+    fp32 = mm.compute.fp32_dest_acc_en
+    kt, nt = mm.kt, mm.nt
+    if b.batch > 1:
+        pm, pn, bw = a.shard_t[0], b.logical[-1] // TILE, a.shard_t[1]
+        sh, sw = _subblock_params_simple(pm, pn, fp32)
+        return _Cfg("reuse", (gx, gy), bw, sh, sw, pm, pn, pm, pn, auto=True)
+    sh_t, sw_t = a.shard_t
+    pm = sh_t
+    pn = max(nt * sw_t // kt, 1)
+    bw = gcd(sw_t, kt)
+    bh, bwid, _ = _multi_dim_factor(mm, pm, pn, bw, False)
+    sh, sw = _subblock_params_simple(bh, bwid, fp32)
+    return _Cfg("mcast_2d", (gx, gy), bw, sh if sw == pn else 1, sw, bh, bwid, pm, pn, auto=True)
+
+
+def _subblock_params_simple(m: int, n: int, fp32: bool) -> tuple[int, int]:
+    """``get_subblock_sizes``: (h, w) reading each choice as (w, h) (matmul_program_config.cpp)."""
+    for w, h in _SUBBLOCK_CHOICES:
+        if h * w <= 4 or not fp32:
+            if m % h == 0 and n % w == 0:
+                return h, w
+    raise CBModelError("ttnn: unable to find subblock sizes")
+
+
+def _auto_config(mm: _Mm) -> _Cfg:
+    """``generate_matmul_program_config`` without a user grid (tt-mlir never passes one)."""
+    if not mm.a.sharded:
+        return _simple_config(mm)
+    return _sharded_config(mm)
+
+
+def program_config(ctx: CBContext) -> _Cfg:
+    """The program config ttnn 0.81.1 runs ``ctx.op`` with: the IR's, or the automatic choice.
+
+    Raises:
+        CBModelError: see :func:`_operands` and the config functions.
+    """
+    mm, cfg = _operands(ctx)
+    return cfg if cfg is not None else _auto_config(_fused_bias_view(mm, None))
+
+
+def _fused_bias_view(mm: _Mm, cfg: _Cfg | None) -> _Mm:
+    """``mm`` with the bias dropped when ttnn adds it after the program (:func:`_post_process_bias`)."""
+    return replace(mm, bias=None) if _post_process_bias(mm, cfg) else mm
+
+
+# ---------------------------------------------------------------------------
+# Program factories
+# ---------------------------------------------------------------------------
+
+
+def _interm_format(mm: _Mm, l1acc_en: bool) -> DataType:
+    """The intermediate CB's data format: packer L1 accumulation packs f32 or bf16, else f32 or the output's."""
+    fp32 = mm.compute.fp32_dest_acc_en
+    if l1acc_en:
+        return DataType("f32" if fp32 else "bf16")
+    return DataType("f32") if fp32 else mm.out.dtype
+
+
+def _rect(x0: int, y0: int, x1: int, y1: int) -> CoreRangeSet:
+    return cores_set(core_range(x0, y0, x1, y1))
+
+
+def _first_cores(n: int, grid: tuple[int, int], row_wise: bool) -> CoreRangeSet:
+    """``num_cores_to_corerangeset``: the first ``n`` cores of a (x, y) grid, row by row or column by column."""
+    gx, gy = grid
+    if n <= 0:
+        return CoreRangeSet(())
+    if n > gx * gy:
+        raise CBModelError(f"the program needs {n} cores but its grid {gx}x{gy} has {gx * gy}")
+    major = gx if row_wise else gy
+    full, rem = divmod(n, major)
+    ranges = []
+    if full:
+        ranges.append(core_range(0, 0, gx - 1, full - 1) if row_wise else core_range(0, 0, full - 1, gy - 1))
+    if rem:
+        ranges.append(core_range(0, full, rem - 1, full) if row_wise else core_range(full, 0, full, rem - 1))
+    return CoreRangeSet(tuple(ranges))
+
+
+def _minus(whole: CoreRangeSet, part: CoreRangeSet, grid: tuple[int, int]) -> CoreRangeSet:
+    """The cores of ``whole`` (the first cores of ``grid``, row by row) after its first ``part.num_cores``."""
+    n_whole, n_part = whole.num_cores, part.num_cores
+    gx = grid[0]
+    ranges = []
+    i = n_part
+    while i < n_whole:
+        x, y = i % gx, i // gx
+        if x == 0 and n_whole - i >= gx:
+            rows = (n_whole - i) // gx
+            ranges.append(core_range(0, y, gx - 1, y + rows - 1))
+            i += rows * gx
+        else:
+            end = min(gx - 1, x + n_whole - i - 1)
+            ranges.append(core_range(x, y, end, y))
+            i += end - x + 1
+    return CoreRangeSet(tuple(ranges))
+
+
+def _cb(index: int, name: str, t_bytes: int, tiles: int, cores: CoreRangeSet, borrowed: bool = False) -> CB:
+    return CB(index, name, t_bytes, tiles, cores, borrowed)
+
+
+def _out_and_interm(mm: _Mm, out_tiles: int, interm_tiles: int, cores: CoreRangeSet, interm_fmt: DataType,
+                    separate: bool, out_sharded: bool) -> list[CB]:
+    """c_4 output (backed by a sharded output's buffer) and c_5 intermediate, shared when they can be."""
+    cbs = [_cb(4, "out", mm.out.tile_bytes, out_tiles, cores, out_sharded)]
+    if separate:
+        cbs.append(_cb(5, "interm", interm_fmt.tile_bytes(), interm_tiles, cores))
+    return cbs
+
+
+def _check_blocks(cfg: _Cfg) -> None:
+    """ttnn's block/subblock validation (``validate_matmul_block_and_subblock_configuration``).
+
+    Raises:
+        CBModelError: zero sizes or blocks not multiples of each other (ttnn refuses the op).
+    """
+    if min(cfg.in0_block_w, cfg.per_core_m, cfg.per_core_n, cfg.out_block_h, cfg.out_block_w,
+           cfg.out_subblock_h, cfg.out_subblock_w) <= 0:
+        raise CBModelError(f"matmul config {cfg.describe()} has a zero block size (ttnn refuses)")
+    if cfg.kind in ("mcast_1d", "mcast_2d"):
+        if cfg.per_core_m % cfg.out_block_h or cfg.per_core_n % cfg.out_block_w:
+            raise CBModelError(f"matmul config {cfg.describe()}: per_core not a multiple of out_block (ttnn refuses)")
+        if cfg.out_block_h % cfg.out_subblock_h or cfg.out_block_w % cfg.out_subblock_w:
+            raise CBModelError(f"matmul config {cfg.describe()}: out_block not a multiple of subblock (ttnn refuses)")
+
+
+def _factory_2d(mm: _Mm, cfg: _Cfg) -> ProgramModel:
+    """MatmulMultiCoreReuseMcast2DProgramFactory (matmul_multicore_reuse_mcast_2d_program_factory.cpp @0000d49e).
+
+    Per core, in tiles: in0 ``out_block_h * in0_block_w``, in1 ``out_block_w *
+    in0_block_w``, both doubled when ``B * num_blocks > 1`` (``num_blocks = Kt /
+    in0_block_w``, ``B`` = batch unless ``fuse_batch``); output ``out_block_h *
+    out_block_w`` (``per_core_M * per_core_N`` backed by a BLOCK_SHARDED output);
+    intermediate ``out_block`` tiles in its own format when it cannot share the
+    output's buffer (different format, or a sharded output with ``per_core_M !=
+    out_block_h``); bias ``out_block_w``; a BLOCK_SHARDED a's ``per_core_M *
+    shard width`` block backed by its buffer (c_2); c_10 = in0's size with
+    ``transpose_a``.  Packer L1 accumulation only when ``num_blocks > 2`` (or
+    ``> 1`` with a bias).  The cores with work are the ``num_blocks_x *
+    num_blocks_y`` rectangle (axes swapped by ``transpose_mcast``).
+    Differences in ttnn 0.81.1 (Metal 2.0 port, measured): no 64 B ``c_6``
+    L1-array CB; with a block-sharded a wider than the work, c_0 is a second
+    DFB on the extra in0 sender cores and c_2 spans all of them while the other
+    DFBs stay on the cores with work.
+
+    Raises:
+        CBModelError: configurations ttnn refuses (K not a multiple of
+            ``in0_block_w``, more output blocks than grid rows/columns, a
+            HEIGHT_SHARDED a with ``in0_block_w != Kt`` or on more than one
+            column of cores...).
+    """
+    _check_blocks(cfg)
+    a, b, out = mm.a, mm.b, mm.out
+    B = 1 if cfg.fuse_batch else a.batch
+    mt, kt, nt = mm.mt(cfg.fuse_batch), mm.kt, mm.nt
+    if kt % cfg.in0_block_w:
+        raise CBModelError(f"Kt {kt} is not a multiple of in0_block_w {cfg.in0_block_w} (ttnn refuses)")
+    if a.mem == "height_sharded":
+        if kt != cfg.in0_block_w:
+            raise CBModelError(f"2D mcast with a HEIGHT_SHARDED a needs in0_block_w == Kt ({kt}) (ttnn refuses)")
+        if _bbox_size(a.shard_cores)[0] != 1:
+            raise CBModelError("2D mcast with a HEIGHT_SHARDED a needs a one-column shard grid (ttnn refuses)")
+    num_blocks = kt // cfg.in0_block_w
+    l1acc = mm.compute.packer_l1_acc and ((mm.bias is not None and num_blocks > 1) or num_blocks > 2)
+    interm_fmt = _interm_format(mm, l1acc)
+    dbl = _DEPTH if B * num_blocks > 1 else 1
+    nby, nbx = ceil_div(mt, cfg.per_core_m), ceil_div(nt, cfg.per_core_n)
+    if cfg.transpose_mcast:
+        nbx, nby = nby, nbx
+    if nbx > cfg.grid[0] or nby > cfg.grid[1]:
+        raise CBModelError(f"{nbx}x{nby} output blocks exceed the config grid {cfg.grid[0]}x{cfg.grid[1]} (ttnn refuses)")
+    cols, rows = nbx, nby  # work rectangle, already swapped for transpose_mcast
+    work = _rect(0, 0, cols - 1, rows - 1)
+    out_sharded = out.mem == "block_sharded"
+    cbs = [_cb(0, "in0", a.tile_bytes, cfg.out_block_h * cfg.in0_block_w * dbl, work, a.mem == "height_sharded")]
+    extra = None
+    all_cores = work
+    if a.mem == "block_sharded":
+        sx, sy = _bbox_size(a.shard_cores)
+        senders = sy if cfg.transpose_mcast else sx
+        n_x = nby if cfg.transpose_mcast else nbx  # blocks along in0's width
+        if senders > n_x:
+            if cfg.transpose_mcast:
+                extra = _rect(0, n_x, nbx - 1, senders - 1)
+                all_cores = _rect(0, 0, cols - 1, senders - 1)
+            else:
+                extra = _rect(n_x, 0, senders - 1, nby - 1)
+                all_cores = _rect(0, 0, senders - 1, rows - 1)
+            cbs.append(_cb(0, "in0 (senders without work)", a.tile_bytes, cbs[0].pages, extra))
+    in1_borrowed = b.sharded and b.buffer == "l1"
+    cbs.append(_cb(1, "in1", b.tile_bytes, cfg.out_block_w * cfg.in0_block_w * dbl, work, in1_borrowed))
+    if a.mem == "block_sharded":
+        cbs.append(_cb(2, "in0 shard", a.tile_bytes, cfg.per_core_m * a.shard_t[1], all_cores, True))
+    out_tiles = cfg.per_core_m * cfg.per_core_n if out_sharded else cfg.out_block_h * cfg.out_block_w
+    separate = (out_sharded and cfg.per_core_m != cfg.out_block_h) or interm_fmt != out.dtype
+    cbs += _out_and_interm(mm, out_tiles, cfg.out_block_h * cfg.out_block_w, work, interm_fmt, separate, out_sharded)
+    if mm.bias is not None:
+        cbs.append(_cb(3, "bias", mm.bias.tile_bytes, cfg.out_block_w, work))
+    if mm.ta:
+        cbs.append(_cb(10, "in0 transposed", a.tile_bytes, cbs[0].pages, work))
+    notes = [f"config {cfg.describe()}{' (automatic)' if cfg.auto else ''}", f"num_blocks {num_blocks}",
+             f"packer_l1_acc {'on' if l1acc else 'off'}, intermediate {interm_fmt}"]
+    return ProgramModel("MatmulMultiCoreReuseMcast2DProgramFactory", _SRC_2D, all_cores, cbs, notes)
+
+
+def _factory_1d(mm: _Mm, cfg: _Cfg) -> ProgramModel:
+    """MatmulMultiCoreReuseMcast1DProgramFactory: mcast of in0 or of in1, or the ring gather of in0 (matmul_multicore_reuse_mcast_1d_program_factory.cpp @00629f0f).
+
+    Raises:
+        CBModelError: configurations ttnn refuses.
+    """
+    _check_blocks(cfg)
+    if cfg.gather_in0:
+        return _factory_gather_in0(mm, cfg)
+    if mm.kt % cfg.in0_block_w:
+        raise CBModelError(f"Kt {mm.kt} is not a multiple of in0_block_w {cfg.in0_block_w} (ttnn refuses)")
+    return _factory_1d_in0(mm, cfg) if cfg.mcast_in0 else _factory_1d_in1(mm, cfg)
+
+
+def _factory_1d_in0(mm: _Mm, cfg: _Cfg) -> ProgramModel:
+    """The mcast-in0 half of the 1D factory (matmul_multicore_reuse_mcast_1d_program_factory.cpp @00629f0f).
+
+    Per core, in tiles: in0 ``out_block_h * in0_block_w`` and in1 ``out_block_w
+    * in0_block_w``, doubled when ``B * num_blocks > 1``; a sharded a's ``per_core_M
+    * shard width`` block (c_2, its buffer); a locally sharded b's ``per_core_N *
+    shard height`` (its buffer); output, intermediate and bias as in the 2D
+    factory, with packer L1 accumulation whenever ``num_blocks > 1``.  Cores:
+    ``ceil(N / per_core_N)`` with work, row by row over the config grid, widened
+    to the number of a's shard cores.  ttnn 0.81.1 (measured) puts c_0 on the
+    cores with work plus a second c_0 on the sender-only cores, c_2 on all cores
+    and the rest on the cores with work.
+
+    Raises:
+        CBModelError: more than one output block along M (ttnn refuses).
+    """
+    a, b, out = mm.a, mm.b, mm.out
+    B = 1 if cfg.fuse_batch else a.batch
+    mt, kt, nt = mm.mt(cfg.fuse_batch), mm.kt, mm.nt
+    num_blocks = kt // cfg.in0_block_w
+    l1acc = mm.compute.packer_l1_acc and num_blocks > 1
+    interm_fmt = _interm_format(mm, l1acc)
+    dbl = _DEPTH if B * num_blocks > 1 else 1
+    if ceil_div(mt, cfg.per_core_m) != 1:
+        raise CBModelError(f"1D mcast_in0 needs M ({mt} tiles) within per_core_M {cfg.per_core_m} (ttnn refuses)")
+    work_n = ceil_div(nt, cfg.per_core_n)
+    senders = a.shard_cores.num_cores if a.sharded else 1
+    n_cores = max(work_n, senders) if a.sharded else work_n
+    grid = cfg.grid
+    all_cores = _first_cores(n_cores, grid, True)
+    work = _first_cores(work_n, grid, True)
+    cbs = [_cb(0, "in0", a.tile_bytes, cfg.out_block_h * cfg.in0_block_w * dbl, work)]
+    if n_cores > work_n:
+        cbs.append(_cb(0, "in0 (senders without work)", a.tile_bytes, cbs[0].pages, _minus(all_cores, work, grid)))
+    b_local = b.sharded and b.buffer == "l1"
+    in1_tiles = cfg.per_core_n * b.shard_t[0] if b_local else cfg.out_block_w * cfg.in0_block_w * dbl
+    cbs.append(_cb(1, "in1", b.tile_bytes, in1_tiles, work, b_local))
+    if a.sharded:
+        cbs.append(_cb(2, "in0 shard", a.tile_bytes, cfg.per_core_m * a.shard_t[1], all_cores, True))
+    out_sharded = out.sharded
+    out_tiles = cfg.per_core_m * cfg.per_core_n if out_sharded else cfg.out_block_h * cfg.out_block_w
+    separate = ((out_sharded and cfg.per_core_m != cfg.out_block_h) or interm_fmt != out.dtype
+                or (cfg.untilize_out and cfg.out_block_w // cfg.out_subblock_w > 1))
+    cbs += _out_and_interm(mm, out_tiles, cfg.out_block_h * cfg.out_block_w, work, interm_fmt, separate, out_sharded)
+    if mm.bias is not None:
+        cbs.append(_cb(3, "bias", mm.bias.tile_bytes, cfg.out_block_w, work, mm.bias.sharded))
+    if mm.ta:
+        cbs.append(_cb(10, "in0 transposed", a.tile_bytes, cbs[0].pages, work))
+    notes = [f"config {cfg.describe()}{' (automatic)' if cfg.auto else ''}", f"num_blocks {num_blocks}",
+             f"packer_l1_acc {'on' if l1acc else 'off'}, intermediate {interm_fmt}"]
+    return ProgramModel("MatmulMultiCoreReuseMcast1DProgramFactory", _SRC_1D, all_cores, cbs, notes)
+
+
+def _factory_1d_in1(mm: _Mm, cfg: _Cfg) -> ProgramModel:
+    """The mcast-in1 half of the 1D factory (``process_mcast_in1_program``, matmul_multicore_reuse_mcast_1d_program_factory.cpp, store file id 68312624657).
+
+    Per core, in tiles: in0 ``out_block_h * in0_block_w``, doubled when
+    ``B_a * num_blocks > 1``; with ``a`` unbatched and ``b`` batched (interleaved,
+    unsharded output) a is kept whole: ``per_core_M * Kt``; a sharded a is its
+    shard (``num_blocks * per_core_M * in0_block_w * B_a``), backed by the
+    buffer unless the shard holds several K blocks, when c_0 is a copy and c_2
+    (one ``out_block_h * in0_block_w`` block) is backed by the buffer.  in1
+    ``out_block_w * in0_block_w``, doubled when ``B_b * num_blocks > 1``.
+    Output, intermediate and bias as in the 2D factory (packer L1 accumulation
+    when ``num_blocks > 2``, or ``> 1`` with a bias).  Cores: ``ceil(M /
+    per_core_M)``, row by row over the config grid; every CB on all of them.
+
+    Raises:
+        CBModelError: more than one output block along N (ttnn refuses).
+    """
+    a, b, out = mm.a, mm.b, mm.out
+    in0_b = 1 if cfg.fuse_batch else a.batch
+    in1_b = b.batch
+    mt, kt, nt = mm.mt(cfg.fuse_batch), mm.kt, mm.nt
+    num_blocks = kt // cfg.in0_block_w
+    l1acc = mm.compute.packer_l1_acc and ((mm.bias is not None and num_blocks > 1) or num_blocks > 2)
+    interm_fmt = _interm_format(mm, l1acc)
+    if ceil_div(nt, cfg.per_core_n) != 1:
+        raise CBModelError(f"1D mcast_in1 needs N ({nt} tiles) within per_core_N {cfg.per_core_n} (ttnn refuses)")
+    n_cores = ceil_div(mt, cfg.per_core_m)
+    cores = _first_cores(n_cores, cfg.grid, True)
+    reuse_in0 = (in0_b == 1 and in1_b > 1 and not a.sharded and not out.sharded and not mm.bcast_batch
+                 and cfg.fused_activation is None)
+    block = cfg.out_block_h * cfg.in0_block_w
+    extract = a.sharded and a.shard_t[1] // cfg.in0_block_w > 1
+    if reuse_in0:
+        in0_tiles = cfg.per_core_m * num_blocks * cfg.in0_block_w
+    elif a.sharded:
+        in0_tiles = num_blocks * cfg.per_core_m * cfg.in0_block_w * in0_b
+    else:
+        in0_tiles = block * (_DEPTH if in0_b * num_blocks > 1 else 1)
+    cbs = [_cb(0, "in0", a.tile_bytes, in0_tiles, cores, a.sharded and not extract)]
+    if extract:
+        cbs.append(_cb(2, "in0 shard", a.tile_bytes, block, cores, True))
+    cbs.append(_cb(1, "in1", b.tile_bytes, cfg.out_block_w * cfg.in0_block_w * (_DEPTH if in1_b * num_blocks > 1 else 1),
+                   cores))
+    out_sharded = out.sharded
+    out_tiles = cfg.per_core_m * cfg.per_core_n if out_sharded else cfg.out_block_h * cfg.out_block_w
+    separate = ((out_sharded and cfg.per_core_m != cfg.out_block_h) or interm_fmt != out.dtype
+                or (cfg.untilize_out and cfg.out_block_w // cfg.out_subblock_w > 1))
+    cbs += _out_and_interm(mm, out_tiles, cfg.out_block_h * cfg.out_block_w, cores, interm_fmt, separate, out_sharded)
+    if mm.bias is not None:
+        cbs.append(_cb(3, "bias", mm.bias.tile_bytes, cfg.out_block_w, cores, mm.bias.sharded))
+    if mm.ta:
+        cbs.append(_cb(10, "in0 transposed", a.tile_bytes, in0_tiles, cores))
+    notes = [f"config {cfg.describe()}{' (automatic)' if cfg.auto else ''}", f"num_blocks {num_blocks}",
+             f"packer_l1_acc {'on' if l1acc else 'off'}, intermediate {interm_fmt}"]
+    if reuse_in0:
+        notes.append("a (batch 1) is kept in L1 and reused for every batch of b")
+    return ProgramModel("MatmulMultiCoreReuseMcast1DProgramFactory", _SRC_1D, cores, cbs, notes)
+
+
+def _factory_gather_in0(mm: _Mm, cfg: _Cfg) -> ProgramModel:
+    """The gather_in0 (ring) program of the 1D factory (``process_gather_in0_program_and_create_override_variables``,
+    matmul_multicore_reuse_mcast_1d_program_factory.cpp, store file id 614524732); ttnn 0.81.1 runs it as the legacy
+    MatmulMeshWorkloadMultiCoreReuseMcast1DProgramFactory (measured, plain CBs).
+
+    a is WIDTH_SHARDED over a ring of cores; each core multiplies the shard it
+    holds, then the shards the others pass round.  ``in0_block_w`` = a's shard
+    width (K padded to a whole number of shards), ``num_blocks`` = ring size.
+    Per core, in tiles: a's shard ``per_core_M * shard width`` (its buffer);
+    b in DRAM ``2 * shard width * per_core_N``, b sharded in L1 its shard (its
+    buffer); the other ``ring - 1`` shards ``(ring - 1) * per_core_M * shard
+    width``; two 16 B sync CBs; the output ``per_core_M * per_core_N`` (the
+    sharded output's buffer) and an intermediate of the same tiles when its
+    format differs.  Cores: the bounding box of a's shard grid (no hop cores:
+    the IR's ``hop_cores`` is empty or refused).
+
+    Raises:
+        CBModelError: a not WIDTH_SHARDED, the output not sharded, b neither in
+            DRAM nor L1-sharded (ttnn refuses), or ``num_global_cb_receivers``
+            of 0 with an L1-sharded b.
+    """
+    a, b, out = mm.a, mm.b, mm.out
+    if a.mem != "width_sharded" or a.shard_cores is None:
+        raise CBModelError("gather_in0 needs a WIDTH_SHARDED a (ttnn refuses)")
+    if not out.sharded:
+        raise CBModelError("gather_in0 needs a sharded output (ttnn refuses)")
+    ring = a.shard_cores.num_cores
+    sw = a.shard_t[1]
+    l1acc = mm.compute.packer_l1_acc and ring > 1
+    interm_fmt = _interm_format(mm, l1acc)
+    w, h = _bbox_size(a.shard_cores)
+    x0 = min(r.start.x for r in a.shard_cores.ranges)
+    y0 = min(r.start.y for r in a.shard_cores.ranges)
+    cores = _rect(x0, y0, x0 + w - 1, y0 + h - 1)
+    pm, pn = cfg.per_core_m, cfg.per_core_n
+    cbs = [_cb(0, "in0 shard", a.tile_bytes, pm * sw, cores, True)]
+    if b.buffer == "dram":
+        cbs.append(_cb(1, "in1", b.tile_bytes, 2 * sw * pn, cores))
+    else:
+        if not b.sharded:
+            raise CBModelError("gather_in0 needs b in DRAM or sharded in L1 (ttnn refuses)")
+        receivers = cfg.num_global_cb_receivers
+        if receivers <= 0:
+            raise CBModelError("gather_in0 with an L1-sharded b divides its shard by num_global_cb_receivers = 0")
+        bh, bwid = b.shard_t
+        cbs.append(_cb(1, "in1 shard", b.tile_bytes, bh * (bwid // receivers), cores, True))
+    cbs.append(_cb(2, "in0 ring shards", a.tile_bytes, (ring - 1) * pm * sw, cores))
+    cbs.append(CB(3, "sync", 16, 1, cores))
+    cbs.append(CB(4, "sync 2", 16, 1, cores))
+    separate = interm_fmt != out.dtype or (cfg.untilize_out and pn // cfg.out_subblock_w > 1)
+    cbs.append(_cb(5, "out", out.tile_bytes, pm * pn, cores, True))
+    if separate:
+        cbs.append(_cb(6, "interm", interm_fmt.tile_bytes(), pm * pn, cores))
+    notes = [f"config {cfg.describe()}, gather_in0 over a ring of {ring} cores",
+             f"packer_l1_acc {'on' if l1acc else 'off'}, intermediate {interm_fmt}"]
+    return ProgramModel("MatmulMeshWorkloadMultiCoreReuseMcast1DProgramFactory", _SRC_1D, cores, cbs, notes)
+
+
+def _factory_reuse(mm: _Mm, cfg: _Cfg) -> ProgramModel:
+    """MatmulMultiCoreReuseOptimizedProgramFactory (matmul_multicore_reuse_optimized_program_factory.cpp @00fca592).
+
+    Per core, in tiles: in0 ``min(per_core_M, Mt) * in0_block_w * 2`` (a
+    sharded a: ``per_core_M * Kt``, its buffer); in1 ``per_core_N * in0_block_w *
+    2`` (sharded: ``* num_blocks * batch_scale`` instead of 2, its buffer);
+    output ``per_core_M * per_core_N`` (a sharded output's buffer);
+    intermediate the same tiles in its own format when it differs from the
+    output's; c_10 = in0's size with ``transpose_a``.  Both inputs are always
+    double-buffered; packer L1 accumulation when ``num_blocks > 2``.  No bias CB
+    (ttnn adds a bias afterwards).  Cores: the first sharded tensor's shard grid
+    (a, b, output), else ``split_work_to_cores`` of ``(B * Mt / per_core_M) * (Nt
+    / per_core_N)`` blocks over the config grid, column by column.
+
+    Raises:
+        CBModelError: what ttnn's validation refuses: ``per_core_N != Nt``,
+            ``per_core_M`` neither dividing Mt nor a multiple of it dividing
+            ``B * Mt``, ``out_subblock_h`` not dividing Mt when both inputs are
+            batched, a sharded output with ``out_subblock_w != per_core_N`` and
+            ``out_subblock_h != 1``, batch broadcasting, fewer blocks than shard cores.
+    """
+    a, b, out = mm.a, mm.b, mm.out
+    if min(cfg.in0_block_w, cfg.per_core_m, cfg.per_core_n, cfg.out_subblock_h, cfg.out_subblock_w) <= 0:
+        raise CBModelError(f"matmul config {cfg.describe()} has a zero block size (ttnn refuses)")
+    B, mt, kt, nt = a.batch, mm.mt(False), mm.kt, mm.nt
+    pm, pn, bw = cfg.per_core_m, cfg.per_core_n, cfg.in0_block_w
+    if kt % bw:
+        raise CBModelError(f"Kt {kt} is not a multiple of in0_block_w {bw} (ttnn refuses)")
+    if nt != pn:
+        raise CBModelError(f"MatmulMultiCoreReuseProgramConfig needs per_core_N == Nt ({pn} != {nt}) (ttnn refuses)")
+    if (pm > mt and (pm % mt or (B * mt) % pm)) or (pm <= mt and mt % pm):
+        raise CBModelError(f"per_core_M {pm} must divide Mt {mt} or be a multiple of it dividing B*Mt (ttnn refuses)")
+    if a.batch > 1 and b.batch > 1 and mt % cfg.out_subblock_h:
+        raise CBModelError(f"batched matmul: out_subblock_h {cfg.out_subblock_h} must divide Mt {mt} (ttnn refuses)")
+    if out.sharded and not (cfg.out_subblock_w == pn or cfg.out_subblock_h == 1):
+        raise CBModelError("sharded output: out_subblock_w must equal per_core_N or out_subblock_h be 1 (ttnn refuses)")
+    if mm.bcast_batch:
+        raise CBModelError("MatmulMultiCoreReuseProgramConfig: ttnn refuses batch broadcasting (b unbatched, a batched)")
+    num_blocks = kt // bw
+    scale = pm // mt if pm > mt else 1
+    l1acc = mm.compute.packer_l1_acc and num_blocks > 2
+    interm_fmt = _interm_format(mm, l1acc)
+    blocks = (B * mt // pm) * (nt // pn)
+    shard = next((t.shard_cores for t in (a, b, out) if t.sharded and t.shard_cores is not None), None)
+    if shard is not None:
+        cores = shard
+        if blocks // cores.num_cores == 0:
+            raise CBModelError(f"{blocks} output blocks for {cores.num_cores} shard cores (ttnn refuses)")
+    else:
+        cores = _first_cores(min(blocks, cfg.grid[0] * cfg.grid[1]), cfg.grid, False)
+    in0_tiles = pm * kt if a.sharded else min(pm, mt) * bw * 2
+    in1_tiles = pn * bw * (num_blocks * scale if b.sharded else 2)
+    cbs = [_cb(0, "in0", a.tile_bytes, in0_tiles, cores, a.sharded),
+           _cb(1, "in1", b.tile_bytes, in1_tiles, cores, b.sharded)]
+    separate = interm_fmt != out.dtype
+    cbs += _out_and_interm(mm, pm * pn, pm * pn, cores, interm_fmt, separate, out.sharded)
+    if mm.ta:
+        cbs.append(_cb(10, "in0 transposed", a.tile_bytes, in0_tiles, cores))
+    notes = [f"config {cfg.describe()}{' (automatic)' if cfg.auto else ''}", f"{blocks} output blocks",
+             f"packer_l1_acc {'on' if l1acc else 'off'}, intermediate {interm_fmt}"]
+    return ProgramModel("MatmulMultiCoreReuseOptimizedProgramFactory", _SRC_REUSE, cores, cbs, notes)
+
+
+def _factory_multicore(mm: _Mm, cfg: _Cfg) -> ProgramModel:
+    """MatmulMultiCoreProgramFactory (matmul_multicore_program_factory.cpp @01502698): one output tile at a time.
+
+    2 tiles of a (c_0), 2 of b (c_1), 2 of the output (c_16) on the first
+    ``min(output tiles, cores)`` cores of the device grid, column by column.
+    """
+    out_tiles = prod(mm.out.padded) // (TILE * TILE)
+    cores = _first_cores(min(out_tiles, mm.device_grid[0] * mm.device_grid[1]), mm.device_grid, False)
+    cbs = [_cb(0, "in0", mm.a.tile_bytes, 2, cores), _cb(1, "in1", mm.b.tile_bytes, 2, cores),
+           _cb(16, "out", mm.out.tile_bytes, 2, cores)]
+    return ProgramModel("MatmulMultiCoreProgramFactory", _SRC_MULTI, cores, cbs,
+                        [f"config {cfg.describe()} (automatic)", f"{out_tiles} output tiles"])
+
+
+# DRAM bank -> reader worker core (x, y) that tt-metal's get_optimal_dram_bank_to_logical_worker_assignment
+# gives on the mock Blackhole P150 for NOC_0, the NOC the DRAM-sharded factory reads in1 with
+# (preferred_noc_for_dram_read): measured with device.get_optimal_dram_bank_to_logical_worker_assignment.
+_P150_DRAM_READERS = ((0, 9), (0, 0), (0, 7), (0, 3), (6, 9), (6, 1), (6, 6), (6, 4))
+
+
+def _factory_dram_sharded(mm: _Mm, cfg: _Cfg, arch_name: str, grid: tuple[int, int]) -> ProgramModel:
+    """MatmulMultiCoreReuseMultiCastDRAMShardedProgramFactory (matmul_multicore_reuse_mcast_dram_sharded_program_factory.cpp @01502698).
+
+    ``per_core_N = ceil(Nt / banks)`` for compute, widened to a multiple of the
+    widest output subblock; per core, in tiles: in0 ``per_core_M * in0_block_w``
+    doubled when ``B * num_blocks > 1``, in1 ``ceil(Nt / banks) *
+    in0_block_w`` tripled, output and intermediate ``per_core_M *
+    per_core_N_compute``, bias ``per_core_N_compute``; c_2 (a's shard) and c_6
+    (the resharded output, ``per_core_M * per_core_N``) are backed by the
+    tensors (ttnn 0.81.1's capture does not list them).  Every CB is on the
+    bounding box of a's shard cores and the DRAM reader cores (one per bank
+    that holds data).
+
+    Raises:
+        CBModelError: not on a Blackhole P150 (the reader cores are measured
+            there only), a/b/output not sharded as the factory needs, or a
+            taller than one tile row (ttnn refuses).
+    """
+    a, b, out = mm.a, mm.b, mm.out
+    if arch_name != "blackhole" or mm.dram_banks != len(_P150_DRAM_READERS):
+        raise CBModelError("DRAM-sharded matmul reader cores are only known for the Blackhole P150")
+    if not (a.sharded and a.buffer == "l1" and b.sharded and b.buffer == "dram" and out.sharded):
+        raise CBModelError("DRAM-sharded matmul needs an L1-sharded a, a DRAM-sharded b and a sharded output")
+    kt, nt = mm.kt, mm.nt
+    if kt % cfg.in0_block_w:
+        raise CBModelError(f"Kt {kt} is not a multiple of in0_block_w {cfg.in0_block_w} (ttnn refuses)")
+    if mm.mt(True) != 1:
+        raise CBModelError("DRAM-sharded matmul supports an a of one tile row only (ttnn refuses)")
+    readers = list(_P150_DRAM_READERS)
+    in1_shard_w = b.shard_t[1]
+    padded_w = in1_shard_w * len(readers)
+    if padded_w > nt:
+        readers = readers[: len(readers) - (padded_w - nt) // in1_shard_w]
+    banks = len(readers)
+    pn_sender = ceil_div(nt, banks)
+    pn = pn_sender
+    fp32 = mm.compute.fp32_dest_acc_en
+    sh, sw = _subblock_params(cfg.per_core_m, pn, False, False, fp32)
+    max_w = 4 if fp32 else 8
+    if sh == 1 and sw < max_w:
+        per_n = pn // sw
+        best = sw
+        for new_w in range(sw + 1, max_w + 1):
+            n_new = ceil_div(pn, new_w)
+            if n_new < per_n:
+                per_n, best = n_new, new_w
+        pn = best * per_n
+    num_blocks = kt // cfg.in0_block_w
+    B = a.batch
+    l1acc = mm.compute.packer_l1_acc and num_blocks > 1
+    interm_fmt = _interm_format(mm, l1acc)
+    cells = [(c.x, c.y) for r in a.shard_cores.ranges for c in _cells(r)] + readers
+    xs, ys = [c[0] for c in cells], [c[1] for c in cells]
+    box = _rect(min(xs), min(ys), max(xs), max(ys))
+    pm = cfg.per_core_m
+    multi = B * num_blocks > 1
+    cbs = [_cb(0, "in0", a.tile_bytes, pm * cfg.in0_block_w * (2 if multi else 1), box),
+           _cb(1, "in1", b.tile_bytes, pn_sender * cfg.in0_block_w * (3 if multi else 1), box),
+           _cb(2, "in0 shard", a.tile_bytes, pm * a.shard_t[1], box, True)]
+    separate = interm_fmt != out.dtype
+    cbs += _out_and_interm(mm, pm * pn, pm * pn, box, interm_fmt, separate, False)
+    cbs.append(_cb(6, "out reshard", out.tile_bytes, pm * cfg.per_core_n, box, True))
+    if mm.bias is not None:
+        cbs.append(_cb(3, "bias", mm.bias.tile_bytes, pn, box))
+    notes = [f"config {cfg.describe()}", f"{banks} DRAM reader cores, per_core_N compute {pn}",
+             f"packer_l1_acc {'on' if l1acc else 'off'}, intermediate {interm_fmt}"]
+    return ProgramModel("MatmulMultiCoreReuseMultiCastDRAMShardedProgramFactory", _SRC_DRAM, box, cbs, notes)
+
+
+def _cells(r) -> list[CoreCoord]:
+    return [CoreCoord(x, y) for y in range(r.start.y, r.end.y + 1) for x in range(r.start.x, r.end.x + 1)]
+
+
+def _check_batches(ctx: CBContext, cfg: _Cfg) -> None:
+    """ttnn's batch validation for a batched ``b`` (``validate_matmul_batch_dims``, measured on ttnn 0.81.1).
+
+    A batched ``b`` needs an ``a`` of the same rank whose batch dims equal
+    ``b``'s, or are all 1 with the 1D mcast-in1 config (a kept in L1 and
+    reused for every batch of b).
+
+    Raises:
+        CBModelError: other shapes ("Batched (non-bcast) matmul requires inputs
+            of the same rank", "bmm (non-bcast matmul) expects input tensors of
+            shapes BCMK*BCKN=BCMN").
+    """
+    sa, sb = ctx.op.operands[0].type.shape, ctx.op.operands[1].type.shape
+    if len(sb) <= 2 or all(d == 1 for d in sb[:-2]):
+        return
+    if len(sa) != len(sb):
+        raise CBModelError(f"ttnn refuses a batched b of rank {len(sb)} with an a of rank {len(sa)}")
+    if tuple(sa[:-2]) == tuple(sb[:-2]):
+        return
+    if all(d == 1 for d in sa[:-2]) and cfg.kind == "mcast_1d" and not cfg.mcast_in0 and not cfg.gather_in0:
+        return
+    raise CBModelError(f"ttnn refuses batch dims {list(sa[:-2])} x {list(sb[:-2])}: they must match, or a's be all 1 "
+                       "with the 1D mcast-in1 config")
+
+
+@register_cb(("ttnn.matmul", "ttnn.linear"))
+def matmul_program(ctx: CBContext) -> ProgramModel:
+    """The matmul program ttnn 0.81.1 builds for ``ctx.op``: factory, cores and circular buffers.
+
+    The IR's program config (or the automatic one, chosen from the shapes,
+    memory configs, compute config and ``ctx.max_l1_space`` as ttnn does)
+    selects the factory; see the factory functions for the CBs.  A bias ttnn
+    adds afterwards and an ``activation`` attribute run as separate device
+    programs (a binary add, a unary op) that are not part of this one (noted).
+
+    Raises:
+        CBModelError: configurations outside the model or refused by ttnn.
+    """
+    mm, cfg = _operands(ctx)
+    post_bias = _post_process_bias(mm, cfg)
+    mm = _fused_bias_view(mm, cfg)
+    if cfg is None:
+        cfg = _auto_config(mm)
+    _check_batches(ctx, cfg)
+    kind = cfg.kind
+    if kind == "mcast_2d":
+        prog = _factory_2d(mm, cfg)
+    elif kind == "mcast_1d":
+        prog = _factory_1d(mm, cfg)
+    elif kind == "reuse":
+        prog = _factory_reuse(mm, cfg)
+    elif kind == "dram_sharded":
+        prog = _factory_dram_sharded(mm, cfg, ctx.arch.name, ctx.grid)
+    else:
+        prog = _factory_multicore(mm, cfg)
+    if post_bias:
+        prog.notes.append("the bias is added by a separate ttnn.add program after this one")
+    if ctx.op.attrs.get("activation"):
+        prog.notes.append(f"activation '{ctx.op.attrs['activation']}' runs as a separate unary program after this one")
+    return prog
+
+
+@register_spec(("ttnn.matmul", "ttnn.linear"))
+def matmul_output_spec(ctx: CBContext) -> list[TensorSpec]:
+    """The tensor ttnn 0.81.1 returns (``MatmulDeviceOperation::compute_output_specs``, matmul_device_operation.cpp @001cea9a).
+
+    Logical shape from :func:`ttnn_output_shape` (ttnn's batch rule, not a
+    broadcast), broadcast with ``linear``'s bias
+    (``compute_matmul_with_bias_output_shape``), tile-padded; the requested
+    dtype and buffer type.  A sharded output of a 1D config keeps the requested
+    layout, except BLOCK_SHARDED on a one-row (one-column) grid, which ttnn
+    turns into WIDTH (HEIGHT) sharding; the shard shape is ``[per_core_M * 32,
+    per_core_N * 32]`` of the config (gather_in0 keeps the requested shard).  The layout
+    is TILE even for a 1D config with ``untilize_out`` (measured; the stored
+    version returns ROW_MAJOR there).
+
+    Raises:
+        CBModelError: see :func:`matmul_program`; a bias that does not broadcast
+            to the product (ttnn: "Broadcast error: Invalid dimension").
+    """
+    mm, cfg = _operands(ctx)
+    mm = _fused_bias_view(mm, cfg)
+    if cfg is None and mm.out.sharded:
+        cfg = _auto_config(mm)
+    op = ctx.op
+    shape = ttnn_output_shape(op.operands[0].type.shape, op.operands[1].type.shape,
+                              bool(op.attrs.get("transpose_a")), bool(op.attrs.get("transpose_b")))
+    if op.name == "ttnn.linear" and len(op.operands) > 2 and op.operands[2].is_tensor:
+        try:
+            shape = broadcast(shape, tuple(op.operands[2].type.shape))
+        except ShapeError as exc:
+            raise CBModelError(f"ttnn refuses the bias: {exc}") from exc
+    layout = "tile"
+    padded = tile_padded_shape(shape)
+    mem, shard = mm.out.mem, None
+    if mm.out.sharded and cfg is not None:
+        if cfg.kind == "mcast_1d" and not cfg.gather_in0 and mem == "block_sharded" and mm.out.shard_cores is not None:
+            w, h = _bbox_size(mm.out.shard_cores)
+            if w == 1 or h == 1:
+                mem = "height_sharded" if w == 1 else "width_sharded"
+        if cfg.kind == "mcast_1d" and cfg.gather_in0:
+            shard = mm.out.shard_shape
+        elif cfg.kind in ("mcast_1d", "mcast_2d", "reuse", "dram_sharded"):
+            shard = (cfg.per_core_m * TILE, cfg.per_core_n * TILE)
+    return [TensorSpec(tuple(shape), tuple(padded), layout, str(mm.out.dtype), mm.out.buffer, mem, shard)]

@@ -1,16 +1,44 @@
-"""Reductions (sum, mean, max, min, prod, argmax) and softmax.
+"""Reductions (sum, mean, max, min, prod, argmax) and normalizations (softmax, layer/rms/group norm).
 
-``dim_arg`` lists the reduced dims (all dims when absent); ``keep_dim`` keeps
-them as size 1 (tt-mlir ``TTNN_ReductionOp``, ``TTNNOps.td`` @19c86fca).
-Softmax keeps the shape.
+Shapes: ``dim_arg`` lists the reduced dims (all dims when absent); ``keep_dim``
+keeps them as size 1 (tt-mlir ``TTNN_ReductionOp``, ``TTNNOps.td`` @19c86fca).
+Softmax and the norms keep the shape.
+
+Programs (:mod:`ttanalyze.ops.cb`), as ttnn 0.81.1 (tt-metal d80d9482) runs
+them when called the way the tt-mlir runtime does (``ttnn.sum(x, dim, keepdim,
+memory_config=<result>, compute_kernel_config=<IR compute_config>)``, ...).
+The host sources of these factories are not in the 0.81.1 wheel; the stored
+tt-metal versions read are named on each function, and every formula below was
+fitted to or checked against NO_DISPATCH graph captures on the mock P150
+(``/work/notes/eltwise_reduction``, raw outputs in ``raw/``).  Where the stored
+source and the mock disagree the model follows the mock.
+
+A reduction is a chain of device programs (fill the tile padding, reduce W,
+reduce H, transposes for other dims, a reshape for ``keep_dim = false``); CBs
+are freed between programs, so the model returns the chain and the op needs
+the L1 of its largest program.
 """
 
 from __future__ import annotations
 
+from math import prod
+
+from ..ir.attrs import ComputeKernelConfig, DataType
 from ..ir.model import Op
-from .registry import ShapeError, norm_dim, register, tensor_shape
+from ..layout import ceil_div
+from .cb import CB, CBContext, CBModelError, DeviceRejection, ProgramModel, first_cores
+from .data_movement import _T, _reshape_steps, _tensor, _transpose_steps, fill_pad_program, split_work
+from .registry import ShapeError, norm_dim, register, register_cb, tensor_shape
 
 _TD = "tt-mlir include/ttmlir/Dialect/TTNN/IR/TTNNOps.td @19c86fca"
+_TM = "tt-metal ttnn/cpp/ttnn/operations/"
+_REDUCE_SRC = _TM + "reduction/generic/device/reduce_op_multi_core_{}_program_factory.cpp @2441aa26 (fitted to ttnn 0.81.1)"
+_NC_SRC = _TM + "experimental/reduction/fast_reduce_nc/device/fast_reduce_nc_program_factory.cpp @b9dd0672 (fitted to ttnn 0.81.1)"
+_SOFTMAX_SRC = _TM + "normalization/softmax/device/softmax_program_factory_attention_optimized.cpp @86aa0949 (fitted to ttnn 0.81.1)"
+_LN_SRC = _TM + "normalization/layernorm/device/layernorm_op_multi_core.cpp @5aa66d6b (fitted to ttnn 0.81.1)"
+TILE = 32
+F32 = DataType("f32")
+BF16 = DataType("bf16")
 
 
 def _reduce(op: Op, dims_attr: str):
@@ -52,11 +80,516 @@ def softmax(op: Op):
     return [src]
 
 
-@register(("ttnn.layer_norm", "ttnn.rms_norm"), "normalization", ("epsilon", "compute_config", "memory_config", "program_config"), f"{_TD} LayerNormOp/RMSNormOp")
+@register(("ttnn.layer_norm", "ttnn.rms_norm"), "normalization",
+          ("epsilon", "compute_config", "memory_config", "program_config", "operandSegmentSizes"), f"{_TD} LayerNormOp/RMSNormOp")
 def norm(op: Op):
     return [tensor_shape(op, 0)]
 
 
-@register("ttnn.group_norm", "normalization", ("num_groups", "epsilon", "memory_config"), f"{_TD} GroupNormOp")
+@register("ttnn.group_norm", "normalization", ("num_groups", "epsilon", "memory_config", "operandSegmentSizes"), f"{_TD} GroupNormOp")
 def group_norm(op: Op):
     return [tensor_shape(op, 0)]
+
+
+# ---------------------------------------------------------------------------
+# Helpers
+# ---------------------------------------------------------------------------
+
+
+def _tile(dtype: DataType) -> int:
+    return dtype.tile_bytes()
+
+
+def _cbs(cores, specs: list[tuple[str, int, int]], backed: tuple[str, ...] = ()) -> list[CB]:
+    """CBs (name, page bytes, pages) on ``cores`` in creation order; names in ``backed`` are tensor-backed."""
+    return [CB(i, name, page, pages, cores, globally_allocated=name in backed) for i, (name, page, pages) in enumerate(specs)]
+
+
+def dims4(t: _T) -> tuple[int, int, int]:
+    """``(NC, Ht, Wt)`` of the tensor unsqueezed to 4D: NC = product of the leading padded dims, in tiles."""
+    padded = t.padded
+    if len(padded) == 1:
+        padded = (TILE, padded[0])
+    return prod(padded[:-2]), ceil_div(padded[-2], TILE), ceil_div(padded[-1], TILE)
+
+
+def min_per_core(units: int, cores: int) -> int:
+    """The smaller per-core share of ``split_work_to_cores``: ``floor(units / cores)``, at least 1."""
+    return max(1, units // cores)
+
+
+def _compute_config(op: Op) -> ComputeKernelConfig | None:
+    cc = op.attrs.get("compute_config")
+    return cc if isinstance(cc, ComputeKernelConfig) else None
+
+
+# ---------------------------------------------------------------------------
+# Reduce programs
+# ---------------------------------------------------------------------------
+
+
+def reduce_w_program(x: _T, out: _T, grid: tuple[int, int]) -> ProgramModel:
+    """ReduceMultiCoreWProgramFactory: reduce the last dim of ``x`` (4D view NC x Ht x Wt tiles).
+
+    Interleaved path: rows ``NC * Ht`` split over the cores column by column
+    (``split_work_to_cores``, row_wise false); DFBs ``input`` 8 tiles when the
+    smaller per-core share of rows times Wt is at least 4, else 2 tiles;
+    ``scaler`` one tile (f32 for an f32 input, bf16 otherwise); ``output`` 2
+    tiles of the output's format.  Height-sharded input and output in L1:
+    ``input`` 2 tiles, the input shard, ``scaler`` and the output shard (both
+    shards backed by the tensors) on the shard grid.
+
+    The stored source (2441aa26) gives the input 2 tiles and the scaler 2;
+    measured on mock P150, ttnn 0.81.1: [1,8,128,128] bf16 (32 rows, Wt 4)
+    16,384 + 2,048 + 4,096 B on 32 cores; [1,1,64,96] (Wt 3) 4,096 + 2,048 +
+    4,096 B; [1,150,32,96] (150 rows: 1 or 2 per core) 2-tile input; height-sharded
+    f32 [32,128] shards 8,192 + 16,384 (shard) + 4,096 + 4,096 (shard) B.
+    """
+    nc, ht, wt = dims4(x)
+    rows = nc * ht
+    scaler = _tile(F32 if x.dtype == F32 else BF16)
+    if x.l1 and out.l1 and x.mem == out.mem == "height_sharded" and x.shard and out.shard:
+        cores = x.shard[0]
+        ih, iw = x.shard[1]
+        oh, ow = out.shard[1]
+        cbs = _cbs(cores, [("input", _tile(x.dtype), 2), ("input_shard", _tile(x.dtype), ceil_div(ih, TILE) * ceil_div(iw, TILE)),
+                           ("scaler", scaler, 1), ("output_shard", _tile(out.dtype), ceil_div(oh, TILE) * ceil_div(ow, TILE))],
+                   backed=("input_shard", "output_shard"))
+        return ProgramModel("ReduceDeviceOperation::ReduceMultiCoreWProgramFactory", _REDUCE_SRC.format("w"), cores, cbs,
+                            ["height-sharded input and output: shard-resident W reduce"])
+    cores = split_work(rows, grid)
+    share = min_per_core(rows, grid[0] * grid[1]) * wt
+    cbs = _cbs(cores, [("input", _tile(x.dtype), 8 if share >= 4 else 2), ("scaler", scaler, 1), ("output", _tile(out.dtype), 2)])
+    return ProgramModel("ReduceDeviceOperation::ReduceMultiCoreWProgramFactory", _REDUCE_SRC.format("w"), cores, cbs,
+                        [f"{rows:,} tile rows of Wt {wt} on {cores.num_cores} cores; at least {share} input tiles per core"])
+
+
+def h_two_pass(x: _T, grid: tuple[int, int]) -> bool:
+    """Whether ttnn 0.81.1 splits an H reduce in two passes (measured rule, no source found).
+
+    Two passes when Ht >= 20 and at least two H chunks per column fit the grid
+    (``cores // (NC * Wt) >= 2``); measured on mock P150: Ht 19 one pass, Ht 20
+    two; 56 and 64 columns with Ht 32 one pass, 16 columns with Ht 64 two.
+    """
+    nc, ht, wt = dims4(x)
+    return ht >= 20 and (grid[0] * grid[1]) // (nc * wt) >= 2
+
+
+def reduce_h_programs(x: _T, out: _T, grid: tuple[int, int]) -> list[ProgramModel]:
+    """ReduceMultiCoreHProgramFactory: reduce the second-last dim, in one or two programs.
+
+    One pass: columns ``NC * Wt`` split column by column; DFBs ``input`` 8 tiles
+    when the smaller per-core share of columns is at least 4, else 2;
+    ``scaler`` one tile; ``output`` 2 tiles.  Width-sharded input and output in
+    L1: ``input`` 2 tiles, the input shard, ``scaler``, the output shard on the
+    shard grid.  Two passes (:func:`h_two_pass`): ``chunks = min(Ht, cores //
+    columns)`` partial reductions per column on ``columns * chunks`` cores
+    (input 8 tiles, 2 for f32; scaler; 2 f32 partial tiles), then a final pass on
+    ``columns`` cores (2 f32 tiles, f32 scaler, 1 output tile, ``max(2,
+    ceil(chunks / 32))`` f32 tiles, 1 f32 tile, 2 output tiles).
+
+    Measured on mock P150, ttnn 0.81.1: [1,1,768,64] bf16 (Ht 24, 2 columns):
+    48 cores with 16,384 + 2,048 + 8,192 B, then 2 cores with 8,192 + 4,096 +
+    2,048 + 8,192 + 4,096 + 4,096 B; Ht 128 (110 chunks) 16,384 B for the fourth.
+    """
+    nc, ht, wt = dims4(x)
+    cols = nc * wt
+    ncores = grid[0] * grid[1]
+    scaler = _tile(F32 if x.dtype == F32 else BF16)
+    name = "ReduceDeviceOperation::ReduceMultiCoreHProgramFactory"
+    if x.l1 and out.l1 and x.mem == out.mem == "width_sharded" and x.shard and out.shard:
+        cores = x.shard[0]
+        ih, iw = x.shard[1]
+        oh, ow = out.shard[1]
+        cbs = _cbs(cores, [("input", _tile(x.dtype), 2), ("input_shard", _tile(x.dtype), ceil_div(ih, TILE) * ceil_div(iw, TILE)),
+                           ("scaler", scaler, 1), ("output_shard", _tile(out.dtype), ceil_div(oh, TILE) * ceil_div(ow, TILE))],
+                   backed=("input_shard", "output_shard"))
+        return [ProgramModel(name, _REDUCE_SRC.format("h"), cores, cbs, ["width-sharded input and output: shard-resident H reduce"])]
+    if not h_two_pass(x, grid):
+        cores = split_work(cols, grid)
+        share = min_per_core(cols, ncores)
+        cbs = _cbs(cores, [("input", _tile(x.dtype), 8 if share >= 4 else 2), ("scaler", scaler, 1), ("output", _tile(out.dtype), 2)])
+        return [ProgramModel(name, _REDUCE_SRC.format("h"), cores, cbs,
+                             [f"{cols:,} tile columns of Ht {ht} on {cores.num_cores} cores"])]
+    chunks = min(ht, ncores // cols)
+    c1 = split_work(cols * chunks, grid)
+    p1 = ProgramModel(name, _REDUCE_SRC.format("h"), c1,
+                      _cbs(c1, [("input", _tile(x.dtype), 2 if x.dtype == F32 else 8), ("scaler", scaler, 1), ("partials", _tile(F32), 2)]),
+                      [f"two-pass H reduce, pass 1: {cols} columns x {chunks} H chunks on {c1.num_cores} cores"])
+    c2 = split_work(cols, grid)
+    p2 = ProgramModel(name, _REDUCE_SRC.format("h"), c2,
+                      _cbs(c2, [("input", _tile(F32), 2), ("scaler", _tile(F32), 1), ("output_one", _tile(out.dtype), 1),
+                                ("partials", _tile(F32), max(2, ceil_div(chunks, TILE))), ("accumulator", _tile(F32), 1),
+                                ("output", _tile(out.dtype), 2)]),
+                      [f"two-pass H reduce, pass 2: combines {chunks} partials per column on {c2.num_cores} cores"])
+    return [p1, p2]
+
+
+def reduce_hw_single_core_program(x: _T, out: _T) -> ProgramModel:
+    """ReduceSingleCoreHwProgramFactory (a single-tile non-f32 tensor): 2 input, 1 scaler, 2 output tiles on core (0,0).
+
+    Measured on mock P150, ttnn 0.81.1: [1,1,32,32] bf16 sum over (-2,-1)
+    4,096 + 2,048 + 4,096 B; bfp8 2,176 + 2,048 + 2,176 B.
+    """
+    cores = first_cores(1, (1, 1))
+    cbs = _cbs(cores, [("input", _tile(x.dtype), 2), ("scaler", _tile(BF16), 1), ("output", _tile(out.dtype), 2)])
+    return ProgramModel("ReduceDeviceOperation::ReduceSingleCoreHwProgramFactory",
+                        _TM + "reduction/generic/device/reduce_op_single_core_hw_program_factory.cpp @55a31c40 (fitted to ttnn 0.81.1)",
+                        cores, cbs, ["single-tile tensor: one-core HW reduce"])
+
+
+def granularity(n: int) -> int:
+    """FastReduceNC's input granularity: the largest factor of ``n`` that is at most 8."""
+    return next(g for g in range(min(8, max(n, 1)), 0, -1) if n % g == 0)
+
+
+def fast_reduce_nc_program(x: _T, dim: int, out: _T, grid: tuple[int, int]) -> ProgramModel:
+    """FastReduceNCProgramFactory: sum over one non-tile dim of a 4D tile tensor.
+
+    DFBs ``input`` ``2 * granularity`` tiles of the input's format, ``zero`` one
+    bf16 tile, ``output`` 2 tiles; the output tiles are split row by row.  (The
+    stored source sizes the input by the output's format and adds a 1-tile
+    accumulator; measured on mock P150, ttnn 0.81.1: [2,4,64,96] bf16 over dim 1
+    (granularity 4) 16,384 + 2,048 + 4,096 B on 12 cores; dim size 6 -> 24,576 B,
+    7 -> 28,672 B, 16 -> 32,768 B.)
+    """
+    x4 = x.padded if len(x.padded) >= 4 else (1,) * (4 - len(x.padded)) + x.padded
+    g = granularity(x4[dim])
+    out_tiles = prod(out.padded) // (TILE * TILE)
+    cores = first_cores(min(out_tiles, grid[0] * grid[1]), grid, row_wise=True)
+    cbs = _cbs(cores, [("input", _tile(x.dtype), 2 * g), ("zero", _tile(BF16), 1), ("output", _tile(out.dtype), 2)])
+    return ProgramModel("FastReduceNCDeviceOperation::FastReduceNCProgramFactory", _NC_SRC, cores, cbs,
+                        [f"sum over dim {dim} (size {x4[dim]}, granularity {g}); {out_tiles:,} output tiles on {cores.num_cores} cores"])
+
+
+def _set(shape: tuple[int, ...], d: int, v: int) -> tuple[int, ...]:
+    return tuple(v if i == d else s for i, s in enumerate(shape))
+
+
+def reduce_steps(kind: str, x: _T, dims: list[int], keep: bool, out: _T, ctx: CBContext) -> list[ProgramModel]:
+    """The device programs of ``ttnn.<kind>(x, dims, keepdim=keep, memory_config=out)`` in ttnn 0.81.1.
+
+    The chain, as measured on mock P150 (graph capture of each call, see the notes):
+
+    1. FillPad (``fill_implicit_tile_padding``) of ``x`` when its last two
+       dims are not tile multiples (whichever dims are reduced);
+    2. ``sum`` of a non-f32 tensor over leading dims: one FastReduceNC per
+       leading dim (innermost first), then W, then H; every other reduction:
+       W, then H, then for each leading dim (innermost first) a transpose of it
+       into H (``ttnn.transpose``: TransposeHC / permute), an H reduce and the
+       transpose back; a single-tile non-f32 tensor reduced over (H, W) is one
+       ReduceSingleCoreHw program;
+    3. a reshape (ttnn.reshape) to drop the reduced dims when ``keep`` is false.
+
+    Intermediate results are f32 for sum, and for mean when leading dims are
+    reduced but not every dim (mean over (H, W) only, or over all dims, keeps
+    the input's format, as max and min do); block-float inputs keep their
+    format; the last reduce writes the result's dtype.  (Measured: mean bf16
+    [1,4,64,64] over (1,2,3) f32 intermediates, over (2,3) and [2,7,96] over
+    (0,1,2) bf16.)
+
+    Raises:
+        CBModelError: min of bfloat8_b (negate path), non-f32 sums over all dims
+            (their FastReduceNC stages keep the input format: not modeled),
+            row-major or sharded multi-program reductions.
+    """
+    grid = ctx.grid
+    r = x.rank
+    dims = sorted(set(dims)) if dims else list(range(r))
+    if not x.tiled:
+        raise CBModelError(f"{kind} of a row-major tensor is not modeled")
+    if kind == "min" and x.dtype.is_block_float:
+        raise CBModelError("min of a block-float tensor runs the negate (-max(-x)) programs: not modeled")
+    w_dim, h_dim = r - 1, (r - 2 if r >= 2 else None)
+    red_w, red_h = w_dim in dims, h_dim is not None and h_dim in dims
+    others = sorted((d for d in dims if d not in (w_dim, h_dim)), reverse=True)
+    steps: list[ProgramModel] = fill_pad_program(x, grid)
+    nc_sum = kind == "sum" and x.dtype != F32 and bool(others)
+    if nc_sum and len(dims) == r:
+        raise CBModelError("a non-f32 sum over every dim keeps FastReduceNC stages in the input format: not modeled")
+    plan: list[tuple[str, int]] = [("nc", d) for d in others] if nc_sum else []
+    if red_w and red_h and not others and dims4(x) == (1, 1, 1) and x.dtype != F32:
+        plan.append(("hw", -1))
+    else:
+        plan += ([("w", w_dim)] if red_w else []) + ([("h", h_dim)] if red_h else [])
+    if not nc_sum:
+        plan += [("t", d) for d in others]
+    if len(plan) > 1 and (x.sharded or out.sharded):
+        raise CBModelError(f"{kind} over {dims} with sharded tensors runs several sharded programs: not modeled")
+    cur = x
+    inter = out.with_(shape=x.shape, mem="interleaved", shard=None)
+    widen = kind == "sum" or (kind == "mean" and bool(others) and len(dims) < r)
+    inter_dtype = F32 if widen and not x.dtype.is_block_float else x.dtype
+    for i, (step, d) in enumerate(plan):
+        last = i == len(plan) - 1
+        dtype = out.dtype if last else inter_dtype
+        if step == "t":
+            moved = list(cur.shape)
+            moved[d], moved[h_dim] = moved[h_dim], moved[d]
+            t1 = inter.with_(shape=tuple(moved), dtype=cur.dtype)
+            steps += _transpose_steps(cur, d, h_dim, t1, grid)
+            red = t1.with_(shape=_set(t1.shape, h_dim, 1), dtype=dtype)
+            steps += reduce_h_programs(t1, red, grid)
+            back = list(red.shape)
+            back[d], back[h_dim] = back[h_dim], back[d]
+            cur = inter.with_(shape=tuple(back), dtype=dtype)
+            steps += _transpose_steps(red, d, h_dim, cur, grid)
+            continue
+        if step == "hw":
+            nxt = (out if last else inter).with_(shape=_set(_set(cur.shape, w_dim, 1), h_dim, 1), dtype=dtype)
+            steps.append(reduce_hw_single_core_program(cur, nxt))
+        else:
+            nxt = (out if last else inter).with_(shape=_set(cur.shape, d, 1), dtype=dtype)
+            if step == "nc":
+                steps.append(fast_reduce_nc_program(cur, d + max(0, 4 - r), nxt, grid))
+            elif step == "w":
+                steps.append(reduce_w_program(cur, nxt, grid))
+            else:
+                steps += reduce_h_programs(cur, nxt, grid)
+        cur = nxt
+    if not keep and tuple(out.shape) != tuple(cur.shape):
+        steps += _reshape_steps(cur.with_(mem=out.mem, buffer=out.buffer, shard=out.shard), tuple(out.shape), out, ctx)
+    return steps
+
+
+def _dims_attr(op: Op, rank: int) -> list[int]:
+    dims = op.attrs.get("dim_arg")
+    if dims is None:
+        return list(range(rank))
+    if isinstance(dims, int) and not isinstance(dims, bool):
+        dims = [dims]
+    if not isinstance(dims, list):
+        raise CBModelError(f"{op.name}: dim_arg is not a list of integers")
+    return sorted({d + rank if d < 0 else d for d in dims})
+
+
+@register_cb(("ttnn.sum", "ttnn.mean", "ttnn.max", "ttnn.min"))
+def reduce_cb(ctx: CBContext) -> list[ProgramModel]:
+    """CB model of sum/mean/max/min: the program chain of :func:`reduce_steps`.
+
+    tt-metal frees a program's CBs before the next one runs, so the op needs
+    the L1 of its largest program (``OpProgram.program`` picks it).
+    """
+    op = ctx.op
+    x = _tensor(op.operands[0], f"operand of {op.name}", ctx.arch)
+    out = _tensor(op.results[0], f"result of {op.name}", ctx.arch)
+    return reduce_steps(op.short_name, x, _dims_attr(op, x.rank), bool(op.attrs.get("keep_dim", False)), out, ctx)
+
+
+# ---------------------------------------------------------------------------
+# Softmax
+# ---------------------------------------------------------------------------
+
+
+def max_divisor(n: int, limit: int) -> int:
+    """``find_max_divisor(n, limit)``: the largest divisor of ``n`` not above ``limit``."""
+    return next(d for d in range(min(limit, n), 0, -1) if n % d == 0)
+
+
+def softmax_programs(x: _T, out: _T, dim: int, numeric_stable: bool, fp32_acc: bool | None,
+                     grid: tuple[int, int], l1_size: int) -> ProgramModel:
+    """SoftmaxProgramFactoryAttentionOptimized: softmax over the last dim of an interleaved tile tensor.
+
+    ``block = find_max_divisor(Wt, 4)``; a Wt above 1 with no divisor in 2..4,
+    or a Wt of 10 or more that is not a multiple of 4, is processed as
+    ``round_up(Wt, 4)`` tiles with block 4 (``Wt_eff``; measured: Wt 3, 6, 9 keep
+    block 3, Wt 5, 7, 10, 15, 33 are padded).  DFBs on
+    the ``NC * Ht`` rows' cores (split row by row): ``in0`` Wt_eff tiles
+    (numerically stable; ``max(2 * block, Wt_eff)`` when W is not a tile
+    multiple) or ``2 * block``; ``out0`` ``2 * block``; ``recip`` 1 f32 tile;
+    ``scaler`` 1 tile (f32 for an f32 input, else bf16); one more f32 tile;
+    ``exps`` Wt_eff intermediate tiles; ``mask`` 1 bf16 tile; ``max`` 1
+    intermediate tile (numerically stable); ``x`` Wt_eff intermediate tiles
+    (``min(Wt_eff, 8)`` tiles, numerically stable with W not a tile multiple).  Intermediates are f32
+    when fp32 accumulation is on (default: on for an f32 input), else bf16.
+    When those exceed 90 % of the core's whole L1 (``l1_size_per_core``; measured:
+    100 KB of live L1 buffers do not change the choice), the large kernel: ``in0``, ``exps``
+    and ``x`` of 80 tiles and four single-tile accumulators.
+
+    The stored source (86aa0949) picks block <= 8 without fp32 accumulation and
+    counts other CBs; fitted to mock P150, ttnn 0.81.1 measurements ([1,1,32,W]
+    for Wt 1..45, 64, 100, 128, 256, 300, 320, 340, 512, 2048, 8192; f32, bfp8,
+    fp32 accumulation, padded W 48, 100, 200, 2038).
+
+    Raises:
+        CBModelError: softmax over another dim (General* factories), sharded or
+            row-major input.
+    """
+    if dim != x.rank - 1:
+        raise CBModelError("softmax over a dim other than the last runs the General softmax factories: not modeled")
+    if not x.tiled:
+        raise CBModelError("softmax of a row-major tensor is not modeled")
+    nc, ht, wt = dims4(x)
+    padded_w = x.shape[-1] % TILE != 0
+    block = max_divisor(wt, 4)
+    wt_eff = wt
+    if (wt > 1 and block == 1) or (wt >= 10 and wt % 4):
+        wt_eff, block = ceil_div(wt, 4) * 4, 4
+    fp32 = fp32_acc if fp32_acc is not None else x.dtype == F32
+    im = _tile(F32 if fp32 else BF16)
+    tin, tout, f32 = _tile(x.dtype), _tile(out.dtype), _tile(F32)
+    scaler = _tile(F32 if x.dtype == F32 else BF16)
+    in0 = (max(2 * block, wt_eff) if padded_w else wt_eff) if numeric_stable else 2 * block
+    specs = [("in0", tin, in0), ("out0", tout, 2 * block), ("recip", f32, 1), ("scaler", scaler, 1), ("aux", f32, 1),
+             ("exps", im, wt_eff), ("mask", _tile(BF16), 1)]
+    if numeric_stable:
+        specs.append(("max", im, 1))
+    if numeric_stable and padded_w:
+        specs.append(("x", im, min(wt_eff, 8)))
+    rows = nc * ht
+    cores = first_cores(min(rows, grid[0] * grid[1]), grid, row_wise=True)
+    total = sum(p * n for _, p, n in specs)
+    notes = [f"Wt {wt} (processed {wt_eff}), block {block}; {rows:,} tile rows on {cores.num_cores} cores"]
+    if total > 0.9 * l1_size:
+        specs = [("in0", tin, 80), ("out0", tout, 2 * block), ("recip", f32, 1), ("sum", f32, 1), ("max_acc", im, 1),
+                 ("recip_acc", f32, 1), ("scaler", scaler, 1), ("aux", f32, 1), ("exps", im, 80), ("mask", _tile(BF16), 1)]
+        if numeric_stable:
+            specs.append(("max", im, 1))
+        specs.append(("x", im, 80))
+        notes.append(f"large-tensor kernel: the single-pass CBs ({total:,} B) exceed 90 % of L1 ({l1_size:,} B)")
+    return ProgramModel("SoftmaxDeviceOperation::SoftmaxProgramFactoryAttentionOptimized", _SOFTMAX_SRC, cores,
+                        _cbs(cores, specs), notes)
+
+
+@register_cb("ttnn.softmax")
+def softmax_cb(ctx: CBContext) -> ProgramModel:
+    """CB model of ``ttnn.softmax`` (:func:`softmax_programs`)."""
+    op = ctx.op
+    x = _tensor(op.operands[0], "operand of ttnn.softmax", ctx.arch)
+    out = _tensor(op.results[0], "result of ttnn.softmax", ctx.arch)
+    dim = op.attrs.get("dimension", -1)
+    dim = dim + x.rank if dim < 0 else dim
+    cc = _compute_config(op)
+    return softmax_programs(x, out, dim, bool(op.attrs.get("numericStable", False)),
+                            cc.fp32_dest_acc_en if cc else None, ctx.grid, ctx.arch.l1_size)
+
+
+# ---------------------------------------------------------------------------
+# LayerNorm / RMSNorm
+# ---------------------------------------------------------------------------
+
+
+def layernorm_program(x: _T, out: _T, rms: bool, gamma: _T | None, beta: _T | None, fp32_acc: bool | None,
+                      grid: tuple[int, int], free_l1: int) -> ProgramModel:
+    """LayerNormMultiCoreProgramFactory (interleaved input): layer_norm / rms_norm over the last dim.
+
+    fp32 accumulation defaults to on for layer_norm and off for rms_norm (what
+    ttnn 0.81.1 picks with no compute config); ``block`` = 4 with it, else 8;
+    ``Wtb = round_up(Wt, block)``; intermediates ``cb`` f32 with it, else bf16.
+    DFBs, on the ``NC * Ht`` rows' cores (split row by row), in creation order:
+    ``in0`` Wtb input tiles, ``out0`` ``2 * block``, ``ex`` 2 cb (layer_norm),
+    ``scaler`` and ``eps`` 2 bf16 tiles each, ``ex2`` 2 cb, ``xmm2`` Wtb cb,
+    ``xmm`` Wtb cb (layer_norm, or large), ``ex2pe`` 8 cb, ``accumulate`` 1 cb
+    (large), ``fusion`` ``2 * block`` cb (gamma or beta), ``gamma`` / ``beta``
+    Wtb tiles of their format.  Large-tensor variant when these exceed 95 % of
+    the free L1 (measured: 100 KB of live L1 buffers switch rms_norm W 10240 to
+    the large kernel): Wtb becomes 112, halved for each of fp32 accumulation,
+    an f32 input and gamma/beta, at least 28 (measured 112, 56 and 28, and 28
+    for an f32 input with fp32 accumulation and gamma and beta).
+
+    The stored source (5aa66d6b) counts CBs that are not created in the fit
+    test, has no rms large variant and uses 56 only for weights/f32 input; fitted
+    to mock P150, ttnn 0.81.1: layer_norm [1,1,32,768] 49,152 + 16,384 + 8,192 +
+    4,096 + 4,096 + 8,192 + 98,304 + 98,304 + 32,768 B; W 4096 single pass, 4224
+    large; rms_norm W 10240 single pass (1,372,160 B), 12288 and 262,144 large
+    (751,616 B).
+
+    Raises:
+        DeviceRejection: a height-sharded input (TT_FATAL "Height sharded
+            inputs are not supported", measured).
+        CBModelError: block/width-sharded input (LayerNormShardedProgramFactory,
+            not modeled), row-major input.
+    """
+    if x.sharded:
+        if x.mem == "height_sharded":
+            raise DeviceRejection("layer/rms norm: height-sharded inputs are not supported (TT_FATAL)")
+        raise CBModelError("layer/rms norm of a sharded input runs LayerNormShardedProgramFactory: not modeled")
+    if not x.tiled:
+        raise CBModelError("layer/rms norm of a row-major input is not modeled")
+    nc, ht, wt = dims4(x)
+    fp32 = fp32_acc if fp32_acc is not None else not rms
+    block = 4 if fp32 else 8
+    cb = _tile(F32 if fp32 else BF16)
+    bf = _tile(BF16)
+
+    def specs(wtb: int, large: bool) -> list[tuple[str, int, int]]:
+        s = [("in0", _tile(x.dtype), wtb), ("out0", _tile(out.dtype), 2 * block)]
+        if not rms:
+            s.append(("ex", cb, 2))
+        s += [("scaler", bf, 2), ("eps", bf, 2), ("ex2", cb, 2), ("xmm2", cb, wtb)]
+        if not rms or large:
+            s.append(("xmm", cb, wtb))
+        s.append(("ex2pe", cb, 8))
+        if large:
+            s.append(("accumulate", cb, 1))
+        if gamma is not None or beta is not None:
+            s.append(("fusion", cb, 2 * block))
+        if gamma is not None:
+            s.append(("gamma", _tile(gamma.dtype), wtb))
+        if beta is not None:
+            s.append(("beta", _tile(beta.dtype), wtb))
+        return s
+
+    wtb = ceil_div(wt, block) * block
+    chosen = specs(wtb, False)
+    total = sum(p * n for _, p, n in chosen)
+    notes = [f"{'rms_norm' if rms else 'layer_norm'}: Wt {wt}, block {block}, fp32 accumulation {'on' if fp32 else 'off'}"]
+    if total >= 0.95 * free_l1:
+        size = 112 >> min(2, int(fp32) + int(x.dtype == F32) + int(gamma is not None or beta is not None))
+        chosen = specs(size, True)
+        notes.append(f"large-tensor kernel, {size}-tile blocks: the single-pass CBs ({total:,} B) exceed 95 % of the "
+                     f"free L1 ({free_l1:,} B)")
+    rows = nc * ht
+    cores = first_cores(min(rows, grid[0] * grid[1]), grid, row_wise=True)
+    return ProgramModel("LayerNormDeviceOperation::LayerNormMultiCoreProgramFactory", _LN_SRC, cores, _cbs(cores, chosen), notes)
+
+
+def _segments(op: Op) -> list[int] | None:
+    seg = op.attrs.get("operandSegmentSizes")
+    if seg is None:
+        return None
+    values = list(getattr(seg, "dims", seg))
+    return values if all(isinstance(v, int) for v in values) else None
+
+
+def _norm_operands(op: Op) -> tuple:
+    """(input, weight, bias) Values of a layer/rms norm (operandSegmentSizes, else positional)."""
+    seg = _segments(op)
+    vals = list(op.operands)
+    if seg is None:
+        return tuple(vals[i] if i < len(vals) else None for i in range(3))
+    out, pos = [], 0
+    for n in seg[:3]:
+        out.append(vals[pos] if n else None)
+        pos += n
+    return tuple(out + [None] * (3 - len(out)))
+
+
+@register_cb(("ttnn.layer_norm", "ttnn.rms_norm"))
+def layernorm_cb(ctx: CBContext) -> ProgramModel:
+    """CB model of ``ttnn.layer_norm`` / ``ttnn.rms_norm`` (:func:`layernorm_program`)."""
+    op = ctx.op
+    if op.attrs.get("program_config") is not None:
+        raise CBModelError(f"{op.name} with a sharded program config runs LayerNormShardedProgramFactory: not modeled")
+    xv, gv, bv = _norm_operands(op)
+    x = _tensor(xv, f"input of {op.name}", ctx.arch)
+    gamma = _tensor(gv, f"weight of {op.name}", ctx.arch) if gv is not None else None
+    beta = _tensor(bv, f"bias of {op.name}", ctx.arch) if bv is not None else None
+    out = _tensor(op.results[0], f"result of {op.name}", ctx.arch)
+    cc = _compute_config(op)
+    return layernorm_program(x, out, op.name == "ttnn.rms_norm", gamma, beta, cc.fp32_dest_acc_en if cc else None,
+                             ctx.grid, ctx.max_l1_space)
+
+
+@register_cb("ttnn.group_norm")
+def group_norm_cb(ctx: CBContext) -> ProgramModel:
+    """``ttnn.group_norm``: its factories (sharded / DRAM mcast, welford) are not modeled.
+
+    Raises:
+        CBModelError: always.  On the mock P150 (ttnn 0.81.1) the call the
+            tt-mlir runtime makes on an interleaved TILE input fails with
+            "In-place operation not supported: Tile layout requires non-inplace
+            tensors", so no program was measured.
+    """
+    raise CBModelError("group_norm programs are not modeled (tile-layout input with the runtime's default inplace=True "
+                       "fails on ttnn 0.81.1)")

@@ -99,8 +99,15 @@ def _program_lines(prog: dict[str, Any] | None, a: Analysis) -> list[str]:
     if prog["status"] != "modeled":
         reason = prog["reason"] or "no device program"
         return [f"  program    {prog['status']}: {reason}"]
-    lines = [f"  program    {prog['factory']} on {fmt.num(prog['num_cores'])} cores [{_ranges_text(prog['cores'])}]",
-             f"    source   {prog['source']}"]
+    stages = prog["stages"]
+    lines = []
+    if len(stages) > 1:
+        lines.append(f"  programs   {len(stages)} device programs, CBs freed between them: "
+                     + "; ".join(f"{i + 1}. {s['factory']} {fmt.nbytes(s['cb_per_core_peak'])}/core"
+                                 for i, s in enumerate(stages)))
+        lines.append("  largest:")
+    lines += [f"  program    {prog['factory']} on {fmt.num(prog['num_cores'])} cores [{_ranges_text(prog['cores'])}]",
+              f"    source   {prog['source']}"]
     for cb in prog["cbs"]:
         shared = " (backed by a sharded tensor: no extra L1)" if cb["globally_allocated"] else ""
         lines.append(f"    c_{cb['index']:<3} {cb['name']:<10} {fmt.num(cb['pages']):>7} pages x {fmt.num(cb['page_bytes']):>7} B "

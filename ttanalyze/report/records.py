@@ -96,23 +96,31 @@ def _ranges(crs) -> list[list[int]]:
     return [[r.start.x, r.start.y, r.end.x, r.end.y] for r in crs.ranges]
 
 
+def _stage_record(p) -> dict[str, Any]:
+    core, peak = p.busiest_core()
+    return {
+        "factory": p.factory, "source": p.source, "cores": _ranges(p.cores), "num_cores": p.cores.num_cores,
+        "cbs": [{"index": cb.index, "name": cb.name, "page_bytes": cb.page_bytes, "pages": cb.pages,
+                 "bytes": cb.bytes, "core_ranges": _ranges(cb.cores), "globally_allocated": cb.globally_allocated}
+                for cb in p.cbs],
+        "cb_per_core_peak": peak, "busiest_core": list(core) if core else None,
+        "extra_l1_per_core": p.extra_l1_per_core, "notes": list(p.notes),
+    }
+
+
 def program_record(a: Analysis, op: Op) -> dict[str, Any] | None:
-    """An op's program: status, factory, source, cores, CBs, per-core peak."""
+    """An op's device programs: status, and per program factory, source, cores, CBs, per-core peak.
+
+    ``stages`` lists every program the op runs, in order; the top-level fields
+    describe the one needing the most L1 per core.
+    """
     prog = a.programs.get(op.index)
     if prog is None:
         return None
     rec: dict[str, Any] = {"status": prog.status, "reason": prog.reason}
-    p = prog.program
-    if p is not None:
-        core, peak = p.busiest_core()
-        rec.update({
-            "factory": p.factory, "source": p.source, "cores": _ranges(p.cores), "num_cores": p.cores.num_cores,
-            "cbs": [{"index": cb.index, "name": cb.name, "page_bytes": cb.page_bytes, "pages": cb.pages,
-                     "bytes": cb.bytes, "core_ranges": _ranges(cb.cores), "globally_allocated": cb.globally_allocated}
-                    for cb in p.cbs],
-            "cb_per_core_peak": peak, "busiest_core": list(core) if core else None,
-            "extra_l1_per_core": p.extra_l1_per_core, "notes": list(p.notes),
-        })
+    if prog.program is not None:
+        rec.update(_stage_record(prog.program))
+        rec["stages"] = [_stage_record(p) for p in prog.stages]
     return rec
 
 

@@ -4,7 +4,8 @@ configurations tt-metal refuses (TTA013).
 tt-metal places a program's static circular buffers from the L1 allocator base
 (``l1_unreserved_base``) upwards on every core of the program, while L1 buffers
 are allocated top-down from ``l1_size - l1_small_size``.  On program creation
-it checks, per core range (tt-metal ``impl/program/program.cpp`` /
+it checks, per core range in the order the CBs were created (the range it names
+is :meth:`ProgramModel.first_overflow`'s) (tt-metal ``impl/program/program.cpp`` /
 ``impl/dataflow_buffer/dataflow_buffer.cpp``; both checks reproduced on a mock
 P150, ttnn 0.81.1, even inside NO_DISPATCH graph capture):
 
@@ -42,38 +43,47 @@ def cb_overflow(a: Analysis, r: Reporter) -> None:
     arch = a.arch
     for op in a.program.ops:
         prog = a.programs.get(op.index)
-        if prog is None or prog.program is None:
+        if prog is None:
             continue
-        program = prog.program
-        core, cb_bytes = program.busiest_core()
-        if core is None:
-            continue
-        end = arch.l1_unreserved_base + cb_bytes
         point = a.memory.points.get(op.index)
         live = point.l1_per_core if point else 0
         lowest = arch.l1_size - arch.l1_small_size - live
-        data = {"factory": program.factory, "core": list(core), "cb_bytes": cb_bytes,
-                "l1_unreserved_base": arch.l1_unreserved_base, "cb_region_end": end, "l1_size": arch.l1_size,
-                "live_l1_per_core": live, "lowest_l1_buffer": lowest,
-                "cbs": [{"index": cb.index, "name": cb.name, "page_bytes": cb.page_bytes, "pages": cb.pages,
-                         "bytes": cb.bytes} for cb in program.static_cbs if contains(cb.cores, *core)]}
-        where = f"core ({core[0]},{core[1]})"
-        if end > arch.l1_size:
-            r.op(op, f"circular buffers of {program.factory} grow to {fmt.nbytes(end)} on {where} "
-                     f"(l1_unreserved_base {fmt.num(arch.l1_unreserved_base)} + {fmt.nbytes(cb_bytes)} of CBs: "
-                     f"{_cb_list(program, core)}), beyond the max L1 size of {fmt.nbytes(arch.l1_size)}: "
-                     f"tt-metal refuses the program", data=dict(data, check="max_l1_size"))
-        elif end > lowest:
-            live_tensors = a.memory.live_at(op.index, "l1")
-            notes = [Note(v.producer.pos if v.producer else v.func.pos,
-                          f"{v.name} {fmt.shape(info.logical_shape)} holds {fmt.nbytes(info.placement.bytes_per_bank)} per core")
-                     for v, info in live_tensors[:5]]
-            r.op(op, f"circular buffers of {program.factory} clash with L1 buffers on {where}: the static CB region "
-                     f"ends at {fmt.nbytes(end)} (l1_unreserved_base {fmt.num(arch.l1_unreserved_base)} + "
-                     f"{fmt.nbytes(cb_bytes)} of CBs: {_cb_list(program, core)}) but the live L1 tensors start at "
-                     f"{fmt.nbytes(lowest)} (l1_size {fmt.num(arch.l1_size)} - l1_small_size "
-                     f"{fmt.num(arch.l1_small_size)} - {fmt.nbytes(live)} of live L1 tensors)",
-                 notes=notes, data=dict(data, check="clash"))
+        for n, program in enumerate(prog.stages):
+            core, cb_bytes = program.busiest_core()
+            if core is None:
+                continue
+            end = arch.l1_unreserved_base + cb_bytes
+            if end <= lowest and end <= arch.l1_size:
+                continue
+            stage = f" (program {n + 1} of {len(prog.stages)})" if len(prog.stages) > 1 else ""
+            data = {"factory": program.factory, "stage": n, "core": list(core), "cb_bytes": cb_bytes,
+                    "l1_unreserved_base": arch.l1_unreserved_base, "cb_region_end": end, "l1_size": arch.l1_size,
+                    "live_l1_per_core": live, "lowest_l1_buffer": lowest,
+                    "cbs": [{"index": cb.index, "name": cb.name, "page_bytes": cb.page_bytes, "pages": cb.pages,
+                             "bytes": cb.bytes} for cb in program.static_cbs if contains(cb.cores, *core)]}
+            where = f"core ({core[0]},{core[1]})"
+            first = program.first_overflow(arch.l1_unreserved_base, arch.l1_size)
+            if first is not None:
+                rng, grown = first
+                at = (rng.start.x, rng.start.y)
+                named = f"core range [({rng.start.x},{rng.start.y})-({rng.end.x},{rng.end.y})]"
+                r.op(op, f"circular buffers of {program.factory}{stage} on {named} grow to {fmt.nbytes(grown)} "
+                         f"(l1_unreserved_base {fmt.num(arch.l1_unreserved_base)} + {fmt.nbytes(grown - arch.l1_unreserved_base)}"
+                         f" of CBs: {_cb_list(program, at)}), beyond the max L1 size of {fmt.nbytes(arch.l1_size)}: "
+                         f"tt-metal refuses the program (its busiest core, {where}, would need {fmt.nbytes(end)})",
+                     data=dict(data, check="max_l1_size", reported_range=[rng.start.x, rng.start.y, rng.end.x, rng.end.y],
+                               reported_end=grown))
+            else:
+                notes = [Note(v.producer.pos if v.producer else v.func.pos,
+                              f"{v.name} {fmt.shape(info.logical_shape)} holds {fmt.nbytes(info.placement.bytes_per_bank)} per core")
+                         for v, info in a.memory.live_at(op.index, "l1")[:5]]
+                r.op(op, f"circular buffers of {program.factory}{stage} clash with L1 buffers on {where}: the static "
+                         f"CB region ends at {fmt.nbytes(end)} (l1_unreserved_base {fmt.num(arch.l1_unreserved_base)} + "
+                         f"{fmt.nbytes(cb_bytes)} of CBs: {_cb_list(program, core)}) but the live L1 tensors start at "
+                         f"{fmt.nbytes(lowest)} (l1_size {fmt.num(arch.l1_size)} - l1_small_size "
+                         f"{fmt.num(arch.l1_small_size)} - {fmt.nbytes(live)} of live L1 tensors)",
+                     notes=notes, data=dict(data, check="clash"))
+            break  # tt-metal stops at the first program it refuses
 
 
 @rule("TTA011")
