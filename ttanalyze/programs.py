@@ -75,7 +75,9 @@ def context_for(analysis: "Analysis", op: Op, arch: Arch | None = None, free_l1:
     inputs = tuple(analysis.infos.get(v) for v in op.operands)
     outputs = tuple(analysis.infos.get(v) for v in op.results)
     space = free_l1 if free_l1 is not None else max_l1_space(analysis, op, arch)
-    return CBContext(op, arch, inputs, outputs, space, analysis.tt_metal)
+    outputs_l1 = sum(i.placement.bytes_per_bank for i in outputs
+                     if i is not None and i.placement is not None and i.placement.buffer_type == "l1")
+    return CBContext(op, arch, inputs, outputs, space, analysis.tt_metal, outputs_l1)
 
 
 def program_of(analysis: "Analysis", op: Op, arch: Arch | None = None, free_l1: int | None = None) -> OpProgram:

@@ -200,6 +200,11 @@ class CBContext:
             which data-movement factories use to size their blocks.
         tt_metal: the tt-metal version whose factories to follow
             (:mod:`ttanalyze.versions`).
+        output_l1_per_core: L1 bytes per core of the op's L1-resident results.
+            ``max_l1_space`` counts them as live (tt-metal allocates outputs
+            before it creates the program); a factory whose choice is made
+            before the outputs exist (matmul's automatic program config) adds
+            them back.
     """
 
     op: Op
@@ -208,6 +213,7 @@ class CBContext:
     outputs: tuple[LayoutInfo | None, ...]
     max_l1_space: int
     tt_metal: str = "0.81.1"
+    output_l1_per_core: int = 0
 
     @property
     def grid(self) -> tuple[int, int]:

@@ -21,8 +21,12 @@ from . import Reporter, rule
 
 def _declared(v, info):
     lay = v.type.layout
-    return {"shape": tuple(info.logical_shape), "padded_shape": tuple(info.padded_shape), "layout": info.layout,
-            "dtype": str(info.dtype), "buffer_type": lay.buffer_type, "memory_layout": lay.memory_layout}
+    out = {"shape": tuple(info.logical_shape), "padded_shape": tuple(info.padded_shape), "layout": info.layout,
+           "dtype": str(info.dtype), "buffer_type": lay.buffer_type, "memory_layout": lay.memory_layout}
+    if lay.is_sharded:  # the memref is the shard, in tiles when tiled
+        th, tw = info.tile or (1, 1)
+        out["shard_shape"] = (lay.memref_shape[0] * th, lay.memref_shape[1] * tw)
+    return out
 
 
 @rule("TTA012")
@@ -42,7 +46,9 @@ def result_spec(a: Analysis, r: Reporter) -> None:
             declared = _declared(v, info)
             real = {"shape": tuple(spec.shape), "padded_shape": tuple(spec.padded_shape), "layout": spec.layout,
                     "dtype": spec.dtype, "buffer_type": spec.buffer_type, "memory_layout": spec.memory_layout}
-            diffs = [k for k in declared if declared[k] != real[k]]
+            if "shard_shape" in declared and spec.shard_shape is not None and spec.memory_layout == declared["memory_layout"]:
+                real["shard_shape"] = tuple(spec.shard_shape)
+            diffs = [k for k in real if declared.get(k) != real[k]]
             if not diffs:
                 continue
             severity = "error" if "shape" in diffs else "warning"
