@@ -152,19 +152,23 @@ class ProgramModel:
         """The most static CB bytes any single core holds."""
         return self.busiest_core()[1]
 
-    def first_overflow(self, base: int, limit: int) -> tuple[CoreRange, int] | None:
+    def first_overflow(self, base: int, limit: int, alignment: int = 1) -> tuple[CoreRange, int] | None:
         """The first CB allocator tt-metal finds beyond ``limit``, and its region end (bytes).
 
         tt-metal keeps one CB allocator per core range, created in the order the
         program's CBs are created; each CB is placed at the highest current
-        end among the allocators its ranges touch, then all of them end after
-        it.  ``validate_circular_buffer_region`` walks the allocators in
-        creation order and throws for the first whose ``base + end`` exceeds
-        the limit: that core range is the one named in "Statically allocated
-        circular buffers on core range [...] grow to X B" (tt-metal
-        ``impl/program/program.cpp``; seed 001, core (7,6)).
+        end among the allocators its ranges touch, rounded up to ``alignment``,
+        then all of them end after it.  ``validate_circular_buffer_region`` /
+        ``validate_dataflow_buffer_region`` walk the allocators in creation
+        order and throw for the first whose ``base + end`` exceeds the limit:
+        that core range is the one named in "Statically allocated circular
+        buffers on core range [...] grow to X B" (tt-metal
+        ``impl/program/program.cpp``, ``impl/dataflow_buffer/dataflow_buffer.cpp``;
+        seed 001, core (7,6)).  Dataflow buffers start at 64-B aligned
+        addresses on Blackhole (measured through the real runtime, tt-metal
+        614f605f: argmax/topk refusals reproduce to the byte).
         """
-        allocators: list[list] = []  # [core range, end]
+        allocators: list[list] = []  # [core range, end], end relative to base
         for cb in self.static_cbs:
             touched = []
             for r in cb.cores.ranges:
@@ -175,6 +179,7 @@ class ProgramModel:
                 touched.append(found)
             touched += [a for a in allocators if a not in touched and any(_overlap(a[0], r) for r in cb.cores.ranges)]
             address = max(a[1] for a in touched)
+            address = -(-(base + address) // alignment) * alignment - base if alignment > 1 else address
             for a in touched:
                 a[1] = address + cb.bytes
         for r, end in allocators:

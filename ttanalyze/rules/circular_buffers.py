@@ -53,7 +53,8 @@ def cb_overflow(a: Analysis, r: Reporter) -> None:
             if core is None:
                 continue
             end = arch.l1_unreserved_base + cb_bytes
-            if end <= lowest and end <= arch.l1_size:
+            first = program.first_overflow(arch.l1_unreserved_base, arch.l1_size, arch.dram_alignment)
+            if first is None and end <= lowest:
                 continue
             stage = f" (program {n + 1} of {len(prog.stages)})" if len(prog.stages) > 1 else ""
             data = {"factory": program.factory, "stage": n, "core": list(core), "cb_bytes": cb_bytes,
@@ -62,7 +63,6 @@ def cb_overflow(a: Analysis, r: Reporter) -> None:
                     "cbs": [{"index": cb.index, "name": cb.name, "page_bytes": cb.page_bytes, "pages": cb.pages,
                              "bytes": cb.bytes} for cb in program.static_cbs if contains(cb.cores, *core)]}
             where = f"core ({core[0]},{core[1]})"
-            first = program.first_overflow(arch.l1_unreserved_base, arch.l1_size)
             if first is not None:
                 rng, grown = first
                 at = (rng.start.x, rng.start.y)
