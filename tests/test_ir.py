@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ttanalyze.errors import SourcePos
+from ttanalyze.errors import InputError, SourcePos
 from ttanalyze.ir import attrs as A
 from ttanalyze.ir.attr_grammar import AffineMapV, parse_attr_text
 from ttanalyze.ir.normalize import normalize
@@ -111,7 +111,24 @@ def test_compute_config_and_conv_attributes():
     cc = conv.attrs["compute_config"]
     assert cc.math_fidelity == "hifi4" and cc.fp32_dest_acc_en is True
     assert conv.attrs["kernel_size"] == [3, 3] and conv.attrs["padding"] == [1, 1, 1, 1]
-    assert conv.attrs["conv2d_config"].get("weights_dtype").name == "bf16"
+    cfg = conv.attrs["conv2d_config"]
+    assert cfg.get("weights_dtype") == "bf16"
+    assert cfg.get("activation") == A.UnaryWithParam("relu")
+    assert cfg.get("config_tensors_in_dram") is True
+
+
+def test_conv3d_grid_and_conv2d_slice_config():
+    p = parse_file(FIXTURES / "real" / "mochi_small_constpad_o0" / "ttnn.mlir")
+    conv3d = next(op for op in p.ops if op.name == "ttnn.conv3d")
+    assert conv3d.attrs["conv3d_config"].get("compute_with_storage_grid_size") == A.GridAttr((10, 11))
+    assert conv3d.attrs["conv3d_config"].get("c_in_block") == 32
+    text = (FIXTURES / "real" / "conv2d_block_o0" / "ttnn.mlir").read_text().replace(
+        "groups = 1 : i32,", "conv2d_slice_config = #ttnn.conv2d_slice_config<dram_width, 4>, groups = 1 : i32,", 1)
+    conv = next(op for op in parse_text(text, "sliced.mlir").ops if op.name == "ttnn.conv2d")
+    assert conv.attrs["conv2d_slice_config"].params == {"slice_type": "dram_width", "num_slices": 4}
+    bad = text.replace("<dram_width, 4>", "<diagonal, 4>")
+    with pytest.raises(InputError, match="unknown slice type 'diagonal'"):
+        parse_text(bad, "bad.mlir")
 
 
 def test_function_args_get_their_source_names():

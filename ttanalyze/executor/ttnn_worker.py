@@ -778,7 +778,20 @@ def _matmul(c: Call):
 
 
 _CONV_ATTRS = ("in_channels", "out_channels", "batch_size", "input_height", "input_width", "kernel_size",
-               "stride", "padding", "dilation", "groups", "conv2d_config", "compute_config")
+               "stride", "padding", "dilation", "groups", "conv2d_config", "compute_config", "conv2d_slice_config")
+_SLICE_TYPES = {"dram_height": "DRAM_HEIGHT", "dram_width": "DRAM_WIDTH", "l1_full": "L1_FULL"}
+
+
+def conv2d_slice_config(value: dict[str, Any] | None):
+    """``#ttnn.conv2d_slice_config<slice_type, num_slices>`` -> ``ttnn.Conv2dSliceConfig``
+    (tt-mlir runtime/lib/ttnn/operations/utils/utils.cpp createConv2dSliceConfig @19c86fca)."""
+    if value is None:
+        return None
+    kind = _SLICE_TYPES.get(str(value.get("slice_type")))
+    if kind is None:
+        raise Unsupported(f"unsupported conv2d slice type {value.get('slice_type')!r}")
+    return ttnn.Conv2dSliceConfig(slice_type=getattr(ttnn.Conv2dSliceConfig.SliceTypeEnum, kind),
+                                  num_slices=int(value.get("num_slices", 0)))
 
 
 @handler("ttnn.conv2d", _CONV_ATTRS)
@@ -794,7 +807,75 @@ def _conv2d(c: Call):
         padding=list(a.get("padding", [0, 0])), dilation=list(a.get("dilation", [1, 1])),
         groups=int(a.get("groups", 1)), dtype=c.dtype, conv_config=conv2d_config(a.get("conv2d_config")),
         compute_config=compute_config(a.get("compute_config")), memory_config=c.mc,
+        slice_config=conv2d_slice_config(a.get("conv2d_slice_config")),
     )
+
+
+_CONV3D_CONFIG_FIELDS = {"t_out_block": "T_out_block", "w_out_block": "W_out_block", "h_out_block": "H_out_block",
+                         "c_out_block": "C_out_block", "c_in_block": "C_in_block"}
+
+
+@handler("ttnn.conv3d", ("in_channels", "out_channels", "batch_size", "input_depth", "input_height", "input_width",
+                         "kernel_size", "stride", "padding", "padding_mode", "groups", "conv3d_config",
+                         "compute_config", "dtype"), {"dilation": [1, 1, 1]})
+def _conv3d(c: Call):
+    # As tt-mlir's runtime calls it (runtime/lib/ttnn/operations/conv/conv3d.cpp @19c86fca): output dtype
+    # bf16 unless the IR sets one; dilation fixed at 1; compute config through
+    # init_device_compute_kernel_config(arch, cfg, HiFi4, approx=True, fp32=True, packer=False); the
+    # config's grid is the device's (the flatbuffer at 19c86fca does not carry the IR's).
+    a = c.attrs
+    kw: dict[str, Any] = {"compute_with_storage_grid_size": c.device.compute_with_storage_grid_size()}
+    cfg = a.get("conv3d_config") or {}
+    for key, v in cfg.items():
+        if key in ("kind", "compute_with_storage_grid_size") or v is None:
+            continue
+        if key == "weights_dtype":
+            kw[key] = tt_dtype(name_of(v, key))
+        elif key in _CONV3D_CONFIG_FIELDS:
+            kw[_CONV3D_CONFIG_FIELDS[key]] = int(v)
+        else:
+            raise Unsupported(f"unsupported conv3d_config field {key} = {v!r}")
+    cc = {k: v for k, v in (a.get("compute_config") or {}).items() if v is not None}
+    fid = _MATH_FIDELITY.get(name_of(cc["math_fidelity"], "math_fidelity").lower()) if "math_fidelity" in cc else None
+    compute = ttnn.init_device_compute_kernel_config(
+        c.device.arch(), math_fidelity=getattr(ttnn.MathFidelity, fid or "HiFi4"),
+        math_approx_mode=bool(cc.get("math_approx_mode", True)), fp32_dest_acc_en=bool(cc.get("fp32_dest_acc_en", True)),
+        packer_l1_acc=bool(cc.get("packer_l1_acc", False)))
+    ts = c.tensors
+    return ttnn.experimental.conv3d(
+        input_tensor=c.operand(0), weight_tensor=c.operand(1), device=c.device,
+        bias_tensor=ts[2] if len(ts) > 2 else None, config=ttnn.Conv3dConfig(**kw),
+        dtype=tt_dtype(name_of(a["dtype"], "dtype")) if a.get("dtype") is not None else ttnn.bfloat16,
+        output_channels=int(a["out_channels"]), kernel_size=list(a["kernel_size"]), stride=list(a["stride"]),
+        padding=list(a["padding"]), dilation=[1, 1, 1], padding_mode=str(a.get("padding_mode", "zeros")),
+        groups=int(a.get("groups", 1)), memory_config=c.mc, compute_kernel_config=compute)
+
+
+@handler("ttnn.argmax", ("dim", "keep_dim", "use_multicore", "memory_config"))
+def _argmax(c: Call):
+    # tt-mlir runtime/lib/ttnn/operations/reduction/argmax.cpp @19c86fca: no sub-core grids, the IR's memcfg;
+    # the runtime drops use_multicore (ttnn 0.81.1's argmax has no such argument).
+    return ttnn.argmax(c.operand(0), dim=c.attrs.get("dim"), keepdim=bool(c.attrs.get("keep_dim", False)),
+                       memory_config=c.mc)
+
+
+@handler("ttnn.topk", ("k", "dim", "largest", "sorted", "memory_config"))
+def _topk(c: Call):
+    # tt-mlir runtime/lib/ttnn/operations/reduction/topk.cpp @19c86fca.
+    return ttnn.topk(c.operand(0), int(c.attrs["k"]), dim=int(c.attrs.get("dim", -1)),
+                     largest=bool(c.attrs.get("largest", True)), sorted=bool(c.attrs.get("sorted", True)),
+                     memory_config=c.mc)
+
+
+@handler("ttnn.full", ("shape", "fill_value", "dtype", "layout", "memory_config"))
+def _full(c: Call):
+    # tt-mlir runtime/lib/ttnn/operations/creation/full.cpp @19c86fca: dtype, layout and memory config of the
+    # result unless the IR sets them; on the device when the op takes one.
+    shape = c.attrs["shape"]
+    dims = shape["dims"] if isinstance(shape, dict) else shape
+    on_device = c.res[0].get("buffer_type") != "system_memory"
+    return ttnn.full(list(dims), fill_value=c.attrs["fill_value"], dtype=c.dtype, layout=c.layout,
+                     device=c.device if on_device else None, memory_config=c.mc if on_device else None)
 
 
 _POOL_ATTRS = ("batch_size", "input_height", "input_width", "channels", "kernel_size", "stride", "padding",

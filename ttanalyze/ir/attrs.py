@@ -291,6 +291,13 @@ class UnaryWithParam:
 
 
 @dataclass(frozen=True)
+class GridAttr:
+    """``#ttcore.grid<RxC>``: a core grid as printed, rows x cols (TTCore_GridAttr)."""
+
+    shape: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class StructAttr:
     """A struct-like config with parameters kept by name.
 
@@ -492,7 +499,14 @@ class _Builder:
         raise AttrError(f"expected a core range set, got {_show(v)}")
 
     def struct_params(self, node: Node) -> dict[str, Any]:
-        return {k: self.value(v) for k, v in node.kw.items()}
+        """``key = value`` parameters, typed by :data:`_STRUCT_FIELDS` where the struct prints them bare
+        (``activation = <op_type = relu>``, ``shard_layout = block_sharded``)."""
+        fields = _STRUCT_FIELDS.get(node.name or "", {})
+        params = {}
+        for key, v in node.kw.items():
+            convert = fields.get(key)
+            params[key] = convert(self, self.deref(v), f"{node.name} {key}") if convert else self.value(v)
+        return params
 
 
 def _build_layout(b: _Builder, node: Node) -> TTNNLayout:
@@ -642,6 +656,62 @@ def _build_struct(b: _Builder, node: Node) -> StructAttr:
     return StructAttr(node.name, b.struct_params(node))
 
 
+def _build_grid(b: _Builder, node: Node) -> GridAttr:
+    if not node.items:
+        raise AttrError("#ttcore.grid expects <RxC>")
+    return GridAttr(_dims(node.items[0], "ttcore.grid shape"))
+
+
+CONV2D_SLICE_TYPES = ("dram_height", "dram_width", "l1_full")
+
+
+def _build_conv2d_slice_config(b: _Builder, node: Node) -> StructAttr:
+    """``#ttnn.conv2d_slice_config<l1_full, 0>`` (TTNN_Conv2dSliceConfigAttr: slice_type, num_slices)."""
+    if len(node.items) != 2:
+        raise AttrError("#ttnn.conv2d_slice_config expects <slice_type, num_slices>")
+    slice_type = _ident(b.deref(node.items[0]), "conv2d_slice_config slice_type")
+    if slice_type not in CONV2D_SLICE_TYPES:
+        raise AttrError(f"conv2d_slice_config: unknown slice type '{slice_type}' "
+                        f"(expected one of {', '.join(CONV2D_SLICE_TYPES)})")
+    return StructAttr(node.name, {"slice_type": slice_type,
+                                  "num_slices": _int(b.deref(node.items[1]), "conv2d_slice_config num_slices")})
+
+
+def _field_unary(b: _Builder, v: Any, what: str) -> UnaryWithParam:
+    if isinstance(v, Node) and v.name in (None, "ttnn.unary_with_param"):
+        return _build_unary(b, v)
+    raise AttrError(f"{what}: expected <op_type = ...>, got {_show(v)}")
+
+
+def _field_ident(b: _Builder, v: Any, what: str) -> str:
+    if isinstance(v, Node) and len(v.items) == 1 and not v.kw:
+        v = b.deref(v.items[0])
+    return _ident(v, what)
+
+
+def _field_grid(b: _Builder, v: Any, what: str) -> GridAttr:
+    if isinstance(v, Node) and v.name == "ttcore.grid":
+        return _build_grid(b, v)
+    return GridAttr(_dims(v, what))
+
+
+# Struct parameters printed without their attribute's mnemonic, by struct
+# (TTNNOpsAttrs.td @19c86fca: Conv2dConfigAttr, Conv3dConfigAttr).
+_STRUCT_FIELDS: dict[str, dict[str, Callable[[_Builder, Any, str], Any]]] = {
+    "ttnn.conv2d_config": {
+        "weights_dtype": _field_ident,
+        "activation": _field_unary,
+        "shard_layout": lambda b, v, what: b.memory_layout(v, what),
+        "core_grid": lambda b, v, what: b.core_range_set(v),
+        "output_layout": _field_ident,
+    },
+    "ttnn.conv3d_config": {
+        "weights_dtype": _field_ident,
+        "compute_with_storage_grid_size": _field_grid,
+    },
+}
+
+
 _BUILDERS: dict[str, Callable[[_Builder, Node], Any]] = {
     "ttnn.ttnn_layout": _build_layout,
     "ttnn.memory_config": _build_memory_config,
@@ -661,6 +731,8 @@ _BUILDERS: dict[str, Callable[[_Builder, Node], Any]] = {
     "ttnn.unary_with_param": _build_unary,
     "ttnn.conv2d_config": _build_struct,
     "ttnn.conv3d_config": _build_struct,
+    "ttnn.conv2d_slice_config": _build_conv2d_slice_config,
+    "ttcore.grid": _build_grid,
     "ttnn.sdpa_program_config": _build_struct,
     "ttnn.layer_norm_sharded_multi_core_program_config": _build_struct,
     "ttnn.mesh_shape": lambda b, n: ShapeAttr(_dims(n.items[0], "mesh_shape")),

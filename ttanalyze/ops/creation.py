@@ -2,7 +2,11 @@
 
 ``full``/``zeros``/``ones``/``empty`` produce their ``shape`` attribute
 (tt-mlir ``namedOpVerify``/``EmptyOp::verify``, ``TTNNOps.cpp`` @19c86fca);
-``arange`` produces ``[(end - start) / step]``.  ``get_device`` and
+``arange`` produces ``[(end - start) / step]``.  None of them runs a device
+program: ttnn fills a host buffer and writes it to the device (``full_impl``,
+``ttnn/cpp/ttnn/operations/creation.cpp``; measured on ttnn 0.81.1: the only
+call a graph capture of ``ttnn.full`` records is ``Tensor::to_device``), and
+``empty`` only allocates.  ``get_device`` and
 ``deallocate`` have no tensor results; ``ttcore.load_cached`` returns the results
 of the const-eval function it names.
 """
@@ -10,7 +14,8 @@ of the const-eval function it names.
 from __future__ import annotations
 
 from ..ir.model import Op
-from .registry import ShapeError, int_attr, int_list, register, register_passive
+from .cb import CBContext, NoDeviceProgram
+from .registry import ShapeError, int_attr, int_list, register, register_cb, register_passive
 
 _SRC = "tt-mlir lib/Dialect/TTNN/IR/TTNNOps.cpp @19c86fca"
 
@@ -19,6 +24,19 @@ _SRC = "tt-mlir lib/Dialect/TTNN/IR/TTNNOps.cpp @19c86fca"
           ("shape", "fill_value", "dtype", "layout", "memory_config"), f"{_SRC} namedOpVerify/EmptyOp::verify")
 def full(op: Op):
     return [tuple(int_list(op, "shape"))]
+
+
+@register_cb(("ttnn.full", "ttnn.zeros", "ttnn.ones", "ttnn.empty", "ttnn.arange"))
+def creation_programs(ctx: CBContext):
+    """No device program: a host fill and a write (``full``/``zeros``/``ones``/``arange``) or an allocation (``empty``).
+
+    Raises:
+        NoDeviceProgram: always; the message says which.
+    """
+    if ctx.op.name == "ttnn.empty":
+        raise NoDeviceProgram("ttnn.empty allocates the tensor and runs no program")
+    raise NoDeviceProgram(f"{ctx.op.name} fills a host buffer and writes it to the device "
+                          "(ttnn creation full_impl/arange_impl, then Tensor::to_device)")
 
 
 @register("ttnn.arange", "creation", ("start", "end", "step", "dtype", "layout", "memory_config"), f"{_SRC} ArangeOp::verify")
