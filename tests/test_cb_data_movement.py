@@ -19,6 +19,7 @@ from ttanalyze.ir.parse import parse_text
 from ttanalyze.ops import data_movement as dm
 from ttanalyze.ops.cb import CBModelError, NoDeviceProgram
 from ttanalyze.ops.registry import ShapeError, lookup
+from ttanalyze.ops.work_split import merge_num_sticks_to_read, split_blocks_for_tilize, split_work_to_cores
 from ttanalyze.programs import context_for, program_of
 
 from .conftest import BH_SYSTEM_DESC, FIXTURES, analyze_path
@@ -315,9 +316,9 @@ def test_slice_row_major():
     # Begin 1 on W: 2 B off the 64 B alignment: entries align to 128 -> 2 x 32 x 128 = 8,192 B.
     assert progs("ttnn.slice_static", [T([4, 10, 64], "row_major")], T([2, 5, 31], "row_major"),
                  slice_attrs([1, 2, 1], [3, 7, 32], [1, 1, 1]))[0][1] == [(8192, 10)]
-    assert dm.merge_num_sticks_to_read(32, 64, 4096) == 1
-    assert dm.merge_num_sticks_to_read(64, 64, 4096) == 1
-    assert dm.merge_num_sticks_to_read(32, 192, 4096) == 2  # 6,144 B: largest 192-multiple divisor <= 4096 is 3,072
+    assert merge_num_sticks_to_read(32, 64, 4096) == 1
+    assert merge_num_sticks_to_read(64, 64, 4096) == 1
+    assert merge_num_sticks_to_read(32, 192, 4096) == 2  # 6,144 B: largest 192-multiple divisor <= 4096 is 3,072
 
 
 def test_slice_row_major_chunks_wide_rows_when_l1_is_short():
@@ -472,11 +473,11 @@ def test_embedding_shape_rule():
 
 def test_split_helpers():
     # split_work_to_cores fills columns of the 11 x 10 grid: 32 units -> 3 full columns + 2 cores.
-    crs = dm.split_work(32, (11, 10))
+    crs = split_work_to_cores((11, 10), 32).all_cores
     assert crs.num_cores == 32 and {(r.start.x, r.end.x) for r in crs.ranges} == {(0, 2), (3, 3)}
     # split_blocks_for_tilize: 384 blocks -> 4 per core -> 96 cores; 64 -> 64.
-    assert dm.split_blocks_for_tilize(384, (11, 10)).num_cores == 96
-    assert dm.split_blocks_for_tilize(64, (11, 10)).num_cores == 64
+    assert split_blocks_for_tilize((11, 10), 384).all_cores.num_cores == 96
+    assert split_blocks_for_tilize((11, 10), 64).all_cores.num_cores == 64
 
 
 # ---------------------------------------------------------------------------

@@ -27,9 +27,8 @@ from ttanalyze.arch import MOCK_P150_TTNN_0_81_1 as MOCK
 from ttanalyze.ir.attrs import CoreCoord, CoreRange, CoreRangeSet
 from ttanalyze.ir.emit import TensorDesc, module_text, single_op_func
 from ttanalyze.ops.cb import CBModelError, contains
-from ttanalyze.ops.layout_conversion import (
-    closest_square_block, layout_conversion_spec, split_blocks_for_tilize_wh, core_order,
-)
+from ttanalyze.ops.layout_conversion import layout_conversion_spec
+from ttanalyze.ops.work_split import closest_square_larger_than_b, grid_to_cores, split_blocks_for_tilize_wh
 from ttanalyze.programs import context_for, program_of
 
 from .conftest import BH_SYSTEM_DESC, FIXTURES, analyze_path
@@ -370,8 +369,8 @@ def test_every_fixture_conversion_is_in_the_table():
 # ---------------------------------------------------------------------------
 
 X, Y = 11, 10  # mock P150 compute grid
-COL = core_order(X, Y, row_wise=False)  # column by column: (0,0), (0,1), ..., (0,9), (1,0), ...
-ROW = core_order(X, Y, row_wise=True)
+COL = grid_to_cores(X * Y, (X, Y), row_wise=False)  # column by column: (0,0), (0,1), ..., (0,9), (1,0), ...
+ROW = grid_to_cores(X * Y, (X, Y), row_wise=True)
 
 
 def dram(shape, dtype="bf16", layout="tile"):
@@ -515,7 +514,8 @@ def test_tilize_with_val_padding_single_core_factory():
     # TilizeWithValPaddingSingleCoreFactory (ttnn.tilize_with_val_padding(use_multicore=False), not reachable
     # from IR: to_layout always asks for multi-core): [30, 100] -> [32, 128], a row of 4 tiles <=
     # ((674,688 - 32) // (2*32*2 + 2)) // 32 = 162 -> 4-tile DFBs = 8,192 B on (0,0).  Measured: the same.
-    from ttanalyze.ops.layout_conversion import MemCfg, Tensor, _twvp_single_core
+    from ttanalyze.ops.layout_conversion import _twvp_single_core
+    from ttanalyze.ops.tensors import MemCfg, Tensor
     from ttanalyze.ir.attrs import DataType
     mem = MemCfg("dram", "interleaved")
     t = Tensor((30, 100), (30, 100), DataType("bf16"), "row_major", mem)
@@ -608,7 +608,8 @@ def test_untilize_sub_core_grids_factory():
     # ttnn.untilize(sub_core_grids={[0-0 - 3-1]}) of f32 [32, 2048] (not reachable from IR): 64 tiles over the
     # 8 sub-grid cores (64 % 8 == 0), single tiles double-buffered: 2 x 4,096 = 8,192 B DFBs on the 8 cores.
     # Measured: the same (untilize_sub_core_grids).
-    from ttanalyze.ops.layout_conversion import MemCfg, Tensor, untilize_sub_core_grids_program
+    from ttanalyze.ops.layout_conversion import untilize_sub_core_grids_program
+    from ttanalyze.ops.tensors import MemCfg, Tensor
     from ttanalyze.ir.attrs import DataType
     mem = MemCfg("dram", "interleaved")
     t = Tensor((32, 2048), (32, 2048), DataType("f32"), "tile", mem)
@@ -624,7 +625,8 @@ def test_untilize_column_parallel_factory():
     # taken by the block factory (its 2D split uses > 1 core).  The factory itself: single tiles over an
     # ncores_x x ncores_y sub-grid dividing the tile count; f32 [32, 3200] = 100 tiles -> 10 x 10 cores
     # (largest divisors of 100 up to 11, then 10), DFBs of 2 x 4,096 = 8,192 B.  Not measurable.
-    from ttanalyze.ops.layout_conversion import MemCfg, Tensor, _untilize_column_parallel
+    from ttanalyze.ops.layout_conversion import _untilize_column_parallel
+    from ttanalyze.ops.tensors import MemCfg, Tensor
     from ttanalyze.ir.attrs import DataType
     mem = MemCfg("dram", "interleaved")
     t = Tensor((32, 3200), (32, 3200), DataType("f32"), "tile", mem)
@@ -723,15 +725,15 @@ def test_block_factory_without_limit_in_tt_metal_2025_12():
 ])
 def test_sub_block_split(width, limit, expected):
     # Measured on the mock with [4, 32 * width] untilize / [32, 32 * width] tilize (raw/block.json).
-    from ttanalyze.ops.layout_conversion import sub_block_split
-    assert sub_block_split(110, width, 1, limit) == expected
+    from ttanalyze.ops.work_split import try_compute_ncores_wh_sb
+    assert try_compute_ncores_wh_sb(110, width, 1, limit) == expected
 
 
 def test_closest_square_block():
     # smallest s with ceil(W/s) * ceil(H/s) < 110: 152,640 / 109 = 1400.4 -> 1401; 96 x 24 tiles from b = 21 -> 5.
-    assert closest_square_block(1388, 152640, 1, 110) == 1401
-    assert closest_square_block(21, 96, 24, 110) == 5
-    split = split_blocks_for_tilize_wh(COL, 2304, 96, 24, 351)
+    assert closest_square_larger_than_b(1388, 152640, 1, 110) == 1401
+    assert closest_square_larger_than_b(21, 96, 24, 110) == 5
+    split = split_blocks_for_tilize_wh((X, Y), 2304, 96, 24, 351)
     assert (split.block, split.sub_block, split.cliff_row_tiles, len(split.full), len(split.cliffrow)) == (5, 5, 1, 95, 5)
 
 

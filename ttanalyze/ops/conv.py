@@ -42,11 +42,14 @@ import math
 from dataclasses import dataclass, replace
 
 from ..arch import Arch
-from ..ir.attrs import CoreRangeSet, StructAttr
+from ..ir.attrs import CoreRangeSet, DataType, StructAttr
 from ..ir.model import Op
-from .cb import CB, CBContext, CBModelError, DeviceRejection, ProgramModel, core_range, cores_set, first_cores
+from ..layout import align_up, ceil_div
+from .cb import CB, CBContext, CBModelError, DeviceRejection, ProgramModel, grid_xy
 from .registry import ShapeError, int_attr, int_list, register, register_cb, register_spec, tensor_shape
 from .spec import TensorSpec
+from .tensors import FACE, TILE, operand
+from .work_split import full_grid, num_cores_to_corerangeset, split_work_to_cores
 
 _SRC = "tt-mlir lib/Dialect/TTNN/IR/TTNNOps.cpp + Utils/VerificationUtils.cpp @19c86fca"
 _CONV2D_ATTRS = ("in_channels", "out_channels", "batch_size", "input_height", "input_width", "kernel_size",
@@ -68,17 +71,7 @@ SRC_CONV3D = f"{_METAL}/experimental/conv3d/device/conv3d_program_factory.cpp @0
 SRC_UPSAMPLE = f"{_METAL}/pool/upsample (measured on the mock; factory source not read)"
 MEASURED = "measured on mock P150, ttnn 0.81.1 (tt-metal d80d9482)"
 
-TILE = 32
-FACE = 16
 TILE_HW = TILE * TILE
-
-
-def _div_up(a: int, b: int) -> int:
-    return -(-a // b)
-
-
-def _round_up(a: int, b: int) -> int:
-    return _div_up(a, b) * b
 
 
 # ---------------------------------------------------------------------------
@@ -245,7 +238,7 @@ class Window:
         for i, size, pad in ((0, self.in_h, self.padding[0] + self.padding[1]),
                              (1, self.in_w, self.padding[2] + self.padding[3])):
             span = size + pad - self.dilation[i] * (self.kernel[i] - 1) - 1
-            o = _div_up(span, self.stride[i]) + 1
+            o = ceil_div(span, self.stride[i]) + 1
             eff = self.dilation[i] * (self.kernel[i] - 1) + 1
             out.append(max(self.stride[i] * (o - 1) + eff - size - pad, 0))
         return out[0], out[1]
@@ -278,7 +271,7 @@ class Window:
 
     def shard_ranges(self, num_cores_nhw: int, snap_to_tile: bool) -> list[tuple[int, int]]:
         """Output index range [start, end] of each nhw core (``generate_shard_boundaries``); end < start when empty."""
-        shard = _round_up(self.out_nhw, num_cores_nhw * (TILE if snap_to_tile else 1)) // num_cores_nhw
+        shard = align_up(self.out_nhw, num_cores_nhw * (TILE if snap_to_tile else 1)) // num_cores_nhw
         return [(c * shard, min(c * shard + shard, self.out_nhw) - 1) for c in range(num_cores_nhw)]
 
     def max_halo_sticks(self, num_cores_nhw: int, snap_to_tile: bool) -> int:
@@ -331,7 +324,7 @@ class Window:
                 entries += 2 + 2 * self.segments(i, j)
                 i, use0 = j + 1, not use0
             longest = max(longest, entries)
-        return _round_up(longest, 2)
+        return align_up(longest, 2)
 
 
 # ---------------------------------------------------------------------------
@@ -348,14 +341,14 @@ def _closest_divisor(num: int, start: int, num2: int | None = None) -> int:
 
 def _closest_divisor_padding(num: int, start: int) -> int:
     d = start
-    while (_round_up(num, d) - num) >= _round_up(num, d) // d:
+    while (align_up(num, d) - num) >= align_up(num, d) // d:
         d -= 1
     return d
 
 
 def _closest_divisor_padding_mult(num: int, start: int, mult: int) -> int:
     d = start
-    while (_round_up(num, d * mult) - num) >= _round_up(num, d * mult) // d and d > 1:
+    while (align_up(num, d * mult) - num) >= align_up(num, d * mult) // d and d > 1:
         d -= 1
     return d
 
@@ -396,10 +389,6 @@ class Parallel:
         return self.bbox[1] if self.orientation == "col_major" else self.bbox[0]
 
 
-def _rect(cx: int, cy: int) -> CoreRangeSet:
-    return cores_set(core_range(0, 0, cx - 1, cy - 1))
-
-
 def parallel_config(scheme: str, batch: int, in_c: int, out_h: int, out_w: int, out_c: int, align: int,
                     grid: tuple[int, int], orientation: str = "row_major", channels_padding: bool = True,
                     h_tile_multiple: bool = True, w_tile_multiple: bool = True, act_block_h_override: int = 0,
@@ -415,24 +404,24 @@ def parallel_config(scheme: str, batch: int, in_c: int, out_h: int, out_w: int, 
         align = TILE
     tile_h = TILE if h_tile_multiple else 1
     tile_w = TILE if w_tile_multiple else FACE
-    nhw_ntiles = _div_up(batch * out_h * out_w, tile_h)
-    out_c_ntiles = _div_up(out_c, tile_w)
+    nhw_ntiles = ceil_div(batch * out_h * out_w, tile_h)
+    out_c_ntiles = ceil_div(out_c, tile_w)
     abh = act_block_h_override // TILE if act_block_h_override else 1
     gx, gy = grid
     if scheme == "height":
-        return Parallel(scheme, first_cores(_closest_divisor_padding_mult(nhw_ntiles, gx * gy, abh), grid))
+        return Parallel(scheme, num_cores_to_corerangeset(_closest_divisor_padding_mult(nhw_ntiles, gx * gy, abh), grid, True))
     if scheme == "block":
         col = orientation == "col_major"
         nhw = _closest_divisor_padding_mult(nhw_ntiles, gx if col else gy, abh)
-        in_blocks = _div_up(in_c, align)
+        in_blocks = ceil_div(in_c, align)
         start_c = gy if col else gx
         c = (_closest_divisor_padding(in_blocks, start_c) if channels_padding
              else _closest_divisor(out_c_ntiles, start_c, in_blocks))
-        return Parallel(scheme, _rect(nhw if col else c, c if col else nhw), orientation)
+        return Parallel(scheme, full_grid((nhw if col else c, c if col else nhw)), orientation)
     if scheme == "width":
-        in_ntiles = _div_up(in_c, tile_w)
+        in_ntiles = ceil_div(in_c, tile_w)
         c = _closest_divisor_padding(in_ntiles, gx * gy) if channels_padding else _closest_divisor(in_ntiles, gx * gy)
-        return Parallel(scheme, first_cores(c, grid))
+        return Parallel(scheme, num_cores_to_corerangeset(c, grid, True))
     raise CBModelError(f"conv/pool sharding must be height, block or width sharded, not {scheme}")
 
 
@@ -440,20 +429,20 @@ def output_parallel_config(inp: Parallel, grid: tuple[int, int], out_c: int, mm_
     """``determine_output_parallel_config``: width and block shardings re-split the output channels."""
     if mm_conv:
         return inp
-    ntiles = _div_up(out_c, TILE)
+    ntiles = ceil_div(out_c, TILE)
     if inp.scheme == "width":
-        return Parallel("width", first_cores(_closest_divisor_padding(ntiles, grid[0] * grid[1]), grid))
+        return Parallel("width", num_cores_to_corerangeset(_closest_divisor_padding(ntiles, grid[0] * grid[1]), grid, True))
     if inp.scheme == "block":
         col = inp.orientation == "col_major"
         c = _closest_divisor_padding(ntiles, grid[1] if col else grid[0])
         nhw = inp.nhw_cores
-        return Parallel("block", _rect(nhw if col else c, c if col else nhw), inp.orientation)
+        return Parallel("block", full_grid((nhw if col else c, c if col else nhw)), inp.orientation)
     return inp
 
 
 def shard_shape(nhw: int, channels: int, pc: Parallel, tile: int) -> tuple[int, int]:
     """``create_sharded_memory_config_from_parallel_config``: per-core [rows, channels]."""
-    rows = nhw if pc.scheme == "width" else _round_up(nhw, pc.nhw_cores * tile)
+    rows = nhw if pc.scheme == "width" else align_up(nhw, pc.nhw_cores * tile)
     if channels % pc.c_cores:
         raise CBModelError(f"{channels} channels do not split over {pc.c_cores} cores")
     return rows // pc.nhw_cores, channels // pc.c_cores
@@ -477,18 +466,18 @@ def channels_alignment(scheme: str, layout: str, sliced: bool, mm_conv: bool, sh
 # conv2d
 # ---------------------------------------------------------------------------
 
-_TILE_BYTES = {"bf16": 2048, "f32": 4096, "bfp_bf8": 1088, "bfp_f8": 1088, "bfp_bf4": 576, "bfp_f4": 576}
+_DTYPES = ("bf16", "f32", "bfp_bf8", "bfp_f8", "bfp_bf4", "bfp_f4")  # the data types the conv/pool models take
 
 
 def tile_bytes(dtype: str) -> int:
-    """Bytes of a 32x32 tile of ``dtype`` (tt-metal ``tile_size``).
+    """Bytes of a 32x32 tile of ``dtype`` (tt-metal ``tile_size``, :meth:`DataType.tile_bytes`).
 
     Raises:
         CBModelError: a data type conv/pool programs do not use.
     """
-    if dtype not in _TILE_BYTES:
+    if dtype not in _DTYPES:
         raise CBModelError(f"data type {dtype} is not modeled for conv/pool programs")
-    return _TILE_BYTES[dtype]
+    return DataType(dtype).tile_bytes()
 
 
 @dataclass(frozen=True)
@@ -646,9 +635,9 @@ def _block_config(pc: Parallel, per_core_h: int, padded_h_ntiles: int, in_c_padd
         abh = o if padded_h_ntiles % o == 0 else _closest_divisor(padded_h_ntiles, o)
     kh, kw = p.kernel
     if pc.scheme == "height":
-        abw = _round_up(in_c_padded, TILE) if p.depthwise_1d else _round_up(in_c_padded * kw, TILE)
+        abw = align_up(in_c_padded, TILE) if p.depthwise_1d else align_up(in_c_padded * kw, TILE)
     elif pc.scheme == "block":
-        abw = _round_up(in_c_padded // pc.c_cores * kw, TILE)
+        abw = align_up(in_c_padded // pc.c_cores * kw, TILE)
     else:
         den = pc.num_cores * p.act_block_w_div
         if in_c_padded % (TILE * den):
@@ -691,7 +680,7 @@ def conv_cbs(p: Conv2dParams, pc: Parallel, per_core: tuple[int, int], block: tu
         act, act_split = abh * abw, 0
     # weight matrix rows (tiles): kh rows of act_block_w for height, channel cores x that for block
     w_rows = kh * abw * (pc.c_cores if scheme == "block" else 1) if scheme != "width" else abw
-    in0_blocks_w = w_rows // abw * (_div_up(p.out_c, TILE * pw) if scheme == "block" else 1)
+    in0_blocks_w = w_rows // abw * (ceil_div(p.out_c, TILE * pw) if scheme == "block" else 1)
     packer = p.packer_l1_acc and ((p.has_bias and in0_blocks_w > 1) or in0_blocks_w > 2)
     partial = ("f32" if p.fp32_dest_acc_en else "bf16") if packer else p.out_dtype
     cbs: list[tuple[str, int, int, bool]] = []
@@ -728,9 +717,9 @@ def _conv_configs(p: Conv2dParams, in_pc: Parallel, out_pc: Parallel, in_c_padde
     """``get_conv_configs``: output shard, per-core output tiles, block config."""
     oh, ow = p.window.out_hw()
     nhw = p.batch * oh * ow
-    out_c_padded = _round_up(p.out_c, out_pc.c_cores * TILE)
+    out_c_padded = align_up(p.out_c, out_pc.c_cores * TILE)
     out_shard = shard_shape(nhw, out_c_padded, out_pc, TILE)
-    per_core = (_div_up(out_shard[0], TILE), _div_up(out_shard[1], TILE))
+    per_core = (ceil_div(out_shard[0], TILE), ceil_div(out_shard[1], TILE))
     block = _block_config(in_pc, per_core[0], out_shard[0] // TILE, in_c_padded, p)
     return out_shard, per_core, block
 
@@ -743,14 +732,14 @@ def _l1_usage(p: Conv2dParams, scheme: str, arch: Arch, sliced: bool = False) ->
     input's channel alignment is that of an input sharded from DRAM slices
     when ``sliced``.
     """
-    grid = (arch.grid[1], arch.grid[0])
+    grid = grid_xy(arch)
     align = channels_alignment(scheme, p.input_layout, sliced, p.mm_conv, None, arch.l1_alignment)
     oh, ow = p.window.out_hw()
     orient = "col_major" if p.transpose_shards else "row_major"
     in_pc = parallel_config(scheme, p.batch, p.in_c, oh, ow, p.out_c, align, grid, orient, not p.mm_conv,
                             act_block_h_override=p.act_block_h_override, groups=p.groups)
     out_pc = output_parallel_config(in_pc, grid, p.out_c, p.mm_conv)
-    in_c_padded = _round_up(p.in_c, in_pc.c_cores * align)
+    in_c_padded = align_up(p.in_c, in_pc.c_cores * align)
     out_shard, per_core, block = _conv_configs(p, in_pc, out_pc, in_c_padded)
     est = replace(p, config_tensors_in_dram=False)
     cbs, _ = conv_cbs(est, in_pc, per_core, block, in_c_padded, (0, 0), 0, arch)
@@ -767,8 +756,8 @@ def _l1_usage(p: Conv2dParams, scheme: str, arch: Arch, sliced: bool = False) ->
 def _input_shard(p: Conv2dParams, pc: Parallel, align: int) -> tuple[int, int]:
     """``determine_input_memory_config``: the sharded input [rows, channels] per core."""
     tile = 1 if pc.scheme == "width" and p.input_layout == "row_major" else TILE
-    rows = _round_up(p.batch * p.in_h * p.in_w, pc.nhw_cores * tile) // pc.nhw_cores
-    return rows, _round_up(p.in_c, pc.c_cores * align) // pc.c_cores
+    rows = align_up(p.batch * p.in_h * p.in_w, pc.nhw_cores * tile) // pc.nhw_cores
+    return rows, align_up(p.in_c, pc.c_cores * align) // pc.c_cores
 
 
 def choose_scheme(p: Conv2dParams, arch: Arch) -> str:
@@ -822,7 +811,7 @@ def _slices(p: Conv2dParams, n: int, kind: str) -> list[Conv2dParams]:
     oh, ow = p.window.out_hw()
     dim = oh if kind == "height" else ow
     rounding = TILE if p.output_layout == "tile" and kind == "width" else 1
-    units = _div_up(dim, rounding)
+    units = ceil_div(dim, rounding)
     base, rem = divmod(units, n)
     out, start = [], 0
     for i in range(n):
@@ -866,7 +855,7 @@ def slice_config(p: Conv2dParams, arch: Arch, free_l1: int) -> tuple[int, str, i
     for kind in (first, "width" if first == "height" else "height"):
         dim = oh if kind == "height" else ow
         rounding = TILE if p.output_layout == "tile" and kind == "width" else 1
-        most = _div_up(dim, rounding) if p.output_layout == "tile" else dim
+        most = ceil_div(dim, rounding) if p.output_layout == "tile" else dim
         for n in range(1, most + 1):
             need = max(_slice_usage(s, arch, n > 1) for s in _slices(p, n, kind))
             if need <= free_l1:
@@ -910,7 +899,7 @@ def plan_conv2d(p: Conv2dParams, arch: Arch, free_l1: int) -> ConvPlan:
 
 def _plan_l1(p: Conv2dParams, arch: Arch, path: str, sliced: bool, notes: list[str]) -> ConvPlan:
     """``conv2d_L1`` on an interleaved input (or one DRAM slice of it): scheme, shards, blocks, CBs."""
-    grid = (arch.grid[1], arch.grid[0])
+    grid = grid_xy(arch)
     # The scheme uses the caller's Conv2dConfig; the DRAM path then runs the L1 op with a tile output
     # (Conv2dSliceAttr::get_input_memory_config / run_L1_op).
     scheme = choose_scheme(p, arch)
@@ -919,7 +908,7 @@ def _plan_l1(p: Conv2dParams, arch: Arch, path: str, sliced: bool, notes: list[s
     align0 = channels_alignment(scheme, q.input_layout, sliced, False, None, arch.l1_alignment)
     input_shard = _input_shard(q, in_pc, align0)
     align = channels_alignment(scheme, q.input_layout, False, False, input_shard[1], arch.l1_alignment)
-    in_c_padded = _round_up(q.in_c, in_pc.c_cores * align)
+    in_c_padded = align_up(q.in_c, in_pc.c_cores * align)
     out_pc = output_parallel_config(in_pc, grid, q.out_c)
     out_shard, per_core, block = _conv_configs(q, in_pc, out_pc, in_c_padded)
     halo_sticks = q.window.max_halo_sticks(in_pc.nhw_cores, True)
@@ -944,9 +933,9 @@ def conv_program_cores(plan: ConvPlan) -> CoreRangeSet:
     if plan.scheme == "block":
         x = max(plan.input_pc.bbox[0], plan.output_pc.bbox[0])
         y = max(plan.input_pc.bbox[1], plan.output_pc.bbox[1])
-        return _rect(x, y)
+        return full_grid((x, y))
     bx, by = plan.output_pc.bbox
-    return _rect(bx, by)
+    return full_grid((bx, by))
 
 
 def _halo_note(plan: ConvPlan, p_dtype: str) -> str:
@@ -971,7 +960,7 @@ def conv_program(p: Conv2dParams, arch: Arch, free_l1: int) -> ProgramModel:
     cbs = [CB(i, name, page, pages, cores, glob) for i, (name, page, pages, glob) in enumerate(plan.cbs)]
     factory = "Conv2dWidthShardedProgramFactory" if plan.scheme == "width" else "Conv2dShardedProgramFactory"
     datum = 4 if p.input_dtype == "f32" else 2
-    halo_bytes = _round_up(plan.halo_sticks * plan.input_shard[1] * datum, 16)
+    halo_bytes = align_up(plan.halo_sticks * plan.input_shard[1] * datum, 16)
     out_bytes = plan.per_core_out[0] * plan.per_core_out[1] * tile_bytes(p.out_dtype)
     notes = plan.notes + [f"tt-metal's own L1 estimate for the {plan.scheme} scheme: {plan.l1_usage:,} B per core",
                           _halo_note(plan, p.input_dtype), MEASURED + " for the CB lists this model was checked on"]
@@ -996,7 +985,7 @@ def conv_output_spec(p: Conv2dParams, arch: Arch, free_l1: int) -> TensorSpec:
     oh, ow = p.window.out_hw()
     shape = (1, 1, p.batch * oh * ow, p.out_c)
     layout = "tile" if plan.path == "dram" and plan.slices == 1 else p.output_layout
-    padded = (1, 1, _round_up(shape[2], TILE), _round_up(shape[3], TILE)) if layout == "tile" else shape
+    padded = (1, 1, align_up(shape[2], TILE), align_up(shape[3], TILE)) if layout == "tile" else shape
     if plan.path == "dram":
         return TensorSpec(shape, padded, layout, p.out_dtype, "dram", "interleaved")
     if p.memory_config is not None:
@@ -1032,11 +1021,9 @@ def conv2d_params(ctx: CBContext) -> Conv2dParams:
             sharding overrides, core grids, an already-sharded input).
     """
     op = ctx.op
-    inp = ctx.input(0)
-    if inp.placement is None:
-        raise CBModelError("conv2d input is on the host")
-    if inp.placement.memory_layout != "interleaved":
-        raise CBModelError(f"conv2d with an already {inp.placement.memory_layout} input is not modeled")
+    inp = operand(ctx, 0)
+    if inp.sharded:
+        raise CBModelError(f"conv2d with an already {inp.memory_layout} input is not modeled")
     k, s, d = _spatial(op)
     pad = int_list(op, "padding")
     pad4 = (pad[0], pad[0], pad[1], pad[1]) if len(pad) == 2 else tuple(pad)
@@ -1066,7 +1053,7 @@ def conv2d_params(ctx: CBContext) -> Conv2dParams:
         in_c=int_attr(op, "in_channels"), out_c=int_attr(op, "out_channels"), kernel=(k[0], k[1]),
         stride=(s[0], s[1]), padding=pad4, dilation=(d[0], d[1]), groups=int_attr(op, "groups", 1),
         has_bias=has_bias, input_dtype=str(inp.dtype), input_layout=inp.layout,
-        input_buffer=inp.placement.buffer_type, weights_dtype=wdt, output_dtype=out_dtype,
+        input_buffer=inp.buffer_type, weights_dtype=wdt, output_dtype=out_dtype,
         shard_layout=_SCHEMES.get(shard, shard) if shard else None,
         act_block_h_override=int(get("act_block_h_override", 0) or 0),
         act_block_w_div=int(get("act_block_w_div", 1) or 1),
@@ -1179,7 +1166,7 @@ def pool_cbs(p: PoolParams, num_shards_c: int, out_shard: tuple[int, int], halo_
     f = _pool_factory(p, num_shards_c)
     tile = 2048
     in_cb_sz = (f.max_tiles if f.wide else f.in_ntiles_c) * TILE * f.num_tilized_rows
-    in_page = 2 * _round_up(in_cb_sz, TILE_HW)
+    in_page = 2 * align_up(in_cb_sz, TILE_HW)
     out_page = min(FACE, out_shard[1]) * 2
     per_shard = p.channels // num_shards_c if p.channels % num_shards_c == 0 else None
     raw_page = (per_shard if per_shard is not None else halo_shard[1]) * 2
@@ -1192,7 +1179,7 @@ def pool_cbs(p: PoolParams, num_shards_c: int, out_shard: tuple[int, int], halo_
         ("reader_indices", reader_bytes, 1, not p.config_tensor_in_dram),
         ("in_0", in_page, 2, False),
         ("in_1", in_page, 2, False),
-        ("out", out_page, out_shard[0] * _div_up(out_shard[1], FACE), True),
+        ("out", out_page, out_shard[0] * ceil_div(out_shard[1], FACE), True),
     ]
     if not p.one_scalar_per_core:
         cbs.append(("scalar_config", 6 * out_shard[0], 1, not p.config_tensor_in_dram))
@@ -1206,12 +1193,12 @@ def _pool_l1_estimate(p: PoolParams, pc: Parallel) -> int:
     tensor term is ``6 B per output row + 2`` when it lives in DRAM.
     """
     nhw = p.window.out_nhw
-    rows, ch = shard_shape(nhw, _round_up(p.channels, pc.c_cores * TILE), pc, TILE)
+    rows, ch = shard_shape(nhw, align_up(p.channels, pc.c_cores * TILE), pc, TILE)
     f = _pool_factory(p, pc.c_cores)
     in_cb_sz = (f.max_tiles if f.wide else f.in_ntiles_c) * TILE * f.num_tilized_rows
-    in_cbs = 2 * 2 * (2 * _round_up(in_cb_sz, TILE_HW))
+    in_cbs = 2 * 2 * (2 * align_up(in_cb_sz, TILE_HW))
     scalar = 2 * 2048 * (2 if p.kind == "avg" and not p.one_scalar_per_core else 1)
-    out = _round_up(rows * f.out_ntiles_c * min(FACE, ch) * 2, 64)
+    out = align_up(rows * f.out_ntiles_c * min(FACE, ch) * 2, 64)
     config = (rows * 6 + 2) * (1 if p.one_scalar_per_core else 2) if p.config_tensor_in_dram else 0
     return scalar + 2048 + in_cbs + out + config
 
@@ -1261,17 +1248,17 @@ def plan_pool2d(p: PoolParams, arch: Arch, free_l1: int) -> PoolPlan:
     """
     if p.input_buffer not in ("dram", "l1"):
         raise CBModelError(f"pool input in {p.input_buffer} is not modeled")
-    grid = (arch.grid[1], arch.grid[0])
+    grid = grid_xy(arch)
     pc = pool_parallel(p, grid)
     nhw_in = p.batch * p.in_h * p.in_w
-    ch = _round_up(p.channels, pc.c_cores * (arch.l1_alignment // 2)) // pc.c_cores
-    rows = (_round_up(nhw_in, pc.nhw_cores * TILE) // pc.nhw_cores if p.input_layout == "tile"
-            else _div_up(nhw_in, pc.nhw_cores))
+    ch = align_up(p.channels, pc.c_cores * (arch.l1_alignment // 2)) // pc.c_cores
+    rows = (align_up(nhw_in, pc.nhw_cores * TILE) // pc.nhw_cores if p.input_layout == "tile"
+            else ceil_div(nhw_in, pc.nhw_cores))
     input_shard = (rows, ch)
     halo = p.window.max_halo_sticks(pc.nhw_cores, False)
     per_core_c = p.channels / pc.c_cores
-    out_c = FACE if per_core_c <= FACE else _round_up(math.ceil(per_core_c), TILE)
-    out_shard = (_div_up(p.window.out_nhw, pc.nhw_cores), out_c)
+    out_c = FACE if per_core_c <= FACE else align_up(math.ceil(per_core_c), TILE)
+    out_shard = (ceil_div(p.window.out_nhw, pc.nhw_cores), out_c)
     reader = 2 * p.window.reader_indices_entries(pc.nhw_cores, False, 0, 0, False)
     cbs = pool_cbs(p, pc.c_cores, out_shard, (halo, ch), reader)
     static = sum(pb * n for _, pb, n, g in cbs if not g)
@@ -1301,7 +1288,7 @@ def pool_program(p: PoolParams, arch: Arch, free_l1: int) -> ProgramModel:
         f"{plan.halo_sticks * ch * 2:,} B per core (globally allocated) plus < 1.2 KB of config CBs, not listed",
         MEASURED + " for the CB lists this model was checked on",
     ]
-    extra = _round_up(plan.halo_sticks * ch * 2, 16) + _round_up(plan.out_shard[0] * plan.out_shard[1] * 2, 16)
+    extra = align_up(plan.halo_sticks * ch * 2, 16) + align_up(plan.out_shard[0] * plan.out_shard[1] * 2, 16)
     return ProgramModel("Pool2D::MultiCore", f"{SRC_POOL}; {SRC_SLIDING}", plan.pc.cores, cbs, notes,
                         extra_l1_per_core=extra)
 
@@ -1333,11 +1320,9 @@ def pool_params(ctx: CBContext) -> PoolParams:
         CBModelError: a host or sharded input.
     """
     op = ctx.op
-    inp = ctx.input(0)
-    if inp.placement is None:
-        raise CBModelError(f"{op.name} input is on the host")
-    if inp.placement.memory_layout != "interleaved":
-        raise CBModelError(f"{op.name} with an already {inp.placement.memory_layout} input is not modeled")
+    inp = operand(ctx, 0)
+    if inp.sharded:
+        raise CBModelError(f"{op.name} with an already {inp.memory_layout} input is not modeled")
     k, s, d = _spatial(op)
     pad = int_list(op, "padding")
     pad4 = (pad[0], pad[0], pad[1], pad[1]) if len(pad) == 2 else (pad[0], pad[2], pad[1], pad[3])
@@ -1355,7 +1340,7 @@ def pool_params(ctx: CBContext) -> PoolParams:
         ceil_mode=bool(op.attrs.get("ceil_mode", False)),
         count_include_pad=bool(op.attrs.get("count_include_pad", True)),
         applied_shard_scheme=_SCHEMES.get(scheme, scheme) if scheme else None, input_dtype=str(inp.dtype),
-        input_layout=inp.layout, input_buffer=inp.placement.buffer_type,
+        input_layout=inp.layout, input_buffer=inp.buffer_type,
         config_tensor_in_dram=bool(op.attrs.get("config_tensors_in_dram", False)), memory_config=memory)
 
 
@@ -1438,7 +1423,7 @@ def conv3d_cbs(p: Conv3dParams, arch: Arch) -> list[tuple[str, int, int]]:
     if arch.name not in _MEM_MAP_END:
         raise CBModelError(f"conv3d L1 prefetch budget is not known for {arch.name}")
     t_b, h_b, w_b, co_b, ci_b = p.blocks
-    padded_c_out = _round_up(p.out_c, TILE)
+    padded_c_out = align_up(p.out_c, TILE)
     co_b = co_b or padded_c_out
     kvol = p.kernel[0] * p.kernel[1] * p.kernel[2]
     ci_b = ci_b or min(math.lcm(arch.l1_alignment, TILE // math.gcd(kvol, TILE)), p.in_c)
@@ -1446,9 +1431,9 @@ def conv3d_cbs(p: Conv3dParams, arch: Arch) -> list[tuple[str, int, int]]:
         raise CBModelError(f"conv3d blocks C_in {ci_b} / C_out {co_b} do not divide {p.in_c} / {padded_c_out}")
     kt, kh, kw = p.kernel
     patch = kt * kh * kw * ci_b
-    patch_bytes = _round_up(patch, TILE) * 2
+    patch_bytes = align_up(patch, TILE) * 2
     patches = t_b * h_b * w_b
-    m_t, k_t, n_t = _div_up(patches, TILE), _div_up(patch, TILE), _div_up(co_b, TILE)
+    m_t, k_t, n_t = ceil_div(patches, TILE), ceil_div(patch, TILE), ceil_div(co_b, TILE)
     ci_blocks = p.in_c // ci_b
     partial = 4096 if p.fp32_dest_acc_en and ci_blocks > 1 else 2048
     cbs = [("vol2col_rm", patch_bytes, min(patches, TILE)), ("vol2col_tiled", 2048, k_t),
@@ -1475,10 +1460,11 @@ def conv3d_program(p: Conv3dParams, arch: Arch) -> ProgramModel:
         CBModelError: see :func:`conv3d_cbs`; a grid larger than the device's.
     """
     gx, gy = p.grid
-    if gx > arch.grid[1] or gy > arch.grid[0]:
-        raise CBModelError(f"conv3d grid {gx}x{gy} exceeds the device grid {arch.grid[1]}x{arch.grid[0]} "
+    dx, dy = grid_xy(arch)
+    if gx > dx or gy > dy:
+        raise CBModelError(f"conv3d grid {gx}x{gy} exceeds the device grid {dx}x{dy} "
                            "(tt-metal: 'Requested grid size exceeds device grid size')")
-    cores = _rect(gx, gy)
+    cores = full_grid((gx, gy))
     cbs = [CB(i, name, page, pages, cores) for i, (name, page, pages) in enumerate(conv3d_cbs(p, arch))]
     return ProgramModel("Conv3dProgramFactory", SRC_CONV3D, cores, cbs,
                         [f"blocks T/H/W/Cout/Cin = {p.blocks}, grid {gx}x{gy}", MEASURED])
@@ -1490,7 +1476,7 @@ def conv3d_output_spec(p: Conv3dParams) -> TensorSpec:
     tensor whose pages are 64 B, not 6 B); ``Conv3dConfig.output_layout`` is ignored (measured)."""
     t, h, w = p.out_dims()
     shape = (p.batch, t, h, w, p.out_c)
-    padded = shape[:-1] + (_round_up(p.out_c, TILE),)
+    padded = shape[:-1] + (align_up(p.out_c, TILE),)
     mem = p.memory_config or p.input_memory
     return TensorSpec(shape, padded, "row_major", p.dtype, mem[0], mem[1])
 
@@ -1506,9 +1492,7 @@ def conv3d_params(ctx: CBContext) -> Conv3dParams:
         CBModelError: no conv3d_config (ttnn's own default blocking is not modeled), a host input.
     """
     op = ctx.op
-    inp = ctx.input(0)
-    if inp.placement is None:
-        raise CBModelError("conv3d input is on the host")
+    inp = operand(ctx, 0)
     cfg = op.attrs.get("conv3d_config")
     if not isinstance(cfg, StructAttr):
         raise CBModelError("conv3d without a conv3d_config uses ttnn's default blocking: not modeled")
@@ -1524,9 +1508,9 @@ def conv3d_params(ctx: CBContext) -> Conv3dParams:
         batch=int_attr(op, "batch_size"), in_t=int_attr(op, "input_depth"), in_h=int_attr(op, "input_height"),
         in_w=int_attr(op, "input_width"), in_c=int_attr(op, "in_channels"), out_c=int_attr(op, "out_channels"),
         kernel=(k[0], k[1], k[2]), stride=(s[0], s[1], s[2]), padding=(pad[0], pad[1], pad[2]),
-        dilation=(d[0], d[1], d[2]), blocks=blocks, grid=(ctx.arch.grid[1], ctx.arch.grid[0]),
+        dilation=(d[0], d[1], d[2]), blocks=blocks, grid=grid_xy(ctx.arch),
         has_bias=len(op.operands) > 2 and op.operands[2].is_tensor, dtype=str(inp.dtype), fp32_dest_acc_en=fp32,
-        memory_config=mem, input_memory=(inp.placement.buffer_type, inp.placement.memory_layout))
+        memory_config=mem, input_memory=(inp.buffer_type, inp.memory_layout))
 
 
 @register_cb("ttnn.conv3d")
@@ -1546,12 +1530,6 @@ def conv3d_spec(ctx: CBContext) -> list[TensorSpec]:
 # ---------------------------------------------------------------------------
 
 
-def split_work_cores(units: int, grid: tuple[int, int]) -> tuple[CoreRangeSet, int]:
-    """``split_work_to_cores`` (column-major): the cores used and the units of the busiest core."""
-    n = min(units, grid[0] * grid[1])
-    return first_cores(n, grid, row_wise=False), _div_up(units, n)
-
-
 def upsample_program(shape: tuple[int, ...], layout: str, dtype: str, mode: str, sharded: bool,
                      arch: Arch) -> ProgramModel:
     """``UpsampleMultiCoreInterleavedProgramFactory`` for an interleaved input ``[N, H, W, C]``.
@@ -1568,11 +1546,12 @@ def upsample_program(shape: tuple[int, ...], layout: str, dtype: str, mode: str,
         raise CBModelError("bilinear upsample (sharded bilinear factory after a halo) is not modeled")
     if sharded:
         raise CBModelError("upsample of a sharded input is not modeled")
-    grid = (arch.grid[1], arch.grid[0])
+    grid = grid_xy(arch)
     if layout == "tile":
-        width_tiles = _div_up(shape[-1], TILE)
-        units = math.prod(shape[:-2]) * _div_up(shape[-2], TILE)
-        cores, per_core = split_work_cores(units, grid)
+        width_tiles = ceil_div(shape[-1], TILE)
+        units = math.prod(shape[:-2]) * ceil_div(shape[-2], TILE)
+        split = split_work_to_cores(grid, units)
+        cores, per_core = split.all_cores, split.units_per_core_group_1
         pages = width_tiles * (2 if per_core != 1 else 1)
         t = tile_bytes(dtype)
         cbs = [CB(0, "in", t, pages, cores), CB(1, "out", t, pages, cores)]
@@ -1581,19 +1560,18 @@ def upsample_program(shape: tuple[int, ...], layout: str, dtype: str, mode: str,
         if elem is None:
             raise CBModelError(f"row-major upsample of {dtype} is not modeled")
         units = math.prod(shape[:-1])
-        cores, per_core = split_work_cores(units, grid)
-        cbs = [CB(0, "in_out", _round_up(shape[-1] * elem, arch.dram_alignment), 2 if per_core != 1 else 1, cores)]
+        split = split_work_to_cores(grid, units)
+        cores, per_core = split.all_cores, split.units_per_core_group_1
+        cbs = [CB(0, "in_out", align_up(shape[-1] * elem, arch.dram_alignment), 2 if per_core != 1 else 1, cores)]
     return ProgramModel("UpsampleMultiCoreInterleavedProgramFactory", SRC_UPSAMPLE, cores, cbs, [MEASURED])
 
 
 @register_cb("ttnn.upsample")
 def upsample_cb(ctx: CBContext) -> ProgramModel:
     """CB model of ``ttnn.upsample`` (see :func:`upsample_program`)."""
-    inp = ctx.input(0)
-    if inp.placement is None:
-        raise CBModelError("upsample input is on the host")
-    return upsample_program(inp.logical_shape, inp.layout, str(inp.dtype), str(ctx.op.attrs.get("mode", "nearest")),
-                            inp.placement.memory_layout != "interleaved", ctx.arch)
+    inp = operand(ctx, 0)
+    return upsample_program(inp.shape, inp.layout, str(inp.dtype), str(ctx.op.attrs.get("mode", "nearest")),
+                            inp.sharded, ctx.arch)
 
 
 @register_spec("ttnn.upsample")

@@ -21,14 +21,17 @@ order and *scratchpads* beside them; a :class:`~ttanalyze.ops.cb.CB` here is one
 DFB (``index`` = its position in the factory's spec) and scratchpads go to
 ``ProgramModel.extra_l1_per_core``.  One IR op can run several device programs
 (e.g. ``concat`` of tile tensors padded on the concat dim: untilize each input,
-concat row-major, tilize back): the op's CB model returns them all, in order.
-A reshape that ttnn performs as a view builds no program
-(:class:`~ttanalyze.ops.cb.NoDeviceProgram`).
+concat row-major, tilize back): the op's CB model returns them all, in order;
+its untilize / tilize steps are the layout-conversion models
+(:mod:`ttanalyze.ops.layout_conversion`: ``uwu_program``, ``twvp_program``,
+``tilize_program``).  A reshape that ttnn performs as a view builds no program
+(:class:`~ttanalyze.ops.cb.NoDeviceProgram`).  Tensors are
+:class:`~ttanalyze.ops.tensors.Tensor` views; work splits come from
+:mod:`ttanalyze.ops.work_split`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 from functools import lru_cache
 from math import prod
 
@@ -38,15 +41,16 @@ from ..arch import Arch
 from ..ir.attrs import CoreRangeSet, DataType
 from ..ir.model import Op
 from ..layout import align_up, ceil_div, tile_padded_shape
-from .cb import CB, CBContext, CBModelError, NoDeviceProgram, ProgramModel, cores_set, core_range, first_cores
+from . import layout_conversion as LC
+from .cb import CB, CBContext, CBModelError, NoDeviceProgram, ProgramModel, cores_set, core_range
 from .registry import (ShapeError, int_attr, int_list, norm_dim, register, register_cb, register_spec,
                        tensor_shape)
 from .spec import TensorSpec
+from .tensors import FACE, TILE, MemCfg, Tensor, operand, result
+from .work_split import full_grid, merge_num_sticks_to_read, split_blocks_for_tilize, split_work_to_cores
 
 _SRC = "tt-mlir lib/Dialect/TTNN/IR/TTNNOps.cpp @19c86fca"
 _TM = "tt-metal d80d9482 (ttnn 0.81.1 wheel sources) ttnn/cpp/ttnn/operations/"
-TILE = 32
-FACE = 16
 
 
 # ---------------------------------------------------------------------------
@@ -173,145 +177,22 @@ def embedding(op: Op):
 
 
 # ---------------------------------------------------------------------------
-# Tensors as the factories see them
+# Operands, work splits and program assembly
 # ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _T:
-    """A device tensor as a tt-metal factory sees it.
-
-    Attributes:
-        shape: logical shape; dtype: tt DataType; tiled: TILE layout.
-        buffer: ``dram`` or ``l1``; mem: ``interleaved`` / ``height_sharded`` ...
-        shard: (cores, [h, w] in elements) of a sharded tensor.
-    """
-
-    shape: tuple[int, ...]
-    dtype: DataType
-    tiled: bool
-    buffer: str
-    mem: str
-    shard: tuple[CoreRangeSet, tuple[int, int]] | None = None
-    l1_align: int = 16
-    dram_align: int = 64
-
-    @property
-    def rank(self) -> int:
-        return len(self.shape)
-
-    @property
-    def padded(self) -> tuple[int, ...]:
-        """tt-metal padded shape: last two dims to the tile for TILE tensors (compute_padded_shape)."""
-        return tile_padded_shape(self.shape) if self.tiled else self.shape
-
-    @property
-    def sharded(self) -> bool:
-        return self.mem.endswith("sharded")
-
-    @property
-    def l1(self) -> bool:
-        return self.buffer == "l1"
-
-    @property
-    def elem(self) -> int:
-        """Element size in bytes (``Tensor::element_size``).
-
-        Raises:
-            CBModelError: block-float data types, which have no element size.
-        """
-        size = self.dtype.scalar_bytes
-        if size is None:
-            raise CBModelError(f"{self.dtype} has no element size (block-float): its typecast programs are not modeled")
-        return size
-
-    @property
-    def tile_bytes(self) -> int:
-        """``tt::tile_size`` of the data format: one 32x32 tile."""
-        return self.dtype.tile_bytes()
-
-    @property
-    def alignment(self) -> int:
-        """Buffer alignment of its buffer type (``hal::get_{dram,l1}_alignment``: 64 / 16 B on Blackhole)."""
-        return self.dram_align if self.buffer == "dram" else self.l1_align
-
-    @property
-    def volume(self) -> int:
-        return prod(self.shape) if self.shape else 1
-
-    @property
-    def physical_volume(self) -> int:
-        return prod(self.padded) if self.padded else 1
-
-    def with_(self, **kw) -> "_T":
-        return replace(self, **kw)
+def _ins(ctx: CBContext) -> list[Tensor]:
+    """The op's tensor operands."""
+    return [operand(ctx, i) for i, v in enumerate(ctx.op.operands) if v.is_tensor]
 
 
-def _tensor(value, what: str, arch: Arch) -> _T:
-    """The :class:`_T` of an IR value on ``arch`` (its L1 / DRAM alignments).
 
-    Raises:
-        CBModelError: the value has no TTNN layout or lives in system memory.
-    """
-    t = value.type
-    lay = getattr(t, "layout", None)
-    if lay is None:
-        raise CBModelError(f"{what} has no TTNN layout")
-    if lay.buffer_type not in ("dram", "l1"):
-        raise CBModelError(f"{what} is in {lay.buffer_type}, not on the device")
-    shard = None
-    if lay.is_sharded:
-        if lay.core_ranges is None or len(lay.memref_shape) != 2:
-            raise CBModelError(f"{what} is {lay.memory_layout} without core ranges")
-        th, tw = (lay.element.height, lay.element.width) if lay.is_tiled else (1, 1)
-        shard = (lay.core_ranges, (lay.memref_shape[0] * th, lay.memref_shape[1] * tw))
-    return _T(tuple(t.shape), lay.dtype, lay.is_tiled, lay.buffer_type, lay.memory_layout or "interleaved", shard,
-              arch.l1_alignment, arch.dram_alignment)
-
-
-def _ins(ctx: CBContext) -> list[_T]:
-    return [_tensor(v, f"operand #{i} of {ctx.op.name}", ctx.arch) for i, v in enumerate(ctx.op.operands)
-            if v.is_tensor]
-
-
-def _out(ctx: CBContext) -> _T:
-    if not ctx.op.results:
-        raise CBModelError(f"{ctx.op.name} has no result")
-    return _tensor(ctx.op.results[0], f"result of {ctx.op.name}", ctx.arch)
-
-
-# ---------------------------------------------------------------------------
-# Work splits and program assembly
-# ---------------------------------------------------------------------------
-
-
-def split_work(units: int, grid: tuple[int, int]) -> CoreRangeSet:
-    """``split_work_to_cores(grid, units)`` (row_wise = false): the cores that get work.
-
-    ``min(units, x * y)`` cores, filled column by column (tt-metal
-    ``tt_metal/common/work_split.cpp``, ``num_cores_to_corerangeset``); both
-    work groups get the factory's CBs, so only their union matters here.
-    """
-    return first_cores(min(units, grid[0] * grid[1]), grid, row_wise=False)
-
-
-def split_blocks_for_tilize(nblocks: int, grid: tuple[int, int]) -> CoreRangeSet:
-    """``ttnn::split_blocks_for_tilize(CoreRangeSet grid, nblocks)``: the first ``ncores`` cores, column-major.
-
-    ``nblocks_per_core = ceil(nblocks / cores)``, ``ncores = ceil(nblocks / nblocks_per_core)``
-    (``compute_ncores``, tt-metal ``ttnn/cpp/ttnn/operations/core/work_split/work_split_tilize.hpp``
-    @02ed05c7); the grid's cores are enumerated by ``corerange_to_cores`` column by column
-    (measured: 64 blocks -> 64 cores {x 0-5, y 0-9} + {x 6, y 0-3}).
-    """
-    cores = grid[0] * grid[1]
-    per_core = ceil_div(nblocks, cores)
-    ncores = ceil_div(nblocks, per_core) if per_core else nblocks
-    return first_cores(ncores, grid, row_wise=False)
-
-
-def full_grid(grid: tuple[int, int]) -> CoreRangeSet:
-    """All cores of an (x, y) grid as one range."""
-    return cores_set(core_range(0, 0, grid[0] - 1, grid[1] - 1))
+def _wider_split(grid: tuple[int, int], units: int, padded_units: int) -> CoreRangeSet:
+    """The cores of ``split_work_to_cores`` over ``padded_units`` when that uses at least as many cores as
+    over ``units``, else over ``units`` (the permute tile-row-invariant / tiled-generic and transpose HC
+    factories split over the larger of their input-tile and padded-output-tile counts)."""
+    a, b = split_work_to_cores(grid, units), split_work_to_cores(grid, padded_units)
+    return (b if a.num_cores <= b.num_cores else a).all_cores
 
 
 def _program(factory: str, source: str, cores: CoreRangeSet, dfbs: list[tuple[str, int, int]],
@@ -413,7 +294,7 @@ def reshape_map_segments(in3d: tuple[int, int, int], out3d: tuple[int, int, int]
     return best + best % 16
 
 
-def _this_is_view(x: _T, new: tuple[int, ...], out: _T) -> bool:
+def _this_is_view(x: Tensor, new: tuple[int, ...], out: Tensor) -> bool:
     """ttnn::reshape's view test (reshape_view/reshape.cpp ``this_is_view``).
 
     The last dim is unchanged, sharded-ness and L1-ness match the requested
@@ -428,11 +309,7 @@ def _this_is_view(x: _T, new: tuple[int, ...], out: _T) -> bool:
             and (not x.tiled or h_old == h_new or (h_new % TILE == 0 and h_old % TILE == 0)))
 
 
-def _same_placement(a: _T, b: _T) -> bool:
-    return a.buffer == b.buffer and a.mem == b.mem and a.shard == b.shard
-
-
-def reshape_tiled_program(x: _T, new: tuple[int, ...], out: _T, grid: tuple[int, int]) -> ProgramModel:
+def reshape_tiled_program(x: Tensor, new: tuple[int, ...], out: Tensor, grid: tuple[int, int]) -> ProgramModel:
     """ReshapeViewTiledProgramFactory: the data-moving reshape of a TILE tensor.
 
     Both shapes are squeezed to 3D; the work is split over the output tiles
@@ -451,7 +328,7 @@ def reshape_tiled_program(x: _T, new: tuple[int, ...], out: _T, grid: tuple[int,
     in3, out3 = _squeeze_3d(x.shape), _squeeze_3d(new)
     segs = reshape_map_segments(in3, out3)
     pages = out3[0] * ceil_div(out3[1], TILE) * ceil_div(out3[2], TILE)
-    cores = split_work(pages, grid)
+    cores = split_work_to_cores(grid, pages).all_cores
     return _program(
         "ReshapeViewTiledProgramFactory", _RESHAPE + "device/reshape_tiled_program_factory.cpp", cores,
         [("mapping", segs * 16, 1), ("in_tiles", x.tile_bytes, 1)],
@@ -461,7 +338,7 @@ def reshape_tiled_program(x: _T, new: tuple[int, ...], out: _T, grid: tuple[int,
         scratch=out.tile_bytes)
 
 
-def reshape_rm_program(x: _T, new: tuple[int, ...], out: _T, grid: tuple[int, int], free_l1: int) -> ProgramModel:
+def reshape_rm_program(x: Tensor, new: tuple[int, ...], out: Tensor, grid: tuple[int, int], free_l1: int) -> ProgramModel:
     """ReshapeViewRMProgramFactory: a row-major reshape that changes the last dim (2D -> 2D).
 
     No DFBs, only scratchpads on every core of the grid (tt-metal
@@ -475,12 +352,12 @@ def reshape_rm_program(x: _T, new: tuple[int, ...], out: _T, grid: tuple[int, in
     Raises:
         CBModelError: the source and write slots do not fit in the free L1 (TT_FATAL).
     """
-    src = x.shape[-1] * x.elem
-    dst = new[-1] * x.elem
+    src = x.shape[-1] * x.element_bytes
+    dst = new[-1] * x.element_bytes
     read = ((src - 1) & ~63) + 128
     slot = ((dst - 1) & ~63) + 80
     aligned = src % 16 == 0 and dst % 16 == 0
-    dual = (src % dst == 0 or dst % src == 0) and (dst % 16 == 0 or out.buffer != "dram")
+    dual = (src % dst == 0 or dst % src == 0) and (dst % 16 == 0 or out.buffer_type != "dram")
     copies = 2 if dual else 1
     if aligned:
         slots = 1
@@ -497,7 +374,7 @@ def reshape_rm_program(x: _T, new: tuple[int, ...], out: _T, grid: tuple[int, in
         scratch=scratch)
 
 
-def _reshape_steps(x: _T, new: tuple[int, ...], out: _T, ctx: CBContext) -> list[ProgramModel]:
+def reshape_steps(x: Tensor, new: tuple[int, ...], out: Tensor, ctx: CBContext) -> list[ProgramModel]:
     """The device programs of ``ttnn.reshape(x, new, memory_config=out)`` (reshape_view/reshape.cpp).
 
     Raises:
@@ -506,7 +383,7 @@ def _reshape_steps(x: _T, new: tuple[int, ...], out: _T, ctx: CBContext) -> list
     """
     same_shape = x.shape == tuple(new) and x.padded == tuple(new)
     if same_shape:
-        if _same_placement(x, out):
+        if x.mem == out.mem:
             return []
         raise CBModelError("a same-shape reshape to another memory config is ttnn.to_memory_config")
     if x.volume == 0 or _this_is_view(x, new, out):
@@ -528,7 +405,7 @@ _PERMUTE = "data_movement/permute/device/"
 _TRANSPOSE = "data_movement/transpose/device/"
 
 
-def permute_program(x: _T, dims: tuple[int, ...], out: _T, grid: tuple[int, int]) -> ProgramModel:
+def permute_program(x: Tensor, dims: tuple[int, ...], out: Tensor, grid: tuple[int, int]) -> ProgramModel:
     """``ttnn::prim::permute``: the PermuteDeviceOperation factory and its DFBs.
 
     Factory choice (``permute_device_operation.cpp`` select_program_factory):
@@ -548,22 +425,22 @@ def permute_program(x: _T, dims: tuple[int, ...], out: _T, grid: tuple[int, int]
     if not x.tiled:
         rows = x.volume // x.shape[-1]
         if dims[-1] == rank - 1:
-            page = align_up(x.shape[-1] * x.elem, x.alignment)
-            cores = split_work(rows, grid)
+            page = align_up(x.shape[-1] * x.element_bytes, x.alignment)
+            cores = split_work_to_cores(grid, rows).all_cores
             return _program("PermuteDeviceOperation::MultiCoreRowInvariant", _PERMUTE + "permute_rm_program_factory.cpp",
                             cores, [("cb_src", page, 2)], [f"{rows:,} rows of {page} B (aligned) on {cores.num_cores} cores"])
         xs = x.shape[dims[-1]]
         blocks = (rows // xs) * ceil_div(xs, TILE) * ceil_div(x.shape[-1], TILE)
-        cores = split_work(blocks, grid)
+        cores = split_work_to_cores(grid, blocks).all_cores
         return _program("PermuteDeviceOperation::MultiCoreBlockedGeneric", _PERMUTE + "permute_rm_program_factory.cpp",
-                        cores, [("cb_in", TILE * x.elem, 2 * TILE), ("cb_out", TILE * x.elem, 2 * TILE),
-                                ("cb_tilize", TILE * TILE * x.elem, 2)],
+                        cores, [("cb_in", TILE * x.element_bytes, 2 * TILE), ("cb_out", TILE * x.element_bytes, 2 * TILE),
+                                ("cb_tilize", TILE * TILE * x.element_bytes, 2)],
                         [f"{blocks:,} 32x32 blocks on {cores.num_cores} cores"])
     tile = x.tile_bytes
     out_tiles = out_t.physical_volume // (TILE * TILE)
     if (dims[-1] == rank - 1 and dims[-2] == rank - 2) or (dims[-1] == rank - 2 and dims[-2] == rank - 1):
         swap = dims[-1] == rank - 2
-        cores = split_work(out_tiles, grid)
+        cores = split_work_to_cores(grid, out_tiles).all_cores
         dfbs = [("cb_src0", tile, 2)] + ([("cb_out16", tile, 2)] if swap else [])
         return _program("PermuteDeviceOperation::MultiCoreTileInvariant", _PERMUTE + "permute_tiled_program_factory.cpp",
                         cores, dfbs, [f"{out_tiles:,} output tiles on {cores.num_cores} cores"
@@ -579,11 +456,9 @@ def permute_program(x: _T, dims: tuple[int, ...], out: _T, grid: tuple[int, int]
             opad[-2], opad[-1] = opad[-1], opad[-2]
         in_tiles = x.physical_volume // (TILE * TILE)
         padded_tiles = out_tiles // (opad[-2] // TILE)
-        cores = split_work(in_tiles, grid)
-        if cores.num_cores <= split_work(padded_tiles, grid).num_cores:
-            cores = split_work(padded_tiles, grid)
+        cores = _wider_split(grid, in_tiles, padded_tiles)
         needs_pad = shp[d[rank - 2]] % TILE != 0
-        dfbs = [("cb_src0", tile, 2)] + ([("cb_pad", FACE * x.elem, 1)] if needs_pad else []) \
+        dfbs = [("cb_src0", tile, 2)] + ([("cb_pad", FACE * x.element_bytes, 1)] if needs_pad else []) \
             + ([("cb_out16", tile, 2)] if swap else [])
         return _program("PermuteDeviceOperation::MultiCoreTileRowInvariant", _PERMUTE + "permute_tiled_program_factory.cpp",
                         cores, dfbs, [f"{in_tiles:,} input tiles / {padded_tiles:,} padded output tiles; "
@@ -592,10 +467,8 @@ def permute_program(x: _T, dims: tuple[int, ...], out: _T, grid: tuple[int, int]
     others = prod(x.shape[i] for i in range(rank - 1) if i != dims[-1])
     xw_blocks = align_up(xs, TILE) * align_up(ws, TILE) * others // (TILE * TILE)
     padded_tiles = out_tiles // (out_t.padded[-2] // TILE)
-    cores = split_work(xw_blocks, grid)
-    if cores.num_cores <= split_work(padded_tiles, grid).num_cores:
-        cores = split_work(padded_tiles, grid)
-    line = FACE * x.elem
+    cores = _wider_split(grid, xw_blocks, padded_tiles)
+    line = FACE * x.element_bytes
     misalign = x.alignment - line if x.alignment > line else 0
     page = tile + misalign
     dfbs = [("cb_in", page, 2), ("cb_tilize", page, 2), ("cb_out", page, 2)]
@@ -606,7 +479,7 @@ def permute_program(x: _T, dims: tuple[int, ...], out: _T, grid: tuple[int, int]
                                   f"cores; pages of one tile + {misalign} B read misalignment"])
 
 
-def transpose_program(x: _T, dim: str, out: _T, grid: tuple[int, int]) -> ProgramModel:
+def transpose_program(x: Tensor, dim: str, out: Tensor, grid: tuple[int, int]) -> ProgramModel:
     """``ttnn::prim::transpose`` on an interleaved 4D TILE tensor (TransposeDeviceOperation).
 
     WH -> TransposeWHProgramFactory (``in0`` and ``out`` 2 tiles each, work split
@@ -619,27 +492,25 @@ def transpose_program(x: _T, dim: str, out: _T, grid: tuple[int, int]) -> Progra
     tile = x.tile_bytes
     tiles = x.physical_volume // (TILE * TILE)
     if dim == "WH":
-        cores = split_work(tiles, grid)
+        cores = split_work_to_cores(grid, tiles).all_cores
         return _program("TransposeWHProgramFactory", _TRANSPOSE + "transpose_wh_program_factory.cpp", cores,
                         [("in0", tile, 2), ("out", out.tile_bytes, 2)], [f"{tiles:,} tiles on {cores.num_cores} cores"])
     if dim == "CN":
-        cores = split_work(tiles, grid)
+        cores = split_work_to_cores(grid, tiles).all_cores
         return _program("TransposeCNProgramFactory", _TRANSPOSE + "transpose_cn_program_factory.cpp", cores,
                         [("in0", tile, 2)], [f"{tiles:,} tiles on {cores.num_cores} cores"])
     n, c, h, w = x.shape
     out_pad = (n, h, align_up(c, TILE), align_up(w, TILE))
     padded_tiles = prod(out_pad) // (TILE * TILE) // (out_pad[2] // TILE)
-    cores = split_work(tiles, grid)
-    if cores.num_cores <= split_work(padded_tiles, grid).num_cores:
-        cores = split_work(padded_tiles, grid)
-    dfbs = [("in0", tile, 2)] + ([("pad", FACE * FACE * x.elem, 1)] if c % TILE else [])
+    cores = _wider_split(grid, tiles, padded_tiles)
+    dfbs = [("in0", tile, 2)] + ([("pad", FACE * FACE * x.element_bytes, 1)] if c % TILE else [])
     return _program("TransposeHCTiledInterleavedProgramFactory",
                     _TRANSPOSE + "transpose_hc_tiled_interleaved_program_factory.cpp", cores, dfbs,
                     [f"{tiles:,} input tiles / {padded_tiles:,} padded output tiles on {cores.num_cores} cores"
                      + ("; C is padded to the tile" if c % TILE else "")])
 
 
-def _to_4d(x: _T, dims: tuple[int, ...]) -> tuple[_T, tuple[int, ...]]:
+def _to_4d(x: Tensor, dims: tuple[int, ...]) -> tuple[Tensor, tuple[int, ...]]:
     """``unsqueeze_to_4D`` and the permutation adjusted to it (permute.cpp ``adjust_order``)."""
     k = 4 - x.rank
     if k <= 0:
@@ -647,7 +518,7 @@ def _to_4d(x: _T, dims: tuple[int, ...]) -> tuple[_T, tuple[int, ...]]:
     return x.with_(shape=(1,) * k + x.shape), tuple(range(k)) + tuple(d + k for d in dims)
 
 
-def _permute_nop(x: _T, dims: tuple[int, ...]) -> bool:
+def _permute_nop(x: Tensor, dims: tuple[int, ...]) -> bool:
     """permute.cpp ``is_permute_nop``: rank <= 1, identity, or only size-1 dims move."""
     rank = x.rank
     if rank <= 1 or dims == tuple(range(rank)):
@@ -659,7 +530,7 @@ def _permute_nop(x: _T, dims: tuple[int, ...]) -> bool:
     return all(i == j or x.shape[i] <= 1 for i, j in enumerate(dims))
 
 
-def _permute_steps(x: _T, dims: tuple[int, ...], out: _T, grid: tuple[int, int]) -> list[ProgramModel]:
+def _permute_steps(x: Tensor, dims: tuple[int, ...], out: Tensor, grid: tuple[int, int]) -> list[ProgramModel]:
     """The device programs of ``ttnn.permute(x, dims, memory_config=out)`` (permute/permute.cpp).
 
     Raises:
@@ -667,7 +538,7 @@ def _permute_steps(x: _T, dims: tuple[int, ...], out: _T, grid: tuple[int, int])
             another memory config (ttnn.to_memory_config).
     """
     if _permute_nop(x, dims):
-        if _same_placement(x, out):
+        if x.mem == out.mem:
             return []
         raise CBModelError("a no-op permute to another memory config is ttnn.to_memory_config")
     if x.sharded:
@@ -687,7 +558,7 @@ def _permute_steps(x: _T, dims: tuple[int, ...], out: _T, grid: tuple[int, int])
 _TRANSPOSE_DIMS = {(0, 1): "CN", (1, 2): "HC", (2, 3): "WH", (0, 2): "NH", (0, 3): "NW", (1, 3): "CW"}
 
 
-def _transpose4_steps(x: _T, d1: int, d2: int, out: _T, grid: tuple[int, int]) -> list[ProgramModel]:
+def _transpose4_steps(x: Tensor, d1: int, d2: int, out: Tensor, grid: tuple[int, int]) -> list[ProgramModel]:
     """``transpose_impl`` on a 4D interleaved tensor (transpose/transpose.cpp).
 
     Interleaved row-major tensors and the NH/NW/CW pairs go to ``prim::permute``;
@@ -695,7 +566,7 @@ def _transpose4_steps(x: _T, d1: int, d2: int, out: _T, grid: tuple[int, int]) -
     """
     a, b = sorted((d1, d2))
     if a == b or (x.padded[a] == 1 and x.padded[b] == 1):
-        if _same_placement(x, out):
+        if x.mem == out.mem:
             return []
         raise CBModelError("a no-op transpose to another memory config is ttnn.clone")
     if x.dtype.is_block_float and (a, b) not in ((2, 3), (0, 1)):
@@ -709,7 +580,7 @@ def _transpose4_steps(x: _T, d1: int, d2: int, out: _T, grid: tuple[int, int]) -
     return [transpose_program(x, kind, out4, grid)]
 
 
-def _transpose_steps(x: _T, d1: int, d2: int, out: _T, grid: tuple[int, int]) -> list[ProgramModel]:
+def transpose_steps(x: Tensor, d1: int, d2: int, out: Tensor, grid: tuple[int, int]) -> list[ProgramModel]:
     """``ttnn.transpose(x, d1, d2, memory_config=out)``: rank > 4 is a permute, rank < 4 is unsqueezed."""
     if x.sharded:
         raise CBModelError("transpose of a sharded tensor (sharded factories) is not modeled")
@@ -727,105 +598,50 @@ def _transpose_steps(x: _T, d1: int, d2: int, out: _T, grid: tuple[int, int]) ->
 # ---------------------------------------------------------------------------
 
 
-def _l1_output_reservation(out: _T, page_bytes: int, pages: int, banks: int) -> int:
-    """``get_pending_l1_output_reservation``: per-core bytes an L1-interleaved output will take.
+def _layout_program(factory, x: Tensor, out: Tensor, ctx: CBContext) -> ProgramModel:
+    """One layout-conversion step of a composite: ``factory`` (a :mod:`~ttanalyze.ops.layout_conversion`
+    program model: ``uwu_program``, ``twvp_program``, ``tilize_program``) from ``x`` to ``out``.
 
-    ``align(max(ceil(pages / banks) x align16(page), 64), 64)`` for an L1
-    interleaved output, 0 otherwise (data_movement/common/common.cpp).
+    The factory's routing (``is_enough_space``: a row of tiles fits, else the
+    block factory) sees ``ctx.max_l1_space`` less ``out``'s pending L1
+    reservation (``get_pending_l1_output_reservation``).
     """
-    if not out.l1 or out.sharded:
-        return 0
-    return align_up(max(ceil_div(pages, banks) * align_up(page_bytes, 16), 64), 64)
+    free = ctx.max_l1_space
+    return factory(x, out, ctx.arch, free, free - LC.pending_l1_output(ctx.arch, out), True, ctx.tt_metal)
 
 
-def untilize_with_unpadding_program(x: _T, out: _T, grid: tuple[int, int], free_l1: int) -> ProgramModel:
-    """``ttnn.untilize_with_unpadding`` of an interleaved TILE tensor: UntilizeWithUnpaddingMultiCoreInterleaved.
-
-    The ND input is squeezed to 4D (a view); one block is one tile row
-    (``physical_volume / padded W / 32`` blocks) split by
-    :func:`split_blocks_for_tilize`; DFBs ``in`` and ``out`` of one tile row
-    (``padded W / 32`` tiles) each (tt-metal
-    ``untilize_with_unpadding/device/factories/untilize_with_unpadding_multi_core_interleaved_program_factory.cpp``).
+def _to_row_major(x: Tensor, out_mem: Tensor, ctx: CBContext) -> list[ProgramModel]:
+    """``ttnn.to_layout(x, ROW_MAJOR)`` of a TILE tensor with tile padding, into ``out_mem``'s memory config:
+    untilize_with_unpadding.
 
     Raises:
-        CBModelError: when tt-metal would pick another factory: not enough free L1
-            for two tile rows (``is_enough_space``) or the wide-row heuristic
-            (more than 32 tiles per row), which pick the block-interleaved factory.
-    """
-    ntpr = x.padded[-1] // TILE
-    ntpc = x.padded[-2] // TILE
-    tile_in, tile_out = x.tile_bytes, out.tile_bytes
-    pending = _l1_output_reservation(out, out.shape[-1] * out.elem, out.volume // out.shape[-1], grid[0] * grid[1])
-    if not (free_l1 - pending if free_l1 > pending else 0) > (tile_in + tile_out) * ntpr:
-        raise CBModelError("untilize_with_unpadding picks its block-interleaved factory (two tile rows do not fit)")
-    if ntpr > 32 and (ntpc > 32 or ntpr > ntpc):
-        raise CBModelError("untilize_with_unpadding of rows wider than 32 tiles may pick its block factory")
-    blocks = x.physical_volume // x.padded[-1] // TILE
-    cores = split_blocks_for_tilize(blocks, grid)
-    return _program("UntilizeWithUnpaddingMultiCoreInterleavedProgramFactory",
-                    "data_movement/untilize_with_unpadding/device/factories/"
-                    "untilize_with_unpadding_multi_core_interleaved_program_factory.cpp",
-                    cores, [("in", tile_in, ntpr), ("out", tile_out, ntpr)],
-                    [f"untilize {list(x.shape)}: {blocks:,} tile rows of {ntpr} tiles on {cores.num_cores} cores"])
-
-
-def tilize_with_val_padding_program(x: _T, out: _T, grid: tuple[int, int], free_l1: int) -> ProgramModel:
-    """``ttnn.tilize_with_val_padding`` of an interleaved row-major tensor: TilizeWithValPaddingMultiCoreDefault.
-
-    ``out`` is the TILE result (its padded shape gives the blocks: one per output
-    tile row); DFBs ``in`` and ``out`` of one tile row each; cores by
-    :func:`split_blocks_for_tilize` (tt-metal ``tilize_with_val_padding/device/factories/
-    tilize_with_val_padding_multi_core_default_program_factory.cpp``).
-
-    Raises:
-        CBModelError: not enough free L1 for a tile row plus the block factory's
-            staging (``is_enough_space``) or rows wider than 32 tiles: the
-            block-interleaved factory.
-    """
-    ntpr = out.padded[-1] // TILE
-    ntpc = out.padded[-2] // TILE
-    tile_in, tile_out = x.dtype.tile_bytes(), out.tile_bytes
-    pending = _l1_output_reservation(out, tile_out, out.physical_volume // (TILE * TILE), grid[0] * grid[1])
-    need = (tile_in + tile_out) * ntpr + (tile_in // TILE) * ntpr + 2 * 64
-    if not (free_l1 - pending if free_l1 > pending else 0) > need:
-        raise CBModelError("tilize_with_val_padding picks its block-interleaved factory (a tile row does not fit)")
-    if ntpr > 32 and (ntpc > 32 or ntpr > ntpc):
-        raise CBModelError("tilize_with_val_padding of rows wider than 32 tiles may pick its block factory")
-    blocks = out.physical_volume // out.padded[-1] // TILE
-    cores = split_blocks_for_tilize(blocks, grid)
-    return _program("TilizeWithValPaddingMultiCoreDefaultFactory",
-                    "data_movement/tilize_with_val_padding/device/factories/"
-                    "tilize_with_val_padding_multi_core_default_program_factory.cpp",
-                    cores, [("in", tile_in, ntpr), ("out", tile_out, ntpr)],
-                    [f"tilize {list(out.shape)}: {blocks:,} tile rows of {ntpr} tiles on {cores.num_cores} cores"])
-
-
-def _to_row_major(x: _T, out_mem: _T, grid, free_l1) -> list[ProgramModel]:
-    """``ttnn.to_layout(x, ROW_MAJOR)`` of a TILE tensor with tile padding: untilize_with_unpadding.
-
-    Raises:
-        CBModelError: a tensor without tile padding (plain ``untilize``, the
-            layout-conversion family's model).
+        CBModelError: a tensor without tile padding (plain ``untilize``: its code
+            generator is not modeled inside a composite).
     """
     if x.shape == x.padded:
         raise CBModelError("to_layout(ROW_MAJOR) of an unpadded tile tensor is ttnn.untilize (layout conversion)")
-    rm = out_mem.with_(shape=x.shape, dtype=x.dtype, tiled=False)
-    return [untilize_with_unpadding_program(x, rm, grid, free_l1)]
+    return [_layout_program(LC.uwu_program, x, LC.untilize_output(x, out_mem.mem), ctx)]
 
 
-def _to_tile(x: _T, out_mem: _T, grid, free_l1) -> list[ProgramModel]:
-    """``ttnn.to_layout(x, TILE)`` of a row-major tensor whose last two dims are not tile multiples.
+def _to_tile(x: Tensor, out_mem: Tensor, ctx: CBContext) -> list[ProgramModel]:
+    """``ttnn.to_layout(x, TILE)`` of a row-major tensor whose last two dims are not tile multiples, into
+    ``out_mem``'s memory config: tilize_with_val_padding.
 
     Raises:
-        CBModelError: tile-aligned tensors (plain ``tilize``, layout conversion).
+        CBModelError: tile-aligned tensors (plain ``tilize``: :func:`_tilize`).
     """
-    t = out_mem.with_(shape=x.shape, dtype=x.dtype, tiled=True)
+    t = out_mem.with_(shape=x.shape, dtype=x.dtype, layout="tile")
     if t.padded == x.shape:
         raise CBModelError("to_layout(TILE) of a tile-aligned tensor is ttnn.tilize (layout conversion)")
-    return [tilize_with_val_padding_program(x, t, grid, free_l1)]
+    return [_layout_program(LC.twvp_program, x, t, ctx)]
 
 
-def fill_pad_program(x: _T, grid: tuple[int, int]) -> list[ProgramModel]:
+def _tilize(x: Tensor, out: Tensor, ctx: CBContext) -> ProgramModel:
+    """``ttnn.tilize`` of a tile-aligned interleaved row-major tensor into the TILE tensor ``out``."""
+    return _layout_program(LC.tilize_program, x, out, ctx)
+
+
+def fill_pad_program(x: Tensor, grid: tuple[int, int]) -> list[ProgramModel]:
     """``ttnn.fill_implicit_tile_padding`` of an interleaved TILE tensor: FillPadProgramFactory, or nothing.
 
     Nothing when the last two dims are tile multiples.  Work = the tiles on the
@@ -844,7 +660,7 @@ def fill_pad_program(x: _T, grid: tuple[int, int]) -> list[ProgramModel]:
     ht, wt = ceil_div(h, TILE), ceil_div(w, TILE)
     work = (slices * ((ht - 1) if bottom else ht) if right else 0) \
         + (slices * ((wt - 1) if right else wt) if bottom else 0) + (slices if right and bottom else 0)
-    cores = split_work(work, grid)
+    cores = split_work_to_cores(grid, work).all_cores
     tile = x.tile_bytes
     dfbs = [("data_in", tile, 2)] + ([("right_mask", tile, 1)] if right else []) \
         + ([("bot_mask", tile, 1)] if bottom else []) + [("data_out", tile, 2)]
@@ -859,7 +675,7 @@ def fill_pad_program(x: _T, grid: tuple[int, int]) -> list[ProgramModel]:
 _PAD = "data_movement/pad/device/"
 
 
-def pad_rm_program(x4: _T, out_pad: tuple[int, ...], front: tuple[int, ...], multicore: bool,
+def pad_rm_program(x4: Tensor, out_pad: tuple[int, ...], front: tuple[int, ...], multicore: bool,
                    arch: Arch, grid: tuple[int, int]) -> ProgramModel:
     """``prim::pad`` of an interleaved 4D row-major tensor.
 
@@ -875,14 +691,14 @@ def pad_rm_program(x4: _T, out_pad: tuple[int, ...], front: tuple[int, ...], mul
     ``pad_rm_reader_writer_program_factory.cpp``.
     """
     budget = arch.l1_size // 2 - arch.l1_unreserved_base
-    row = out_pad[-1] * x4.elem
+    row = out_pad[-1] * x4.element_bytes
     if multicore:
         a16, a64 = align_up(row, 16), align_up(row, 64)
         per_barrier = max(ceil_div(2048, a16), 1)
         factor = min(max(budget // (per_barrier * a16), 1), 16)
         pad_align = front[-1] != 0 or a16 % 64 != 0
         rows = prod(out_pad[:-1])
-        cores = split_work(rows, grid)
+        cores = split_work_to_cores(grid, rows).all_cores
         return _program("PadRmReaderWriterMultiCoreDefaultProgramFactory",
                         _PAD + "pad_rm_reader_writer_multi_core_default_program_factory.cpp", cores,
                         [("in0", a16, factor * per_barrier)],
@@ -896,7 +712,7 @@ def pad_rm_program(x4: _T, out_pad: tuple[int, ...], front: tuple[int, ...], mul
                     ["single core (0, 0); also a 64 B L1 pad-value tensor (32 bf16) owned by the op"])
 
 
-def pad_tile_program(x4: _T, out_pad: tuple[int, ...], multicore: bool, grid: tuple[int, int]) -> ProgramModel:
+def pad_tile_program(x4: Tensor, out_pad: tuple[int, ...], multicore: bool, grid: tuple[int, int]) -> ProgramModel:
     """``prim::pad`` of an interleaved 4D TILE tensor.
 
     PadTileMulticoreProgramFactory: DFB ``in0`` 2 output pages (tiles), scratchpad
@@ -906,14 +722,14 @@ def pad_tile_program(x4: _T, out_pad: tuple[int, ...], multicore: bool, grid: tu
     tile = x4.tile_bytes
     if multicore:
         tiles = prod(out_pad) // (TILE * TILE)
-        cores = split_work(tiles, grid)
+        cores = split_work_to_cores(grid, tiles).all_cores
         return _program("PadTileMulticoreProgramFactory", _PAD + "pad_tile_multicore_program_factory.cpp", cores,
                         [("in0", tile, 2)], [f"{tiles:,} output tiles on {cores.num_cores} cores"], scratch=tile)
     return _program("PadTileCoreProgramFactory", _PAD + "pad_tile_program_factory.cpp",
                     cores_set(core_range(0, 0, 0, 0)), [("in0", tile, 2)], ["single core (0, 0)"], scratch=tile)
 
 
-def _pad_steps(x: _T, padding: list[tuple[int, int]], multicore: bool, out: _T, ctx: CBContext) -> list[ProgramModel]:
+def _pad_steps(x: Tensor, padding: list[tuple[int, int]], multicore: bool, out: Tensor, ctx: CBContext) -> list[ProgramModel]:
     """The device programs of ``ttnn.pad(x, padding, value, use_multicore, memory_config=out)`` (pad/pad.cpp).
 
     Raises:
@@ -944,7 +760,7 @@ def _pad_steps(x: _T, padding: list[tuple[int, int]], multicore: bool, out: _T, 
             x = x.with_(shape=tuple(shape))
             padding[d] = (0, 0)
         if all(p == (0, 0) for p in padding):
-            if _same_placement(x, out):
+            if x.mem == out.mem:
                 return steps
             raise CBModelError("the final to_memory_config of a leading-dim pad is not modeled")
 
@@ -979,36 +795,19 @@ def _pad_steps(x: _T, padding: list[tuple[int, int]], multicore: bool, out: _T, 
 _SLICE = "data_movement/slice/device/"
 
 
-def merge_num_sticks_to_read(sticks: int, stick_bytes: int, max_read: int) -> int:
-    """tt-metal ``merge_num_sticks_to_read`` (tt_metal/common/work_split.cpp): reads per barrier.
-
-    The total ``sticks x stick_bytes`` is cut into the largest read that is a
-    multiple of ``stick_bytes``, at most ``max_read``, and divides it; returns
-    how many such reads there are.
-    """
-    total = sticks * stick_bytes
-    n = sticks
-    size = stick_bytes
-    while size <= max_read:
-        if total % size == 0:
-            n = total // size
-        size += stick_bytes
-    return n
-
-
-def slice_tile_program(x: _T, out_shape: tuple[int, ...], grid: tuple[int, int]) -> ProgramModel:
+def slice_tile_program(x: Tensor, out_shape: tuple[int, ...], grid: tuple[int, int]) -> ProgramModel:
     """SliceTileProgramFactory: DFB ``in`` of 2 tiles, scratchpad ``rank x 4`` B, split over output tiles.
 
     (``slice/device/slice_program_factory_tile.cpp``)
     """
     tiles = prod(tile_padded_shape(out_shape)) // (TILE * TILE)
-    cores = split_work(tiles, grid)
+    cores = split_work_to_cores(grid, tiles).all_cores
     return _program("SliceTileProgramFactory", _SLICE + "slice_program_factory_tile.cpp", cores,
                     [("in", x.tile_bytes, 2)], [f"{tiles:,} output tiles on {cores.num_cores} cores"],
                     scratch=x.rank * 4)
 
 
-def slice_rm_program(x: _T, begins: list[int], out: _T, grid: tuple[int, int], free_l1: int) -> ProgramModel:
+def slice_rm_program(x: Tensor, begins: list[int], out: Tensor, grid: tuple[int, int], free_l1: int) -> ProgramModel:
     """SliceRmProgramFactory (unit steps, interleaved row-major).
 
     Work split over the output rows; DFB ``in`` entries of the output row rounded
@@ -1023,13 +822,13 @@ def slice_rm_program(x: _T, begins: list[int], out: _T, grid: tuple[int, int], f
         CBModelError: two entries do not fit in the free L1 (TT_FATAL).
     """
     single = max(x.alignment, out.alignment)
-    misalign = (begins[-1] * x.elem) % x.alignment
+    misalign = (begins[-1] * x.element_bytes) % x.alignment
     alignment = single * (2 if misalign else 1)
-    row = out.shape[-1] * x.elem
+    row = out.shape[-1] * x.element_bytes
     entry = align_up(row, alignment)
     stride = align_up(row, single)
     rows = out.volume // out.shape[-1]
-    cores = split_work(rows, grid)
+    cores = split_work_to_cores(grid, rows).all_cores
     per_core = ceil_div(rows, cores.num_cores)
     note = ""
     if misalign == 0 and 2 * entry > free_l1 and entry > alignment:
@@ -1054,19 +853,19 @@ def slice_rm_program(x: _T, begins: list[int], out: _T, grid: tuple[int, int], f
                     scratch=x.rank * 4)
 
 
-def slice_rm_stride_program(x: _T, out: _T, grid: tuple[int, int]) -> ProgramModel:
+def slice_rm_stride_program(x: Tensor, out: Tensor, grid: tuple[int, int]) -> ProgramModel:
     """SliceRmStrideProgramFactory (non-unit steps): DFB ``in`` of 2 input rows (aligned), split over output rows.
 
     (``slice/device/slice_program_factory_rm_stride.cpp``)
     """
-    entry = align_up(x.shape[-1] * x.elem, max(x.alignment, out.alignment))
+    entry = align_up(x.shape[-1] * x.element_bytes, max(x.alignment, out.alignment))
     rows = out.volume // out.shape[-1]
-    cores = split_work(rows, grid)
+    cores = split_work_to_cores(grid, rows).all_cores
     return _program("SliceRmStrideProgramFactory", _SLICE + "slice_program_factory_rm_stride.cpp", cores,
                     [("in", entry, 2)], [f"{rows:,} output rows on {cores.num_cores} cores"])
 
 
-def _slice_steps(x: _T, dims: list[tuple[int, int, int, int]], out: _T, ctx: CBContext) -> list[ProgramModel]:
+def _slice_steps(x: Tensor, dims: list[tuple[int, int, int, int]], out: Tensor, ctx: CBContext) -> list[ProgramModel]:
     """The device programs of ``ttnn.slice(x, begins, ends, step, memory_config=out)`` (slice/slice.cpp).
 
     TILE tensors with unit steps and tile-aligned begins on the last two dims use
@@ -1085,7 +884,7 @@ def _slice_steps(x: _T, dims: list[tuple[int, int, int, int]], out: _T, ctx: CBC
     if any(s < 0 for s in steps):
         raise CBModelError("negative slice steps are not modeled")
     if all(s == 1 for s in steps) and out_shape == x.shape:
-        if _same_placement(x, out):
+        if x.mem == out.mem:
             return []
         raise CBModelError("a full slice to another memory config is ttnn.to_memory_config")
     unit = all(s == 1 for s in steps)
@@ -1098,13 +897,13 @@ def _slice_steps(x: _T, dims: list[tuple[int, int, int, int]], out: _T, ctx: CBC
     if x.tiled:
         if not unit and x.dtype.is_block_float:
             raise CBModelError("strided slice is not supported for bfloat8 tensors")
-        progs += _to_row_major(x, out, ctx.grid, ctx.max_l1_space)
-        src = out.with_(shape=x.shape, dtype=x.dtype, tiled=False)
-    res = out.with_(shape=out_shape, dtype=x.dtype, tiled=False)
+        progs += _to_row_major(x, out, ctx)
+        src = out.with_(shape=x.shape, dtype=x.dtype, layout="row_major")
+    res = out.with_(shape=out_shape, dtype=x.dtype, layout="row_major")
     progs.append(slice_rm_program(src, begins, res, ctx.grid, ctx.max_l1_space) if unit
                  else slice_rm_stride_program(src, res, ctx.grid))
     if x.tiled:
-        progs += _to_tile(res, out, ctx.grid, ctx.max_l1_space)
+        progs += _to_tile(res, out, ctx)
     return progs
 
 
@@ -1115,7 +914,7 @@ def _slice_steps(x: _T, dims: list[tuple[int, int, int, int]], out: _T, ctx: CBC
 _CONCAT = "data_movement/concat/device/"
 
 
-def concat_program(xs: list[_T], dim: int, out: _T, arch: Arch, grid: tuple[int, int]) -> ProgramModel:
+def concat_program(xs: list[Tensor], dim: int, out: Tensor, arch: Arch, grid: tuple[int, int]) -> ProgramModel:
     """ConcatProgramFactory (interleaved inputs and output).
 
     One DFB ``src0`` of one output page: a tile, or a row-major row rounded up to
@@ -1128,14 +927,14 @@ def concat_program(xs: list[_T], dim: int, out: _T, arch: Arch, grid: tuple[int,
         page = out.tile_bytes
     else:
         pages = out.volume // out.shape[-1]
-        page = align_up(out.shape[-1] * out.elem, max(xs[0].alignment, out.alignment))
+        page = align_up(out.shape[-1] * out.element_bytes, max(xs[0].alignment, out.alignment))
     n = 2 if 2 * page <= arch.l1_size // 2 - arch.l1_unreserved_base else 1
-    cores = split_work(pages, grid)
+    cores = split_work_to_cores(grid, pages).all_cores
     return _program("ConcatProgramFactory", _CONCAT + "concat_program_factory.cpp", cores, [("src0", page, n)],
                     [f"{len(xs)} inputs along dim {dim}; {pages:,} output pages of {page} B on {cores.num_cores} cores"])
 
 
-def concat_tiled_unaligned_program(xs: list[_T], out: _T, grid: tuple[int, int]) -> ProgramModel:
+def concat_tiled_unaligned_program(xs: list[Tensor], grid: tuple[int, int]) -> ProgramModel:
     """ConcatTiledUnalignedProgramFactory: last-dim concat of TILE inputs whose widths are not tile multiples.
 
     Work is one 32-row band per core group (:func:`split_blocks_for_tilize` over
@@ -1147,7 +946,7 @@ def concat_tiled_unaligned_program(xs: list[_T], out: _T, grid: tuple[int, int])
     in_wt = sum(t.padded[-1] // TILE for t in xs)
     out_wt = ceil_div(sum(t.shape[-1] for t in xs), TILE)
     bands = xs[0].physical_volume // xs[0].padded[-1] // TILE
-    cores = split_blocks_for_tilize(bands, grid)
+    cores = split_blocks_for_tilize(grid, bands).all_cores
     tile = xs[0].tile_bytes
     cbs = [CB(0, "c_0 in", tile, 2 * in_wt, cores), CB(1, "c_1 rm", tile, in_wt, cores),
            CB(2, "c_2 asm", tile, out_wt, cores), CB(16, "c_16 out", tile, 2 * out_wt, cores)]
@@ -1155,7 +954,7 @@ def concat_tiled_unaligned_program(xs: list[_T], out: _T, grid: tuple[int, int])
                         cores, cbs, [f"{bands:,} bands of {in_wt} input / {out_wt} output tiles on {cores.num_cores} cores"])
 
 
-def _tiled_unaligned_ok(xs: list[_T], dim: int, out: _T, grid: tuple[int, int], free_l1: int) -> bool:
+def _tiled_unaligned_ok(xs: list[Tensor], dim: int, out: Tensor, ctx: CBContext) -> bool:
     """``can_use_tiled_unaligned_concat``: a last-dim concat of 2..32 bf16/f32 TILE inputs, one unaligned.
 
     Also needs its CBs plus the pending L1 output (for an L1 interleaved output)
@@ -1172,20 +971,19 @@ def _tiled_unaligned_ok(xs: list[_T], dim: int, out: _T, grid: tuple[int, int], 
     out_wt = ceil_div(sum(t.shape[-1] for t in xs), TILE)
     if xs[0].physical_volume // xs[0].padded[-1] // TILE == 0:
         return False
-    tile = xs[0].tile_bytes
-    out_tiles = xs[0].physical_volume // xs[0].padded[-1] * out_wt
-    pending = _l1_output_reservation(out, tile, out_tiles, grid[0] * grid[1])
-    return (3 * in_wt + 3 * out_wt) * tile + pending <= free_l1
+    # the pending output: tiles of the inputs' format, the inputs' rows by out_wt tiles
+    pending = LC.pending_l1_output(ctx.arch, out.with_(dtype=xs[0].dtype, layout="tile"))
+    return (3 * in_wt + 3 * out_wt) * xs[0].tile_bytes + pending <= ctx.max_l1_space
 
 
-def _concat_impl_steps(xs: list[_T], dim: int, out: _T, ctx: CBContext) -> list[ProgramModel]:
+def _concat_impl_steps(xs: list[Tensor], dim: int, out: Tensor, ctx: CBContext) -> list[ProgramModel]:
     """``concat_impl``: ConcatDeviceOperation on interleaved tensors (tiled-unaligned or the default factory)."""
-    if _tiled_unaligned_ok(xs, dim, out, ctx.grid, ctx.max_l1_space):
-        return [concat_tiled_unaligned_program(xs, out, ctx.grid)]
+    if _tiled_unaligned_ok(xs, dim, out, ctx):
+        return [concat_tiled_unaligned_program(xs, ctx.grid)]
     return [concat_program(xs, dim, out, ctx.arch, ctx.grid)]
 
 
-def _concat_steps(xs: list[_T], dim: int, out: _T, ctx: CBContext) -> list[ProgramModel]:
+def _concat_steps(xs: list[Tensor], dim: int, out: Tensor, ctx: CBContext) -> list[ProgramModel]:
     """The device programs of ``ttnn.concat(xs, dim, memory_config=out)`` (concat/concat.cpp).
 
     In tt-metal's order: ConcatTiledUnaligned when eligible; else TILE inputs with
@@ -1201,50 +999,50 @@ def _concat_steps(xs: list[_T], dim: int, out: _T, ctx: CBContext) -> list[Progr
     if any(t.sharded for t in xs) or out.sharded:
         raise CBModelError("concat of sharded tensors is not modeled")
     if len(xs) == 1:
-        if _same_placement(xs[0], out):
+        if xs[0].mem == out.mem:
             return []
         raise CBModelError("concat of one tensor is ttnn.to_memory_config")
     rank = xs[0].rank
-    if _tiled_unaligned_ok(xs, dim, out, ctx.grid, ctx.max_l1_space):
-        return [concat_tiled_unaligned_program(xs, out, ctx.grid)]
+    if _tiled_unaligned_ok(xs, dim, out, ctx):
+        return [concat_tiled_unaligned_program(xs, ctx.grid)]
     if rank >= 2 and dim == rank - 1:
         align = max(xs[0].alignment, out.alignment)
-        page = align_up(xs[0].elem * xs[0].shape[-2], align)
+        page = align_up(xs[0].element_bytes * xs[0].shape[-2], align)
         padded_dim = any(t.shape[dim] != t.padded[dim] for t in xs) if xs[0].tiled else True
-        transposes = padded_dim and any((t.shape[dim] * t.elem) % align for t in xs)
+        transposes = padded_dim and any((t.shape[dim] * t.element_bytes) % align for t in xs)
         if transposes and page > ctx.arch.l1_size - ctx.arch.l1_unreserved_base:
             raise CBModelError("concat of rows wider than L1 is chunked through slices (not modeled)")
     if xs[0].tiled and any(t.shape[dim] != t.padded[dim] or rank == 1 for t in xs):
-        steps = [untilize_with_unpadding_program(t, t.with_(tiled=False), ctx.grid, ctx.max_l1_space) for t in xs]
-        rm_out = out.with_(tiled=False)
-        steps += _concat_rm_steps([t.with_(tiled=False) for t in xs], dim, rm_out, ctx)
-        steps.append(tilize_with_val_padding_program(rm_out, out.with_(tiled=True), ctx.grid, ctx.max_l1_space))
+        steps = [_layout_program(LC.uwu_program, t, LC.untilize_output(t, t.mem), ctx) for t in xs]
+        rm_out = out.with_(layout="row_major")
+        steps += _concat_rm_steps([t.with_(layout="row_major") for t in xs], dim, rm_out, ctx)
+        steps.append(_layout_program(LC.twvp_program, rm_out, out.with_(layout="tile"), ctx))
         return steps
     if xs[0].tiled:
         return _concat_impl_steps(xs, dim, out, ctx)
     return _concat_rm_steps(xs, dim, out, ctx)
 
 
-def _concat_rm_steps(xs: list[_T], dim: int, out: _T, ctx: CBContext) -> list[ProgramModel]:
+def _concat_rm_steps(xs: list[Tensor], dim: int, out: Tensor, ctx: CBContext) -> list[ProgramModel]:
     """Row-major concat: directly, or between transposes of the last two dims when rows are unaligned."""
     rank = xs[0].rank
     if rank == 1:
-        if any((t.shape[0] * t.elem) % t.alignment for t in xs):
+        if any((t.shape[0] * t.element_bytes) % t.alignment for t in xs):
             # unsqueeze_squeeze_1D: concat [1, W] tensors along dim 1 (views), then squeeze
             return _concat_rm_steps([t.with_(shape=(1,) + t.shape) for t in xs], 1, out.with_(shape=(1,) + out.shape),
                                     ctx)
         return _concat_impl_steps(xs, dim, out, ctx)
-    if dim == rank - 1 and any((t.shape[dim] * t.elem) % t.alignment for t in xs):
+    if dim == rank - 1 and any((t.shape[dim] * t.element_bytes) % t.alignment for t in xs):
         steps: list[ProgramModel] = []
         perm = tuple(range(rank - 2)) + (rank - 1, rank - 2)
         moved = []
         for t in xs:
             tt = t.with_(shape=tuple(t.shape[p] for p in perm))
-            steps += _transpose_steps(t, rank - 2, rank - 1, tt.with_(buffer=t.buffer, mem=t.mem), ctx.grid)
+            steps += transpose_steps(t, rank - 2, rank - 1, tt, ctx.grid)
             moved.append(tt)
-        cat = out.with_(shape=tuple(out.shape[p] for p in perm), buffer=out.buffer, mem=out.mem)
+        cat = out.with_(shape=tuple(out.shape[p] for p in perm))
         steps += _concat_impl_steps(moved, rank - 2, cat, ctx)
-        steps += _transpose_steps(cat, rank - 2, rank - 1, out, ctx.grid)
+        steps += transpose_steps(cat, rank - 2, rank - 1, out, ctx.grid)
         return steps
     return _concat_impl_steps(xs, dim, out, ctx)
 
@@ -1254,8 +1052,8 @@ def _concat_rm_steps(xs: list[_T], dim: int, out: _T, ctx: CBContext) -> list[Pr
 # ---------------------------------------------------------------------------
 
 
-def repeat_interleave_codegen_program(x: _T, dim: int, repeats: int, grid: tuple[int, int],
-                                      free_l1: int, out: _T) -> ProgramModel:
+def repeat_interleave_codegen_program(x: Tensor, repeats: int, grid: tuple[int, int],
+                                      free_l1: int, out: Tensor) -> ProgramModel:
     """RepeatInterleaveCodegenProgramFactory (legacy CB ``c_0``), split over the output pages.
 
     TILE: 8 output tiles.  Row-major: ``2 x batch`` slots of the row rounded up
@@ -1268,21 +1066,21 @@ def repeat_interleave_codegen_program(x: _T, dim: int, repeats: int, grid: tuple
         page, n = out.tile_bytes, 8
     else:
         pages = x.volume // x.shape[-1] * repeats
-        row = x.shape[-1] * x.elem
+        row = x.shape[-1] * x.element_bytes
         page = max(align_up(row, x.alignment), align_up(row, out.alignment))
         slots = free_l1 // page
         batch = 4
         while 2 * batch > slots:
             batch //= 2
         n = 2 * batch
-    cores = split_work(pages, grid)
+    cores = split_work_to_cores(grid, pages).all_cores
     return ProgramModel("RepeatInterleaveCodegenProgramFactory",
                         _TM + "data_movement/repeat_interleave/codegen/repeat_interleave_codegen_program_factory.cpp",
                         cores, [CB(0, "c_0", page, n, cores)],
                         [f"{pages:,} output pages on {cores.num_cores} cores"])
 
 
-def _repeat_interleave_steps(x: _T, repeats: int, dim: int, out: _T, ctx: CBContext) -> list[ProgramModel]:
+def _repeat_interleave_steps(x: Tensor, repeats: int, dim: int, out: Tensor, ctx: CBContext) -> list[ProgramModel]:
     """The device programs of ``ttnn.repeat_interleave(x, repeats, dim, memory_config=out)``.
 
     Codegen path (rank 2..4, interleaved, bf16/f32/si32, repeats > 1, the dim not
@@ -1301,19 +1099,19 @@ def _repeat_interleave_steps(x: _T, repeats: int, dim: int, out: _T, ctx: CBCont
     if rank == 1:
         raise CBModelError("rank-1 repeat_interleave (unsqueeze + reshape) is not modeled")
     if repeats == 1:
-        if _same_placement(x, out):
+        if x.mem == out.mem:
             return []
         raise CBModelError("repeat_interleave with one repeat is ttnn.to_memory_config")
     codegen = (2 <= rank <= 4 and x.dtype.name in ("bf16", "f32", "si32") and x.volume > 0
                and ((x.tiled and dim < rank - 2) or (not x.tiled and x.shape[-1] >= 2 and dim < rank - 1
-                    and ctx.max_l1_space // max(align_up(x.shape[-1] * x.elem, x.alignment),
-                                                align_up(x.shape[-1] * x.elem, out.alignment)) >= 2)))
+                    and ctx.max_l1_space // max(align_up(x.shape[-1] * x.element_bytes, x.alignment),
+                                                align_up(x.shape[-1] * x.element_bytes, out.alignment)) >= 2)))
     if codegen:
-        return [repeat_interleave_codegen_program(x, dim, repeats, ctx.grid, ctx.max_l1_space, out)]
+        return [repeat_interleave_codegen_program(x, repeats, ctx.grid, ctx.max_l1_space, out)]
     return _repeat_interleave_native(x, repeats, dim, out, ctx)
 
 
-def _repeat_interleave_native(x: _T, repeats: int, dim: int, out: _T, ctx: CBContext) -> list[ProgramModel]:
+def _repeat_interleave_native(x: Tensor, repeats: int, dim: int, out: Tensor, ctx: CBContext) -> list[ProgramModel]:
     """``repeat_interleave_native``: transposes around a last-dim repeat, else untilize / concat / tilize.
 
     Raises:
@@ -1326,23 +1124,23 @@ def _repeat_interleave_native(x: _T, repeats: int, dim: int, out: _T, ctx: CBCon
     if dim == rank - 1:
         perm = list(range(rank))
         perm[-1], perm[-2] = perm[-2], perm[-1]
-        xt = out.with_(shape=tuple(x.shape[p] for p in perm), dtype=x.dtype, tiled=x.tiled)
+        xt = out.with_(shape=tuple(x.shape[p] for p in perm), dtype=x.dtype, layout=x.layout)
         yt = xt.with_(shape=tuple(out.shape[p] for p in perm))
-        return (_transpose_steps(x, rank - 2, rank - 1, xt, ctx.grid)
+        return (transpose_steps(x, rank - 2, rank - 1, xt, ctx.grid)
                 + _repeat_interleave_native(xt, repeats, rank - 2, yt, ctx)
-                + _transpose_steps(yt, rank - 2, rank - 1, out, ctx.grid))
+                + transpose_steps(yt, rank - 2, rank - 1, out, ctx.grid))
     if repeats > 32:
         raise CBModelError("repeat_interleave with more than 32 repeats concatenates in batches (not modeled)")
     steps: list[ProgramModel] = []
-    rm = x.with_(tiled=False)
+    rm = x.with_(layout="row_major")
     if x.tiled:
-        steps += _to_row_major(x, x, ctx.grid, ctx.max_l1_space)
+        steps += _to_row_major(x, x, ctx)
     piece = rm.with_(shape=x.shape[:dim + 1] + (1,) + x.shape[dim + 1:])
-    cat = piece.with_(shape=x.shape[:dim + 1] + (repeats,) + x.shape[dim + 1:], buffer="dram", mem="interleaved")
+    cat = piece.with_(shape=x.shape[:dim + 1] + (repeats,) + x.shape[dim + 1:], mem=MemCfg("dram", "interleaved"))
     steps += _concat_rm_steps([piece] * repeats, dim + 1, cat, ctx)
     if x.tiled:
-        steps += _to_tile(cat.with_(shape=out.shape), cat.with_(shape=out.shape), ctx.grid, ctx.max_l1_space)
-    if not _same_placement(cat, out):
+        steps += _to_tile(cat.with_(shape=out.shape), cat.with_(shape=out.shape), ctx)
+    if cat.mem != out.mem:
         raise CBModelError("repeat_interleave's final to_memory_config to the requested config is not modeled")
     return steps
 
@@ -1354,7 +1152,7 @@ def _repeat_interleave_native(x: _T, repeats: int, dim: int, out: _T, ctx: CBCon
 _REPEAT = "data_movement/repeat/"
 
 
-def repeat_codegen_program(x4: _T, d: int, r: int, out4: _T, grid: tuple[int, int], free_l1: int) -> ProgramModel:
+def repeat_codegen_program(x4: Tensor, d: int, r: int, out4: Tensor, grid: tuple[int, int], free_l1: int) -> ProgramModel:
     """One RepeatCodegenProgramFactory leg: repeat dim ``d`` of the 4D view ``x4`` ``r`` times.
 
     TILE: one CB ``c_0`` of 8 aligned output pages (tiles) split over the output
@@ -1373,35 +1171,35 @@ def repeat_codegen_program(x4: _T, d: int, r: int, out4: _T, grid: tuple[int, in
     if x4.tiled:
         tiles_in = n * c * ceil_div(h, TILE) * ceil_div(w, TILE)
         if d < 2 and out4.l1 and not out4.sharded:
-            cores = split_work(tiles_in, grid)
+            cores = split_work_to_cores(grid, tiles_in).all_cores
             return ProgramModel("RepeatCodegenProgramFactory", src, cores, [CB(0, "c_0", out4.tile_bytes, 1, cores)],
                                 [f"dim {d} x{r}: direct outer-dim copy of {tiles_in:,} tiles on {cores.num_cores} cores"])
         pages = tiles_in * r
-        cores = split_work(pages, grid)
+        cores = split_work_to_cores(grid, pages).all_cores
         return ProgramModel("RepeatCodegenProgramFactory", src, cores, [CB(0, "c_0", out4.tile_bytes, 8, cores)],
                             [f"dim {d} x{r}: {pages:,} output tiles on {cores.num_cores} cores"])
     sticks = n * c * h
     pages = sticks if d == 3 else sticks * r
-    slot = max(align_up(w * x4.elem, x4.alignment), align_up(out4.shape[-1] * x4.elem, out4.alignment))
+    slot = max(align_up(w * x4.element_bytes, x4.alignment), align_up(out4.shape[-1] * x4.element_bytes, out4.alignment))
     slots = free_l1 // slot
     if slots == 0:
         raise CBModelError(f"repeat: a {slot} B row slot does not fit in the free L1 ({free_l1:,} B)")
     depth = 1 if slots == 1 else 2 * min(4, slots // 2)
-    cores = split_work(pages, grid)
+    cores = split_work_to_cores(grid, pages).all_cores
     return ProgramModel("RepeatCodegenProgramFactory", src, cores, [CB(0, "c_0", slot, depth, cores)],
                         [f"dim {d} x{r}: {pages:,} rows on {cores.num_cores} cores, {depth} slots of {slot} B"])
 
 
-def _row_l1_per_bank(t: _T, banks: int) -> int:
+def _row_l1_per_bank(t: Tensor, banks: int) -> int:
     """L1 bytes per bank of an interleaved tensor (0 in DRAM): ``ceil(pages / banks) x align16(page)``."""
     if not t.l1:
         return 0
     if t.tiled:
         return ceil_div(t.physical_volume // (TILE * TILE), banks) * t.tile_bytes
-    return ceil_div(t.volume // t.shape[-1], banks) * align_up(t.shape[-1] * t.elem, t.l1_align)
+    return ceil_div(t.volume // t.shape[-1], banks) * align_up(t.shape[-1] * t.element_bytes, t.l1_alignment)
 
 
-def _repeat_legs(x: _T, reps: list[int], tile_legs: bool) -> list[tuple[int, int]]:
+def _repeat_legs(x: Tensor, reps: list[int], tile_legs: bool) -> list[tuple[int, int]]:
     """(dim, repeats) of each codegen leg (``plan_codegen_legs``): a leading size-1 dim's repeats fold into
     the next dim; TILE legs run outermost dim first, row-major legs last dim first."""
     legs = list(reps)
@@ -1413,23 +1211,23 @@ def _repeat_legs(x: _T, reps: list[int], tile_legs: bool) -> list[tuple[int, int
     return [(d, legs[d]) for d in order if legs[d] > 1]
 
 
-def _rm_legs_fit(x: _T, legs: list[tuple[int, int]], out: _T, committed: int, fits) -> bool:
+def _rm_legs_fit(x: Tensor, legs: list[tuple[int, int]], out: Tensor, committed: int, fits) -> bool:
     """``row_major_legs_fit``: walk the row-major legs, adding each leg output's L1 to ``committed``."""
     cur = x
     for i, (d, r) in enumerate(legs):
         shape = list(cur.shape)
         shape[d] *= r
         where = out if i == len(legs) - 1 else cur
-        nxt = where.with_(shape=tuple(shape), dtype=x.dtype, tiled=False)
+        nxt = where.with_(shape=tuple(shape), dtype=x.dtype, layout="row_major")
         committed += _row_l1_per_bank(nxt, 110)
-        slot = max(align_up(cur.shape[-1] * x.elem, cur.alignment), align_up(nxt.shape[-1] * x.elem, nxt.alignment))
+        slot = max(align_up(cur.shape[-1] * x.element_bytes, cur.alignment), align_up(nxt.shape[-1] * x.element_bytes, nxt.alignment))
         if not fits(slot, committed):
             return False
         cur = nxt
     return True
 
 
-def _untilize_for_repeat(x: _T, ctx: CBContext) -> list[ProgramModel]:
+def _untilize_for_repeat(x: Tensor, ctx: CBContext) -> list[ProgramModel]:
     """``ttnn.untilize`` of a padded non-bfloat16 tile tensor: untilize_with_unpadding (measured for f32/u32).
 
     Raises:
@@ -1438,10 +1236,10 @@ def _untilize_for_repeat(x: _T, ctx: CBContext) -> list[ProgramModel]:
     """
     if x.dtype.name in ("bf16", "bfp_bf8"):
         raise CBModelError("ttnn.untilize of a bf16 tile tensor runs UntilizeCodegen (layout conversion)")
-    return _to_row_major(x, x, ctx.grid, ctx.max_l1_space)
+    return _to_row_major(x, x, ctx)
 
 
-def _repeat_steps(x: _T, reps: list[int], out: _T, ctx: CBContext) -> list[ProgramModel]:
+def _repeat_steps(x: Tensor, reps: list[int], out: Tensor, ctx: CBContext) -> list[ProgramModel]:
     """The device programs of ``ttnn.repeat(x, reps, memory_config=out)`` (repeat/repeat.cpp).
 
     Codegen (``repeat_codegen_supported.cpp``): interleaved rank 2..4 tensors; one
@@ -1469,7 +1267,7 @@ def _repeat_steps(x: _T, reps: list[int], out: _T, ctx: CBContext) -> list[Progr
     if any(r == 0 for r in reps):
         raise CBModelError("repeat with a zero repeat is ttnn.zeros")
     if all(r == 1 for r in reps):
-        if _same_placement(x, out):
+        if x.mem == out.mem:
             return []
         raise CBModelError("repeat by ones to another memory config is ttnn.to_memory_config")
     if x.dtype.is_block_float:
@@ -1480,11 +1278,11 @@ def _repeat_steps(x: _T, reps: list[int], out: _T, ctx: CBContext) -> list[Progr
     window = ctx.arch.l1_size - ctx.arch.l1_unreserved_base
     codegen = 2 <= rank <= 4 and (x.tiled and not round_trip)
     if 2 <= rank <= 4 and not codegen:
-        rm_x = x.with_(tiled=False) if round_trip else x
+        rm_x = x.with_(layout="row_major") if round_trip else x
         legs = _repeat_legs(rm_x, reps, False)
         base = _row_l1_per_bank(x, 110) + (_row_l1_per_bank(rm_x, 110) if round_trip else 0)
-        if x.buffer == "dram" and out.buffer == "dram":
-            codegen = 2 * align_up(x.shape[-1] * reps[-1] * x.elem, x.dram_align) <= window
+        if x.buffer_type == "dram" and out.buffer_type == "dram":
+            codegen = 2 * align_up(x.shape[-1] * reps[-1] * x.element_bytes, x.dram_alignment) <= window
         else:
             codegen = _rm_legs_fit(rm_x, legs, out, base, lambda slot, used: used < window and 2 * slot <= window - used)
         free = ctx.max_l1_space
@@ -1494,7 +1292,7 @@ def _repeat_steps(x: _T, reps: list[int], out: _T, ctx: CBContext) -> list[Progr
         cur = x
         if round_trip:
             steps += _untilize_for_repeat(x, ctx)
-            cur = x.with_(tiled=False)
+            cur = x.with_(layout="row_major")
         pad = 4 - rank
         legs = _repeat_legs(cur, reps, cur.tiled)
         cur4 = cur.with_(shape=(1,) * pad + cur.shape)
@@ -1502,13 +1300,12 @@ def _repeat_steps(x: _T, reps: list[int], out: _T, ctx: CBContext) -> list[Progr
             shape = list(cur4.shape)
             shape[d + pad] *= r
             where = out if i == len(legs) - 1 else cur4
-            nxt = where.with_(shape=tuple(shape), dtype=x.dtype, tiled=cur.tiled)
+            nxt = where.with_(shape=tuple(shape), dtype=x.dtype, layout=cur.layout)
             steps.append(repeat_codegen_program(cur4, d + pad, r, nxt, ctx.grid, ctx.max_l1_space))
             cur4 = nxt
         if round_trip:
             rm = cur4.with_(shape=out.shape)
-            steps += _to_tile(rm, out, ctx.grid, ctx.max_l1_space) if out.padded != out.shape else \
-                [_tilize_program(rm, out.with_(tiled=True), ctx.grid)]
+            steps += _to_tile(rm, out, ctx) if out.padded != out.shape else [_tilize(rm, out.with_(layout="tile"), ctx)]
         return steps
     if x.tiled and not sub_tile and rank >= 2:
         for d in range(rank - 1, -1, -1):
@@ -1519,8 +1316,8 @@ def _repeat_steps(x: _T, reps: list[int], out: _T, ctx: CBContext) -> list[Progr
                                       scratch=128 + x.tile_bytes))
         return steps
     if x.tiled:
-        steps += _to_row_major(x, x, ctx.grid, ctx.max_l1_space)
-    width = x.shape[-1] * x.elem
+        steps += _to_row_major(x, x, ctx)
+    width = x.shape[-1] * x.element_bytes
     for d in range(rank - 1, -1, -1):
         if reps[d] == 1:
             continue
@@ -1536,8 +1333,8 @@ def _repeat_steps(x: _T, reps: list[int], out: _T, ctx: CBContext) -> list[Progr
                                   [f"row-major repeat of dim {d} x{reps[d]}, rows of {width} B"],
                                   scratch=2 * (128 + width)))
     if x.tiled:
-        rm = out.with_(tiled=False)
-        steps += _to_tile(rm, out, ctx.grid, ctx.max_l1_space)
+        rm = out.with_(layout="row_major")
+        steps += _to_tile(rm, out, ctx)
     return steps
 
 
@@ -1548,7 +1345,7 @@ def _repeat_steps(x: _T, reps: list[int], out: _T, ctx: CBContext) -> list[Progr
 _EMBED = "embedding/device/"
 
 
-def _embedding_steps(idx: _T, weight: _T, out: _T, ctx: CBContext) -> list[ProgramModel]:
+def _embedding_steps(idx: Tensor, weight: Tensor, out: Tensor, ctx: CBContext) -> list[ProgramModel]:
     """The device programs of ``ttnn.embedding(indices, weight, layout=out.layout, memory_config=out)``.
 
     The ttnn 0.81.1 wheel ships only the embedding kernels, so the host side follows
@@ -1580,17 +1377,17 @@ def _embedding_steps(idx: _T, weight: _T, out: _T, ctx: CBContext) -> list[Progr
     if idx.dtype.name not in ("u32", "bf16"):
         raise CBModelError(f"embedding indices must be uint32 or bfloat16, not {idx.dtype}")
     dim = weight.shape[-1]
-    row = dim * weight.elem
+    row = dim * weight.element_bytes
     batch = idx.shape[0] if idx.rank > 1 else 1
     cols = idx.shape[-1]
     rows = batch * cols
     if idx.tiled:
-        cores = split_work(ceil_div(rows, FACE), ctx.grid)
+        cores = split_work_to_cores(ctx.grid, ceil_div(rows, FACE)).all_cores
         emb = _program("EmbeddingsTilizedIndicesProgramFactory", _EMBED + "embeddings_tilized_indices_program_factory.cpp",
                        cores, [("out", align_up(row, idx.alignment), 2)],
                        [f"{rows:,} indices in 16-row faces on {cores.num_cores} cores"], scratch=idx.tile_bytes)
-        rm = out.with_(shape=out.shape, dtype=weight.dtype, tiled=False)
-        return [emb] + ([_tilize_program(rm, out, ctx.grid)] if out.tiled else [])
+        rm = out.with_(shape=out.shape, dtype=weight.dtype, layout="row_major")
+        return [emb] + ([_tilize(rm, out, ctx)] if out.tiled else [])
     fused = cols % TILE == 0 and dim % TILE == 0 and out.tiled
     if fused:
         tile = weight.tile_bytes
@@ -1599,39 +1396,22 @@ def _embedding_steps(idx: _T, weight: _T, out: _T, ctx: CBContext) -> list[Progr
             raise CBModelError("embedding rows over 1 MiB are processed in chunks (not modeled)")
         buffering = 1 if per_block > 64 else 2
         blocks = rows // TILE
-        cores = split_work(blocks, ctx.grid)
+        cores = split_work_to_cores(ctx.grid, blocks).all_cores
         return [_program("EmbeddingsFusedProgramFactory", _EMBED + "embeddings_fused_program_factory.cpp", cores,
                          [("src0", tile, buffering * per_block), ("out", out.tile_bytes, buffering * per_block)],
                          [f"{blocks:,} blocks of 32 rows x {per_block} tiles on {cores.num_cores} cores"],
-                         scratch=TILE * idx.elem)]
+                         scratch=TILE * idx.element_bytes)]
     chunk = align_up(row, idx.alignment)
     if chunk > 1024 * 1024:
         raise CBModelError("embedding rows over 1 MiB are processed in chunks (not modeled)")
-    cores = split_work(rows, ctx.grid)
+    cores = split_work_to_cores(ctx.grid, rows).all_cores
     buffering = 2 if ceil_div(rows, cores.num_cores) > 1 else 1
     steps = [_program("EmbeddingsRMProgramFactory", _EMBED + "embeddings_rm_program_factory.cpp", cores,
                       [("out", chunk, buffering)], [f"{rows:,} output rows on {cores.num_cores} cores"],
-                      scratch=(idx.alignment // idx.elem) * 32)]
+                      scratch=(idx.alignment // idx.element_bytes) * 32)]
     if out.tiled:
-        steps += _to_tile(out.with_(tiled=False, dtype=weight.dtype), out, ctx.grid, ctx.max_l1_space)
+        steps += _to_tile(out.with_(layout="row_major", dtype=weight.dtype), out, ctx)
     return steps
-
-
-def _tilize_program(x: _T, out: _T, grid: tuple[int, int]) -> ProgramModel:
-    """``ttnn.tilize`` of a tile-aligned interleaved row-major tensor: TilizeMultiCoreDefaultProgramFactory.
-
-    DFBs ``in`` and ``out`` of one tile row each on the :func:`split_blocks_for_tilize`
-    cores (``tilize/device/tilize_multi_core_default_program_factory.cpp``; measured:
-    [1, 32, 64] bf16 -> 2 x 4,096 B on core (0, 0)).  Only the default factory:
-    tilize's other factory choices belong to the layout-conversion model.
-    """
-    ntpr = out.padded[-1] // TILE
-    blocks = out.physical_volume // out.padded[-1] // TILE
-    cores = split_blocks_for_tilize(blocks, grid)
-    return _program("TilizeMultiCoreDefaultProgramFactory",
-                    "data_movement/tilize/device/tilize_multi_core_default_program_factory.cpp", cores,
-                    [("in", x.dtype.tile_bytes(), ntpr), ("out", out.tile_bytes, ntpr)],
-                    [f"tilize {list(out.shape)}: {blocks:,} tile rows on {cores.num_cores} cores"])
 
 
 # ---------------------------------------------------------------------------
@@ -1646,15 +1426,15 @@ def _steps_of(ctx: CBContext) -> list[ProgramModel]:
         CBModelError: configurations outside the models (the reason says which).
     """
     name = ctx.op.name
-    xs, out = _ins(ctx), _out(ctx)
+    xs, out = _ins(ctx), result(ctx)
     x = xs[0]
     if name == "ttnn.reshape":
-        return _reshape_steps(x, out.shape, out, ctx)
+        return reshape_steps(x, out.shape, out, ctx)
     if name == "ttnn.permute":
         dims = tuple(norm_dim(d, x.rank, ctx.op) for d in int_list(ctx.op, "permutation"))
         return _permute_steps(x, dims, out, ctx.grid)
     if name == "ttnn.transpose":
-        return _transpose_steps(x, norm_dim(int_attr(ctx.op, "dim0"), x.rank, ctx.op),
+        return transpose_steps(x, norm_dim(int_attr(ctx.op, "dim0"), x.rank, ctx.op),
                                 norm_dim(int_attr(ctx.op, "dim1"), x.rank, ctx.op), out, ctx.grid)
     if name == "ttnn.pad":
         p = int_list(ctx.op, "padding")
@@ -1699,14 +1479,10 @@ def device_programs(ctx: CBContext) -> list[ProgramModel]:
     return steps
 
 
-def _spec(shape: tuple[int, ...], like: _T, where: _T, tiled: bool | None = None,
+def _spec(shape: tuple[int, ...], like: Tensor, where: Tensor, layout: str | None = None,
           dtype: DataType | None = None) -> TensorSpec:
     """A TensorSpec of ``shape`` with ``like``'s layout and dtype (unless given) placed as ``where``."""
-    tiled = like.tiled if tiled is None else tiled
-    dtype = like.dtype if dtype is None else dtype
-    padded = tile_padded_shape(shape) if tiled else tuple(shape)
-    shard = tuple(where.shard[1]) if where.shard else None
-    return TensorSpec(tuple(shape), padded, "tile" if tiled else "row_major", str(dtype), where.buffer, where.mem, shard)
+    return like.with_(shape=tuple(shape), layout=layout or like.layout, dtype=dtype or like.dtype, mem=where.mem).spec()
 
 
 def _output_spec(ctx: CBContext) -> list[TensorSpec]:
@@ -1723,7 +1499,7 @@ def _output_spec(ctx: CBContext) -> list[TensorSpec]:
         CBModelError: sharded outputs (their shard spec is derived by ttnn: not modeled).
     """
     from .registry import lookup  # the registry entry of this op: its shape rule
-    xs, out = _ins(ctx), _out(ctx)
+    xs, out = _ins(ctx), result(ctx)
     x = xs[0]
     if out.sharded and ctx.op.name != "ttnn.reshape":
         raise CBModelError(f"the output shard spec {ctx.op.name} derives is not modeled")
@@ -1734,12 +1510,12 @@ def _output_spec(ctx: CBContext) -> list[TensorSpec]:
         raise CBModelError(str(exc)) from exc
     if ctx.op.name == "ttnn.reshape":
         view = x.volume == 0 or _this_is_view(x, tuple(shape), out) or (
-            x.shape == tuple(shape) and _same_placement(x, out))
+            x.shape == tuple(shape) and x.mem == out.mem)
         if out.sharded and not view:
             raise CBModelError("the output shard spec reshape derives is not modeled")
         return [_spec(shape, x, x if view else out)]
     if ctx.op.name == "ttnn.embedding":
-        return [_spec(shape, xs[1], out, tiled=out.tiled, dtype=out.dtype)]
+        return [_spec(shape, xs[1], out, layout=out.layout, dtype=out.dtype)]
     return [_spec(shape, x, out)]
 
 

@@ -37,12 +37,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import prod
 
-from ..ir.attrs import CoreRangeSet, UnaryWithParam
+from ..ir.attrs import UnaryWithParam
 from ..ir.model import Op
-from ..layout import ceil_div
 from .cb import CB, CBContext, CBModelError, DeviceRejection, ProgramModel
-from .data_movement import _T, _tensor, full_grid
 from .registry import ShapeError, register, register_cb, tensor_shape
+from .tensors import Tensor, operand, result
+from .work_split import full_grid
 
 _TD = "tt-mlir include/ttmlir/Dialect/TTNN/IR/TTNNOps.td @19c86fca"
 _TM = "tt-metal ttnn/cpp/ttnn/operations/eltwise/"
@@ -50,7 +50,6 @@ _UNARY_SRC = _TM + "unary/device/unary_program_factory.cpp @019b681e (measured o
 _BNG_SRC = (_TM + "binary_ng/device/programs/binary_ng_program_factory.cpp @ce8e3f88, "
             "binary_ng_utils.cpp / binary_ng_device_operation.cpp @b0fb323a (measured on ttnn 0.81.1)")
 _TERNARY_SRC = _TM + "ternary/device/ternary_program_factory.cpp @b75493ad (measured on ttnn 0.81.1)"
-TILE = 32
 
 UNARY = (
     "abs", "cbrt", "ceil", "sign", "cos", "acos", "exp", "erf", "erfc", "floor", "gelu", "isfinite",
@@ -110,42 +109,12 @@ def where(op: Op):
 # ---------------------------------------------------------------------------
 
 
-def tile_bytes(t: _T) -> int:
-    """``tt::tile_size`` of the tensor's data format (bf16 2048, f32 4096, bfp8 1088, ...)."""
-    return t.dtype.tile_bytes()
-
-
-def shard_tiles(t: _T) -> int:
-    """Tiles of one shard: ``ceil(shard_h / 32) * ceil(shard_w / 32)`` (ShardSpec::numel / tile_hw).
-
-    Raises:
-        CBModelError: the tensor is not sharded.
-    """
-    if t.shard is None:
-        raise CBModelError(f"{list(t.shape)} is not sharded")
-    h, w = t.shard[1]
-    return ceil_div(h, TILE) * ceil_div(w, TILE)
-
-
-def _ranges_key(crs: CoreRangeSet) -> tuple:
-    return tuple(sorted((r.start.x, r.start.y, r.end.x, r.end.y) for r in crs.ranges))
-
-
-def same_grid(a: _T, b: _T) -> bool:
+def same_grid(a: Tensor, b: Tensor) -> bool:
     """Both tensors sharded over the same cores (``ShardSpec::grid`` equality)."""
-    return a.shard is not None and b.shard is not None and _ranges_key(a.shard[0]) == _ranges_key(b.shard[0])
+    return a.shard is not None and b.shard is not None and a.shard.grid == b.shard.grid
 
 
-def same_memory_config(a: _T, b: _T) -> bool:
-    """``MemoryConfig`` equality: buffer type, memory layout and shard spec (grid and shape)."""
-    if (a.buffer, a.mem) != (b.buffer, b.mem):
-        return False
-    if a.shard is None or b.shard is None:
-        return a.shard is None and b.shard is None
-    return same_grid(a, b) and tuple(a.shard[1]) == tuple(b.shard[1])
-
-
-def is_uneven(t: _T) -> bool:
+def is_uneven(t: Tensor) -> bool:
     """A shard spec that does not divide the padded tensor: ``prod(padded[:-1]) % shard_h`` or ``padded[-1] % shard_w``.
 
     (``is_uneven`` in binary_ng_utils.cpp / unary_ng_utils.cpp.)
@@ -153,12 +122,8 @@ def is_uneven(t: _T) -> bool:
     if t.shard is None:
         return False
     padded = t.padded
-    h, w = t.shard[1]
+    h, w = t.shard.shape
     return prod(padded[:-1]) % h != 0 or padded[-1] % w != 0
-
-
-def _cb(index: int, name: str, page: int, pages: int, cores: CoreRangeSet, backed: bool = False) -> CB:
-    return CB(index, name, page, pages, cores, globally_allocated=backed)
 
 
 # ---------------------------------------------------------------------------
@@ -166,7 +131,7 @@ def _cb(index: int, name: str, page: int, pages: int, cores: CoreRangeSet, backe
 # ---------------------------------------------------------------------------
 
 
-def unary_native_sharding(x: _T, out: _T) -> bool:
+def unary_native_sharding(x: Tensor, out: Tensor) -> bool:
     """UnaryDeviceOperation's sharded path: both tensors L1-sharded on the same grid, the input evenly.
 
     ``unary_ng_utils.cpp`` ``is_native_L1_sharding`` (@25d39892).
@@ -177,7 +142,7 @@ def unary_native_sharding(x: _T, out: _T) -> bool:
     return (x.sharded and out.sharded and x.l1 and out.l1 and not is_uneven(x) and same_grid(x, out))
 
 
-def unary_program(x: _T, out: _T, grid: tuple[int, int]) -> ProgramModel:
+def unary_program(x: Tensor, out: Tensor, grid: tuple[int, int]) -> ProgramModel:
     """UnaryDeviceOperation::ProgramFactory: ``c_0`` input and ``c_2`` output on the whole grid.
 
     Each CB holds 2 tiles (double buffering), or on the native sharded path the
@@ -192,8 +157,8 @@ def unary_program(x: _T, out: _T, grid: tuple[int, int]) -> ProgramModel:
     cores = full_grid(grid)
     native = unary_native_sharding(x, out)
     cbs = [
-        _cb(0, "src0", tile_bytes(x), shard_tiles(x) if native else 2, cores, native),
-        _cb(2, "output", tile_bytes(out), shard_tiles(out) if native else 2, cores, native),
+        CB(0, "src0", x.tile_bytes, x.shard.tiles if native else 2, cores, native),
+        CB(2, "output", out.tile_bytes, out.shard.tiles if native else 2, cores, native),
     ]
     note = "native L1 sharding: the CBs are the input and output shards" if native else \
         "interleaved path: 2-tile input and output CBs"
@@ -203,9 +168,7 @@ def unary_program(x: _T, out: _T, grid: tuple[int, int]) -> ProgramModel:
 @register_cb(tuple(f"ttnn.{n}" for n in UNARY) + ("ttnn.pow_scalar",))
 def unary_cb(ctx: CBContext) -> ProgramModel:
     """CB model of the IR unary ops (and ``pow_scalar``): :func:`unary_program`."""
-    x = _tensor(ctx.op.operands[0], f"operand of {ctx.op.name}", ctx.arch)
-    out = _tensor(ctx.op.results[0], f"result of {ctx.op.name}", ctx.arch)
-    return unary_program(x, out, ctx.grid)
+    return unary_program(operand(ctx, 0), result(ctx), ctx.grid)
 
 
 # ---------------------------------------------------------------------------
@@ -279,7 +242,7 @@ def binary_is_sfpu(op: str, a_dtype: str, b_dtype: str) -> bool:
     return True
 
 
-def binary_native_sharding(a: _T, b: _T, c: _T, bcast: str) -> bool:
+def binary_native_sharding(a: Tensor, b: Tensor, c: Tensor, bcast: str) -> bool:
     """Whether binary_ng takes its native L1-sharded path (CBs backed by the sharded tensors).
 
     Measured on mock P150, ttnn 0.81.1 (the stored sources disagree, see the
@@ -299,12 +262,12 @@ def binary_native_sharding(a: _T, b: _T, c: _T, bcast: str) -> bool:
     """
     if not (c.sharded and c.l1):
         return False
-    if a.shape == b.shape and same_memory_config(a, b):
+    if a.shape == b.shape and a.mem == b.mem:
         if not (a.l1 and b.l1):
             return False
         return all(same_grid(t, c) for t in (a, b) if t.sharded)
-    return (a.sharded and a.l1 and a.mem == "height_sharded" and not b.sharded and bcast in ("col_b", "scalar_b")
-            and same_memory_config(a, c) and a.shape == c.shape and not is_uneven(a))
+    return (a.sharded and a.l1 and a.memory_layout == "height_sharded" and not b.sharded and bcast in ("col_b", "scalar_b")
+            and a.mem == c.mem and a.shape == c.shape and not is_uneven(a))
 
 
 @dataclass(frozen=True)
@@ -323,7 +286,7 @@ class BinaryCall:
     rhs_activations: tuple[UnaryWithParam, ...] = ()
 
 
-def binary_program(call: BinaryCall, a: _T, b: _T, c: _T, grid: tuple[int, int]) -> ProgramModel:
+def binary_program(call: BinaryCall, a: Tensor, b: Tensor, c: Tensor, grid: tuple[int, int]) -> ProgramModel:
     """BinaryNgDeviceOperation::ProgramFactory of ``c = a op b``.
 
     CBs, all on the whole grid, in creation order:
@@ -365,19 +328,19 @@ def binary_program(call: BinaryCall, a: _T, b: _T, c: _T, grid: tuple[int, int])
     rhs = bool(call.rhs_activations) or call.op in _PROCESS_BOTH
     all_sharded = native and a.sharded and b.sharded and c.sharded
     cycle = (2 if sfpu else 8) if all_sharded and bcast == "none" else 1
-    ta, tb, tc = tile_bytes(a), tile_bytes(b), tile_bytes(c)
+    ta, tb, tc = a.tile_bytes, b.tile_bytes, c.tile_bytes
     a_native, b_native, c_native = native and a.sharded, native and b.sharded, native and c.sharded
-    cbs = [_cb(0, "a", ta, shard_tiles(a) if a_native else 2, cores, a_native)]
+    cbs = [CB(0, "a", ta, a.shard.tiles if a_native else 2, cores, a_native)]
     if lhs:
-        cbs.append(_cb(3, "lhs_activation", ta, cycle, cores))
-    cbs.append(_cb(1, "b", tb, shard_tiles(b) if b_native else 2, cores, b_native))
+        cbs.append(CB(3, "lhs_activation", ta, cycle, cores))
+    cbs.append(CB(1, "b", tb, b.shard.tiles if b_native else 2, cores, b_native))
     if rhs:
-        cbs.append(_cb(4, "rhs_activation", tb, cycle, cores))
+        cbs.append(CB(4, "rhs_activation", tb, cycle, cores))
     if bcast in _BCAST_A:
-        cbs.append(_cb(5, "a_broadcast", ta, 2, cores))
+        cbs.append(CB(5, "a_broadcast", ta, 2, cores))
     if bcast in _BCAST_B:
-        cbs.append(_cb(6, "b_broadcast", tb, 2, cores))
-    cbs.append(_cb(2, "c", tc, shard_tiles(c) if c_native else 2, cores, c_native))
+        cbs.append(CB(6, "b_broadcast", tb, 2, cores))
+    cbs.append(CB(2, "c", tc, c.shard.tiles if c_native else 2, cores, c_native))
     notes = [f"subtile broadcast {bcast}; {'SFPU' if sfpu else 'FPU'} op"
              + ("; native L1 sharding (sharded CBs are the tensors' shards)" if native else "; interleaved path")
              + (f"; {cycle}-tile activation cycle" if (lhs or rhs) else "")]
@@ -400,9 +363,7 @@ def binary_cb(ctx: CBContext) -> ProgramModel:
             subtile broadcast pattern.
     """
     op = ctx.op
-    a = _tensor(op.operands[0], f"operand #0 of {op.name}", ctx.arch)
-    b = _tensor(op.operands[1], f"operand #1 of {op.name}", ctx.arch)
-    c = _tensor(op.results[0], f"result of {op.name}", ctx.arch)
+    a, b, c = operand(ctx, 0), operand(ctx, 1), result(ctx)
     _activations(op, "activations")  # validated; post-activations need no CB
     call = BinaryCall(op.short_name, _activations(op, "input_tensor_a_activations"),
                       _activations(op, "input_tensor_b_activations"))
@@ -439,14 +400,14 @@ def ternary_broadcast(p: tuple[int, ...], t: tuple[int, ...], f: tuple[int, ...]
     raise CBModelError(f"where: no broadcast pattern for {list(p)}, {list(t)}, {list(f)}")
 
 
-def ternary_native_sharding(p: _T, t: _T, f: _T, out: _T) -> bool:
+def ternary_native_sharding(p: Tensor, t: Tensor, f: Tensor, out: Tensor) -> bool:
     """TTT native L1 sharding: same shapes and memory configs, all L1, output sharded, nothing uneven."""
-    return (out.sharded and p.shape == t.shape == f.shape and same_memory_config(p, t) and same_memory_config(p, f)
+    return (out.sharded and p.shape == t.shape == f.shape and p.mem == t.mem and p.mem == f.mem
             and not any(is_uneven(x) for x in (p, t, f, out)) and all(x.l1 for x in (p, t, f, out))
             and any(x.sharded for x in (p, t, f, out)))
 
 
-def where_program(p: _T, t: _T, f: _T, out: _T, grid: tuple[int, int]) -> ProgramModel:
+def where_program(p: Tensor, t: Tensor, f: Tensor, out: Tensor, grid: tuple[int, int]) -> ProgramModel:
     """TernaryDeviceOperation (TTT where): ``c_0`` predicate, ``c_1`` true, ``c_2`` false, ``c_3`` output.
 
     2 tiles each (or the shard on the native sharded path); a row broadcast adds
@@ -460,12 +421,12 @@ def where_program(p: _T, t: _T, f: _T, out: _T, grid: tuple[int, int]) -> Progra
     cbs = []
     for i, (name, x) in enumerate((("predicate", p), ("true", t), ("false", f))):
         backed = native and x.sharded
-        cbs.append(_cb(i, name, tile_bytes(x), shard_tiles(x) if backed else 2, cores, backed))
+        cbs.append(CB(i, name, x.tile_bytes, x.shard.tiles if backed else 2, cores, backed))
     if kind == "row":
-        cbs += [_cb(4, "predicate_row", tile_bytes(p), 2, cores), _cb(5, "true_row", tile_bytes(t), 2, cores),
-                _cb(6, "false_row", tile_bytes(f), 2, cores)]
+        cbs += [CB(4, "predicate_row", p.tile_bytes, 2, cores), CB(5, "true_row", t.tile_bytes, 2, cores),
+                CB(6, "false_row", f.tile_bytes, 2, cores)]
     backed = native and out.sharded
-    cbs.append(_cb(3, "output", tile_bytes(out), shard_tiles(out) if backed else 2, cores, backed))
+    cbs.append(CB(3, "output", out.tile_bytes, out.shard.tiles if backed else 2, cores, backed))
     return ProgramModel("TernaryDeviceOperation::TernaryProgramFactory", _TERNARY_SRC, cores, cbs,
                         [f"TTT where, broadcast {kind}" + ("; native L1 sharding" if native else "")])
 
@@ -476,6 +437,4 @@ def where_cb(ctx: CBContext) -> ProgramModel:
     op = ctx.op
     if len(op.operands) != 3 or not all(v.is_tensor for v in op.operands):
         raise CBModelError("ttnn.where with scalar operands runs binary_ng / unary programs, not modeled")
-    p, t, f = (_tensor(v, f"operand #{i} of ttnn.where", ctx.arch) for i, v in enumerate(op.operands))
-    out = _tensor(op.results[0], "result of ttnn.where", ctx.arch)
-    return where_program(p, t, f, out, ctx.grid)
+    return where_program(operand(ctx, 0), operand(ctx, 1), operand(ctx, 2), result(ctx), ctx.grid)

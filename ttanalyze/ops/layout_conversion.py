@@ -38,25 +38,32 @@ l1_unreserved_base`` (``get_static_l1_space``, codegen ``usable_l1_bytes``),
 (``get_max_l1_space``: lowest occupied L1 address, or ``l1_size``, minus the
 base), which the multi-core routing (``is_enough_space``), the block factories
 and the untilize code generator read.
+
+Tensors are :class:`~ttanalyze.ops.tensors.Tensor` views and the splits come
+from :mod:`ttanalyze.ops.work_split`.  The untilize / tilize steps of the
+data-movement composites (concat, slice, repeat, repeat_interleave, embedding)
+are the program models here (``uwu_program``, ``twvp_program``,
+``tilize_program``, ``pending_l1_output``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from math import prod, sqrt
+from dataclasses import dataclass
+from math import prod
 
 from ..arch import Arch
-from ..ir.attrs import CoreRangeSet, DataType, TTNNLayout
+from ..ir.attrs import DataType
 from ..ir.model import Op
-from ..layout import align_up, ceil_div
-from .cb import CB, CBContext, CBModelError, DeviceRejection, NoDeviceProgram, ProgramModel, core_range, cores_set, grid_xy
+from ..layout import align_up, ceil_div, tile_padded_shape
+from .cb import CB, CBContext, CBModelError, DeviceRejection, NoDeviceProgram, ProgramModel, grid_xy
 from .registry import register, register_cb, register_spec, tensor_shape
 from .spec import TensorSpec
+from .tensors import TILE, MemCfg, Shard, Tensor, tensor_of
+from .work_split import (Core, compute_ncores, compute_ncores_wh, cores_to_corerangeset, split_blocks_for_tilize,
+                         split_blocks_for_tilize_wh, split_work_to_cores)
 
 _SRC = "tt-mlir lib/Dialect/TTNN/IR/TTNNOps.cpp @19c86fca"
 _DM = "tt-metal d80d9482 (ttnn 0.81.1 wheel) ttnn/cpp/ttnn/operations/data_movement"
-
-TILE = 32
 
 
 def _same_shape(op: Op):
@@ -70,380 +77,6 @@ register("ttnn.to_layout", "layout_conversion", ("layout", "dtype", "memory_conf
 register("ttnn.to_memory_config", "layout_conversion", ("memory_config",), f"{_SRC} ToMemoryConfigOp")(_same_shape)
 register("ttnn.typecast", "layout_conversion", ("dtype",), f"{_SRC} TypecastOp")(_same_shape)
 register(("ttnn.from_device", "ttnn.to_device"), "host", ("memory_config",), f"{_SRC} FromDeviceOp/ToDeviceOp")(_same_shape)
-
-
-# ---------------------------------------------------------------------------
-# Tensors as ttnn sees them
-# ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Shard:
-    """A legacy 2D shard spec: cores (in shard order), shard shape in elements, orientation."""
-
-    cores: tuple[tuple[int, int], ...]
-    shape: tuple[int, int]
-    row_major: bool = True
-
-
-@dataclass(frozen=True)
-class MemCfg:
-    """A ttnn MemoryConfig: ``buffer_type`` dram/l1, ``memory_layout`` interleaved/..._sharded, shard."""
-
-    buffer_type: str
-    memory_layout: str
-    shard: Shard | None = None
-
-    @property
-    def sharded(self) -> bool:
-        return self.memory_layout != "interleaved"
-
-
-@dataclass(frozen=True)
-class Tensor:
-    """A device tensor: logical and padded shape (elements), dtype, ``tile``/``row_major``, memory config."""
-
-    shape: tuple[int, ...]
-    padded: tuple[int, ...]
-    dtype: DataType
-    layout: str
-    mem: MemCfg
-
-    @property
-    def tiled(self) -> bool:
-        return self.layout == "tile"
-
-    @property
-    def physical_volume(self) -> int:
-        return prod(self.padded) if self.padded else 1
-
-    @property
-    def tile_bytes(self) -> int:
-        return self.dtype.tile_bytes()
-
-    @property
-    def element_bytes(self) -> int:
-        """Bytes of one element (block-float types have none: ttnn raises)."""
-        if self.dtype.scalar_bytes is None:
-            raise CBModelError(f"{self.dtype} has no element size (ttnn: 'datum for bfp2, bfp4, bfp8 is invalid')")
-        return self.dtype.scalar_bytes
-
-    @property
-    def width(self) -> int:
-        return self.padded[-1]
-
-    @property
-    def height(self) -> int:
-        """Collapsed padded height: physical volume / padded width."""
-        return self.physical_volume // self.width if self.width else 0
-
-
-def tile_padded(shape: tuple[int, ...]) -> tuple[int, ...]:
-    """ttnn's padded shape of a TILE tensor: last two dims to 32; rank 1 ``[W] -> [32, W']``, rank 0 ``[32, 32]``."""
-    if not shape:
-        return (TILE, TILE)
-    if len(shape) == 1:
-        return (TILE, align_up(shape[0], TILE))
-    return (*shape[:-2], align_up(shape[-2], TILE), align_up(shape[-1], TILE))
-
-
-def _shard_of(lay: TTNNLayout) -> Shard | None:
-    """The shard spec tt-mlir serializes for a sharded layout (``ShardSpecAttr::get``: the layout's
-    core ranges, the memref shard in elements, row-major orientation)."""
-    if not lay.is_sharded:
-        return None
-    if lay.core_ranges is None:
-        raise CBModelError(f"{lay.memory_layout} layout has no core_ranges")
-    th, tw = (lay.element.height, lay.element.width) if lay.is_tiled else (1, 1)
-    if len(lay.memref_shape) != 2:
-        raise CBModelError(f"sharded memref of rank {len(lay.memref_shape)} (ND sharding) is not modeled")
-    cores = tuple((x, y) for r in lay.core_ranges.ranges for y in range(r.start.y, r.end.y + 1)
-                  for x in range(r.start.x, r.end.x + 1))
-    return Shard(cores, (lay.memref_shape[0] * th, lay.memref_shape[1] * tw))
-
-
-def mem_of(lay: TTNNLayout) -> MemCfg:
-    """The MemoryConfig tt-mlir's runtime builds from a layout (``MemoryConfigAttr::get(TTNNLayoutAttr)``).
-
-    Raises:
-        CBModelError: a host layout, or a layout without a tensor memory layout.
-    """
-    if lay.buffer_type not in ("dram", "l1") or lay.memory_layout is None:
-        raise CBModelError(f"a {lay.buffer_type} tensor has no device program")
-    return MemCfg(lay.buffer_type, lay.memory_layout, _shard_of(lay))
-
-
-def tensor_of(value) -> Tensor:
-    """The ttnn tensor of an SSA value with a TTNN layout."""
-    t = value.type
-    lay = t.layout
-    if lay is None:
-        raise CBModelError(f"{value.name} has no TTNN layout")
-    layout = lay.layout_name
-    padded = tile_padded(t.shape) if layout == "tile" else (t.shape or (1,))
-    return Tensor(tuple(t.shape), tuple(padded), lay.dtype, layout, mem_of(lay))
-
-
-# ---------------------------------------------------------------------------
-# Cores and work splits (tt-metal tt_metal/common/work_split.cpp, core_coord.cpp)
-# ---------------------------------------------------------------------------
-
-Core = tuple[int, int]
-
-
-def core_order(gx: int, gy: int, row_wise: bool) -> list[Core]:
-    """Cores of an (x, y) grid in order: row by row (``row_wise``) or column by column."""
-    if row_wise:
-        return [(x, y) for y in range(gy) for x in range(gx)]
-    return [(x, y) for x in range(gx) for y in range(gy)]
-
-
-def crs(cores) -> CoreRangeSet:
-    """A CoreRangeSet holding exactly ``cores``: each row's maximal runs, stacked into rectangles
-    where consecutive rows have the same run."""
-    by_row: dict[int, list[int]] = {}
-    for x, y in sorted(set(cores), key=lambda c: (c[1], c[0])):
-        by_row.setdefault(y, []).append(x)
-    open_: dict[tuple[int, int], list[int]] = {}  # (x0, x1) -> [y0, y1] of the rectangle still growing
-    done: list[tuple[int, int, int, int]] = []
-    for y in sorted(by_row):
-        runs, xs = [], by_row[y]
-        start = prev = xs[0]
-        for x in xs[1:] + [None]:
-            if x is not None and x == prev + 1:
-                prev = x
-                continue
-            runs.append((start, prev))
-            if x is not None:
-                start = prev = x
-        for key in list(open_):
-            if key not in runs or open_[key][1] != y - 1:
-                done.append((key[0], open_[key][0], key[1], open_.pop(key)[1]))
-        for run in runs:
-            if run in open_:
-                open_[run][1] = y
-            else:
-                open_[run] = [y, y]
-    done.extend((k[0], v[0], k[1], v[1]) for k, v in open_.items())
-    return cores_set(*(core_range(x0, y0, x1, y1) for x0, y0, x1, y1 in sorted(done, key=lambda r: (r[1], r[0]))))
-
-
-@dataclass(frozen=True)
-class WorkSplit:
-    """``split_work_to_cores``: ``units`` over the first cores, group 1 with one unit more than group 2."""
-
-    cores: tuple[Core, ...]
-    group1: tuple[Core, ...]
-    group2: tuple[Core, ...]
-    per_core1: int
-    per_core2: int
-
-
-def split_work_to_cores(grid: tuple[int, int], units: int, row_wise: bool = False) -> WorkSplit:
-    """tt-metal ``split_work_to_cores(grid, units, row_wise)``.
-
-    ``min(units, cores)`` cores in grid order; when ``units`` does not divide
-    evenly, the first ``units % n`` cores (group 1) get ``units // n + 1`` units
-    and the rest ``units // n``.
-    """
-    if units == 0:
-        return WorkSplit((), (), (), 0, 0)
-    order = core_order(*grid, row_wise)
-    n = min(units, len(order))
-    cores = tuple(order[:n])
-    base, extra = divmod(units, n)
-    if extra == 0:
-        return WorkSplit(cores, cores, (), base, 0)
-    return WorkSplit(cores, cores[:extra], cores[extra:], base + 1, base)
-
-
-@dataclass(frozen=True)
-class BlockSplit:
-    """``split_blocks_for_tilize``: blocks (tile rows) over cores, the last core possibly a cliff."""
-
-    cores: tuple[Core, ...]
-    full: tuple[Core, ...]
-    cliff: tuple[Core, ...]
-    per_core: int
-    per_core_cliff: int
-
-
-def split_blocks_for_tilize(order: list[Core], nblocks: int) -> BlockSplit:
-    """tt-metal ``split_blocks_for_tilize``: ``ceil(nblocks / cores)`` blocks per core over the first
-    ``ceil(nblocks / per_core)`` cores of ``order``; the last core gets ``nblocks % per_core`` (cliff).
-
-    The CoreCoord overload walks the grid row by row, the CoreRangeSet overload
-    (``corerange_to_cores``) column by column (measured: tilize of [3072, 768]
-    runs on 96 cores ``{[0-0 - 9-5], [0-6 - 8-9]}``).
-    """
-    if nblocks == 0:
-        return BlockSplit((), (), (), 0, 0)
-    per_core = ceil_div(nblocks, len(order))
-    n = ceil_div(nblocks, per_core)
-    cliff_blocks = nblocks % per_core
-    cores = tuple(order[:n])
-    if cliff_blocks:
-        return BlockSplit(cores, cores[:-1], cores[-1:], per_core, cliff_blocks)
-    return BlockSplit(cores, cores, (), per_core, 0)
-
-
-def compute_ncores(grid_area: int, nblocks: int) -> int:
-    """``compute_ncores``: cores ``split_blocks_for_tilize`` uses for ``nblocks``."""
-    if nblocks == 0:
-        return 0
-    return ceil_div(nblocks, ceil_div(nblocks, grid_area))
-
-
-def closest_square_block(nblocks_per_core: int, width: int, height: int, ref: int) -> int:
-    """``closest_square_larger_than_b``: the side ``s`` of the square blocks (tiles) the 2D block split uses.
-
-    ``s = isqrt(b)`` if ``b`` is a perfect square and ``ceil(W/s) * ceil(H/s) < ref``,
-    else the smallest ``s > isqrt(b)`` with ``ceil(W/s) * ceil(H/s) < ref``, else 1
-    (tt-metal ``work_split_tilize.hpp``, stored version 4239742059's text).
-    """
-    if ref <= 0:
-        return 1
-    root = int(sqrt(nblocks_per_core))
-    if root * root == nblocks_per_core and root and ceil_div(width, root) * ceil_div(height, root) < ref:
-        return root
-    # the smallest candidate with ceil(W/c) * ceil(H/c) < ref; scanned by bisection (the product only falls as c grows)
-    lo, hi = root + 1, max(width * height, root + 1)
-    if ceil_div(width, hi) * ceil_div(height, hi) >= ref:
-        return 1
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if ceil_div(width, mid) * ceil_div(height, mid) < ref:
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
-
-
-def compute_ncores_wh(grid_area: int, nblocks: int, width: int, height: int) -> int:
-    """``compute_ncores_wh``: cores of the 2D (square-block) split of a ``height x width``-tile tensor."""
-    per_core = ceil_div(nblocks, grid_area) if grid_area else 1
-    s = closest_square_block(per_core, width, height, grid_area)
-    return ceil_div(width, s) * ceil_div(height, s)
-
-
-@dataclass(frozen=True)
-class BlockSplitWH:
-    """``split_blocks_for_tilize_wh``: square blocks of ``block`` tiles, processed in sub-blocks of
-    ``sub_block`` tiles; a narrower last block per row (``cliff_row``, width ``cliff_row_tiles``) and a
-    shorter last block row (``cliff_col``).
-
-    The cores of its four ranges: ``core_range`` (full blocks of full block rows), ``cliff_col``
-    (full-width blocks of the last, shorter block row), ``cliff_row`` (the narrower last block of
-    each full block row) and ``cliff_col_row`` (the corner block)."""
-
-    block: int
-    sub_block: int
-    cliff_row_tiles: int
-    core_range: tuple[Core, ...]
-    cliff_col: tuple[Core, ...]
-    cliff_row: tuple[Core, ...]
-    cliff_col_row: tuple[Core, ...]
-
-    @property
-    def full(self) -> tuple[Core, ...]:
-        """Cores with DFBs of ``sub_block`` tiles (core_range + cliff_col)."""
-        return self.core_range + self.cliff_col
-
-    @property
-    def cliffrow(self) -> tuple[Core, ...]:
-        """Cores with DFBs of ``cliff_row_tiles`` tiles (cliff_row + cliff_col_row)."""
-        return self.cliff_row + self.cliff_col_row
-
-
-def _blocks(width: int, height: int, block: int) -> int:
-    """Square blocks of side ``block`` covering a ``height x width``-tile slice."""
-    return ceil_div(width, block) * ceil_div(height, block)
-
-
-def sub_block_split(area: int, width: int, height: int, limit: int) -> tuple[int, int] | None:
-    """``try_compute_ncores_wh_sb``: (sub-block, sub-blocks per block) when the square block exceeds ``limit``.
-
-    Blocks are ``n * sb`` tiles with ``sb < limit``; among them tt-metal keeps
-    the one with the most blocks (cores) within ``area`` whose cliff-row block
-    (``width % block``) is narrower than ``limit``, then the smallest ``n``,
-    then the largest ``sb`` (tt-metal PR #35806, ``work_split_tilize.hpp``:
-    "(1) single_sblock_size < single_block_size_limit (2) Maximize total_blocks_sb
-    (3) Minimize n (4) blocks_row_cliff < single_sblock_size_limit", candidates
-    ``sb = limit - 1 .. 1``).  None when no block qualifies.
-    """
-    lo, hi = 1, max(width, height, 1)
-    while lo < hi:  # the smallest block with at most `area` blocks
-        mid = (lo + hi) // 2
-        if _blocks(width, height, mid) <= area:
-            hi = mid
-        else:
-            lo = mid + 1
-    smallest = lo
-    most = _blocks(width, height, smallest)  # no block gives more
-    best: tuple[int, int, int] | None = None  # (blocks, n, sb)
-    for sb in range(limit - 1, 0, -1):
-        first_n = ceil_div(smallest, sb)
-        if best is not None and best[0] == most and first_n >= best[1]:
-            break  # smaller sub-blocks need at least as many per block
-        for n in range(first_n, ceil_div(width, sb) + 1):
-            total = _blocks(width, height, n * sb)
-            if best is not None and (total < best[0] or (total == best[0] and n >= best[1])):
-                break
-            if width % (n * sb) < limit:
-                best = (total, n, sb)
-                break
-    return None if best is None else (best[2], best[1])
-
-
-def split_blocks_for_tilize_wh(order: list[Core], nblocks: int, width: int, height: int,
-                               block_limit: int | None) -> BlockSplitWH:
-    """The 2D block split of a ``height x width``-tile tensor over the cores of ``order``.
-
-    The square block side ``s`` comes from :func:`closest_square_block`.  When
-    ``s`` exceeds ``block_limit`` (tiles per buffer that fit the free L1), the
-    block is re-chosen as ``n`` sub-blocks by :func:`sub_block_split` (mock P150,
-    untilize of [4, 4884480]: ``s = 1401`` > 356 -> blocks of 1400 = 4 x 350
-    tiles on 109 cores and a cliff block of 40 tiles).  Cores are taken in
-    ``order``: each block row's full blocks, then its cliff-row block; the
-    cliff column (a last block row of height ``height % s``) last.
-
-    Raises:
-        CBModelError: ``block_limit < 1`` (tt-metal: ``TT_FATAL single_block_size_limit >= 1``,
-            measured with a full L1), no sub-block split exists, or the split needs more cores
-            than ``order`` holds.
-    """
-    area = len(order)
-    per_core = ceil_div(nblocks, area) if area else 1
-    s = closest_square_block(per_core, width, height, area)
-    sub = s
-    if block_limit is not None:
-        if block_limit < 1:
-            raise DeviceRejection("TT_FATAL single_block_size_limit >= 1: not even one tile pair fits the free L1")
-        if s > block_limit:
-            found = sub_block_split(area, width, height, block_limit)
-            if found is None:
-                raise CBModelError(f"no sub-block split of a {height}x{width}-tile slice fits {block_limit} tiles")
-            sub, parts = found
-            s = sub * parts
-    full_per_row, rem_w = divmod(width, s)
-    full_per_col, rem_h = divmod(height, s)
-    total = (full_per_row + (rem_w > 0)) * (full_per_col + (rem_h > 0))
-    if total > area:
-        raise CBModelError(f"2D block split needs {total} cores, the grid has {area}")
-    core_range: list[Core] = []
-    cliff_row: list[Core] = []
-    it = iter(order)
-    for _ in range(full_per_col):
-        core_range.extend(next(it) for _ in range(full_per_row))
-        if rem_w:
-            cliff_row.append(next(it))
-    cliff_col: list[Core] = []
-    cliff_col_row: list[Core] = []
-    if rem_h:
-        cliff_col.extend(next(it) for _ in range(full_per_row))
-        if rem_w:
-            cliff_col_row.append(next(it))
-    return BlockSplitWH(s, sub, rem_w, tuple(core_range), tuple(cliff_col), tuple(cliff_row), tuple(cliff_col_row))
 
 
 # ---------------------------------------------------------------------------
@@ -466,7 +99,7 @@ class _Prog:
         if not cores or pages == 0:
             return
         self.cores.update(cores)
-        self.cbs.append(CB(index, name, page, pages, crs(cores), borrowed))
+        self.cbs.append(CB(index, name, page, pages, cores_to_corerangeset(cores), borrowed))
 
     def scratchpad(self, size: int, cores) -> None:
         """A Metal 2.0 scratchpad (kernel-private L1 beside the DFBs): kept as extra per-core L1."""
@@ -479,8 +112,40 @@ class _Prog:
         return self
 
     def build(self) -> ProgramModel:
-        return ProgramModel(self.factory, self.source, crs(self.cores), self.cbs, self.notes,
+        return ProgramModel(self.factory, self.source, cores_to_corerangeset(self.cores), self.cbs, self.notes,
                             max(self.scratch.values(), default=0))
+
+
+def _single_core(factory: str, source: str, in_name: str, in_tile: int, out_tile: int, row: int,
+                 max_tiles: int) -> tuple[_Prog, int]:
+    """A single-core (tilize / untilize) factory on core (0, 0) and its block in tiles.
+
+    The block is the whole row of ``row`` tiles when it fits ``max_tiles``, else
+    the row's largest divisor that does (1 if none); the input DFB (``c_0``) and
+    the output DFB (``c_16``) hold one block each.
+    """
+    block = row if row <= max_tiles else max((d for d in range(1, max_tiles + 1) if row % d == 0), default=1)
+    p = _Prog(factory, source)
+    p.cb(0, in_name, in_tile, block, [(0, 0)])
+    p.cb(16, "out", out_tile, block, [(0, 0)])
+    return p, block
+
+
+def _tile_rows(factory: str, source: str, names: tuple[str, str], in_tile: int, out_tile: int, row: int,
+               nblocks: int, arch: Arch, unit: str) -> _Prog:
+    """A default (one tile row per block) tilize / untilize factory.
+
+    ``nblocks`` tile rows over the grid column by column
+    (:func:`~ttanalyze.ops.work_split.split_blocks_for_tilize`, ``CoreRangeSet``
+    overload); the input (``c_0``) and output (``c_16``) DFBs hold one row of
+    ``row`` tiles on every used core.  ``unit`` names the blocks in the note.
+    """
+    split = split_blocks_for_tilize(grid_xy(arch), nblocks)
+    p = _Prog(factory, source)
+    p.cb(0, names[0], in_tile, row, split.cores)
+    p.cb(16, names[1], out_tile, row, split.cores)
+    return p.note(f"{split.ncores} cores x {split.nblocks_per_core} {unit}"
+                  + (f", cliff core {split.nblocks_per_core_cliff}" if split.cliff else ""))
 
 
 def _usable(arch: Arch) -> int:
@@ -491,10 +156,6 @@ def _usable(arch: Arch) -> int:
 def _half(arch: Arch) -> int:
     """``l1_size / 2 - base``: the ``max_l1_size`` of the single-core factories and ``get_pf_type``."""
     return arch.l1_size // 2 - arch.l1_unreserved_base
-
-
-def _grid_order(arch: Arch, row_wise: bool) -> list[Core]:
-    return core_order(*grid_xy(arch), row_wise)
 
 
 def pending_l1_output(arch: Arch, out: Tensor) -> int:
@@ -526,12 +187,10 @@ def _routing_free(ctx: CBContext, out: Tensor) -> int:
 
     They run before the output is allocated and subtract its pending per-core
     size instead; ``ctx.max_l1_space`` already counts the output when it is in
-    L1 (the analyzer's timeline), so it is added back first.
+    L1 (the analyzer's timeline), so it is added back first
+    (``ctx.output_l1_per_core``).
     """
-    info = ctx.outputs[0] if ctx.outputs else None
-    placed = info.placement.bytes_per_bank if info is not None and info.placement is not None \
-        and info.placement.buffer_type == "l1" else 0
-    return ctx.max_l1_space + placed - pending_l1_output(ctx.arch, out)
+    return ctx.max_l1_space + ctx.output_l1_per_core - pending_l1_output(ctx.arch, out)
 
 
 # ---------------------------------------------------------------------------
@@ -548,7 +207,7 @@ def _squeeze_4d(t: Tensor) -> Tensor:
     lead = prod(t.shape[:-3])
     shape = (lead, *t.shape[-3:])
     padded = (lead, *t.padded[-3:])
-    return replace(t, shape=shape, padded=padded)
+    return t.with_(shape=shape, padded=padded)
 
 
 def _sharded_tilize_ok(t: Tensor, out_mem: MemCfg, arch: Arch) -> bool:
@@ -585,7 +244,7 @@ def tilize_output(t: Tensor, out_mem: MemCfg, dtype: DataType, arch: Arch) -> Te
     mem = out_mem
     if out_mem.sharded and _sharded_tilize_ok(t, out_mem, arch):
         mem = MemCfg(out_mem.buffer_type, t.mem.memory_layout, t.mem.shard)
-    return Tensor(t.shape, tile_padded(t.shape), dtype, "tile", mem)
+    return Tensor(t.shape, tile_padded_shape(t.shape), dtype, "tile", mem)
 
 
 def tilize_program(t: Tensor, out: Tensor, arch: Arch, free: int, routing_free: int,
@@ -615,7 +274,7 @@ def tilize_program(t: Tensor, out: Tensor, arch: Arch, free: int, routing_free: 
         return _tilize_single_core(t, out, arch)
     if t.mem.sharded:
         if _sharded_tilize_ok(t, out.mem, arch):
-            return _tilize_sharded(t, out, arch)
+            return _tilize_sharded(t, out)
         return _tilize_default(t, out, arch, sharded_input=True)
     if not enough:
         return block_program("TilizeMultiCoreBlockProgramFactory", f"{_TILIZE}/tilize_multi_core_block_program_factory.cpp",
@@ -625,10 +284,11 @@ def tilize_program(t: Tensor, out: Tensor, arch: Arch, free: int, routing_free: 
     nblocks = t.height // TILE
     if row_tiles > 32 and (col_tiles > 32 or row_tiles > col_tiles):
         n_wh = compute_ncores_wh(area, t.padded[-1] * t.padded[-2] // (TILE * TILE), row_tiles, col_tiles)
-        if compute_ncores(area, nblocks) < n_wh:
+        n_rows = compute_ncores(area, nblocks)[0]
+        if n_rows < n_wh:
             return block_program("TilizeMultiCoreBlockProgramFactory",
                                  f"{_TILIZE}/tilize_multi_core_block_program_factory.cpp", "tilize", t, out, arch, free,
-                                 tt_metal, note=f"2D split uses {n_wh} cores > {compute_ncores(area, nblocks)}")
+                                 tt_metal, note=f"2D split uses {n_wh} cores > {n_rows}")
     return _tilize_default(t, out, arch)
 
 
@@ -637,10 +297,8 @@ def _tilize_single_core(t: Tensor, out: Tensor, arch: Arch) -> ProgramModel:
     ``half / (in_tile + out_tile)`` tiles; in and out DFBs of one block."""
     row = t.width // TILE
     max_tiles = _half(arch) // (t.tile_bytes + out.tile_bytes)
-    block = row if row <= max_tiles else max((d for d in range(1, max_tiles + 1) if row % d == 0), default=1)
-    p = _Prog("TilizeSingleCoreProgramFactory", f"{_TILIZE}/tilize_single_core_program_factory.cpp")
-    p.cb(0, "in", t.tile_bytes, block, [(0, 0)])
-    p.cb(16, "out", out.tile_bytes, block, [(0, 0)])
+    p, block = _single_core("TilizeSingleCoreProgramFactory", f"{_TILIZE}/tilize_single_core_program_factory.cpp",
+                            "in", t.tile_bytes, out.tile_bytes, row, max_tiles)
     return p.note(f"{block} of {row} tiles per block, max {max_tiles}").build()
 
 
@@ -649,18 +307,15 @@ def _tilize_default(t: Tensor, out: Tensor, arch: Arch, sharded_input: bool = Fa
     column by column (:func:`split_blocks_for_tilize`); in and out DFBs of one row on every used core."""
     row = ceil_div(t.shape[-1], TILE)
     ntiles = out.physical_volume // (TILE * TILE)
-    split = split_blocks_for_tilize(_grid_order(arch, False), ceil_div(ntiles, row))
-    p = _Prog("TilizeMultiCoreDefaultProgramFactory", f"{_TILIZE}/tilize_multi_core_default_program_factory.cpp")
-    p.cb(0, "input", t.tile_bytes, row, split.cores)
-    p.cb(16, "output", out.tile_bytes, row, split.cores)
-    p.note(f"{len(split.cores)} cores x {split.per_core} rows of {row} tiles"
-           + (f", cliff core {split.per_core_cliff}" if split.cliff else ""))
+    p = _tile_rows("TilizeMultiCoreDefaultProgramFactory", f"{_TILIZE}/tilize_multi_core_default_program_factory.cpp",
+                   ("input", "output"), t.tile_bytes, out.tile_bytes, row, ceil_div(ntiles, row), arch,
+                   f"rows of {row} tiles")
     if sharded_input:
         p.note("sharded input without the sharded factory")
     return p.build()
 
 
-def _tilize_sharded(t: Tensor, out: Tensor, arch: Arch) -> ProgramModel:
+def _tilize_sharded(t: Tensor, out: Tensor) -> ProgramModel:
     """TilizeMultiCoreShardedProgramFactory on the input shard cores: the input DFB borrows the input shard
     (``shard_h * shard_w / 1024`` tiles); the output DFB borrows the output shard when the output is sharded,
     else it is a local DFB of one shard row of tiles (``shard_w / 32``)."""
@@ -704,7 +359,7 @@ def block_program(factory: str, source: str, direction: str, t: Tensor, out: Ten
     """
     tilize = direction in ("tilize", "tilize_with_val_padding")
     sliced = out if tilize else t
-    in_tile, out_tile = t.dtype.tile_bytes(), out.dtype.tile_bytes()
+    in_tile, out_tile = t.tile_bytes, out.tile_bytes
     row, col = sliced.padded[-1] // TILE, sliced.padded[-2] // TILE
     nblocks = row * col
     staging_per_tile = in_tile // TILE if tilize else 0
@@ -712,8 +367,8 @@ def block_program(factory: str, source: str, direction: str, t: Tensor, out: Ten
     budget = free - fixed if free > fixed else 0
     legacy = tt_metal == "2025-12"
     limit = None if legacy else budget // (in_tile + out_tile + staging_per_tile)
-    order = _grid_order(arch, direction == "untilize" and not legacy)
-    split = split_blocks_for_tilize_wh(order, nblocks, row, col, limit)
+    split = split_blocks_for_tilize_wh(grid_xy(arch), nblocks, row, col, limit,
+                                       row_wise=direction == "untilize" and not legacy)
     p = _Prog(factory, source)
     if legacy:
         groups = ((split.core_range, split.sub_block, "core_range"), (split.cliff_col_row, split.cliff_row_tiles, "cliff_col_row"),
@@ -758,13 +413,12 @@ def _twvp_sharded_ok(t: Tensor, out: Tensor) -> bool:
 def twvp_output(t: Tensor, out_mem: MemCfg, dtype: DataType) -> Tensor:
     """``TilizeWithValPaddingDeviceOperation::compute_output_specs``: the sharded factory keeps the input's
     width-sharded spec with the shard height set to the whole padded height."""
-    padded = tile_padded(t.shape)
+    padded = tile_padded_shape(t.shape)
     res = Tensor(t.shape, padded, dtype, "tile", out_mem)
     if t.mem.sharded and _twvp_sharded_ok(t, res):
         sh = t.mem.shard
         height = prod(padded[:-1])
-        res = replace(res, mem=MemCfg(out_mem.buffer_type, "width_sharded", Shard(sh.cores, (height, sh.shape[1]),
-                                                                                  sh.row_major)))
+        res = res.with_(mem=MemCfg(out_mem.buffer_type, "width_sharded", Shard(sh.grid, (height, sh.shape[1]), sh.row_major)))
     return res
 
 
@@ -782,12 +436,12 @@ def twvp_program(t: Tensor, out: Tensor, arch: Arch, free: int, routing_free: in
         CBModelError: a wide sharded input (rerouted through DRAM, three programs).
     """
     t4, o4 = _squeeze_4d(t), _squeeze_4d(out)
-    in_tile, out_tile = t.dtype.tile_bytes(), out.tile_bytes
+    in_tile, out_tile = t.tile_bytes, out.tile_bytes
     row_tiles = o4.padded[-1] // TILE
     enough_h = is_enough_space(routing_free, in_tile, out_tile, row_tiles, in_tile // TILE, 2 * arch.dram_alignment)
     if t.mem.sharded:
         if _twvp_sharded_ok(t4, o4):
-            return _twvp_sharded(t4, o4, arch)
+            return _twvp_sharded(t4, o4)
         if not enough_h:
             raise CBModelError("tilize_with_val_padding of a wide sharded input goes through DRAM: not modeled")
         return _twvp_default(t4, o4, arch).note("sharded input without the sharded factory").build()
@@ -803,7 +457,7 @@ def twvp_program(t: Tensor, out: Tensor, arch: Arch, free: int, routing_free: in
     area = arch.num_cores
     if row_tiles > 32 and (col_tiles > 32 or row_tiles > col_tiles):
         n_wh = compute_ncores_wh(area, t4.padded[-1] * t4.padded[-2] // (TILE * TILE), row_tiles, col_tiles)
-        if compute_ncores(area, nblocks) < n_wh:
+        if compute_ncores(area, nblocks)[0] < n_wh:
             return block_program(*block, "tilize_with_val_padding", t4, o4, arch, free, tt_metal,
                                  note=f"2D split uses {n_wh} cores")
     return _twvp_default(t4, o4, arch).build()
@@ -813,13 +467,9 @@ def _twvp_default(t: Tensor, out: Tensor, arch: Arch) -> _Prog:
     """TilizeWithValPaddingMultiCoreDefaultFactory: padded rows of tiles over the grid column by column;
     in and out DFBs of one padded row of tiles."""
     row = out.padded[-1] // TILE
-    split = split_blocks_for_tilize(_grid_order(arch, False), out.height // TILE)
-    p = _Prog("TilizeWithValPaddingMultiCoreDefaultFactory",
-              f"{_TWVP}/tilize_with_val_padding_multi_core_default_program_factory.cpp")
-    p.cb(0, "in", t.dtype.tile_bytes(), row, split.cores)
-    p.cb(16, "out", out.tile_bytes, row, split.cores)
-    return p.note(f"{len(split.cores)} cores x {split.per_core} rows of {row} tiles"
-                  + (f", cliff core {split.per_core_cliff}" if split.cliff else ""))
+    return _tile_rows("TilizeWithValPaddingMultiCoreDefaultFactory",
+                      f"{_TWVP}/tilize_with_val_padding_multi_core_default_program_factory.cpp", ("in", "out"),
+                      t.tile_bytes, out.tile_bytes, row, out.height // TILE, arch, f"rows of {row} tiles")
 
 
 def _twvp_single_core(t: Tensor, out: Tensor, arch: Arch) -> ProgramModel:
@@ -828,14 +478,13 @@ def _twvp_single_core(t: Tensor, out: Tensor, arch: Arch) -> ProgramModel:
     es = t.element_bytes
     row = out.padded[-1] // TILE
     max_tiles = ((_half(arch) - 32) // (es * TILE * 2 + es)) // TILE
-    block = row if row <= max_tiles else max((d for d in range(1, max_tiles + 1) if row % d == 0), default=1)
-    p = _Prog("TilizeWithValPaddingSingleCoreFactory", f"{_TWVP}/tilize_with_val_padding_single_core_program_factory.cpp")
-    p.cb(0, "in", t.dtype.tile_bytes(), block, [(0, 0)])
-    p.cb(16, "out", out.tile_bytes, block, [(0, 0)])
+    p, block = _single_core("TilizeWithValPaddingSingleCoreFactory",
+                            f"{_TWVP}/tilize_with_val_padding_single_core_program_factory.cpp",
+                            "in", t.tile_bytes, out.tile_bytes, row, max_tiles)
     return p.note(f"{block} of {row} tiles per block").build()
 
 
-def _twvp_sharded(t: Tensor, out: Tensor, arch: Arch) -> ProgramModel:
+def _twvp_sharded(t: Tensor, out: Tensor) -> ProgramModel:
     """TilizeWithValPaddingMultiCoreShardedFactory on the output shard cores: a staging DFB of two batches of
     output tiles (``out_shard_h * out_shard_w / 1024 / batches * 2``), the output DFB borrowing the output
     shard, and a scratchpad of one input shard row (``in_shard_w * element`` B) of pad values."""
@@ -844,7 +493,7 @@ def _twvp_sharded(t: Tensor, out: Tensor, arch: Arch) -> ProgramModel:
     tiles_per_core = osh.shape[0] * osh.shape[1] // (TILE * TILE)
     p = _Prog("TilizeWithValPaddingMultiCoreShardedFactory",
               f"{_TWVP}/tilize_with_val_padding_multi_core_sharded_program_factory.cpp")
-    p.cb(0, "stage", t.dtype.tile_bytes(), tiles_per_core // batches * 2, osh.cores)
+    p.cb(0, "stage", t.tile_bytes, tiles_per_core // batches * 2, osh.cores)
     p.cb(16, "out_shard", out.tile_bytes, tiles_per_core, osh.cores, borrowed=True)
     p.scratchpad(t.mem.shard.shape[1] * t.element_bytes, osh.cores)
     return p.build()
@@ -886,7 +535,7 @@ def _codegen_supported(t: Tensor, out_mem: MemCfg, arch: Arch) -> bool:
         return False
     if rows == 1 and wt > 1:
         split = split_work_to_cores(grid_xy(arch), wt, row_wise=True)
-        return 2 * split.per_core1 * _CODEGEN_TILE <= _usable(arch)
+        return 2 * split.units_per_core_group_1 * _CODEGEN_TILE <= _usable(arch)
     return True
 
 
@@ -903,7 +552,7 @@ def _codegen_pages(t: Tensor, arch: Arch) -> int:
     if not _tile_aligned(t):
         return wt
     if rows == 1 and wt > 1:
-        return split_work_to_cores(grid_xy(arch), wt, row_wise=True).per_core1
+        return split_work_to_cores(grid_xy(arch), wt, row_wise=True).units_per_core_group_1
     if wt > 1:
         ncol = _codegen_ncol(rows, wt, arch.num_cores)
         if ncol >= 2:
@@ -937,7 +586,7 @@ def codegen_program(t: Tensor, out: Tensor, arch: Arch, free: int) -> ProgramMod
             native op first, so this only happens on a direct call).
     """
     wt, rows = t.width // TILE, t.height // TILE
-    in_tile, out_tile = t.tile_bytes, out.dtype.tile_bytes()
+    in_tile, out_tile = t.tile_bytes, out.tile_bytes
     pages = _codegen_pages(t, arch)
     depths = _codegen_depths(free, pages, max(in_tile, out_tile))
     if depths is None:
@@ -987,12 +636,12 @@ def untilize_program(t: Tensor, out: Tensor, arch: Arch, free: int, routing_free
     t = _squeeze_4d(t)
     out = _squeeze_4d(out)
     if use_multicore and _codegen_supported(t, out.mem, arch):
-        depths = _codegen_depths(routing_free, _codegen_pages(t, arch), max(t.tile_bytes, out.dtype.tile_bytes()))
+        depths = _codegen_depths(routing_free, _codegen_pages(t, arch), max(t.tile_bytes, out.tile_bytes))
         if depths is not None:
             return codegen_program(t, out, arch, free)
     if not t.mem.sharded and t.shape != t.padded:
         return uwu_program(t, out, arch, free, routing_free, use_multicore, tt_metal)
-    in_tile, out_tile = t.tile_bytes, out.dtype.tile_bytes()
+    in_tile, out_tile = t.tile_bytes, out.tile_bytes
     row = t.width // TILE
     enough = is_enough_space(routing_free, in_tile, out_tile, row)
     if not use_multicore:
@@ -1007,7 +656,7 @@ def untilize_program(t: Tensor, out: Tensor, arch: Arch, free: int, routing_free
     if not t.mem.sharded and not out.mem.sharded and row > 32 and (col > 32 or row > col):
         # untilize compares with the whole collapsed height, the other ops with padded[-2]
         n_wh = compute_ncores_wh(arch.num_cores, t.padded[-1] * t.padded[-2] // (TILE * TILE), row, col)
-        if compute_ncores(arch.num_cores, col) < n_wh:
+        if compute_ncores(arch.num_cores, col)[0] < n_wh:
             return block_program(*block, "untilize", t, out, arch, free, tt_metal, note=f"2D split uses {n_wh} cores")
     pf = _pf_type(t, out.mem.sharded, arch)
     if pf == 0:
@@ -1024,11 +673,10 @@ def _untilize_single_core(t: Tensor, out: Tensor, arch: Arch) -> ProgramModel:
     if out.mem.memory_layout in ("width_sharded", "block_sharded"):
         columns = t.width // out.mem.shard.shape[1]
     row = t.width // columns // TILE
-    max_tiles = _half(arch) // (t.tile_bytes + out.dtype.tile_bytes())
-    block = row if row <= max_tiles else max((d for d in range(1, max_tiles + 1) if row % d == 0), default=1)
-    p = _Prog("UntilizeSingleCoreProgramFactory", f"{_UNTILIZE}/device/factories/untilize_single_core_program_factory.cpp")
-    p.cb(0, "src0", t.tile_bytes, block, [(0, 0)])
-    p.cb(16, "out", out.dtype.tile_bytes(), block, [(0, 0)])
+    max_tiles = _half(arch) // (t.tile_bytes + out.tile_bytes)
+    p, block = _single_core("UntilizeSingleCoreProgramFactory",
+                            f"{_UNTILIZE}/device/factories/untilize_single_core_program_factory.cpp",
+                            "src0", t.tile_bytes, out.tile_bytes, row, max_tiles)
     return p.note(f"{block} of {row} tiles per block").build()
 
 
@@ -1042,7 +690,7 @@ def _untilize_multi_core(t: Tensor, out: Tensor, arch: Arch) -> ProgramModel:
     shard rows of tiles.
     """
     row_tiles = t.width // TILE
-    in_tile, out_tile = t.tile_bytes, out.dtype.tile_bytes()
+    in_tile, out_tile = t.tile_bytes, out.tile_bytes
     p = _Prog("UntilizeMultiCoreProgramFactory", f"{_UNTILIZE}/device/factories/untilize_multi_core_program_factory.cpp")
     if t.mem.sharded:
         sh = t.mem.shard
@@ -1055,11 +703,11 @@ def _untilize_multi_core(t: Tensor, out: Tensor, arch: Arch) -> ProgramModel:
         p.cb(0, "src0", in_tile, in_pages, cores, borrowed=not block_reader)
         p.cb(16, "out", out_tile, block if blocks == 1 else 2 * block, cores)
         return p.note("sharded input").build()
-    split = split_blocks_for_tilize(_grid_order(arch, True), t.height // TILE)
-    depth = row_tiles if split.per_core == 1 else 2 * row_tiles
+    split = split_blocks_for_tilize(grid_xy(arch), t.height // TILE, row_wise=True)
+    depth = row_tiles if split.nblocks_per_core == 1 else 2 * row_tiles
     p.cb(0, "src0", in_tile, depth, split.cores)
     p.cb(16, "out", out_tile, depth, split.cores)
-    return p.note(f"{len(split.cores)} cores x {split.per_core} tile rows").build()
+    return p.note(f"{split.ncores} cores x {split.nblocks_per_core} tile rows").build()
 
 
 def _untilize_column_parallel(t: Tensor, out: Tensor, arch: Arch) -> ProgramModel:
@@ -1069,11 +717,11 @@ def _untilize_column_parallel(t: Tensor, out: Tensor, arch: Arch) -> ProgramMode
     gx, gy = grid_xy(arch)
     nx = next(d for d in range(gx, 0, -1) if ntiles % d == 0)
     ny = next((d for d in range(gy, 0, -1) if ntiles % (d * nx) == 0), 1)
-    split = split_blocks_for_tilize(core_order(nx, ny, True), ntiles)
+    split = split_blocks_for_tilize((nx, ny), ntiles, row_wise=True)
     p = _Prog("UntilizeMultiCoreParallelizeColumnProgramFactory",
               f"{_UNTILIZE}/device/factories/untilize_multi_core_parallelize_column_program_factory.cpp")
     p.cb(0, "src0", t.tile_bytes, 2, split.cores)
-    p.cb(16, "out", out.dtype.tile_bytes(), 2, split.cores)
+    p.cb(16, "out", out.tile_bytes, 2, split.cores)
     return p.build()
 
 
@@ -1086,7 +734,7 @@ def untilize_sub_core_grids_program(t: Tensor, out: Tensor, sub_cores: list[Core
     p = _Prog("UntilizeMultiCoreSubCoreGridsProgramFactory",
               f"{_UNTILIZE}/device/factories/untilize_multi_core_sub_core_grids_program_factory.cpp")
     p.cb(0, "src0", t.tile_bytes, 2, sub_cores[:n])
-    p.cb(16, "out", out.dtype.tile_bytes(), 2, sub_cores[:n])
+    p.cb(16, "out", out.tile_bytes, 2, sub_cores[:n])
     return p.build()
 
 
@@ -1099,7 +747,7 @@ def _untilize_shard_identical(t: Tensor, out: Tensor) -> ProgramModel:
               f"{_UNTILIZE}/device/factories/untilize_multi_core_input_and_output_shard_type_and_shard_spec_identical"
               "_program_factory.cpp")
     p.cb(0, "src0", t.tile_bytes, tiles, sh.cores, borrowed=True)
-    p.cb(16, "out", out.dtype.tile_bytes(), tiles, sh.cores, borrowed=True)
+    p.cb(16, "out", out.tile_bytes, tiles, sh.cores, borrowed=True)
     return p.build()
 
 
@@ -1130,7 +778,7 @@ def uwu_program(t: Tensor, out: Tensor, arch: Arch, free: int, routing_free: int
     factory; single core without ``use_multicore``; block when a row of tiles does not fit the free L1
     less the pending output or the 2D split beats the row split; else interleaved multi-core."""
     t, out = _squeeze_4d(t), _squeeze_4d(out)
-    in_tile, out_tile = t.tile_bytes, out.dtype.tile_bytes()
+    in_tile, out_tile = t.tile_bytes, out.tile_bytes
     row = t.width // TILE
     if t.mem.sharded:
         return _uwu_sharded(t, out, arch)
@@ -1146,7 +794,7 @@ def uwu_program(t: Tensor, out: Tensor, arch: Arch, free: int, routing_free: int
     col = t.padded[-2] // TILE
     if row > 32 and (col > 32 or row > col):
         n_wh = compute_ncores_wh(arch.num_cores, t.padded[-1] * t.padded[-2] // (TILE * TILE), row, col)
-        if compute_ncores(arch.num_cores, t.height // TILE) < n_wh:
+        if compute_ncores(arch.num_cores, t.height // TILE)[0] < n_wh:
             return block_program(*block, "untilize_with_unpadding", t, out, arch, free, tt_metal,
                                  note=f"2D split uses {n_wh} cores")
     return _uwu_interleaved(t, out, arch)
@@ -1155,14 +803,9 @@ def uwu_program(t: Tensor, out: Tensor, arch: Arch, free: int, routing_free: int
 def _uwu_interleaved(t: Tensor, out: Tensor, arch: Arch) -> ProgramModel:
     """UntilizeWithUnpaddingMultiCoreInterleavedProgramFactory: tile rows over the grid column by column;
     in and out DFBs of one padded row of tiles."""
-    row = t.width // TILE
-    split = split_blocks_for_tilize(_grid_order(arch, False), t.height // TILE)
-    p = _Prog("UntilizeWithUnpaddingMultiCoreInterleavedProgramFactory",
-              f"{_UWU}/untilize_with_unpadding_multi_core_interleaved_program_factory.cpp")
-    p.cb(0, "mci_in", t.tile_bytes, row, split.cores)
-    p.cb(16, "mci_out", out.dtype.tile_bytes(), row, split.cores)
-    return p.note(f"{len(split.cores)} cores x {split.per_core} tile rows"
-                  + (f", cliff core {split.per_core_cliff}" if split.cliff else "")).build()
+    return _tile_rows("UntilizeWithUnpaddingMultiCoreInterleavedProgramFactory",
+                      f"{_UWU}/untilize_with_unpadding_multi_core_interleaved_program_factory.cpp", ("mci_in", "mci_out"),
+                      t.tile_bytes, out.tile_bytes, t.width // TILE, t.height // TILE, arch, "tile rows").build()
 
 
 def _uwu_single_core(t: Tensor, out: Tensor, arch: Arch) -> ProgramModel:
@@ -1172,10 +815,9 @@ def _uwu_single_core(t: Tensor, out: Tensor, arch: Arch) -> ProgramModel:
     es = out.element_bytes
     row = t.width // TILE
     max_tiles = ((_half(arch) - 32) // (es * TILE * 2 + es)) // TILE
-    block = row if row <= max_tiles else max((d for d in range(1, max_tiles + 1) if row % d == 0), default=1)
-    p = _Prog("UntilizeWithUnpaddingSingleCoreProgramFactory", f"{_UWU}/untilize_with_unpadding_single_core_program_factory.cpp")
-    p.cb(0, "in", t.tile_bytes, block, [(0, 0)])
-    p.cb(16, "out", out.dtype.tile_bytes(), block, [(0, 0)])
+    p, block = _single_core("UntilizeWithUnpaddingSingleCoreProgramFactory",
+                            f"{_UWU}/untilize_with_unpadding_single_core_program_factory.cpp",
+                            "in", t.tile_bytes, out.tile_bytes, row, max_tiles)
     return p.note(f"{block} of {row} tiles per block, max {max_tiles}").build()
 
 
@@ -1197,7 +839,7 @@ def _uwu_sharded(t: Tensor, out: Tensor, arch: Arch) -> ProgramModel:
     p = _Prog("UntilizeWithUnpaddingMultiCoreShardedProgramFactory",
               f"{_UWU}/untilize_with_unpadding_multi_core_sharded_program_factory.cpp")
     p.cb(0, "in", t.tile_bytes, per_row * rows, sh.cores, borrowed=True)
-    p.cb(16, "out", out.dtype.tile_bytes(), out_tiles, sh.cores)
+    p.cb(16, "out", out.tile_bytes, out_tiles, sh.cores)
     if out_sharded and not cross:
         osh = out.mem.shard
         page = align_up(osh.shape[1] * out.element_bytes, arch.l1_alignment)
@@ -1236,10 +878,10 @@ def typecast_program(t: Tensor, out: Tensor, arch: Arch) -> ProgramModel:
         if t.dtype.is_block_float or out.dtype.is_block_float:
             tiles = ceil_div(sh.shape[1], TILE) * ceil_div(sh.shape[0], TILE)
         else:
-            tiles = ceil_div(sh.shape[0] * sh.shape[1] * t.element_bytes, t.dtype.tile_bytes())
+            tiles = ceil_div(sh.shape[0] * sh.shape[1] * t.element_bytes, t.tile_bytes)
         p = _Prog("TypecastShardedProgramFactory", f"{_TYPECAST}/typecast_sharded_program_factory.cpp")
-        p.cb(0, "in", align_up(t.dtype.tile_bytes(), 32), tiles, sh.cores, borrowed=True)
-        p.cb(2, "out", align_up(out.dtype.tile_bytes(), 32), tiles, sh.cores, borrowed=True)
+        p.cb(0, "in", align_up(t.tile_bytes, 32), tiles, sh.cores, borrowed=True)
+        p.cb(2, "out", align_up(out.tile_bytes, 32), tiles, sh.cores, borrowed=True)
         return p.build()
     if not t.tiled and not t.mem.sharded:
         w = t.width
@@ -1261,13 +903,13 @@ def typecast_program(t: Tensor, out: Tensor, arch: Arch) -> ProgramModel:
     p = _Prog("TypecastProgramFactory", f"{_TYPECAST}/typecast_program_factory.cpp")
     p.cb(0, "in", in_page, 2, split.cores)
     p.cb(2, "out", out_page, 2, split.cores)
-    return p.note(f"{pages} pages on {len(split.cores)} cores"
+    return p.note(f"{pages} pages on {split.num_cores} cores"
                   + (" (sharded input, unequal tile sizes)" if t.mem.sharded else "")).build()
 
 
 def _typecast_sharded_ok(t: Tensor, out: Tensor) -> bool:
     """``can_use_sharded_optimized_factory`` (typecast_device_op.cpp)."""
-    in_unit, out_unit = t.dtype.tile_bytes(), out.dtype.tile_bytes()
+    in_unit, out_unit = t.tile_bytes, out.tile_bytes
     if in_unit != out_unit or t.mem.buffer_type == "dram" or out.mem.buffer_type == "dram":
         return False
     if not t.dtype.is_block_float:
@@ -1310,7 +952,7 @@ def to_memory_config_program(t: Tensor, out: Tensor, arch: Arch) -> ProgramModel
             return _reshard(t, out, arch)
         return _interleaved_to_sharded(t, out, arch)
     if t.mem.sharded:
-        return _sharded_to_interleaved(t, out, arch)
+        return _sharded_to_interleaved(t, arch)
     return _copy(t, out, arch)
 
 
@@ -1334,7 +976,7 @@ def _interleaved_to_sharded(t: Tensor, out: Tensor, arch: Arch) -> ProgramModel:
     return p.build()
 
 
-def _sharded_to_interleaved(t: Tensor, out: Tensor, arch: Arch) -> ProgramModel:
+def _sharded_to_interleaved(t: Tensor, arch: Arch) -> ProgramModel:
     """ShardedToInterleavedProgramFactory: the input DFB borrows the shard on the used shard cores; no L1
     of its own without a dtype change."""
     sh = t.mem.shard
@@ -1397,7 +1039,7 @@ def _copy(t: Tensor, out: Tensor, arch: Arch) -> ProgramModel:
         split = split_work_to_cores(grid, tiles)
         p = _Prog("CopyDeviceOperation::DefaultTilized", f"{_COPY}/copy_default_tilized_program_factory.cpp")
         p.cb(0, "in", align_up(t.tile_bytes, in_align), 2, split.cores)
-        return p.note(f"{tiles} tiles on {len(split.cores)} cores").build()
+        return p.note(f"{tiles} tiles on {split.num_cores} cores").build()
     es = t.element_bytes
     rows = prod(t.shape[:-1])
     width = t.shape[-1]
@@ -1408,7 +1050,7 @@ def _copy(t: Tensor, out: Tensor, arch: Arch) -> ProgramModel:
     out_page = min(align_up(width * es, out_align), max_block)
     p.cb(1, "output_page", out_page, 2, split.cores)
     p.scratchpad(in_page, split.cores)
-    return p.note(f"{rows} rows on {len(split.cores)} cores").build()
+    return p.note(f"{rows} rows on {split.num_cores} cores").build()
 
 
 # ---------------------------------------------------------------------------
@@ -1440,7 +1082,7 @@ def _view_rank1(t: Tensor) -> Tensor:
     """to_layout's view of a rank < 2 tensor before tilizing: padded shape ``[1, W]`` (``[1, 1]`` for a scalar)."""
     if len(t.padded) >= 2:
         return t
-    return replace(t, padded=(1, t.padded[-1] if t.padded else 1))
+    return t.with_(padded=(1, t.padded[-1] if t.padded else 1))
 
 
 def plan_to_layout(t: Tensor, layout: str, dtype: DataType, out_mem: MemCfg, arch: Arch) -> Conversion:
@@ -1477,12 +1119,12 @@ def plan_to_layout(t: Tensor, layout: str, dtype: DataType, out_mem: MemCfg, arc
         kind = "untilize" if t.shape == t.padded else "untilize_with_unpadding"
         return Conversion(kind, t, res)
     v = _view_rank1(t)
-    if v.padded == tile_padded(v.padded):
+    if v.padded == tile_padded_shape(v.padded):
         if v.mem.sharded and (v.mem.shard.shape[0] % TILE or v.mem.shard.shape[1] % TILE):
             raise DeviceRejection("ttnn::to_layout: Sharded tensor must have shard shape that is a multiple of TILE_SIZE")
         return Conversion("tilize", v, tilize_output(v, out_mem, dtype, arch))
     if v.mem.memory_layout == "height_sharded":
-        res = tilize_output(replace(v, padded=tile_padded(v.shape)), out_mem, dtype, arch)
+        res = tilize_output(v.with_(padded=tile_padded_shape(v.shape)), out_mem, dtype, arch)
         return Conversion("pad_tilize", v, res, reason="ttnn::pad (PadRmShardedHeightOnlyProgramFactory) then tilize")
     return Conversion("tilize_with_val_padding", v, twvp_output(v, out_mem, dtype))
 
@@ -1517,7 +1159,11 @@ def _io(ctx: CBContext) -> tuple[Tensor, Tensor]:
         raise CBModelError(f"{op.name}: operand or result has no TTNN layout")
     if src.layout.buffer_type not in ("dram", "l1") or dst.layout.buffer_type not in ("dram", "l1"):
         raise CBModelError(f"{op.name} on a host tensor runs no device program")
-    return tensor_of(op.operands[0]), tensor_of(op.results[0])
+    t = tensor_of(op.operands[0], ctx.arch, f"operand of {op.name}")
+    declared = tensor_of(op.results[0], ctx.arch, f"result of {op.name}")
+    if not t.padded:  # a rank-0 row-major tensor is one element: padded [1]
+        t = t.with_(padded=(1,))
+    return t, declared
 
 
 def _plan(ctx: CBContext) -> Conversion:
@@ -1567,12 +1213,6 @@ def layout_conversion_program(ctx: CBContext) -> ProgramModel:
     return conversion_program(c, ctx.arch, free, _routing_free(ctx, c.result), ctx.tt_metal)
 
 
-def _spec(t: Tensor) -> TensorSpec:
-    shard = t.mem.shard.shape if t.mem.shard is not None else None
-    return TensorSpec(tuple(t.shape), tuple(t.padded), t.layout, str(t.dtype), t.mem.buffer_type,
-                      t.mem.memory_layout, shard)
-
-
 @register_spec(("ttnn.to_layout", "ttnn.to_memory_config", "ttnn.typecast", "ttnn.tilize", "ttnn.untilize"))
 def layout_conversion_spec(ctx: CBContext) -> list[TensorSpec]:
     """What ttnn returns (module docstring): the requested layout, dtype and memory config, except
@@ -1582,4 +1222,4 @@ def layout_conversion_spec(ctx: CBContext) -> list[TensorSpec]:
     Raises:
         CBModelError: host tensors and ttnn errors (see :func:`plan_to_layout`).
     """
-    return [_spec(_plan(ctx).result)]
+    return [_plan(ctx).result.spec()]

@@ -52,13 +52,15 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from math import gcd, prod
 
-from ..ir.attrs import ComputeKernelConfig, CoreCoord, CoreRangeSet, DataType, MatmulProgramConfig
+from ..ir.attrs import ComputeKernelConfig, CoreRangeSet, DataType, MatmulProgramConfig
 from ..ir.model import Op
 from ..layout import ceil_div, tile_padded_shape
 from .cb import CB, CBContext, CBModelError, ProgramModel, core_range, cores_set
 from .eltwise import broadcast
 from .registry import ShapeError, register, register_cb, register_spec, tensor_shape
 from .spec import TensorSpec
+from .tensors import TILE, Tensor, operand, result
+from .work_split import bounding_box, corerange_to_cores, full_grid, num_cores_to_corerangeset, split_work_to_cores
 
 _SRC = "tt-mlir lib/Dialect/TTNN/IR/TTNNOps.cpp @19c86fca"
 _ATTRS = ("transpose_a", "transpose_b", "matmul_program_config", "activation", "compute_config", "dtype", "memory_config")
@@ -70,7 +72,6 @@ _SRC_REUSE = f"{_TT}/device/factory/matmul_multicore_reuse_optimized_program_fac
 _SRC_MULTI = f"{_TT}/device/factory/matmul_multicore_program_factory.cpp @01502698"
 _SRC_DRAM = f"{_TT}/device/factory/matmul_multicore_reuse_mcast_dram_sharded_program_factory.cpp @01502698"
 
-TILE = 32
 # MCAST_INPUT_BUFFERING_DEPTH (matmul_utilities.hpp): double-buffered in0/in1 when a core loops over blocks.
 _DEPTH = 2
 
@@ -170,84 +171,26 @@ def ttnn_output_shape(a: tuple[int, ...], b: tuple[int, ...], ta: bool, tb: bool
 # ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _T:
-    """A device tensor operand.
-
-    Attributes:
-        logical / padded: logical and tt-metal's padded shape, after the op's transpose
-            of the last two dims.
-        dtype / tile_bytes: data type and bytes of one 32x32 tile.
-        buffer: ``dram``/``l1``; mem: memory layout (``interleaved``/``*_sharded``).
-        shard_cores / shard_shape: shard grid and shard shape (elements, as stored),
-            ROW_MAJOR (tt-mlir ``getShardSpec(TTNNLayoutAttr)`` always uses it).
-        l1_per_bank: bytes the tensor holds in every L1 bank (0 in DRAM).
-    """
-
-    logical: tuple[int, ...]
-    padded: tuple[int, ...]
-    dtype: DataType
-    tile_bytes: int
-    buffer: str
-    mem: str
-    shard_cores: CoreRangeSet | None = None
-    shard_shape: tuple[int, int] | None = None
-    l1_per_bank: int = 0
-
-    @property
-    def sharded(self) -> bool:
-        return self.mem.endswith("sharded")
-
-    @property
-    def batch(self) -> int:
-        """``get_batch_size``: product of the dims before the last two."""
-        return prod(self.padded[:-2]) if len(self.padded) > 2 else 1
-
-    @property
-    def rows_t(self) -> int:
-        """Second-last padded dim in tiles."""
-        return self.padded[-2] // TILE
-
-    @property
-    def cols_t(self) -> int:
-        """Last padded dim in tiles."""
-        return self.padded[-1] // TILE
-
-    @property
-    def shard_t(self) -> tuple[int, int]:
-        """Shard shape in tiles (height, width)."""
-        assert self.shard_shape is not None
-        return self.shard_shape[0] // TILE, self.shard_shape[1] // TILE
-
-
-def _tensor(ctx: CBContext, i: int | None, transpose: bool = False) -> _T:
-    """Operand ``i`` (or the result when ``i`` is None) as a :class:`_T`.
+def _operand(ctx: CBContext, i: int | None, transpose: bool = False) -> Tensor:
+    """Operand ``i`` (or the result when ``i`` is None), its last two dims swapped when ``transpose``.
 
     Raises:
-        CBModelError: no layout, not on the device, or not a TILE tensor (matmul needs tiles).
+        CBModelError: see :func:`~ttanalyze.ops.tensors.tensor_of`; a row-major
+            tensor (ttnn matmul needs TILE inputs and outputs).
     """
-    info = ctx.output(0) if i is None else ctx.input(i)
-    value = ctx.op.results[0] if i is None else ctx.op.operands[i]
-    what = "result" if i is None else f"operand #{i}"
-    if info.placement is None:
-        raise CBModelError(f"{ctx.op.name} {what} is not on the device")
-    if info.layout != "tile":
+    t = result(ctx) if i is None else operand(ctx, i)
+    if not t.tiled:
+        what = "result" if i is None else f"operand #{i}"
         raise CBModelError(f"{ctx.op.name} {what} is row-major: ttnn matmul needs TILE inputs and outputs")
-    lay = value.type.layout
-    padded, logical = tuple(info.padded_shape), tuple(info.logical_shape)
-    if transpose and len(padded) >= 2:
-        padded = (*padded[:-2], padded[-1], padded[-2])
-    if transpose and len(logical) >= 2:
-        logical = (*logical[:-2], logical[-1], logical[-2])
-    shard_cores = shard_shape = None
-    if lay.is_sharded:
-        if lay.core_ranges is None or len(lay.memref_shape) != 2:
-            raise CBModelError(f"{ctx.op.name} {what} is sharded without core_ranges")
-        shard_cores = lay.core_ranges
-        shard_shape = (lay.memref_shape[0] * TILE, lay.memref_shape[1] * TILE)
-    per_bank = info.placement.bytes_per_bank if info.placement.buffer_type == "l1" else 0
-    return _T(logical, padded, info.dtype, info.dtype.tile_bytes(), info.placement.buffer_type, lay.memory_layout or "interleaved",
-              shard_cores, shard_shape, per_bank)
+    if transpose:
+        shape = (*t.shape[:-2], t.shape[-1], t.shape[-2]) if t.rank >= 2 else t.shape
+        t = t.with_(shape=shape, padded=(*t.padded[:-2], t.padded[-1], t.padded[-2]))
+    return t
+
+
+def _batch(t: Tensor) -> int:
+    """``get_batch_size``: product of the padded dims before the last two."""
+    return prod(t.padded[:-2]) if len(t.padded) > 2 else 1
 
 
 @dataclass(frozen=True)
@@ -353,15 +296,16 @@ class _Mm:
 
     ``out`` is the requested output placement and dtype (the declared result);
     ``bias`` is the bias the matmul program fuses (None when ttnn adds it as a
-    separate op afterwards, see :func:`_post_process_bias`).  ``max_l1_space``
-    is ``get_max_l1_space`` when the config is chosen: before the output is
-    allocated.
+    separate op afterwards, see :func:`_post_process_bias`); a transposed
+    operand is read with its last two dims swapped.  ``max_l1_space`` is
+    ``get_max_l1_space`` when the config is chosen: before the output is
+    allocated (``ctx.max_l1_space + ctx.output_l1_per_core``).
     """
 
-    a: _T
-    b: _T
-    bias: _T | None
-    out: _T
+    a: Tensor
+    b: Tensor
+    bias: Tensor | None
+    out: Tensor
     ta: bool
     compute: _Compute
     device_grid: tuple[int, int]
@@ -376,41 +320,41 @@ class _Mm:
     @property
     def bcast_batch(self) -> bool:
         """``get_broadcast_batch``: ``a`` batched, ``b`` not (b is reused for every batch)."""
-        return self.a.batch > 1 and self.b.batch == 1
+        return _batch(self.a) > 1 and _batch(self.b) == 1
 
     def mt(self, fuse_batch: bool) -> int:
         """``get_M_dim`` in tiles."""
-        return (self.a.batch if fuse_batch else 1) * self.a.rows_t
+        return (_batch(self.a) if fuse_batch else 1) * (self.a.padded[-2] // TILE)
 
     @property
     def kt(self) -> int:
-        return self.a.cols_t
+        return self.a.padded[-1] // TILE
 
     @property
     def nt(self) -> int:
-        return self.b.cols_t
+        return self.b.padded[-1] // TILE
 
 
 def _operands(ctx: CBContext) -> tuple[_Mm, _Cfg | None]:
     """Read the op: operands, result, compute config, and the IR's program config (or None).
 
     Raises:
-        CBModelError: operands ttnn's matmul cannot take (see :func:`_tensor`), or
+        CBModelError: operands ttnn's matmul cannot take (see :func:`_operand`), or
             ``a`` and ``b`` of different K in tiles.
     """
     op = ctx.op
     ta, tb = bool(op.attrs.get("transpose_a")), bool(op.attrs.get("transpose_b"))
-    a, b = _tensor(ctx, 0, ta), _tensor(ctx, 1, tb)
+    a, b = _operand(ctx, 0, ta), _operand(ctx, 1, tb)
     if len(op.operands) >= 2 and len(op.operands[1].type.shape) == 1:
-        b = replace(b, padded=(b.padded[-1], TILE), logical=(b.logical[-1], 1))  # bound_matmul: [K] -> [K, 1]
-    out = _tensor(ctx, None)
-    bias = _tensor(ctx, 2) if op.name == "ttnn.linear" and len(op.operands) > 2 and op.operands[2].is_tensor else None
-    if a.cols_t != b.rows_t:
-        raise CBModelError(f"K in tiles differs: a has {a.cols_t}, b has {b.rows_t} (ttnn refuses)")
+        b = b.with_(shape=(b.shape[-1], 1), padded=(b.padded[-1], TILE))  # bound_matmul: [K] -> [K, 1]
+    out = _operand(ctx, None)
+    bias = _operand(ctx, 2) if op.name == "ttnn.linear" and len(op.operands) > 2 and op.operands[2].is_tensor else None
+    if a.padded[-1] != b.padded[-2]:
+        raise CBModelError(f"K in tiles differs: a has {a.padded[-1] // TILE}, b has {b.padded[-2] // TILE} (ttnn refuses)")
     cc = op.attrs.get("compute_config")
     compute = _compute(cc if isinstance(cc, ComputeKernelConfig) else None, out.dtype)
     # The auto config is chosen before the output exists: add back its L1 (ctx.max_l1_space counts it as live).
-    free = ctx.max_l1_space + out.l1_per_bank
+    free = ctx.max_l1_space + ctx.output_l1_per_core
     b_logical = op.operands[1].type.shape
     batched_b = len(b_logical) > 2 and any(d > 1 for d in b_logical[:-2])
     mm = _Mm(a, b, bias, out, ta, compute, ctx.grid, free, op.name == "ttnn.matmul" and batched_b,
@@ -438,10 +382,10 @@ def _post_process_bias(mm: _Mm, cfg: _Cfg | None) -> bool:
         return True
     if cfg is not None:
         return cfg.kind in ("multicore", "reuse")
-    if mm.out.buffer != "dram":
+    if mm.out.buffer_type != "dram":
         return True
     if not mm.a.sharded:
-        all_dram_il = (mm.a.mem == mm.b.mem == mm.out.mem == "interleaved" and mm.a.buffer == mm.b.buffer == "dram")
+        all_dram_il = (mm.a.memory_layout == mm.b.memory_layout == mm.out.memory_layout == "interleaved" and mm.a.buffer_type == mm.b.buffer_type == "dram")
         return not all_dram_il
     return False
 
@@ -479,7 +423,7 @@ def _estimated_cbs(mm: _Mm, pm: int, pn: int, bw: int) -> int:
     ``fp32_dest_acc_en``, else the larger of bf16 (2048) and the output tile.
     """
     interm = 4096 if mm.compute.fp32_dest_acc_en else max(2048, mm.out.tile_bytes)
-    in2 = pm * mm.a.shard_t[1] * mm.a.tile_bytes if mm.a.sharded else 0
+    in2 = pm * mm.a.shard.tile_shape[1] * mm.a.tile_bytes if mm.a.sharded else 0
     in0 = pm * bw * _DEPTH * mm.a.tile_bytes
     size = in0 + pn * bw * _DEPTH * mm.b.tile_bytes + pm * pn * mm.a.tile_bytes + pm * pn * interm
     size += pn * mm.bias_tile + in2
@@ -568,9 +512,9 @@ def _mcast_1d_config(mm: _Mm, fuse_batch: bool, mcast_in0: bool, grid: tuple[int
 
 
 def _bbox_size(crs: CoreRangeSet) -> tuple[int, int]:
-    xs = [v for r in crs.ranges for v in (r.start.x, r.end.x)]
-    ys = [v for r in crs.ranges for v in (r.start.y, r.end.y)]
-    return max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
+    """(x, y) size of the bounding box of ``crs``."""
+    box = bounding_box(crs)
+    return box.end.x - box.start.x + 1, box.end.y - box.start.y + 1
 
 
 def _simple_config(mm: _Mm) -> _Cfg:
@@ -593,8 +537,8 @@ def _simple_config(mm: _Mm) -> _Cfg:
     gx, gy = mm.device_grid
     mt, kt, nt = mm.mt(False), mm.kt, mm.nt
     out_sharded = mm.out.sharded
-    all_il = mm.a.mem == mm.out.mem == mm.b.mem == "interleaved"
-    all_dram = mm.a.buffer == mm.b.buffer == mm.out.buffer == "dram"
+    all_il = mm.a.memory_layout == mm.out.memory_layout == mm.b.memory_layout == "interleaved"
+    all_dram = mm.a.buffer_type == mm.b.buffer_type == mm.out.buffer_type == "dram"
     all_dram_il = all_dram and all_il
     narrow = _is_narrow(mm.a.padded[-2], mm.b.padded[-1], all_dram)
     is_wide = is_tall = False
@@ -613,18 +557,18 @@ def _simple_config(mm: _Mm) -> _Cfg:
         cy, cx = nby, nbx
     col_1d = row_1d = False
     shard = None
-    if out_sharded and mm.out.mem == "block_sharded" and mm.out.shard_cores is not None:
-        w, h = _bbox_size(mm.out.shard_cores)
+    if out_sharded and mm.out.memory_layout == "block_sharded" and mm.out.shard is not None:
+        w, h = _bbox_size(mm.out.shard.grid)
         single = w == 1 and h == 1
         col_1d, row_1d = (not single and w == 1), (not single and h == 1)
-        if (col_1d or row_1d) and mm.b.batch > 1:
+        if (col_1d or row_1d) and _batch(mm.b) > 1:
             raise CBModelError("ttnn refuses a BLOCK_SHARDED output on a 1D grid when b is batched (issue #32306)")
-        shard = (mm.out.shard_cores, mm.out.shard_shape)
-    a_bcast = all_il and mm.a.batch == 1 and mm.b.batch > 1
-    in0_1d = (is_wide and not a_bcast) or (cy == 0 and out_sharded and (mm.out.mem == "width_sharded" or row_1d))
-    in1_1d = is_tall or a_bcast or (cy == 0 and out_sharded and (mm.out.mem == "height_sharded" or col_1d))
-    use_2d = all_dram_il or (cy == 0 and out_sharded and mm.out.mem == "block_sharded" and not col_1d and not row_1d)
-    b_unbatched = mm.b.batch == 1
+        shard = (mm.out.shard.grid, mm.out.shard.shape)
+    a_bcast = all_il and _batch(mm.a) == 1 and _batch(mm.b) > 1
+    in0_1d = (is_wide and not a_bcast) or (cy == 0 and out_sharded and (mm.out.memory_layout == "width_sharded" or row_1d))
+    in1_1d = is_tall or a_bcast or (cy == 0 and out_sharded and (mm.out.memory_layout == "height_sharded" or col_1d))
+    use_2d = all_dram_il or (cy == 0 and out_sharded and mm.out.memory_layout == "block_sharded" and not col_1d and not row_1d)
+    b_unbatched = _batch(mm.b) == 1
     if (cy == 1 and not all_dram_il and not a_bcast) or in0_1d:
         user = shard if row_1d else None
         return _mcast_1d_config(mm, user is not None and b_unbatched, True, (gx, gy), user)
@@ -662,30 +606,30 @@ def _sharded_config(mm: _Mm) -> _Cfg:
             match the shards).
     """
     a, b = mm.a, mm.b
-    sh_t, sw_t = a.shard_t
-    grid = _bbox_size(a.shard_cores)
+    sh_t, sw_t = a.shard.tile_shape
+    grid = _bbox_size(a.shard.grid)
     mt, kt, nt = mm.mt(True), mm.kt, mm.nt
     fp32 = mm.compute.fp32_dest_acc_en
     if mm.user_run_batched:
-        if a.mem == "width_sharded":
+        if a.memory_layout == "width_sharded":
             raise CBModelError("ttnn refuses a WIDTH_SHARDED a for a batched matmul (MatmulMultiCoreReuseProgramConfig)")
         w_eq_n = mm.out.sharded
         shp = _subblock_params(sh_t, nt, False, w_eq_n, fp32)
         if mm.bcast_batch:
             raise CBModelError("ttnn refuses batch broadcasting with MatmulMultiCoreReuseProgramConfig")
         return _Cfg("reuse", grid, sw_t, shp[0], shp[1], sh_t, nt, sh_t, nt, auto=True)
-    if b.mem != "interleaved":
+    if b.memory_layout != "interleaved":
         raise CBModelError("ttnn's sharded-a matmul configs need an interleaved b")
     w_eq_n = mm.out.sharded
-    if a.mem in ("width_sharded", "height_sharded"):
-        if a.mem == "width_sharded":
-            mc0, pm, pn, bw = True, mt, ceil_div(nt, a.shard_cores.num_cores), gcd(sw_t, kt)
+    if a.memory_layout in ("width_sharded", "height_sharded"):
+        if a.memory_layout == "width_sharded":
+            mc0, pm, pn, bw = True, mt, ceil_div(nt, a.shard.grid.num_cores), gcd(sw_t, kt)
         else:
             mc0, pm, pn, bw = False, sh_t, nt, kt
         bh, bwid, _ = _multi_dim_factor(mm, pm, pn, bw, False)
         shp = _subblock_params(bh, bwid, False, w_eq_n, fp32)
         return _Cfg("mcast_1d", grid, bw, shp[0], shp[1], bh, bwid, pm, pn, fuse_batch=True, mcast_in0=mc0, auto=True)
-    if a.mem == "block_sharded" and grid[0] > 1 and grid[1] > 1:
+    if a.memory_layout == "block_sharded" and grid[0] > 1 and grid[1] > 1:
         vx, vy = grid
         x_match = vx == kt // sw_t
         y_match = vy == mt // sh_t
@@ -715,11 +659,11 @@ def _matmul_config(mm: _Mm) -> _Cfg:
     gx, gy = mm.device_grid
     fp32 = mm.compute.fp32_dest_acc_en
     kt, nt = mm.kt, mm.nt
-    if b.batch > 1:
-        pm, pn, bw = a.shard_t[0], b.logical[-1] // TILE, a.shard_t[1]
+    if _batch(b) > 1:
+        pm, pn, bw = a.shard.tile_shape[0], b.shape[-1] // TILE, a.shard.tile_shape[1]
         sh, sw = _subblock_params_simple(pm, pn, fp32)
         return _Cfg("reuse", (gx, gy), bw, sh, sw, pm, pn, pm, pn, auto=True)
-    sh_t, sw_t = a.shard_t
+    sh_t, sw_t = a.shard.tile_shape
     pm = sh_t
     pn = max(nt * sw_t // kt, 1)
     bw = gcd(sw_t, kt)
@@ -772,56 +716,36 @@ def _interm_format(mm: _Mm, l1acc_en: bool) -> DataType:
     return DataType("f32") if fp32 else mm.out.dtype
 
 
-def _rect(x0: int, y0: int, x1: int, y1: int) -> CoreRangeSet:
-    return cores_set(core_range(x0, y0, x1, y1))
-
-
-def _first_cores(n: int, grid: tuple[int, int], row_wise: bool) -> CoreRangeSet:
-    """``num_cores_to_corerangeset``: the first ``n`` cores of a (x, y) grid, row by row or column by column."""
-    gx, gy = grid
-    if n <= 0:
-        return CoreRangeSet(())
-    if n > gx * gy:
-        raise CBModelError(f"the program needs {n} cores but its grid {gx}x{gy} has {gx * gy}")
-    major = gx if row_wise else gy
-    full, rem = divmod(n, major)
-    ranges = []
-    if full:
-        ranges.append(core_range(0, 0, gx - 1, full - 1) if row_wise else core_range(0, 0, full - 1, gy - 1))
-    if rem:
-        ranges.append(core_range(0, full, rem - 1, full) if row_wise else core_range(full, 0, full, rem - 1))
-    return CoreRangeSet(tuple(ranges))
-
-
-def _minus(whole: CoreRangeSet, part: CoreRangeSet, grid: tuple[int, int]) -> CoreRangeSet:
-    """The cores of ``whole`` (the first cores of ``grid``, row by row) after its first ``part.num_cores``."""
-    n_whole, n_part = whole.num_cores, part.num_cores
-    gx = grid[0]
-    ranges = []
-    i = n_part
-    while i < n_whole:
-        x, y = i % gx, i // gx
-        if x == 0 and n_whole - i >= gx:
-            rows = (n_whole - i) // gx
-            ranges.append(core_range(0, y, gx - 1, y + rows - 1))
-            i += rows * gx
-        else:
-            end = min(gx - 1, x + n_whole - i - 1)
-            ranges.append(core_range(x, y, end, y))
-            i += end - x + 1
-    return CoreRangeSet(tuple(ranges))
-
-
-def _cb(index: int, name: str, t_bytes: int, tiles: int, cores: CoreRangeSet, borrowed: bool = False) -> CB:
-    return CB(index, name, t_bytes, tiles, cores, borrowed)
-
-
 def _out_and_interm(mm: _Mm, out_tiles: int, interm_tiles: int, cores: CoreRangeSet, interm_fmt: DataType,
                     separate: bool, out_sharded: bool) -> list[CB]:
     """c_4 output (backed by a sharded output's buffer) and c_5 intermediate, shared when they can be."""
-    cbs = [_cb(4, "out", mm.out.tile_bytes, out_tiles, cores, out_sharded)]
+    cbs = [CB(4, "out", mm.out.tile_bytes, out_tiles, cores, out_sharded)]
     if separate:
-        cbs.append(_cb(5, "interm", interm_fmt.tile_bytes(), interm_tiles, cores))
+        cbs.append(CB(5, "interm", interm_fmt.tile_bytes(), interm_tiles, cores))
+    return cbs
+
+
+def _notes(cfg: _Cfg, detail: str, l1acc: bool, interm_fmt: DataType) -> list[str]:
+    """A factory's notes: its config (and whether ttnn chose it), ``detail``, packer L1 accumulation and
+    the intermediate CB's format."""
+    return [f"config {cfg.describe()}{' (automatic)' if cfg.auto else ''}", detail,
+            f"packer_l1_acc {'on' if l1acc else 'off'}, intermediate {interm_fmt}"]
+
+
+def _cbs_1d_tail(mm: _Mm, cfg: _Cfg, cores: CoreRangeSet, interm_fmt: DataType, in0_pages: int) -> list[CB]:
+    """The 1D factory's CBs after in0/in1: output and intermediate (:func:`_out_and_interm`; separate
+    when their formats differ, a sharded output's ``per_core_M != out_block_h``, or ``untilize_out``
+    with more than one subblock per row), the bias (``out_block_w`` tiles, backed by a sharded bias) and
+    the transposed in0 (``in0_pages``) with ``transpose_a``; all on ``cores``."""
+    out = mm.out
+    out_tiles = cfg.per_core_m * cfg.per_core_n if out.sharded else cfg.out_block_h * cfg.out_block_w
+    separate = ((out.sharded and cfg.per_core_m != cfg.out_block_h) or interm_fmt != out.dtype
+                or (cfg.untilize_out and cfg.out_block_w // cfg.out_subblock_w > 1))
+    cbs = _out_and_interm(mm, out_tiles, cfg.out_block_h * cfg.out_block_w, cores, interm_fmt, separate, out.sharded)
+    if mm.bias is not None:
+        cbs.append(CB(3, "bias", mm.bias.tile_bytes, cfg.out_block_w, cores, mm.bias.sharded))
+    if mm.ta:
+        cbs.append(CB(10, "in0 transposed", mm.a.tile_bytes, in0_pages, cores))
     return cbs
 
 
@@ -868,14 +792,14 @@ def _factory_2d(mm: _Mm, cfg: _Cfg) -> ProgramModel:
     """
     _check_blocks(cfg)
     a, b, out = mm.a, mm.b, mm.out
-    B = 1 if cfg.fuse_batch else a.batch
+    B = 1 if cfg.fuse_batch else _batch(a)
     mt, kt, nt = mm.mt(cfg.fuse_batch), mm.kt, mm.nt
     if kt % cfg.in0_block_w:
         raise CBModelError(f"Kt {kt} is not a multiple of in0_block_w {cfg.in0_block_w} (ttnn refuses)")
-    if a.mem == "height_sharded":
+    if a.memory_layout == "height_sharded":
         if kt != cfg.in0_block_w:
             raise CBModelError(f"2D mcast with a HEIGHT_SHARDED a needs in0_block_w == Kt ({kt}) (ttnn refuses)")
-        if _bbox_size(a.shard_cores)[0] != 1:
+        if _bbox_size(a.shard.grid)[0] != 1:
             raise CBModelError("2D mcast with a HEIGHT_SHARDED a needs a one-column shard grid (ttnn refuses)")
     num_blocks = kt // cfg.in0_block_w
     l1acc = mm.compute.packer_l1_acc and ((mm.bias is not None and num_blocks > 1) or num_blocks > 2)
@@ -887,36 +811,35 @@ def _factory_2d(mm: _Mm, cfg: _Cfg) -> ProgramModel:
     if nbx > cfg.grid[0] or nby > cfg.grid[1]:
         raise CBModelError(f"{nbx}x{nby} output blocks exceed the config grid {cfg.grid[0]}x{cfg.grid[1]} (ttnn refuses)")
     cols, rows = nbx, nby  # work rectangle, already swapped for transpose_mcast
-    work = _rect(0, 0, cols - 1, rows - 1)
-    out_sharded = out.mem == "block_sharded"
-    cbs = [_cb(0, "in0", a.tile_bytes, cfg.out_block_h * cfg.in0_block_w * dbl, work, a.mem == "height_sharded")]
+    work = full_grid((cols, rows))
+    out_sharded = out.memory_layout == "block_sharded"
+    cbs = [CB(0, "in0", a.tile_bytes, cfg.out_block_h * cfg.in0_block_w * dbl, work, a.memory_layout == "height_sharded")]
     extra = None
     all_cores = work
-    if a.mem == "block_sharded":
-        sx, sy = _bbox_size(a.shard_cores)
+    if a.memory_layout == "block_sharded":
+        sx, sy = _bbox_size(a.shard.grid)
         senders = sy if cfg.transpose_mcast else sx
         n_x = nby if cfg.transpose_mcast else nbx  # blocks along in0's width
         if senders > n_x:
             if cfg.transpose_mcast:
-                extra = _rect(0, n_x, nbx - 1, senders - 1)
-                all_cores = _rect(0, 0, cols - 1, senders - 1)
+                extra = cores_set(core_range(0, n_x, nbx - 1, senders - 1))
+                all_cores = full_grid((cols, senders))
             else:
-                extra = _rect(n_x, 0, senders - 1, nby - 1)
-                all_cores = _rect(0, 0, senders - 1, rows - 1)
-            cbs.append(_cb(0, "in0 (senders without work)", a.tile_bytes, cbs[0].pages, extra))
-    in1_borrowed = b.sharded and b.buffer == "l1"
-    cbs.append(_cb(1, "in1", b.tile_bytes, cfg.out_block_w * cfg.in0_block_w * dbl, work, in1_borrowed))
-    if a.mem == "block_sharded":
-        cbs.append(_cb(2, "in0 shard", a.tile_bytes, cfg.per_core_m * a.shard_t[1], all_cores, True))
+                extra = cores_set(core_range(n_x, 0, senders - 1, nby - 1))
+                all_cores = full_grid((senders, rows))
+            cbs.append(CB(0, "in0 (senders without work)", a.tile_bytes, cbs[0].pages, extra))
+    in1_borrowed = b.sharded and b.buffer_type == "l1"
+    cbs.append(CB(1, "in1", b.tile_bytes, cfg.out_block_w * cfg.in0_block_w * dbl, work, in1_borrowed))
+    if a.memory_layout == "block_sharded":
+        cbs.append(CB(2, "in0 shard", a.tile_bytes, cfg.per_core_m * a.shard.tile_shape[1], all_cores, True))
     out_tiles = cfg.per_core_m * cfg.per_core_n if out_sharded else cfg.out_block_h * cfg.out_block_w
     separate = (out_sharded and cfg.per_core_m != cfg.out_block_h) or interm_fmt != out.dtype
     cbs += _out_and_interm(mm, out_tiles, cfg.out_block_h * cfg.out_block_w, work, interm_fmt, separate, out_sharded)
     if mm.bias is not None:
-        cbs.append(_cb(3, "bias", mm.bias.tile_bytes, cfg.out_block_w, work))
+        cbs.append(CB(3, "bias", mm.bias.tile_bytes, cfg.out_block_w, work))
     if mm.ta:
-        cbs.append(_cb(10, "in0 transposed", a.tile_bytes, cbs[0].pages, work))
-    notes = [f"config {cfg.describe()}{' (automatic)' if cfg.auto else ''}", f"num_blocks {num_blocks}",
-             f"packer_l1_acc {'on' if l1acc else 'off'}, intermediate {interm_fmt}"]
+        cbs.append(CB(10, "in0 transposed", a.tile_bytes, cbs[0].pages, work))
+    notes = _notes(cfg, f"num_blocks {num_blocks}", l1acc, interm_fmt)
     return ProgramModel("MatmulMultiCoreReuseMcast2DProgramFactory", _SRC_2D, all_cores, cbs, notes)
 
 
@@ -950,8 +873,8 @@ def _factory_1d_in0(mm: _Mm, cfg: _Cfg) -> ProgramModel:
     Raises:
         CBModelError: more than one output block along M (ttnn refuses).
     """
-    a, b, out = mm.a, mm.b, mm.out
-    B = 1 if cfg.fuse_batch else a.batch
+    a, b = mm.a, mm.b
+    B = 1 if cfg.fuse_batch else _batch(a)
     mt, kt, nt = mm.mt(cfg.fuse_batch), mm.kt, mm.nt
     num_blocks = kt // cfg.in0_block_w
     l1acc = mm.compute.packer_l1_acc and num_blocks > 1
@@ -960,30 +883,22 @@ def _factory_1d_in0(mm: _Mm, cfg: _Cfg) -> ProgramModel:
     if ceil_div(mt, cfg.per_core_m) != 1:
         raise CBModelError(f"1D mcast_in0 needs M ({mt} tiles) within per_core_M {cfg.per_core_m} (ttnn refuses)")
     work_n = ceil_div(nt, cfg.per_core_n)
-    senders = a.shard_cores.num_cores if a.sharded else 1
+    senders = a.shard.grid.num_cores if a.sharded else 1
     n_cores = max(work_n, senders) if a.sharded else work_n
     grid = cfg.grid
-    all_cores = _first_cores(n_cores, grid, True)
-    work = _first_cores(work_n, grid, True)
-    cbs = [_cb(0, "in0", a.tile_bytes, cfg.out_block_h * cfg.in0_block_w * dbl, work)]
+    all_cores = num_cores_to_corerangeset(n_cores, grid, True)
+    work = num_cores_to_corerangeset(work_n, grid, True)
+    cbs = [CB(0, "in0", a.tile_bytes, cfg.out_block_h * cfg.in0_block_w * dbl, work)]
     if n_cores > work_n:
-        cbs.append(_cb(0, "in0 (senders without work)", a.tile_bytes, cbs[0].pages, _minus(all_cores, work, grid)))
-    b_local = b.sharded and b.buffer == "l1"
-    in1_tiles = cfg.per_core_n * b.shard_t[0] if b_local else cfg.out_block_w * cfg.in0_block_w * dbl
-    cbs.append(_cb(1, "in1", b.tile_bytes, in1_tiles, work, b_local))
+        senders_only = num_cores_to_corerangeset(n_cores - work_n, grid, True, start=(work_n % grid[0], work_n // grid[0]))
+        cbs.append(CB(0, "in0 (senders without work)", a.tile_bytes, cbs[0].pages, senders_only))
+    b_local = b.sharded and b.buffer_type == "l1"
+    in1_tiles = cfg.per_core_n * b.shard.tile_shape[0] if b_local else cfg.out_block_w * cfg.in0_block_w * dbl
+    cbs.append(CB(1, "in1", b.tile_bytes, in1_tiles, work, b_local))
     if a.sharded:
-        cbs.append(_cb(2, "in0 shard", a.tile_bytes, cfg.per_core_m * a.shard_t[1], all_cores, True))
-    out_sharded = out.sharded
-    out_tiles = cfg.per_core_m * cfg.per_core_n if out_sharded else cfg.out_block_h * cfg.out_block_w
-    separate = ((out_sharded and cfg.per_core_m != cfg.out_block_h) or interm_fmt != out.dtype
-                or (cfg.untilize_out and cfg.out_block_w // cfg.out_subblock_w > 1))
-    cbs += _out_and_interm(mm, out_tiles, cfg.out_block_h * cfg.out_block_w, work, interm_fmt, separate, out_sharded)
-    if mm.bias is not None:
-        cbs.append(_cb(3, "bias", mm.bias.tile_bytes, cfg.out_block_w, work, mm.bias.sharded))
-    if mm.ta:
-        cbs.append(_cb(10, "in0 transposed", a.tile_bytes, cbs[0].pages, work))
-    notes = [f"config {cfg.describe()}{' (automatic)' if cfg.auto else ''}", f"num_blocks {num_blocks}",
-             f"packer_l1_acc {'on' if l1acc else 'off'}, intermediate {interm_fmt}"]
+        cbs.append(CB(2, "in0 shard", a.tile_bytes, cfg.per_core_m * a.shard.tile_shape[1], all_cores, True))
+    cbs += _cbs_1d_tail(mm, cfg, work, interm_fmt, cbs[0].pages)
+    notes = _notes(cfg, f"num_blocks {num_blocks}", l1acc, interm_fmt)
     return ProgramModel("MatmulMultiCoreReuseMcast1DProgramFactory", _SRC_1D, all_cores, cbs, notes)
 
 
@@ -1005,8 +920,8 @@ def _factory_1d_in1(mm: _Mm, cfg: _Cfg) -> ProgramModel:
         CBModelError: more than one output block along N (ttnn refuses).
     """
     a, b, out = mm.a, mm.b, mm.out
-    in0_b = 1 if cfg.fuse_batch else a.batch
-    in1_b = b.batch
+    in0_b = 1 if cfg.fuse_batch else _batch(a)
+    in1_b = _batch(b)
     mt, kt, nt = mm.mt(cfg.fuse_batch), mm.kt, mm.nt
     num_blocks = kt // cfg.in0_block_w
     l1acc = mm.compute.packer_l1_acc and ((mm.bias is not None and num_blocks > 1) or num_blocks > 2)
@@ -1014,33 +929,24 @@ def _factory_1d_in1(mm: _Mm, cfg: _Cfg) -> ProgramModel:
     if ceil_div(nt, cfg.per_core_n) != 1:
         raise CBModelError(f"1D mcast_in1 needs N ({nt} tiles) within per_core_N {cfg.per_core_n} (ttnn refuses)")
     n_cores = ceil_div(mt, cfg.per_core_m)
-    cores = _first_cores(n_cores, cfg.grid, True)
+    cores = num_cores_to_corerangeset(n_cores, cfg.grid, True)
     reuse_in0 = (in0_b == 1 and in1_b > 1 and not a.sharded and not out.sharded and not mm.bcast_batch
                  and cfg.fused_activation is None)
     block = cfg.out_block_h * cfg.in0_block_w
-    extract = a.sharded and a.shard_t[1] // cfg.in0_block_w > 1
+    extract = a.sharded and a.shard.tile_shape[1] // cfg.in0_block_w > 1
     if reuse_in0:
         in0_tiles = cfg.per_core_m * num_blocks * cfg.in0_block_w
     elif a.sharded:
         in0_tiles = num_blocks * cfg.per_core_m * cfg.in0_block_w * in0_b
     else:
         in0_tiles = block * (_DEPTH if in0_b * num_blocks > 1 else 1)
-    cbs = [_cb(0, "in0", a.tile_bytes, in0_tiles, cores, a.sharded and not extract)]
+    cbs = [CB(0, "in0", a.tile_bytes, in0_tiles, cores, a.sharded and not extract)]
     if extract:
-        cbs.append(_cb(2, "in0 shard", a.tile_bytes, block, cores, True))
-    cbs.append(_cb(1, "in1", b.tile_bytes, cfg.out_block_w * cfg.in0_block_w * (_DEPTH if in1_b * num_blocks > 1 else 1),
+        cbs.append(CB(2, "in0 shard", a.tile_bytes, block, cores, True))
+    cbs.append(CB(1, "in1", b.tile_bytes, cfg.out_block_w * cfg.in0_block_w * (_DEPTH if in1_b * num_blocks > 1 else 1),
                    cores))
-    out_sharded = out.sharded
-    out_tiles = cfg.per_core_m * cfg.per_core_n if out_sharded else cfg.out_block_h * cfg.out_block_w
-    separate = ((out_sharded and cfg.per_core_m != cfg.out_block_h) or interm_fmt != out.dtype
-                or (cfg.untilize_out and cfg.out_block_w // cfg.out_subblock_w > 1))
-    cbs += _out_and_interm(mm, out_tiles, cfg.out_block_h * cfg.out_block_w, cores, interm_fmt, separate, out_sharded)
-    if mm.bias is not None:
-        cbs.append(_cb(3, "bias", mm.bias.tile_bytes, cfg.out_block_w, cores, mm.bias.sharded))
-    if mm.ta:
-        cbs.append(_cb(10, "in0 transposed", a.tile_bytes, in0_tiles, cores))
-    notes = [f"config {cfg.describe()}{' (automatic)' if cfg.auto else ''}", f"num_blocks {num_blocks}",
-             f"packer_l1_acc {'on' if l1acc else 'off'}, intermediate {interm_fmt}"]
+    cbs += _cbs_1d_tail(mm, cfg, cores, interm_fmt, in0_tiles)
+    notes = _notes(cfg, f"num_blocks {num_blocks}", l1acc, interm_fmt)
     if reuse_in0:
         notes.append("a (batch 1) is kept in L1 and reused for every batch of b")
     return ProgramModel("MatmulMultiCoreReuseMcast1DProgramFactory", _SRC_1D, cores, cbs, notes)
@@ -1068,37 +974,34 @@ def _factory_gather_in0(mm: _Mm, cfg: _Cfg) -> ProgramModel:
             of 0 with an L1-sharded b.
     """
     a, b, out = mm.a, mm.b, mm.out
-    if a.mem != "width_sharded" or a.shard_cores is None:
+    if a.memory_layout != "width_sharded" or a.shard is None:
         raise CBModelError("gather_in0 needs a WIDTH_SHARDED a (ttnn refuses)")
     if not out.sharded:
         raise CBModelError("gather_in0 needs a sharded output (ttnn refuses)")
-    ring = a.shard_cores.num_cores
-    sw = a.shard_t[1]
+    ring = a.shard.grid.num_cores
+    sw = a.shard.tile_shape[1]
     l1acc = mm.compute.packer_l1_acc and ring > 1
     interm_fmt = _interm_format(mm, l1acc)
-    w, h = _bbox_size(a.shard_cores)
-    x0 = min(r.start.x for r in a.shard_cores.ranges)
-    y0 = min(r.start.y for r in a.shard_cores.ranges)
-    cores = _rect(x0, y0, x0 + w - 1, y0 + h - 1)
+    cores = cores_set(bounding_box(a.shard.grid))
     pm, pn = cfg.per_core_m, cfg.per_core_n
-    cbs = [_cb(0, "in0 shard", a.tile_bytes, pm * sw, cores, True)]
-    if b.buffer == "dram":
-        cbs.append(_cb(1, "in1", b.tile_bytes, 2 * sw * pn, cores))
+    cbs = [CB(0, "in0 shard", a.tile_bytes, pm * sw, cores, True)]
+    if b.buffer_type == "dram":
+        cbs.append(CB(1, "in1", b.tile_bytes, 2 * sw * pn, cores))
     else:
         if not b.sharded:
             raise CBModelError("gather_in0 needs b in DRAM or sharded in L1 (ttnn refuses)")
         receivers = cfg.num_global_cb_receivers
         if receivers <= 0:
             raise CBModelError("gather_in0 with an L1-sharded b divides its shard by num_global_cb_receivers = 0")
-        bh, bwid = b.shard_t
-        cbs.append(_cb(1, "in1 shard", b.tile_bytes, bh * (bwid // receivers), cores, True))
-    cbs.append(_cb(2, "in0 ring shards", a.tile_bytes, (ring - 1) * pm * sw, cores))
+        bh, bwid = b.shard.tile_shape
+        cbs.append(CB(1, "in1 shard", b.tile_bytes, bh * (bwid // receivers), cores, True))
+    cbs.append(CB(2, "in0 ring shards", a.tile_bytes, (ring - 1) * pm * sw, cores))
     cbs.append(CB(3, "sync", 16, 1, cores))
     cbs.append(CB(4, "sync 2", 16, 1, cores))
     separate = interm_fmt != out.dtype or (cfg.untilize_out and pn // cfg.out_subblock_w > 1)
-    cbs.append(_cb(5, "out", out.tile_bytes, pm * pn, cores, True))
+    cbs.append(CB(5, "out", out.tile_bytes, pm * pn, cores, True))
     if separate:
-        cbs.append(_cb(6, "interm", interm_fmt.tile_bytes(), pm * pn, cores))
+        cbs.append(CB(6, "interm", interm_fmt.tile_bytes(), pm * pn, cores))
     notes = [f"config {cfg.describe()}, gather_in0 over a ring of {ring} cores",
              f"packer_l1_acc {'on' if l1acc else 'off'}, intermediate {interm_fmt}"]
     return ProgramModel("MatmulMeshWorkloadMultiCoreReuseMcast1DProgramFactory", _SRC_1D, cores, cbs, notes)
@@ -1128,7 +1031,7 @@ def _factory_reuse(mm: _Mm, cfg: _Cfg) -> ProgramModel:
     a, b, out = mm.a, mm.b, mm.out
     if min(cfg.in0_block_w, cfg.per_core_m, cfg.per_core_n, cfg.out_subblock_h, cfg.out_subblock_w) <= 0:
         raise CBModelError(f"matmul config {cfg.describe()} has a zero block size (ttnn refuses)")
-    B, mt, kt, nt = a.batch, mm.mt(False), mm.kt, mm.nt
+    B, mt, kt, nt = _batch(a), mm.mt(False), mm.kt, mm.nt
     pm, pn, bw = cfg.per_core_m, cfg.per_core_n, cfg.in0_block_w
     if kt % bw:
         raise CBModelError(f"Kt {kt} is not a multiple of in0_block_w {bw} (ttnn refuses)")
@@ -1136,7 +1039,7 @@ def _factory_reuse(mm: _Mm, cfg: _Cfg) -> ProgramModel:
         raise CBModelError(f"MatmulMultiCoreReuseProgramConfig needs per_core_N == Nt ({pn} != {nt}) (ttnn refuses)")
     if (pm > mt and (pm % mt or (B * mt) % pm)) or (pm <= mt and mt % pm):
         raise CBModelError(f"per_core_M {pm} must divide Mt {mt} or be a multiple of it dividing B*Mt (ttnn refuses)")
-    if a.batch > 1 and b.batch > 1 and mt % cfg.out_subblock_h:
+    if _batch(a) > 1 and _batch(b) > 1 and mt % cfg.out_subblock_h:
         raise CBModelError(f"batched matmul: out_subblock_h {cfg.out_subblock_h} must divide Mt {mt} (ttnn refuses)")
     if out.sharded and not (cfg.out_subblock_w == pn or cfg.out_subblock_h == 1):
         raise CBModelError("sharded output: out_subblock_w must equal per_core_N or out_subblock_h be 1 (ttnn refuses)")
@@ -1147,23 +1050,22 @@ def _factory_reuse(mm: _Mm, cfg: _Cfg) -> ProgramModel:
     l1acc = mm.compute.packer_l1_acc and num_blocks > 2
     interm_fmt = _interm_format(mm, l1acc)
     blocks = (B * mt // pm) * (nt // pn)
-    shard = next((t.shard_cores for t in (a, b, out) if t.sharded and t.shard_cores is not None), None)
+    shard = next((t.shard.grid for t in (a, b, out) if t.sharded and t.shard is not None), None)
     if shard is not None:
         cores = shard
         if blocks // cores.num_cores == 0:
             raise CBModelError(f"{blocks} output blocks for {cores.num_cores} shard cores (ttnn refuses)")
     else:
-        cores = _first_cores(min(blocks, cfg.grid[0] * cfg.grid[1]), cfg.grid, False)
+        cores = split_work_to_cores(cfg.grid, blocks).all_cores
     in0_tiles = pm * kt if a.sharded else min(pm, mt) * bw * 2
     in1_tiles = pn * bw * (num_blocks * scale if b.sharded else 2)
-    cbs = [_cb(0, "in0", a.tile_bytes, in0_tiles, cores, a.sharded),
-           _cb(1, "in1", b.tile_bytes, in1_tiles, cores, b.sharded)]
+    cbs = [CB(0, "in0", a.tile_bytes, in0_tiles, cores, a.sharded),
+           CB(1, "in1", b.tile_bytes, in1_tiles, cores, b.sharded)]
     separate = interm_fmt != out.dtype
     cbs += _out_and_interm(mm, pm * pn, pm * pn, cores, interm_fmt, separate, out.sharded)
     if mm.ta:
-        cbs.append(_cb(10, "in0 transposed", a.tile_bytes, in0_tiles, cores))
-    notes = [f"config {cfg.describe()}{' (automatic)' if cfg.auto else ''}", f"{blocks} output blocks",
-             f"packer_l1_acc {'on' if l1acc else 'off'}, intermediate {interm_fmt}"]
+        cbs.append(CB(10, "in0 transposed", a.tile_bytes, in0_tiles, cores))
+    notes = _notes(cfg, f"{blocks} output blocks", l1acc, interm_fmt)
     return ProgramModel("MatmulMultiCoreReuseOptimizedProgramFactory", _SRC_REUSE, cores, cbs, notes)
 
 
@@ -1174,9 +1076,9 @@ def _factory_multicore(mm: _Mm, cfg: _Cfg) -> ProgramModel:
     ``min(output tiles, cores)`` cores of the device grid, column by column.
     """
     out_tiles = prod(mm.out.padded) // (TILE * TILE)
-    cores = _first_cores(min(out_tiles, mm.device_grid[0] * mm.device_grid[1]), mm.device_grid, False)
-    cbs = [_cb(0, "in0", mm.a.tile_bytes, 2, cores), _cb(1, "in1", mm.b.tile_bytes, 2, cores),
-           _cb(16, "out", mm.out.tile_bytes, 2, cores)]
+    cores = split_work_to_cores(mm.device_grid, out_tiles).all_cores
+    cbs = [CB(0, "in0", mm.a.tile_bytes, 2, cores), CB(1, "in1", mm.b.tile_bytes, 2, cores),
+           CB(16, "out", mm.out.tile_bytes, 2, cores)]
     return ProgramModel("MatmulMultiCoreProgramFactory", _SRC_MULTI, cores, cbs,
                         [f"config {cfg.describe()} (automatic)", f"{out_tiles} output tiles"])
 
@@ -1187,7 +1089,7 @@ def _factory_multicore(mm: _Mm, cfg: _Cfg) -> ProgramModel:
 _P150_DRAM_READERS = ((0, 9), (0, 0), (0, 7), (0, 3), (6, 9), (6, 1), (6, 6), (6, 4))
 
 
-def _factory_dram_sharded(mm: _Mm, cfg: _Cfg, arch_name: str, grid: tuple[int, int]) -> ProgramModel:
+def _factory_dram_sharded(mm: _Mm, cfg: _Cfg, arch_name: str) -> ProgramModel:
     """MatmulMultiCoreReuseMultiCastDRAMShardedProgramFactory (matmul_multicore_reuse_mcast_dram_sharded_program_factory.cpp @01502698).
 
     ``per_core_N = ceil(Nt / banks)`` for compute, widened to a multiple of the
@@ -1208,7 +1110,7 @@ def _factory_dram_sharded(mm: _Mm, cfg: _Cfg, arch_name: str, grid: tuple[int, i
     a, b, out = mm.a, mm.b, mm.out
     if arch_name != "blackhole" or mm.dram_banks != len(_P150_DRAM_READERS):
         raise CBModelError("DRAM-sharded matmul reader cores are only known for the Blackhole P150")
-    if not (a.sharded and a.buffer == "l1" and b.sharded and b.buffer == "dram" and out.sharded):
+    if not (a.sharded and a.buffer_type == "l1" and b.sharded and b.buffer_type == "dram" and out.sharded):
         raise CBModelError("DRAM-sharded matmul needs an L1-sharded a, a DRAM-sharded b and a sharded output")
     kt, nt = mm.kt, mm.nt
     if kt % cfg.in0_block_w:
@@ -1216,7 +1118,7 @@ def _factory_dram_sharded(mm: _Mm, cfg: _Cfg, arch_name: str, grid: tuple[int, i
     if mm.mt(True) != 1:
         raise CBModelError("DRAM-sharded matmul supports an a of one tile row only (ttnn refuses)")
     readers = list(_P150_DRAM_READERS)
-    in1_shard_w = b.shard_t[1]
+    in1_shard_w = b.shard.tile_shape[1]
     padded_w = in1_shard_w * len(readers)
     if padded_w > nt:
         readers = readers[: len(readers) - (padded_w - nt) // in1_shard_w]
@@ -1235,29 +1137,24 @@ def _factory_dram_sharded(mm: _Mm, cfg: _Cfg, arch_name: str, grid: tuple[int, i
                 per_n, best = n_new, new_w
         pn = best * per_n
     num_blocks = kt // cfg.in0_block_w
-    B = a.batch
+    B = _batch(a)
     l1acc = mm.compute.packer_l1_acc and num_blocks > 1
     interm_fmt = _interm_format(mm, l1acc)
-    cells = [(c.x, c.y) for r in a.shard_cores.ranges for c in _cells(r)] + readers
+    cells = corerange_to_cores(a.shard.grid) + readers
     xs, ys = [c[0] for c in cells], [c[1] for c in cells]
-    box = _rect(min(xs), min(ys), max(xs), max(ys))
+    box = cores_set(core_range(min(xs), min(ys), max(xs), max(ys)))
     pm = cfg.per_core_m
     multi = B * num_blocks > 1
-    cbs = [_cb(0, "in0", a.tile_bytes, pm * cfg.in0_block_w * (2 if multi else 1), box),
-           _cb(1, "in1", b.tile_bytes, pn_sender * cfg.in0_block_w * (3 if multi else 1), box),
-           _cb(2, "in0 shard", a.tile_bytes, pm * a.shard_t[1], box, True)]
+    cbs = [CB(0, "in0", a.tile_bytes, pm * cfg.in0_block_w * (2 if multi else 1), box),
+           CB(1, "in1", b.tile_bytes, pn_sender * cfg.in0_block_w * (3 if multi else 1), box),
+           CB(2, "in0 shard", a.tile_bytes, pm * a.shard.tile_shape[1], box, True)]
     separate = interm_fmt != out.dtype
     cbs += _out_and_interm(mm, pm * pn, pm * pn, box, interm_fmt, separate, False)
-    cbs.append(_cb(6, "out reshard", out.tile_bytes, pm * cfg.per_core_n, box, True))
+    cbs.append(CB(6, "out reshard", out.tile_bytes, pm * cfg.per_core_n, box, True))
     if mm.bias is not None:
-        cbs.append(_cb(3, "bias", mm.bias.tile_bytes, pn, box))
-    notes = [f"config {cfg.describe()}", f"{banks} DRAM reader cores, per_core_N compute {pn}",
-             f"packer_l1_acc {'on' if l1acc else 'off'}, intermediate {interm_fmt}"]
+        cbs.append(CB(3, "bias", mm.bias.tile_bytes, pn, box))
+    notes = _notes(cfg, f"{banks} DRAM reader cores, per_core_N compute {pn}", l1acc, interm_fmt)
     return ProgramModel("MatmulMultiCoreReuseMultiCastDRAMShardedProgramFactory", _SRC_DRAM, box, cbs, notes)
-
-
-def _cells(r) -> list[CoreCoord]:
-    return [CoreCoord(x, y) for y in range(r.start.y, r.end.y + 1) for x in range(r.start.x, r.end.x + 1)]
 
 
 def _check_batches(ctx: CBContext, cfg: _Cfg) -> None:
@@ -1312,7 +1209,7 @@ def matmul_program(ctx: CBContext) -> ProgramModel:
     elif kind == "reuse":
         prog = _factory_reuse(mm, cfg)
     elif kind == "dram_sharded":
-        prog = _factory_dram_sharded(mm, cfg, ctx.arch.name, ctx.grid)
+        prog = _factory_dram_sharded(mm, cfg, ctx.arch.name)
     else:
         prog = _factory_multicore(mm, cfg)
     if post_bias:
@@ -1354,14 +1251,14 @@ def matmul_output_spec(ctx: CBContext) -> list[TensorSpec]:
             raise CBModelError(f"ttnn refuses the bias: {exc}") from exc
     layout = "tile"
     padded = tile_padded_shape(shape)
-    mem, shard = mm.out.mem, None
+    mem, shard = mm.out.memory_layout, None
     if mm.out.sharded and cfg is not None:
-        if cfg.kind == "mcast_1d" and not cfg.gather_in0 and mem == "block_sharded" and mm.out.shard_cores is not None:
-            w, h = _bbox_size(mm.out.shard_cores)
+        if cfg.kind == "mcast_1d" and not cfg.gather_in0 and mem == "block_sharded" and mm.out.shard is not None:
+            w, h = _bbox_size(mm.out.shard.grid)
             if w == 1 or h == 1:
                 mem = "height_sharded" if w == 1 else "width_sharded"
         if cfg.kind == "mcast_1d" and cfg.gather_in0:
-            shard = mm.out.shard_shape
+            shard = mm.out.shard.shape
         elif cfg.kind in ("mcast_1d", "mcast_2d", "reuse", "dram_sharded"):
             shard = (cfg.per_core_m * TILE, cfg.per_core_n * TILE)
-    return [TensorSpec(tuple(shape), tuple(padded), layout, str(mm.out.dtype), mm.out.buffer, mem, shard)]
+    return [TensorSpec(tuple(shape), tuple(padded), layout, str(mm.out.dtype), mm.out.buffer_type, mem, shard)]

@@ -26,9 +26,11 @@ from math import prod
 from ..ir.attrs import ComputeKernelConfig, DataType
 from ..ir.model import Op
 from ..layout import ceil_div
-from .cb import CB, CBContext, CBModelError, DeviceRejection, ProgramModel, first_cores
-from .data_movement import _T, _reshape_steps, _tensor, _transpose_steps, fill_pad_program, split_work
+from .cb import CB, CBContext, CBModelError, DeviceRejection, ProgramModel, core_range, cores_set
+from .data_movement import fill_pad_program, reshape_steps, transpose_steps
 from .registry import ShapeError, norm_dim, register, register_cb, tensor_shape
+from .tensors import TILE, MemCfg, Tensor, operand, result, tensor_of
+from .work_split import split_work_to_cores
 
 _TD = "tt-mlir include/ttmlir/Dialect/TTNN/IR/TTNNOps.td @19c86fca"
 _TM = "tt-metal ttnn/cpp/ttnn/operations/"
@@ -36,7 +38,6 @@ _REDUCE_SRC = _TM + "reduction/generic/device/reduce_op_multi_core_{}_program_fa
 _NC_SRC = _TM + "experimental/reduction/fast_reduce_nc/device/fast_reduce_nc_program_factory.cpp @b9dd0672 (fitted to ttnn 0.81.1)"
 _SOFTMAX_SRC = _TM + "normalization/softmax/device/softmax_program_factory_attention_optimized.cpp @86aa0949 (fitted to ttnn 0.81.1)"
 _LN_SRC = _TM + "normalization/layernorm/device/layernorm_op_multi_core.cpp @5aa66d6b (fitted to ttnn 0.81.1)"
-TILE = 32
 F32 = DataType("f32")
 BF16 = DataType("bf16")
 
@@ -96,26 +97,17 @@ def group_norm(op: Op):
 # ---------------------------------------------------------------------------
 
 
-def _tile(dtype: DataType) -> int:
-    return dtype.tile_bytes()
-
-
 def _cbs(cores, specs: list[tuple[str, int, int]], backed: tuple[str, ...] = ()) -> list[CB]:
     """CBs (name, page bytes, pages) on ``cores`` in creation order; names in ``backed`` are tensor-backed."""
     return [CB(i, name, page, pages, cores, globally_allocated=name in backed) for i, (name, page, pages) in enumerate(specs)]
 
 
-def dims4(t: _T) -> tuple[int, int, int]:
+def dims4(t: Tensor) -> tuple[int, int, int]:
     """``(NC, Ht, Wt)`` of the tensor unsqueezed to 4D: NC = product of the leading padded dims, in tiles."""
     padded = t.padded
     if len(padded) == 1:
         padded = (TILE, padded[0])
     return prod(padded[:-2]), ceil_div(padded[-2], TILE), ceil_div(padded[-1], TILE)
-
-
-def min_per_core(units: int, cores: int) -> int:
-    """The smaller per-core share of ``split_work_to_cores``: ``floor(units / cores)``, at least 1."""
-    return max(1, units // cores)
 
 
 def _compute_config(op: Op) -> ComputeKernelConfig | None:
@@ -128,7 +120,7 @@ def _compute_config(op: Op) -> ComputeKernelConfig | None:
 # ---------------------------------------------------------------------------
 
 
-def reduce_w_program(x: _T, out: _T, grid: tuple[int, int]) -> ProgramModel:
+def reduce_w_program(x: Tensor, out: Tensor, grid: tuple[int, int]) -> ProgramModel:
     """ReduceMultiCoreWProgramFactory: reduce the last dim of ``x`` (4D view NC x Ht x Wt tiles).
 
     Interleaved path: rows ``NC * Ht`` split over the cores column by column
@@ -147,24 +139,23 @@ def reduce_w_program(x: _T, out: _T, grid: tuple[int, int]) -> ProgramModel:
     """
     nc, ht, wt = dims4(x)
     rows = nc * ht
-    scaler = _tile(F32 if x.dtype == F32 else BF16)
-    if x.l1 and out.l1 and x.mem == out.mem == "height_sharded" and x.shard and out.shard:
-        cores = x.shard[0]
-        ih, iw = x.shard[1]
-        oh, ow = out.shard[1]
-        cbs = _cbs(cores, [("input", _tile(x.dtype), 2), ("input_shard", _tile(x.dtype), ceil_div(ih, TILE) * ceil_div(iw, TILE)),
-                           ("scaler", scaler, 1), ("output_shard", _tile(out.dtype), ceil_div(oh, TILE) * ceil_div(ow, TILE))],
+    scaler = (F32 if x.dtype == F32 else BF16).tile_bytes()
+    if x.l1 and out.l1 and x.memory_layout == out.memory_layout == "height_sharded" and x.shard and out.shard:
+        cores = x.shard.grid
+        cbs = _cbs(cores, [("input", x.tile_bytes, 2), ("input_shard", x.tile_bytes, x.shard.tiles),
+                           ("scaler", scaler, 1), ("output_shard", out.tile_bytes, out.shard.tiles)],
                    backed=("input_shard", "output_shard"))
         return ProgramModel("ReduceDeviceOperation::ReduceMultiCoreWProgramFactory", _REDUCE_SRC.format("w"), cores, cbs,
                             ["height-sharded input and output: shard-resident W reduce"])
-    cores = split_work(rows, grid)
-    share = min_per_core(rows, grid[0] * grid[1]) * wt
-    cbs = _cbs(cores, [("input", _tile(x.dtype), 8 if share >= 4 else 2), ("scaler", scaler, 1), ("output", _tile(out.dtype), 2)])
+    split = split_work_to_cores(grid, rows)
+    cores = split.all_cores
+    share = max(1, split.units_per_core_min) * wt
+    cbs = _cbs(cores, [("input", x.tile_bytes, 8 if share >= 4 else 2), ("scaler", scaler, 1), ("output", out.tile_bytes, 2)])
     return ProgramModel("ReduceDeviceOperation::ReduceMultiCoreWProgramFactory", _REDUCE_SRC.format("w"), cores, cbs,
                         [f"{rows:,} tile rows of Wt {wt} on {cores.num_cores} cores; at least {share} input tiles per core"])
 
 
-def h_two_pass(x: _T, grid: tuple[int, int]) -> bool:
+def h_two_pass(x: Tensor, grid: tuple[int, int]) -> bool:
     """Whether ttnn 0.81.1 splits an H reduce in two passes (measured rule, no source found).
 
     Two passes when Ht >= 20 and at least two H chunks per column fit the grid
@@ -175,7 +166,7 @@ def h_two_pass(x: _T, grid: tuple[int, int]) -> bool:
     return ht >= 20 and (grid[0] * grid[1]) // (nc * wt) >= 2
 
 
-def reduce_h_programs(x: _T, out: _T, grid: tuple[int, int]) -> list[ProgramModel]:
+def reduce_h_programs(x: Tensor, out: Tensor, grid: tuple[int, int]) -> list[ProgramModel]:
     """ReduceMultiCoreHProgramFactory: reduce the second-last dim, in one or two programs.
 
     One pass: columns ``NC * Wt`` split column by column; DFBs ``input`` 8 tiles
@@ -195,44 +186,43 @@ def reduce_h_programs(x: _T, out: _T, grid: tuple[int, int]) -> list[ProgramMode
     nc, ht, wt = dims4(x)
     cols = nc * wt
     ncores = grid[0] * grid[1]
-    scaler = _tile(F32 if x.dtype == F32 else BF16)
+    scaler = (F32 if x.dtype == F32 else BF16).tile_bytes()
     name = "ReduceDeviceOperation::ReduceMultiCoreHProgramFactory"
-    if x.l1 and out.l1 and x.mem == out.mem == "width_sharded" and x.shard and out.shard:
-        cores = x.shard[0]
-        ih, iw = x.shard[1]
-        oh, ow = out.shard[1]
-        cbs = _cbs(cores, [("input", _tile(x.dtype), 2), ("input_shard", _tile(x.dtype), ceil_div(ih, TILE) * ceil_div(iw, TILE)),
-                           ("scaler", scaler, 1), ("output_shard", _tile(out.dtype), ceil_div(oh, TILE) * ceil_div(ow, TILE))],
+    if x.l1 and out.l1 and x.memory_layout == out.memory_layout == "width_sharded" and x.shard and out.shard:
+        cores = x.shard.grid
+        cbs = _cbs(cores, [("input", x.tile_bytes, 2), ("input_shard", x.tile_bytes, x.shard.tiles),
+                           ("scaler", scaler, 1), ("output_shard", out.tile_bytes, out.shard.tiles)],
                    backed=("input_shard", "output_shard"))
         return [ProgramModel(name, _REDUCE_SRC.format("h"), cores, cbs, ["width-sharded input and output: shard-resident H reduce"])]
     if not h_two_pass(x, grid):
-        cores = split_work(cols, grid)
-        share = min_per_core(cols, ncores)
-        cbs = _cbs(cores, [("input", _tile(x.dtype), 8 if share >= 4 else 2), ("scaler", scaler, 1), ("output", _tile(out.dtype), 2)])
+        split = split_work_to_cores(grid, cols)
+        cores = split.all_cores
+        share = max(1, split.units_per_core_min)
+        cbs = _cbs(cores, [("input", x.tile_bytes, 8 if share >= 4 else 2), ("scaler", scaler, 1), ("output", out.tile_bytes, 2)])
         return [ProgramModel(name, _REDUCE_SRC.format("h"), cores, cbs,
                              [f"{cols:,} tile columns of Ht {ht} on {cores.num_cores} cores"])]
     chunks = min(ht, ncores // cols)
-    c1 = split_work(cols * chunks, grid)
+    c1 = split_work_to_cores(grid, cols * chunks).all_cores
     p1 = ProgramModel(name, _REDUCE_SRC.format("h"), c1,
-                      _cbs(c1, [("input", _tile(x.dtype), 2 if x.dtype == F32 else 8), ("scaler", scaler, 1), ("partials", _tile(F32), 2)]),
+                      _cbs(c1, [("input", x.tile_bytes, 2 if x.dtype == F32 else 8), ("scaler", scaler, 1), ("partials", F32.tile_bytes(), 2)]),
                       [f"two-pass H reduce, pass 1: {cols} columns x {chunks} H chunks on {c1.num_cores} cores"])
-    c2 = split_work(cols, grid)
+    c2 = split_work_to_cores(grid, cols).all_cores
     p2 = ProgramModel(name, _REDUCE_SRC.format("h"), c2,
-                      _cbs(c2, [("input", _tile(F32), 2), ("scaler", _tile(F32), 1), ("output_one", _tile(out.dtype), 1),
-                                ("partials", _tile(F32), max(2, ceil_div(chunks, TILE))), ("accumulator", _tile(F32), 1),
-                                ("output", _tile(out.dtype), 2)]),
+                      _cbs(c2, [("input", F32.tile_bytes(), 2), ("scaler", F32.tile_bytes(), 1), ("output_one", out.tile_bytes, 1),
+                                ("partials", F32.tile_bytes(), max(2, ceil_div(chunks, TILE))), ("accumulator", F32.tile_bytes(), 1),
+                                ("output", out.tile_bytes, 2)]),
                       [f"two-pass H reduce, pass 2: combines {chunks} partials per column on {c2.num_cores} cores"])
     return [p1, p2]
 
 
-def reduce_hw_single_core_program(x: _T, out: _T) -> ProgramModel:
+def reduce_hw_single_core_program(x: Tensor, out: Tensor) -> ProgramModel:
     """ReduceSingleCoreHwProgramFactory (a single-tile non-f32 tensor): 2 input, 1 scaler, 2 output tiles on core (0,0).
 
     Measured on mock P150, ttnn 0.81.1: [1,1,32,32] bf16 sum over (-2,-1)
     4,096 + 2,048 + 4,096 B; bfp8 2,176 + 2,048 + 2,176 B.
     """
-    cores = first_cores(1, (1, 1))
-    cbs = _cbs(cores, [("input", _tile(x.dtype), 2), ("scaler", _tile(BF16), 1), ("output", _tile(out.dtype), 2)])
+    cores = cores_set(core_range(0, 0, 0, 0))
+    cbs = _cbs(cores, [("input", x.tile_bytes, 2), ("scaler", BF16.tile_bytes(), 1), ("output", out.tile_bytes, 2)])
     return ProgramModel("ReduceDeviceOperation::ReduceSingleCoreHwProgramFactory",
                         _TM + "reduction/generic/device/reduce_op_single_core_hw_program_factory.cpp @55a31c40 (fitted to ttnn 0.81.1)",
                         cores, cbs, ["single-tile tensor: one-core HW reduce"])
@@ -243,7 +233,7 @@ def granularity(n: int) -> int:
     return next(g for g in range(min(8, max(n, 1)), 0, -1) if n % g == 0)
 
 
-def fast_reduce_nc_program(x: _T, dim: int, out: _T, grid: tuple[int, int]) -> ProgramModel:
+def fast_reduce_nc_program(x: Tensor, dim: int, out: Tensor, grid: tuple[int, int]) -> ProgramModel:
     """FastReduceNCProgramFactory: sum over one non-tile dim of a 4D tile tensor.
 
     DFBs ``input`` ``2 * granularity`` tiles of the input's format, ``zero`` one
@@ -256,8 +246,8 @@ def fast_reduce_nc_program(x: _T, dim: int, out: _T, grid: tuple[int, int]) -> P
     x4 = x.padded if len(x.padded) >= 4 else (1,) * (4 - len(x.padded)) + x.padded
     g = granularity(x4[dim])
     out_tiles = prod(out.padded) // (TILE * TILE)
-    cores = first_cores(min(out_tiles, grid[0] * grid[1]), grid, row_wise=True)
-    cbs = _cbs(cores, [("input", _tile(x.dtype), 2 * g), ("zero", _tile(BF16), 1), ("output", _tile(out.dtype), 2)])
+    cores = split_work_to_cores(grid, out_tiles, row_wise=True).all_cores
+    cbs = _cbs(cores, [("input", x.tile_bytes, 2 * g), ("zero", BF16.tile_bytes(), 1), ("output", out.tile_bytes, 2)])
     return ProgramModel("FastReduceNCDeviceOperation::FastReduceNCProgramFactory", _NC_SRC, cores, cbs,
                         [f"sum over dim {dim} (size {x4[dim]}, granularity {g}); {out_tiles:,} output tiles on {cores.num_cores} cores"])
 
@@ -266,7 +256,7 @@ def _set(shape: tuple[int, ...], d: int, v: int) -> tuple[int, ...]:
     return tuple(v if i == d else s for i, s in enumerate(shape))
 
 
-def reduce_steps(kind: str, x: _T, dims: list[int], keep: bool, out: _T, ctx: CBContext) -> list[ProgramModel]:
+def reduce_steps(kind: str, x: Tensor, dims: list[int], keep: bool, out: Tensor, ctx: CBContext) -> list[ProgramModel]:
     """The device programs of ``ttnn.<kind>(x, dims, keepdim=keep, memory_config=out)`` in ttnn 0.81.1.
 
     The chain, as measured on mock P150 (graph capture of each call, see the notes):
@@ -317,7 +307,7 @@ def reduce_steps(kind: str, x: _T, dims: list[int], keep: bool, out: _T, ctx: CB
     if len(plan) > 1 and (x.sharded or out.sharded):
         raise CBModelError(f"{kind} over {dims} with sharded tensors runs several sharded programs: not modeled")
     cur = x
-    inter = out.with_(shape=x.shape, mem="interleaved", shard=None)
+    inter = out.with_(shape=x.shape, mem=MemCfg(out.buffer_type, "interleaved"))
     widen = kind == "sum" or (kind == "mean" and bool(others) and len(dims) < r)
     inter_dtype = F32 if widen and not x.dtype.is_block_float else x.dtype
     for i, (step, d) in enumerate(plan):
@@ -327,13 +317,13 @@ def reduce_steps(kind: str, x: _T, dims: list[int], keep: bool, out: _T, ctx: CB
             moved = list(cur.shape)
             moved[d], moved[h_dim] = moved[h_dim], moved[d]
             t1 = inter.with_(shape=tuple(moved), dtype=cur.dtype)
-            steps += _transpose_steps(cur, d, h_dim, t1, grid)
+            steps += transpose_steps(cur, d, h_dim, t1, grid)
             red = t1.with_(shape=_set(t1.shape, h_dim, 1), dtype=dtype)
             steps += reduce_h_programs(t1, red, grid)
             back = list(red.shape)
             back[d], back[h_dim] = back[h_dim], back[d]
             cur = inter.with_(shape=tuple(back), dtype=dtype)
-            steps += _transpose_steps(red, d, h_dim, cur, grid)
+            steps += transpose_steps(red, d, h_dim, cur, grid)
             continue
         if step == "hw":
             nxt = (out if last else inter).with_(shape=_set(_set(cur.shape, w_dim, 1), h_dim, 1), dtype=dtype)
@@ -348,7 +338,7 @@ def reduce_steps(kind: str, x: _T, dims: list[int], keep: bool, out: _T, ctx: CB
                 steps += reduce_h_programs(cur, nxt, grid)
         cur = nxt
     if not keep and tuple(out.shape) != tuple(cur.shape):
-        steps += _reshape_steps(cur.with_(mem=out.mem, buffer=out.buffer, shard=out.shard), tuple(out.shape), out, ctx)
+        steps += reshape_steps(cur.with_(mem=out.mem), tuple(out.shape), out, ctx)
     return steps
 
 
@@ -371,8 +361,7 @@ def reduce_cb(ctx: CBContext) -> list[ProgramModel]:
     the L1 of its largest program (``OpProgram.program`` picks it).
     """
     op = ctx.op
-    x = _tensor(op.operands[0], f"operand of {op.name}", ctx.arch)
-    out = _tensor(op.results[0], f"result of {op.name}", ctx.arch)
+    x, out = operand(ctx, 0), result(ctx)
     return reduce_steps(op.short_name, x, _dims_attr(op, x.rank), bool(op.attrs.get("keep_dim", False)), out, ctx)
 
 
@@ -386,7 +375,7 @@ def max_divisor(n: int, limit: int) -> int:
     return next(d for d in range(min(limit, n), 0, -1) if n % d == 0)
 
 
-def softmax_programs(x: _T, out: _T, dim: int, numeric_stable: bool, fp32_acc: bool | None,
+def softmax_programs(x: Tensor, out: Tensor, dim: int, numeric_stable: bool, fp32_acc: bool | None,
                      grid: tuple[int, int], l1_size: int) -> ProgramModel:
     """SoftmaxProgramFactoryAttentionOptimized: softmax over the last dim of an interleaved tile tensor.
 
@@ -426,23 +415,23 @@ def softmax_programs(x: _T, out: _T, dim: int, numeric_stable: bool, fp32_acc: b
     if (wt > 1 and block == 1) or (wt >= 10 and wt % 4):
         wt_eff, block = ceil_div(wt, 4) * 4, 4
     fp32 = fp32_acc if fp32_acc is not None else x.dtype == F32
-    im = _tile(F32 if fp32 else BF16)
-    tin, tout, f32 = _tile(x.dtype), _tile(out.dtype), _tile(F32)
-    scaler = _tile(F32 if x.dtype == F32 else BF16)
+    im = (F32 if fp32 else BF16).tile_bytes()
+    tin, tout, f32 = x.tile_bytes, out.tile_bytes, F32.tile_bytes()
+    scaler = (F32 if x.dtype == F32 else BF16).tile_bytes()
     in0 = (max(2 * block, wt_eff) if padded_w else wt_eff) if numeric_stable else 2 * block
     specs = [("in0", tin, in0), ("out0", tout, 2 * block), ("recip", f32, 1), ("scaler", scaler, 1), ("aux", f32, 1),
-             ("exps", im, wt_eff), ("mask", _tile(BF16), 1)]
+             ("exps", im, wt_eff), ("mask", BF16.tile_bytes(), 1)]
     if numeric_stable:
         specs.append(("max", im, 1))
     if numeric_stable and padded_w:
         specs.append(("x", im, min(wt_eff, 8)))
     rows = nc * ht
-    cores = first_cores(min(rows, grid[0] * grid[1]), grid, row_wise=True)
+    cores = split_work_to_cores(grid, rows, row_wise=True).all_cores
     total = sum(p * n for _, p, n in specs)
     notes = [f"Wt {wt} (processed {wt_eff}), block {block}; {rows:,} tile rows on {cores.num_cores} cores"]
     if total > 0.9 * l1_size:
         specs = [("in0", tin, 80), ("out0", tout, 2 * block), ("recip", f32, 1), ("sum", f32, 1), ("max_acc", im, 1),
-                 ("recip_acc", f32, 1), ("scaler", scaler, 1), ("aux", f32, 1), ("exps", im, 80), ("mask", _tile(BF16), 1)]
+                 ("recip_acc", f32, 1), ("scaler", scaler, 1), ("aux", f32, 1), ("exps", im, 80), ("mask", BF16.tile_bytes(), 1)]
         if numeric_stable:
             specs.append(("max", im, 1))
         specs.append(("x", im, 80))
@@ -455,8 +444,7 @@ def softmax_programs(x: _T, out: _T, dim: int, numeric_stable: bool, fp32_acc: b
 def softmax_cb(ctx: CBContext) -> ProgramModel:
     """CB model of ``ttnn.softmax`` (:func:`softmax_programs`)."""
     op = ctx.op
-    x = _tensor(op.operands[0], "operand of ttnn.softmax", ctx.arch)
-    out = _tensor(op.results[0], "result of ttnn.softmax", ctx.arch)
+    x, out = operand(ctx, 0), result(ctx)
     dim = op.attrs.get("dimension", -1)
     dim = dim + x.rank if dim < 0 else dim
     cc = _compute_config(op)
@@ -469,7 +457,7 @@ def softmax_cb(ctx: CBContext) -> ProgramModel:
 # ---------------------------------------------------------------------------
 
 
-def layernorm_program(x: _T, out: _T, rms: bool, gamma: _T | None, beta: _T | None, fp32_acc: bool | None,
+def layernorm_program(x: Tensor, out: Tensor, rms: bool, gamma: Tensor | None, beta: Tensor | None, fp32_acc: bool | None,
                       grid: tuple[int, int], free_l1: int) -> ProgramModel:
     """LayerNormMultiCoreProgramFactory (interleaved input): layer_norm / rms_norm over the last dim.
 
@@ -501,7 +489,7 @@ def layernorm_program(x: _T, out: _T, rms: bool, gamma: _T | None, beta: _T | No
             not modeled), row-major input.
     """
     if x.sharded:
-        if x.mem == "height_sharded":
+        if x.memory_layout == "height_sharded":
             raise DeviceRejection("layer/rms norm: height-sharded inputs are not supported (TT_FATAL)")
         raise CBModelError("layer/rms norm of a sharded input runs LayerNormShardedProgramFactory: not modeled")
     if not x.tiled:
@@ -509,11 +497,11 @@ def layernorm_program(x: _T, out: _T, rms: bool, gamma: _T | None, beta: _T | No
     nc, ht, wt = dims4(x)
     fp32 = fp32_acc if fp32_acc is not None else not rms
     block = 4 if fp32 else 8
-    cb = _tile(F32 if fp32 else BF16)
-    bf = _tile(BF16)
+    cb = (F32 if fp32 else BF16).tile_bytes()
+    bf = BF16.tile_bytes()
 
     def specs(wtb: int, large: bool) -> list[tuple[str, int, int]]:
-        s = [("in0", _tile(x.dtype), wtb), ("out0", _tile(out.dtype), 2 * block)]
+        s = [("in0", x.tile_bytes, wtb), ("out0", out.tile_bytes, 2 * block)]
         if not rms:
             s.append(("ex", cb, 2))
         s += [("scaler", bf, 2), ("eps", bf, 2), ("ex2", cb, 2), ("xmm2", cb, wtb)]
@@ -525,9 +513,9 @@ def layernorm_program(x: _T, out: _T, rms: bool, gamma: _T | None, beta: _T | No
         if gamma is not None or beta is not None:
             s.append(("fusion", cb, 2 * block))
         if gamma is not None:
-            s.append(("gamma", _tile(gamma.dtype), wtb))
+            s.append(("gamma", gamma.tile_bytes, wtb))
         if beta is not None:
-            s.append(("beta", _tile(beta.dtype), wtb))
+            s.append(("beta", beta.tile_bytes, wtb))
         return s
 
     wtb = ceil_div(wt, block) * block
@@ -540,7 +528,7 @@ def layernorm_program(x: _T, out: _T, rms: bool, gamma: _T | None, beta: _T | No
         notes.append(f"large-tensor kernel, {size}-tile blocks: the single-pass CBs ({total:,} B) exceed 95 % of the "
                      f"free L1 ({free_l1:,} B)")
     rows = nc * ht
-    cores = first_cores(min(rows, grid[0] * grid[1]), grid, row_wise=True)
+    cores = split_work_to_cores(grid, rows, row_wise=True).all_cores
     return ProgramModel("LayerNormDeviceOperation::LayerNormMultiCoreProgramFactory", _LN_SRC, cores, _cbs(cores, chosen), notes)
 
 
@@ -572,10 +560,10 @@ def layernorm_cb(ctx: CBContext) -> ProgramModel:
     if op.attrs.get("program_config") is not None:
         raise CBModelError(f"{op.name} with a sharded program config runs LayerNormShardedProgramFactory: not modeled")
     xv, gv, bv = _norm_operands(op)
-    x = _tensor(xv, f"input of {op.name}", ctx.arch)
-    gamma = _tensor(gv, f"weight of {op.name}", ctx.arch) if gv is not None else None
-    beta = _tensor(bv, f"bias of {op.name}", ctx.arch) if bv is not None else None
-    out = _tensor(op.results[0], f"result of {op.name}", ctx.arch)
+    x = tensor_of(xv, ctx.arch, f"input of {op.name}")
+    gamma = tensor_of(gv, ctx.arch, f"weight of {op.name}") if gv is not None else None
+    beta = tensor_of(bv, ctx.arch, f"bias of {op.name}") if bv is not None else None
+    out = result(ctx)
     cc = _compute_config(op)
     return layernorm_program(x, out, op.name == "ttnn.rms_norm", gamma, beta, cc.fp32_dest_acc_en if cc else None,
                              ctx.grid, ctx.max_l1_space)

@@ -1,0 +1,218 @@
+"""The device tensor as tt-metal's program factories see it: one view for every op model.
+
+A :class:`Tensor` is what a factory reads of a ttnn tensor: logical and padded
+shape (elements), data type, layout (``tile`` / ``row_major``) and memory
+config (:class:`MemCfg`: buffer type, memory layout, :class:`Shard` spec), plus
+the buffer alignments of the device (for page sizes).  :func:`tensor_of` builds
+it from an IR value with a TTNN layout the way tt-mlir's runtime hands the
+tensor to ttnn: the memory config of ``MemoryConfigAttr::get(TTNNLayoutAttr)``
+and the shard spec of ``ShardSpecAttr::get`` (the layout's core ranges, its
+memref shard in elements, row-major orientation; tt-mlir
+``lib/Dialect/TTNN/IR/TTNNOpsAttrs.cpp`` @19c86fca).  Padded shapes follow
+:func:`ttanalyze.layout.tile_padded_shape` (tt-metal ``compute_padded_shape``).
+Equality of memory configs is tt-metal's ``MemoryConfig``/``ShardSpec``
+equality, whose core grids compare range by range in order
+(``operator==(CoreRangeSet, CoreRangeSet)``, ``tt_metal/common/core_coord.cpp``
+@0266e6f1).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from math import prod
+
+from ..arch import Arch
+from ..ir.attrs import CoreRangeSet, DataType
+from ..layout import ceil_div, tile_padded_shape
+from .cb import CBContext, CBModelError
+from .spec import TensorSpec
+from .work_split import Core, corerange_to_cores
+
+TILE = 32  # tile height and width (elements)
+FACE = 16  # tile face height and width (elements)
+
+
+@dataclass(frozen=True)
+class Shard:
+    """A legacy 2D shard spec: the core grid, the shard shape ``(height, width)`` in elements, orientation."""
+
+    grid: CoreRangeSet
+    shape: tuple[int, int]
+    row_major: bool = True
+
+    @property
+    def cores(self) -> tuple[Core, ...]:
+        """The shard cores in shard order (each range row by row: ``corerange_to_cores(grid, row_wise=True)``)."""
+        return tuple(corerange_to_cores(self.grid, row_wise=True))
+
+    @property
+    def tile_shape(self) -> tuple[int, int]:
+        """The shard shape in tiles: ``(ceil(height / 32), ceil(width / 32))``."""
+        return ceil_div(self.shape[0], TILE), ceil_div(self.shape[1], TILE)
+
+    @property
+    def tiles(self) -> int:
+        """Tiles of one shard: ``ceil(height / 32) * ceil(width / 32)`` (``ShardSpec::numel`` / tile area)."""
+        h, w = self.tile_shape
+        return h * w
+
+
+@dataclass(frozen=True)
+class MemCfg:
+    """A ttnn MemoryConfig: ``buffer_type`` (``dram``/``l1``), ``memory_layout`` (``interleaved``/``*_sharded``), shard."""
+
+    buffer_type: str
+    memory_layout: str
+    shard: Shard | None = None
+
+    @property
+    def sharded(self) -> bool:
+        return self.memory_layout != "interleaved"
+
+
+@dataclass(frozen=True)
+class Tensor:
+    """A device tensor: logical and padded shape (elements), dtype, ``tile``/``row_major`` layout, memory config.
+
+    ``l1_alignment`` / ``dram_alignment`` are the device's buffer alignments
+    (``hal::get_{l1,dram}_alignment``; 16 and 64 B on Blackhole), which page
+    sizes round to.
+    """
+
+    shape: tuple[int, ...]
+    padded: tuple[int, ...]
+    dtype: DataType
+    layout: str
+    mem: MemCfg
+    l1_alignment: int = field(default=16, compare=False)
+    dram_alignment: int = field(default=64, compare=False)
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape)
+
+    @property
+    def tiled(self) -> bool:
+        return self.layout == "tile"
+
+    @property
+    def buffer_type(self) -> str:
+        return self.mem.buffer_type
+
+    @property
+    def memory_layout(self) -> str:
+        return self.mem.memory_layout
+
+    @property
+    def shard(self) -> Shard | None:
+        return self.mem.shard
+
+    @property
+    def sharded(self) -> bool:
+        return self.mem.sharded
+
+    @property
+    def l1(self) -> bool:
+        return self.mem.buffer_type == "l1"
+
+    @property
+    def element_bytes(self) -> int:
+        """Bytes of one element (``Tensor::element_size``).
+
+        Raises:
+            CBModelError: block-float types, which have none (ttnn raises).
+        """
+        if self.dtype.scalar_bytes is None:
+            raise CBModelError(f"{self.dtype} has no element size (ttnn: 'datum for bfp2, bfp4, bfp8 is invalid')")
+        return self.dtype.scalar_bytes
+
+    @property
+    def tile_bytes(self) -> int:
+        """``tt::tile_size`` of the data format: one 32x32 tile."""
+        return self.dtype.tile_bytes()
+
+    @property
+    def alignment(self) -> int:
+        """The buffer alignment of its buffer type."""
+        return self.dram_alignment if self.mem.buffer_type == "dram" else self.l1_alignment
+
+    @property
+    def volume(self) -> int:
+        """Logical elements."""
+        return prod(self.shape) if self.shape else 1
+
+    @property
+    def physical_volume(self) -> int:
+        """Elements of the padded shape."""
+        return prod(self.padded) if self.padded else 1
+
+    @property
+    def width(self) -> int:
+        """The padded last dim."""
+        return self.padded[-1]
+
+    @property
+    def height(self) -> int:
+        """Collapsed padded height: physical volume / padded width."""
+        return self.physical_volume // self.width if self.width else 0
+
+    def with_(self, **changes) -> "Tensor":
+        """A copy with ``changes``; a new shape or layout recomputes the padded shape unless one is given."""
+        if "padded" not in changes and ("shape" in changes or "layout" in changes):
+            shape = tuple(changes.get("shape", self.shape))
+            changes["padded"] = tile_padded_shape(shape) if changes.get("layout", self.layout) == "tile" else shape
+        return replace(self, **changes)
+
+    def spec(self) -> TensorSpec:
+        """The tensor as a :class:`~ttanalyze.ops.spec.TensorSpec` (what ttnn returns)."""
+        return TensorSpec(tuple(self.shape), tuple(self.padded), self.layout, str(self.dtype), self.mem.buffer_type,
+                          self.mem.memory_layout, self.mem.shard.shape if self.mem.shard is not None else None)
+
+
+def tensor_of(value, arch: Arch, what: str) -> Tensor:
+    """The :class:`Tensor` of an IR value with a TTNN layout on ``arch``; ``what`` names it in errors.
+
+    Row-major tensors have their logical shape as padded shape; TILE tensors
+    the tile-padded one.
+
+    Raises:
+        CBModelError: no TTNN layout, a host (or other non-DRAM/L1) buffer, no
+            memory layout, or a sharded layout without core ranges or with an
+            ND (not 2D) shard.
+    """
+    t = value.type
+    lay = getattr(t, "layout", None)
+    if lay is None:
+        raise CBModelError(f"{what} has no TTNN layout")
+    if lay.buffer_type not in ("dram", "l1"):
+        raise CBModelError(f"{what} is in {lay.buffer_type}, not on the device")
+    if lay.memory_layout is None:
+        raise CBModelError(f"{what} is in {lay.buffer_type} without a tensor memory layout")
+    shard = None
+    if lay.is_sharded:
+        if lay.core_ranges is None:
+            raise CBModelError(f"{what} is {lay.memory_layout} without core ranges")
+        if len(lay.memref_shape) != 2:
+            raise CBModelError(f"{what}: a sharded memref of rank {len(lay.memref_shape)} (ND sharding) is not modeled")
+        th, tw = (lay.element.height, lay.element.width) if lay.is_tiled else (1, 1)
+        shard = Shard(lay.core_ranges, (lay.memref_shape[0] * th, lay.memref_shape[1] * tw))
+    shape = tuple(t.shape)
+    padded = tile_padded_shape(shape) if lay.is_tiled else shape
+    return Tensor(shape, padded, lay.dtype, lay.layout_name, MemCfg(lay.buffer_type, lay.memory_layout, shard),
+                  arch.l1_alignment, arch.dram_alignment)
+
+
+def operand(ctx: CBContext, i: int) -> Tensor:
+    """Operand ``i`` of ``ctx.op`` as a :class:`Tensor` (see :func:`tensor_of`)."""
+    return tensor_of(ctx.op.operands[i], ctx.arch, f"operand #{i} of {ctx.op.name}")
+
+
+def result(ctx: CBContext, i: int = 0) -> Tensor:
+    """Result ``i`` of ``ctx.op`` as a :class:`Tensor` (see :func:`tensor_of`).
+
+    Raises:
+        CBModelError: the op has no such result, or see :func:`tensor_of`.
+    """
+    if i >= len(ctx.op.results):
+        raise CBModelError(f"{ctx.op.name} has no result #{i}")
+    return tensor_of(ctx.op.results[i], ctx.arch, f"result of {ctx.op.name}")
