@@ -107,8 +107,9 @@ def test_conv2d_fixture_height_sharded():
     assert prog.per_core_bytes() == 14408
     # The CBs cover the bounding rectangle of the 32 cores: x 0..10, y 0..2 (33 cores, measured).
     assert cores(prog) == {(x, y) for x in range(11) for y in range(3)}
-    # halo output 3,264 + conv output 2,048 stay in L1 while the program runs.
-    assert prog.extra_l1_per_core == 3264 + 2048
+    # halo output 3,264 + conv output shard 2,048 (the result goes to DRAM) are L1 buffers held while the
+    # program runs, not CBs: no scratch beside the CB region.
+    assert prog.l1_buffers_per_core == 3264 + 2048 and prog.extra_l1_per_core == 0
 
 
 def test_conv2d_block_sharded_with_split_reader():

@@ -98,7 +98,9 @@ def analyze(program: Program, arch_name: str | None = None, l1_small_size: int |
     analysis.programs = programs(analysis)
     for index, prog in analysis.programs.items():
         if prog.stages and index in analysis.memory.points:
-            analysis.memory.points[index].cb_per_core = max(p.per_core_bytes() for p in prog.stages)
+            point = analysis.memory.points[index]
+            point.cb_per_core = max(p.per_core_bytes() for p in prog.stages)
+            point.op_l1_buffers_per_core = max(p.l1_buffers_per_core for p in prog.stages)
     return analysis
 
 

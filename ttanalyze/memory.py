@@ -29,18 +29,20 @@ class MemoryPoint:
     ``l1_per_core`` (live L1 tensors) and ``dram_per_bank`` include the op's
     operands and results; ``cb_per_core`` is the static circular-buffer region
     of the op's program on its busiest core (0 when the op has no modeled
-    program).
+    program); ``op_l1_buffers_per_core`` the L1 buffers its programs allocate
+    for intermediates (:attr:`ttanalyze.ops.cb.ProgramModel.l1_buffers_per_core`).
     """
 
     op_index: int
     l1_per_core: int
     dram_per_bank: int
     cb_per_core: int = 0
+    op_l1_buffers_per_core: int = 0
 
     @property
     def l1_total_per_core(self) -> int:
-        """Live L1 tensors plus the op's circular buffers, per core."""
-        return self.l1_per_core + self.cb_per_core
+        """Live L1 tensors, the op's intermediate L1 buffers and its circular buffers, per core."""
+        return self.l1_per_core + self.op_l1_buffers_per_core + self.cb_per_core
 
 
 @dataclass

@@ -115,7 +115,14 @@ class ProgramModel:
         cbs: its circular buffers.
         notes: the choices behind the model (single vs multi-core, block sizes...).
         extra_l1_per_core: other per-core L1 the program allocates beside CBs
-            (scratch buffers), in bytes.
+            in its own region above the L1 allocator base (kernel scratchpads),
+            in bytes.
+        l1_buffers_per_core: L1 *buffers* (tensors, allocated top-down like any
+            L1 tensor) the op creates for intermediates and holds while this
+            program runs, other than its IR results (conv/pool halo output and
+            output shards of a DRAM result), in bytes per core.  They move the
+            lowest live L1 buffer down, so they count in the "clash with L1
+            buffers" check and in the L1 timeline, not in the CB region.
     """
 
     factory: str
@@ -124,6 +131,7 @@ class ProgramModel:
     cbs: list[CB]
     notes: list[str] = field(default_factory=list)
     extra_l1_per_core: int = 0
+    l1_buffers_per_core: int = 0
 
     @property
     def static_cbs(self) -> list[CB]:

@@ -949,8 +949,9 @@ def _halo_note(plan: ConvPlan, p_dtype: str) -> str:
 def conv_program(p: Conv2dParams, arch: Arch, free_l1: int) -> ProgramModel:
     """The conv2d's ProgramModel (the conv program; the halo program in the notes).
 
-    ``extra_l1_per_core`` is the halo output and conv output shards the op keeps
-    in L1 while the conv program runs (they sit below the CB region's limit).
+    ``l1_buffers_per_core`` is the halo output the op keeps in L1 while the conv
+    program runs, plus the conv's L1 output shard when the result goes to DRAM
+    (an L1 result is an IR value, already live).
 
     Raises:
         CBModelError: see :func:`plan_conv2d`.
@@ -965,7 +966,9 @@ def conv_program(p: Conv2dParams, arch: Arch, free_l1: int) -> ProgramModel:
     notes = plan.notes + [f"tt-metal's own L1 estimate for the {plan.scheme} scheme: {plan.l1_usage:,} B per core",
                           _halo_note(plan, p.input_dtype), MEASURED + " for the CB lists this model was checked on"]
     source = f"{SRC_CONV_DRAM}; {SRC_CONV_UTILS}; {SRC_CONV_CBS}; {SRC_SLIDING}; {SRC_SLICING}"
-    return ProgramModel(factory, source, cores, cbs, notes, extra_l1_per_core=halo_bytes + out_bytes)
+    if p.input_buffer != "dram" and (p.memory_config is None or p.memory_config[0] == "l1"):
+        out_bytes = 0  # the result itself
+    return ProgramModel(factory, source, cores, cbs, notes, l1_buffers_per_core=halo_bytes + out_bytes)
 
 
 def conv_output_spec(p: Conv2dParams, arch: Arch, free_l1: int) -> TensorSpec:
@@ -1272,7 +1275,8 @@ def plan_pool2d(p: PoolParams, arch: Arch, free_l1: int) -> PoolPlan:
 def pool_program(p: PoolParams, arch: Arch, free_l1: int) -> ProgramModel:
     """The pool's ProgramModel (``Pool2D::MultiCore``); the halo program in the notes.
 
-    ``extra_l1_per_core``: the halo output and pool output shards the op holds in L1.
+    ``l1_buffers_per_core``: the halo output the op holds in L1, plus the pool's
+    output shard when the result is not an L1 tensor itself.
 
     Raises:
         CBModelError: see :func:`plan_pool2d`.
@@ -1288,9 +1292,11 @@ def pool_program(p: PoolParams, arch: Arch, free_l1: int) -> ProgramModel:
         f"{plan.halo_sticks * ch * 2:,} B per core (globally allocated) plus < 1.2 KB of config CBs, not listed",
         MEASURED + " for the CB lists this model was checked on",
     ]
-    extra = align_up(plan.halo_sticks * ch * 2, 16) + align_up(plan.out_shard[0] * plan.out_shard[1] * 2, 16)
+    out_bytes = align_up(plan.out_shard[0] * plan.out_shard[1] * 2, 16)
+    if p.memory_config is None or p.memory_config[0] == "l1":
+        out_bytes = 0
     return ProgramModel("Pool2D::MultiCore", f"{SRC_POOL}; {SRC_SLIDING}", plan.pc.cores, cbs, notes,
-                        extra_l1_per_core=extra)
+                        l1_buffers_per_core=align_up(plan.halo_sticks * ch * 2, 16) + out_bytes)
 
 
 def pool_output_spec(p: PoolParams, arch: Arch, free_l1: int) -> TensorSpec:

@@ -116,7 +116,9 @@ def _program_lines(prog: dict[str, Any] | None, a: Analysis) -> list[str]:
     where = f" on core ({core[0]},{core[1]})" if core else ""
     lines.append(f"    CBs per core peak {fmt.nbytes(prog['cb_per_core_peak'])}{where}: region "
                  f"{fmt.num(a.arch.l1_unreserved_base)}..{fmt.num(a.arch.l1_unreserved_base + prog['cb_per_core_peak'])}"
-                 + (f"; other L1 {fmt.nbytes(prog['extra_l1_per_core'])} per core" if prog["extra_l1_per_core"] else ""))
+                 + (f"; scratch {fmt.nbytes(prog['extra_l1_per_core'])} per core" if prog["extra_l1_per_core"] else "")
+                 + (f"; intermediate L1 buffers {fmt.nbytes(prog['l1_buffers_per_core'])} per core"
+                    if prog["l1_buffers_per_core"] else ""))
     for note in prog["notes"]:
         lines.append(f"    note     {note}")
     return lines
@@ -147,7 +149,9 @@ def explain_text(a: Analysis, op: Op, findings: list[Finding]) -> str:
     lines += _program_lines(rec["program"], a)
     mem = rec["memory"]
     if mem:
-        lines.append(f"  memory     L1 tensors {fmt.nbytes(mem['l1_per_core'])} + CBs {fmt.nbytes(mem['cb_per_core'])} "
+        own = (f" + intermediate buffers {fmt.nbytes(mem['op_l1_buffers_per_core'])}"
+               if mem["op_l1_buffers_per_core"] else "")
+        lines.append(f"  memory     L1 tensors {fmt.nbytes(mem['l1_per_core'])}{own} + CBs {fmt.nbytes(mem['cb_per_core'])} "
                      f"per core (bank {fmt.nbytes(a.arch.usable_l1)}, CB region from {fmt.num(a.arch.l1_unreserved_base)} "
                      f"up to l1_size {fmt.num(a.arch.l1_size)}); DRAM {fmt.nbytes(mem['dram_per_bank'])} per bank of "
                      f"{fmt.nbytes(a.arch.usable_dram_per_bank)}")

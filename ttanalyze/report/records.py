@@ -104,7 +104,8 @@ def _stage_record(p) -> dict[str, Any]:
                  "bytes": cb.bytes, "core_ranges": _ranges(cb.cores), "globally_allocated": cb.globally_allocated}
                 for cb in p.cbs],
         "cb_per_core_peak": peak, "busiest_core": list(core) if core else None,
-        "extra_l1_per_core": p.extra_l1_per_core, "notes": list(p.notes),
+        "extra_l1_per_core": p.extra_l1_per_core, "l1_buffers_per_core": p.l1_buffers_per_core,
+        "notes": list(p.notes),
     }
 
 
@@ -138,8 +139,8 @@ def op_record(a: Analysis, op: Op) -> dict[str, Any]:
         "attributes": {k: attr_value(v) for k, v in op.attrs.items()},
         "operands": [v.name for v in op.operands],
         "results": [value_record(a, v) for v in op.results],
-        "memory": {"l1_per_core": point.l1_per_core, "cb_per_core": point.cb_per_core,
-                   "dram_per_bank": point.dram_per_bank} if point else None,
+        "memory": {"l1_per_core": point.l1_per_core, "op_l1_buffers_per_core": point.op_l1_buffers_per_core,
+                   "cb_per_core": point.cb_per_core, "dram_per_bank": point.dram_per_bank} if point else None,
         "program": program_record(a, op),
         "shape_check": {"status": check.status,
                         "shapes": [list(s) for s in check.shapes] if check and check.shapes else None,
@@ -164,7 +165,7 @@ def summary_record(a: Analysis, findings: list[Finding]) -> dict[str, Any]:
         "functions": len(a.program.funcs),
         "errors": counts["error"], "warnings": counts["warning"], "infos": counts["info"],
         "peak_l1_per_core": {"bytes": peak_l1.l1_total_per_core, "tensors": peak_l1.l1_per_core,
-                             "cbs": peak_l1.cb_per_core, "op_index": peak_l1.op_index} if peak_l1 else None,
+                             "op_l1_buffers": peak_l1.op_l1_buffers_per_core, "cbs": peak_l1.cb_per_core, "op_index": peak_l1.op_index} if peak_l1 else None,
         "peak_dram_per_bank": {"bytes": peak_dram.dram_per_bank, "op_index": peak_dram.op_index} if peak_dram else None,
     }
 

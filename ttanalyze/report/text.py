@@ -26,8 +26,14 @@ def summary_line(a: Analysis, findings: list[Finding]) -> str:
     text = ", ".join(parts)
     peak = a.memory.peak_l1
     if peak is not None:
-        where = f" at line {a.program.ops[peak.op_index].pos.line}" if peak.l1_per_core else ""
-        text += f"; peak L1 {fmt.nbytes(peak.l1_per_core)}/core of {fmt.nbytes(a.arch.usable_l1)}{where}"
+        total = peak.l1_total_per_core
+        where = f" at line {a.program.ops[peak.op_index].pos.line}" if total else ""
+        parts = [f"tensors {fmt.nbytes(peak.l1_per_core)}"]
+        if peak.op_l1_buffers_per_core:
+            parts.append(f"op buffers {fmt.nbytes(peak.op_l1_buffers_per_core)}")
+        parts.append(f"CBs {fmt.nbytes(peak.cb_per_core)}")
+        text += (f"; peak L1 {fmt.nbytes(total)}/core of {fmt.nbytes(a.arch.usable_l1)}{where} "
+                 f"({' + '.join(parts)})")
     peak = a.memory.peak_dram
     if peak is not None:
         where = f" at line {a.program.ops[peak.op_index].pos.line}" if peak.dram_per_bank else ""

@@ -13,7 +13,8 @@ P150, ttnn 0.81.1, even inside NO_DISPATCH graph capture):
   range [...] grow to X B which is beyond max L1 size of Y B";
 * ``base + CBs <= lowest live L1 buffer address``, else "... clash with L1
   buffers on core range [...]".  With top-down allocation and no fragmentation
-  the lowest address is ``l1_size - l1_small_size - live L1 per core``.
+  the lowest address is ``l1_size - l1_small_size - live L1 per core`` minus the
+  L1 buffers the op itself holds while the program runs (conv/pool halo output).
 """
 
 from __future__ import annotations
@@ -47,11 +48,11 @@ def cb_overflow(a: Analysis, r: Reporter) -> None:
             continue
         point = a.memory.points.get(op.index)
         live = point.l1_per_core if point else 0
-        lowest = arch.l1_size - arch.l1_small_size - live
         for n, program in enumerate(prog.stages):
             core, cb_bytes = program.busiest_core()
             if core is None:
                 continue
+            lowest = arch.l1_size - arch.l1_small_size - live - program.l1_buffers_per_core
             end = arch.l1_unreserved_base + cb_bytes
             first = program.first_overflow(arch.l1_unreserved_base, arch.l1_size, arch.dram_alignment)
             if first is None and end <= lowest:
@@ -59,7 +60,8 @@ def cb_overflow(a: Analysis, r: Reporter) -> None:
             stage = f" (program {n + 1} of {len(prog.stages)})" if len(prog.stages) > 1 else ""
             data = {"factory": program.factory, "stage": n, "core": list(core), "cb_bytes": cb_bytes,
                     "l1_unreserved_base": arch.l1_unreserved_base, "cb_region_end": end, "l1_size": arch.l1_size,
-                    "live_l1_per_core": live, "lowest_l1_buffer": lowest,
+                    "live_l1_per_core": live, "op_l1_buffers_per_core": program.l1_buffers_per_core,
+                    "lowest_l1_buffer": lowest,
                     "cbs": [{"index": cb.index, "name": cb.name, "page_bytes": cb.page_bytes, "pages": cb.pages,
                              "bytes": cb.bytes} for cb in program.static_cbs if contains(cb.cores, *core)]}
             where = f"core ({core[0]},{core[1]})"
@@ -81,7 +83,9 @@ def cb_overflow(a: Analysis, r: Reporter) -> None:
                          f"CB region ends at {fmt.nbytes(end)} (l1_unreserved_base {fmt.num(arch.l1_unreserved_base)} + "
                          f"{fmt.nbytes(cb_bytes)} of CBs: {_cb_list(program, core)}) but the live L1 tensors start at "
                          f"{fmt.nbytes(lowest)} (l1_size {fmt.num(arch.l1_size)} - l1_small_size "
-                         f"{fmt.num(arch.l1_small_size)} - {fmt.nbytes(live)} of live L1 tensors)",
+                         f"{fmt.num(arch.l1_small_size)} - {fmt.nbytes(live)} of live L1 tensors"
+                         + (f" - {fmt.nbytes(program.l1_buffers_per_core)} of the op's intermediate L1 buffers"
+                            if program.l1_buffers_per_core else "") + ")",
                      notes=notes, data=dict(data, check="clash"))
             break  # tt-metal stops at the first program it refuses
 
