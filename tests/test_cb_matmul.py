@@ -69,12 +69,12 @@ def _ttype(shape, dt="bf16", **kw) -> str:
     return f"tensor<{'x'.join(map(str, shape))}x{elem}, {_layout(shape, dt, **kw)}>"
 
 
-def _module(a, b, out, bias=None, attrs="", op="ttnn.matmul") -> str:
-    """``a``, ``b``, ``out``, ``bias``: (shape, layout kwargs) pairs."""
+def _module(a, b, out, bias=None, attrs="", op="ttnn.matmul", transpose=(False, False)) -> str:
+    """``a``, ``b``, ``out``, ``bias``: (shape, layout kwargs) pairs; ``transpose``: (transpose_a, transpose_b)."""
     ins = [("%a", a), ("%b", b)] + ([("%bias", bias)] if bias else [])
     args = ", ".join(f"{n}: {_ttype(s, **k)}" for n, (s, k) in ins)
     rt = _ttype(out[0], **out[1])
-    body = (f'    %r = "{op}"({", ".join(n for n, _ in ins)}) <{{transpose_a = false, transpose_b = false{attrs}}}> : '
+    body = (f'    %r = "{op}"({", ".join(n for n, _ in ins)}) <{{transpose_a = {str(transpose[0]).lower()}, transpose_b = {str(transpose[1]).lower()}{attrs}}}> : '
             f'({", ".join(_ttype(s, **k) for _, (s, k) in ins)}) -> {rt}\n    return %r : {rt}')
     return bh_module("", body, args, rt)
 
@@ -390,11 +390,37 @@ def test_reuse_batched():
 def test_reuse_bias_is_a_separate_add():
     # The reuse factory has no bias CB: ttnn 0.81.1 adds the bias with a BinaryNg program afterwards (measured).
     # Same matmul as test_reuse_batched: the program is the same 98304 B.
-    prog = _program(_module(([2, 128, 256], DRAM), ([2, 256, 128], DRAM), ([2, 128, 128], DRAM), bias=([128], DRAM),
-                            attrs=_pcreuse(G, 2, 2, 2, 4, 4), op="ttnn.linear"))
-    assert all(cb.name != "bias" for cb in prog.cbs)
-    assert prog.per_core_bytes() == 98304
-    assert any("separate ttnn.add" in n for n in prog.notes)
+    an, op = _op(_module(([2, 128, 256], DRAM), ([2, 256, 128], DRAM), ([2, 128, 128], DRAM), bias=([128], DRAM),
+                         attrs=_pcreuse(G, 2, 2, 2, 4, 4), op="ttnn.linear"))
+    verdict = program_of(an, op, arch=MOCK, free_l1=BANK)
+    matmul, add = verdict.stages
+    assert all(cb.name != "bias" for cb in matmul.cbs)
+    assert matmul.per_core_bytes() == 98304
+    assert any("separate binary_ng add" in n for n in matmul.notes)
+    # the add broadcasts the [128] bias over rows: a, b, output and the broadcast b CB, 2 bf16 tiles each
+    assert add.factory == "BinaryNgDeviceOperation::ProgramFactory" and add.per_core_bytes() == 4 * 4096
+
+
+def test_transposed_operands_on_the_multicore_factory_run_transposes_first():
+    # Measured on mock P150, ttnn 0.81.1 (tt-metal d80d9482): matmul L1 [128, 64]^T @ [256, 128]^T -> [64, 256]
+    # runs TransposeDeviceOperation (2 x 4,096 B) twice, then MatmulMultiCoreProgramFactory (3 x 4,096 B), and
+    # with activation "relu" a UnaryDeviceOperation (2 x 4,096 B) after it.
+    an, op = _op(_module(([128, 64], L1), ([256, 128], L1), ([64, 256], L1), attrs=', activation = "relu"',
+                         transpose=(True, True)))
+    verdict = program_of(an, op, arch=MOCK, free_l1=BANK)
+    assert [(p.factory, p.per_core_bytes()) for p in verdict.stages] == [
+        ("TransposeWHProgramFactory", 8192),
+        ("TransposeWHProgramFactory", 8192),
+        ("MatmulMultiCoreProgramFactory", 12288), ("UnaryDeviceOperation::ProgramFactory", 8192)]
+
+
+def test_transposed_operand_with_a_post_processed_bias_is_refused():
+    # Measured on mock P150, ttnn 0.81.1: linear L1 [32, 128] x [256, 128]^T + [256] fails with
+    # "matmul_utilities.cpp:195: dim_a == dim_b || dim_a == 1 || dim_b == 1 ... Broadcast error".
+    an, op = _op(_module(([32, 128], L1), ([256, 128], L1), ([32, 256], L1), bias=([256], L1),
+                         op="ttnn.linear", transpose=(False, True)))
+    verdict = program_of(an, op, arch=MOCK, free_l1=BANK)
+    assert verdict.status == "rejected" and "dim_a == dim_b" in verdict.reason
 
 
 def test_reuse_config_larger_than_l1():
@@ -520,4 +546,4 @@ def test_batch_mismatch_is_refused():
     # [2, 64, 64] @ [3, 64, 96]: ttnn refuses ("bmm (non-bcast matmul) expects ... BCMK*BCKN=BCMN", measured).
     an, op = _op(_module(([2, 64, 64], DRAM), ([3, 64, 96], DRAM), ([3, 64, 96], DRAM)))
     verdict = program_of(an, op, arch=MOCK, free_l1=BANK)
-    assert verdict.status == "out_of_scope" and "batch dims" in verdict.reason
+    assert verdict.status == "rejected" and "batch dims" in verdict.reason

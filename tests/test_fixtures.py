@@ -1,8 +1,9 @@
 """Findings on every bundled fixture: the real compiler's programs and the seed failures.
 
-The real programs (fixtures/real, jax-tt-plugin 0.1.3 on a mock Blackhole P150) all
-ran on the mock device; their findings are performance and layout warnings, never
-errors. Expected findings are derived below from tt-metal's reshape/padding rules.
+The real programs (fixtures/real, jax-tt-plugin 0.1.3 on a mock Blackhole P150) ran on
+the mock device, except the ``cb_overflow_*`` ones, whose circular buffers tt-metal
+refused; the others' findings are performance and layout warnings, never errors.
+Expected findings are derived below from tt-metal's reshape/padding rules.
 """
 
 from __future__ import annotations
@@ -30,6 +31,11 @@ EXPECTED = {
                                 ("TTA003", 116)},
     "mochi_small_edgepad_o0": {("TTA003", 74), ("TTA003", 92), ("TTA003", 94), ("TTA003", 117), ("TTA002", 121),
                                ("TTA003", 121), ("TTA002", 128), ("TTA003", 128), ("TTA003", 133)},
+    # Programs whose argmax/topk DFBs exceed L1 on the device (tests/test_cb_refusal.py has the figures),
+    # and their neighbours one step smaller, which ran.
+    "cb_overflow_argmax_87224x64_o0": {("TTA010", 13)}, "cb_fits_argmax_87216x64_o0": set(),
+    "cb_overflow_argmax_7136x4096_o0": {("TTA010", 13)}, "cb_fits_argmax_7104x4096_o0": set(),
+    "cb_overflow_topk_k3584_o0": {("TTA010", 16)}, "cb_fits_topk_k3552_o0": set(),
 }
 
 
@@ -38,7 +44,8 @@ def test_real_fixture_findings(case):
     a = analyze_path(FIXTURES / "real" / case / "ttnn.mlir")
     found = [f for f in findings_of(a) if f.severity != "info"]
     assert {(f.rule, f.pos.line) for f in found} == EXPECTED[case]
-    assert all(f.severity != "error" for f in found)  # every real program ran on the mock device
+    # every real program ran on the mock device, except those whose CBs tt-metal refused
+    assert all(f.severity != "error" for f in found) or case.startswith("cb_overflow_")
 
 
 def test_conv2d_weight_permute_waste():

@@ -55,10 +55,18 @@ NO_PROGRAM = frozenset({
 
 
 def max_l1_space(analysis: "Analysis", op: Op, arch: Arch | None = None) -> int:
-    """tt-metal's ``get_max_l1_space`` at ``op``, in bytes per core (see module docstring)."""
+    """tt-metal's ``get_max_l1_space`` at ``op``, in bytes per core (see module docstring).
+
+    ``(lowest occupied L1 address or l1_size) - base``: with no L1 tensor live,
+    ``l1_size - l1_unreserved_base`` (L1_SMALL is not subtracted: measured on
+    mock P150, tt-metal 614f605f, argmax [87216, 64] with a 64 KiB L1_SMALL
+    still sizes its DFBs to all 1,395,584 B), else the bank minus the live L1.
+    """
     arch = arch or analysis.arch
     point = analysis.memory.points.get(op.index)
     live = point.l1_per_core if point else 0
+    if live == 0:
+        return arch.l1_size - arch.l1_unreserved_base
     return max(arch.usable_l1 - live, 0)
 
 

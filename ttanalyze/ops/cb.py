@@ -209,8 +209,9 @@ class CBContext:
         arch: chip parameters (grid, L1 size and base, alignments).
         inputs / outputs: layout info of each operand / result (None without a layout).
         max_l1_space: bytes per core from the L1 allocator base up to the lowest
-            live L1 buffer (``l1_size`` when none): tt-metal's ``get_max_l1_space``,
-            which data-movement factories use to size their blocks.
+            live L1 buffer (``l1_size`` when none, L1_SMALL not subtracted):
+            tt-metal's ``get_max_l1_space``, which data-movement factories use to
+            size their blocks.
         tt_metal: the tt-metal version whose factories to follow
             (:mod:`ttanalyze.versions`).
         output_l1_per_core: L1 bytes per core of the op's L1-resident results.
@@ -231,6 +232,19 @@ class CBContext:
     @property
     def grid(self) -> tuple[int, int]:
         return grid_xy(self.arch)
+
+    @property
+    def max_l1_space_before_outputs(self) -> int:
+        """``get_max_l1_space`` before the op's L1 outputs are allocated (bytes per core).
+
+        ``max_l1_space`` plus the outputs; when that leaves no L1 tensor live,
+        tt-metal reads ``l1_size`` as the lowest occupied address, so the
+        figure is ``l1_size - l1_unreserved_base`` (L1_SMALL not subtracted).
+        """
+        free = self.max_l1_space + self.output_l1_per_core
+        if free >= self.arch.usable_l1:
+            return self.arch.l1_size - self.arch.l1_unreserved_base
+        return free
 
     def input(self, i: int) -> LayoutInfo:
         """Layout info of operand ``i``.

@@ -188,9 +188,9 @@ def _routing_free(ctx: CBContext, out: Tensor) -> int:
     They run before the output is allocated and subtract its pending per-core
     size instead; ``ctx.max_l1_space`` already counts the output when it is in
     L1 (the analyzer's timeline), so it is added back first
-    (``ctx.output_l1_per_core``).
+    (``ctx.max_l1_space_before_outputs``).
     """
-    return ctx.max_l1_space + ctx.output_l1_per_core - pending_l1_output(ctx.arch, out)
+    return ctx.max_l1_space_before_outputs - pending_l1_output(ctx.arch, out)
 
 
 # ---------------------------------------------------------------------------

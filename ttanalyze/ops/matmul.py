@@ -55,8 +55,9 @@ from math import gcd, prod
 from ..ir.attrs import ComputeKernelConfig, CoreRangeSet, DataType, MatmulProgramConfig
 from ..ir.model import Op
 from ..layout import ceil_div, tile_padded_shape
-from .cb import CB, CBContext, CBModelError, ProgramModel, core_range, cores_set
-from .eltwise import broadcast
+from .cb import CB, CBContext, CBModelError, DeviceRejection, ProgramModel, core_range, cores_set
+from .data_movement import transpose_steps
+from .eltwise import BinaryCall, binary_program, broadcast, unary_program
 from .registry import ShapeError, register, register_cb, register_spec, tensor_shape
 from .spec import TensorSpec
 from .tensors import TILE, Tensor, operand, result
@@ -175,13 +176,13 @@ def _operand(ctx: CBContext, i: int | None, transpose: bool = False) -> Tensor:
     """Operand ``i`` (or the result when ``i`` is None), its last two dims swapped when ``transpose``.
 
     Raises:
-        CBModelError: see :func:`~ttanalyze.ops.tensors.tensor_of`; a row-major
-            tensor (ttnn matmul needs TILE inputs and outputs).
+        CBModelError: see :func:`~ttanalyze.ops.tensors.tensor_of`.
+        DeviceRejection: a row-major tensor (ttnn matmul needs TILE inputs and outputs).
     """
     t = result(ctx) if i is None else operand(ctx, i)
     if not t.tiled:
         what = "result" if i is None else f"operand #{i}"
-        raise CBModelError(f"{ctx.op.name} {what} is row-major: ttnn matmul needs TILE inputs and outputs")
+        raise DeviceRejection(f"{ctx.op.name} {what} is row-major: ttnn matmul needs TILE inputs and outputs")
     if transpose:
         shape = (*t.shape[:-2], t.shape[-1], t.shape[-2]) if t.rank >= 2 else t.shape
         t = t.with_(shape=shape, padded=(*t.padded[:-2], t.padded[-1], t.padded[-2]))
@@ -299,7 +300,7 @@ class _Mm:
     separate op afterwards, see :func:`_post_process_bias`); a transposed
     operand is read with its last two dims swapped.  ``max_l1_space`` is
     ``get_max_l1_space`` when the config is chosen: before the output is
-    allocated (``ctx.max_l1_space + ctx.output_l1_per_core``).
+    allocated (``ctx.max_l1_space_before_outputs``).
     """
 
     a: Tensor
@@ -339,7 +340,7 @@ def _operands(ctx: CBContext) -> tuple[_Mm, _Cfg | None]:
     """Read the op: operands, result, compute config, and the IR's program config (or None).
 
     Raises:
-        CBModelError: operands ttnn's matmul cannot take (see :func:`_operand`), or
+        DeviceRejection: operands ttnn's matmul cannot take (see :func:`_operand`), or
             ``a`` and ``b`` of different K in tiles.
     """
     op = ctx.op
@@ -350,11 +351,11 @@ def _operands(ctx: CBContext) -> tuple[_Mm, _Cfg | None]:
     out = _operand(ctx, None)
     bias = _operand(ctx, 2) if op.name == "ttnn.linear" and len(op.operands) > 2 and op.operands[2].is_tensor else None
     if a.padded[-1] != b.padded[-2]:
-        raise CBModelError(f"K in tiles differs: a has {a.padded[-1] // TILE}, b has {b.padded[-2] // TILE} (ttnn refuses)")
+        raise DeviceRejection(f"K in tiles differs: a has {a.padded[-1] // TILE}, b has {b.padded[-2] // TILE} (ttnn refuses)")
     cc = op.attrs.get("compute_config")
     compute = _compute(cc if isinstance(cc, ComputeKernelConfig) else None, out.dtype)
     # The auto config is chosen before the output exists: add back its L1 (ctx.max_l1_space counts it as live).
-    free = ctx.max_l1_space + ctx.output_l1_per_core
+    free = ctx.max_l1_space_before_outputs
     b_logical = op.operands[1].type.shape
     batched_b = len(b_logical) > 2 and any(d > 1 for d in b_logical[:-2])
     mm = _Mm(a, b, bias, out, ta, compute, ctx.grid, free, op.name == "ttnn.matmul" and batched_b,
@@ -562,7 +563,7 @@ def _simple_config(mm: _Mm) -> _Cfg:
         single = w == 1 and h == 1
         col_1d, row_1d = (not single and w == 1), (not single and h == 1)
         if (col_1d or row_1d) and _batch(mm.b) > 1:
-            raise CBModelError("ttnn refuses a BLOCK_SHARDED output on a 1D grid when b is batched (issue #32306)")
+            raise DeviceRejection("ttnn refuses a BLOCK_SHARDED output on a 1D grid when b is batched (issue #32306)")
         shard = (mm.out.shard.grid, mm.out.shard.shape)
     a_bcast = all_il and _batch(mm.a) == 1 and _batch(mm.b) > 1
     in0_1d = (is_wide and not a_bcast) or (cy == 0 and out_sharded and (mm.out.memory_layout == "width_sharded" or row_1d))
@@ -601,7 +602,7 @@ def _sharded_config(mm: _Mm) -> _Cfg:
     ``[32, 256]`` on one core runs mcast_in1 with ``in0_block_w = Kt`` on that core).
 
     Raises:
-        CBModelError: configurations ttnn refuses (width-sharded ``a`` in the
+        DeviceRejection: configurations ttnn refuses (width-sharded ``a`` in the
             batched path, sharded ``b`` in the mcast paths, grids that do not
             match the shards).
     """
@@ -612,11 +613,11 @@ def _sharded_config(mm: _Mm) -> _Cfg:
     fp32 = mm.compute.fp32_dest_acc_en
     if mm.user_run_batched:
         if a.memory_layout == "width_sharded":
-            raise CBModelError("ttnn refuses a WIDTH_SHARDED a for a batched matmul (MatmulMultiCoreReuseProgramConfig)")
+            raise DeviceRejection("ttnn refuses a WIDTH_SHARDED a for a batched matmul (MatmulMultiCoreReuseProgramConfig)")
         w_eq_n = mm.out.sharded
         shp = _subblock_params(sh_t, nt, False, w_eq_n, fp32)
         if mm.bcast_batch:
-            raise CBModelError("ttnn refuses batch broadcasting with MatmulMultiCoreReuseProgramConfig")
+            raise DeviceRejection("ttnn refuses batch broadcasting with MatmulMultiCoreReuseProgramConfig")
         return _Cfg("reuse", grid, sw_t, shp[0], shp[1], sh_t, nt, sh_t, nt, auto=True)
     if b.memory_layout != "interleaved":
         raise CBModelError("ttnn's sharded-a matmul configs need an interleaved b")
@@ -634,7 +635,7 @@ def _sharded_config(mm: _Mm) -> _Cfg:
         x_match = vx == kt // sw_t
         y_match = vy == mt // sh_t
         if not (y_match or vy == ceil_div(mt, sh_t)) or not (x_match or vx == ceil_div(kt, sw_t)):
-            raise CBModelError("ttnn refuses: a's block shard grid does not match M and K")
+            raise DeviceRejection("ttnn refuses: a's block shard grid does not match M and K")
         pm, pn = ceil_div(mt, vy), ceil_div(nt, vx)
         bw = gcd(sw_t, kt) if x_match else 1
         bh, bwid, _ = _multi_dim_factor(mm, pm, pn, bw, False)
@@ -678,7 +679,7 @@ def _subblock_params_simple(m: int, n: int, fp32: bool) -> tuple[int, int]:
         if h * w <= 4 or not fp32:
             if m % h == 0 and n % w == 0:
                 return h, w
-    raise CBModelError("ttnn: unable to find subblock sizes")
+    raise DeviceRejection("ttnn: unable to find subblock sizes")
 
 
 def _auto_config(mm: _Mm) -> _Cfg:
@@ -753,16 +754,16 @@ def _check_blocks(cfg: _Cfg) -> None:
     """ttnn's block/subblock validation (``validate_matmul_block_and_subblock_configuration``).
 
     Raises:
-        CBModelError: zero sizes or blocks not multiples of each other (ttnn refuses the op).
+        DeviceRejection: zero sizes or blocks not multiples of each other (ttnn refuses the op).
     """
     if min(cfg.in0_block_w, cfg.per_core_m, cfg.per_core_n, cfg.out_block_h, cfg.out_block_w,
            cfg.out_subblock_h, cfg.out_subblock_w) <= 0:
-        raise CBModelError(f"matmul config {cfg.describe()} has a zero block size (ttnn refuses)")
+        raise DeviceRejection(f"matmul config {cfg.describe()} has a zero block size (ttnn refuses)")
     if cfg.kind in ("mcast_1d", "mcast_2d"):
         if cfg.per_core_m % cfg.out_block_h or cfg.per_core_n % cfg.out_block_w:
-            raise CBModelError(f"matmul config {cfg.describe()}: per_core not a multiple of out_block (ttnn refuses)")
+            raise DeviceRejection(f"matmul config {cfg.describe()}: per_core not a multiple of out_block (ttnn refuses)")
         if cfg.out_block_h % cfg.out_subblock_h or cfg.out_block_w % cfg.out_subblock_w:
-            raise CBModelError(f"matmul config {cfg.describe()}: out_block not a multiple of subblock (ttnn refuses)")
+            raise DeviceRejection(f"matmul config {cfg.describe()}: out_block not a multiple of subblock (ttnn refuses)")
 
 
 def _factory_2d(mm: _Mm, cfg: _Cfg) -> ProgramModel:
@@ -785,7 +786,7 @@ def _factory_2d(mm: _Mm, cfg: _Cfg) -> ProgramModel:
     DFBs stay on the cores with work.
 
     Raises:
-        CBModelError: configurations ttnn refuses (K not a multiple of
+        DeviceRejection: configurations ttnn refuses (K not a multiple of
             ``in0_block_w``, more output blocks than grid rows/columns, a
             HEIGHT_SHARDED a with ``in0_block_w != Kt`` or on more than one
             column of cores...).
@@ -795,12 +796,12 @@ def _factory_2d(mm: _Mm, cfg: _Cfg) -> ProgramModel:
     B = 1 if cfg.fuse_batch else _batch(a)
     mt, kt, nt = mm.mt(cfg.fuse_batch), mm.kt, mm.nt
     if kt % cfg.in0_block_w:
-        raise CBModelError(f"Kt {kt} is not a multiple of in0_block_w {cfg.in0_block_w} (ttnn refuses)")
+        raise DeviceRejection(f"Kt {kt} is not a multiple of in0_block_w {cfg.in0_block_w} (ttnn refuses)")
     if a.memory_layout == "height_sharded":
         if kt != cfg.in0_block_w:
-            raise CBModelError(f"2D mcast with a HEIGHT_SHARDED a needs in0_block_w == Kt ({kt}) (ttnn refuses)")
+            raise DeviceRejection(f"2D mcast with a HEIGHT_SHARDED a needs in0_block_w == Kt ({kt}) (ttnn refuses)")
         if _bbox_size(a.shard.grid)[0] != 1:
-            raise CBModelError("2D mcast with a HEIGHT_SHARDED a needs a one-column shard grid (ttnn refuses)")
+            raise DeviceRejection("2D mcast with a HEIGHT_SHARDED a needs a one-column shard grid (ttnn refuses)")
     num_blocks = kt // cfg.in0_block_w
     l1acc = mm.compute.packer_l1_acc and ((mm.bias is not None and num_blocks > 1) or num_blocks > 2)
     interm_fmt = _interm_format(mm, l1acc)
@@ -809,7 +810,7 @@ def _factory_2d(mm: _Mm, cfg: _Cfg) -> ProgramModel:
     if cfg.transpose_mcast:
         nbx, nby = nby, nbx
     if nbx > cfg.grid[0] or nby > cfg.grid[1]:
-        raise CBModelError(f"{nbx}x{nby} output blocks exceed the config grid {cfg.grid[0]}x{cfg.grid[1]} (ttnn refuses)")
+        raise DeviceRejection(f"{nbx}x{nby} output blocks exceed the config grid {cfg.grid[0]}x{cfg.grid[1]} (ttnn refuses)")
     cols, rows = nbx, nby  # work rectangle, already swapped for transpose_mcast
     work = full_grid((cols, rows))
     out_sharded = out.memory_layout == "block_sharded"
@@ -847,13 +848,13 @@ def _factory_1d(mm: _Mm, cfg: _Cfg) -> ProgramModel:
     """MatmulMultiCoreReuseMcast1DProgramFactory: mcast of in0 or of in1, or the ring gather of in0 (matmul_multicore_reuse_mcast_1d_program_factory.cpp @00629f0f).
 
     Raises:
-        CBModelError: configurations ttnn refuses.
+        DeviceRejection: configurations ttnn refuses.
     """
     _check_blocks(cfg)
     if cfg.gather_in0:
         return _factory_gather_in0(mm, cfg)
     if mm.kt % cfg.in0_block_w:
-        raise CBModelError(f"Kt {mm.kt} is not a multiple of in0_block_w {cfg.in0_block_w} (ttnn refuses)")
+        raise DeviceRejection(f"Kt {mm.kt} is not a multiple of in0_block_w {cfg.in0_block_w} (ttnn refuses)")
     return _factory_1d_in0(mm, cfg) if cfg.mcast_in0 else _factory_1d_in1(mm, cfg)
 
 
@@ -871,7 +872,7 @@ def _factory_1d_in0(mm: _Mm, cfg: _Cfg) -> ProgramModel:
     and the rest on the cores with work.
 
     Raises:
-        CBModelError: more than one output block along M (ttnn refuses).
+        DeviceRejection: more than one output block along M (ttnn refuses).
     """
     a, b = mm.a, mm.b
     B = 1 if cfg.fuse_batch else _batch(a)
@@ -881,7 +882,7 @@ def _factory_1d_in0(mm: _Mm, cfg: _Cfg) -> ProgramModel:
     interm_fmt = _interm_format(mm, l1acc)
     dbl = _DEPTH if B * num_blocks > 1 else 1
     if ceil_div(mt, cfg.per_core_m) != 1:
-        raise CBModelError(f"1D mcast_in0 needs M ({mt} tiles) within per_core_M {cfg.per_core_m} (ttnn refuses)")
+        raise DeviceRejection(f"1D mcast_in0 needs M ({mt} tiles) within per_core_M {cfg.per_core_m} (ttnn refuses)")
     work_n = ceil_div(nt, cfg.per_core_n)
     senders = a.shard.grid.num_cores if a.sharded else 1
     n_cores = max(work_n, senders) if a.sharded else work_n
@@ -917,7 +918,7 @@ def _factory_1d_in1(mm: _Mm, cfg: _Cfg) -> ProgramModel:
     per_core_M)``, row by row over the config grid; every CB on all of them.
 
     Raises:
-        CBModelError: more than one output block along N (ttnn refuses).
+        DeviceRejection: more than one output block along N (ttnn refuses).
     """
     a, b, out = mm.a, mm.b, mm.out
     in0_b = 1 if cfg.fuse_batch else _batch(a)
@@ -927,7 +928,7 @@ def _factory_1d_in1(mm: _Mm, cfg: _Cfg) -> ProgramModel:
     l1acc = mm.compute.packer_l1_acc and ((mm.bias is not None and num_blocks > 1) or num_blocks > 2)
     interm_fmt = _interm_format(mm, l1acc)
     if ceil_div(nt, cfg.per_core_n) != 1:
-        raise CBModelError(f"1D mcast_in1 needs N ({nt} tiles) within per_core_N {cfg.per_core_n} (ttnn refuses)")
+        raise DeviceRejection(f"1D mcast_in1 needs N ({nt} tiles) within per_core_N {cfg.per_core_n} (ttnn refuses)")
     n_cores = ceil_div(mt, cfg.per_core_m)
     cores = num_cores_to_corerangeset(n_cores, cfg.grid, True)
     reuse_in0 = (in0_b == 1 and in1_b > 1 and not a.sharded and not out.sharded and not mm.bcast_batch
@@ -975,9 +976,9 @@ def _factory_gather_in0(mm: _Mm, cfg: _Cfg) -> ProgramModel:
     """
     a, b, out = mm.a, mm.b, mm.out
     if a.memory_layout != "width_sharded" or a.shard is None:
-        raise CBModelError("gather_in0 needs a WIDTH_SHARDED a (ttnn refuses)")
+        raise DeviceRejection("gather_in0 needs a WIDTH_SHARDED a (ttnn refuses)")
     if not out.sharded:
-        raise CBModelError("gather_in0 needs a sharded output (ttnn refuses)")
+        raise DeviceRejection("gather_in0 needs a sharded output (ttnn refuses)")
     ring = a.shard.grid.num_cores
     sw = a.shard.tile_shape[1]
     l1acc = mm.compute.packer_l1_acc and ring > 1
@@ -989,7 +990,7 @@ def _factory_gather_in0(mm: _Mm, cfg: _Cfg) -> ProgramModel:
         cbs.append(CB(1, "in1", b.tile_bytes, 2 * sw * pn, cores))
     else:
         if not b.sharded:
-            raise CBModelError("gather_in0 needs b in DRAM or sharded in L1 (ttnn refuses)")
+            raise DeviceRejection("gather_in0 needs b in DRAM or sharded in L1 (ttnn refuses)")
         receivers = cfg.num_global_cb_receivers
         if receivers <= 0:
             raise CBModelError("gather_in0 with an L1-sharded b divides its shard by num_global_cb_receivers = 0")
@@ -1022,7 +1023,7 @@ def _factory_reuse(mm: _Mm, cfg: _Cfg) -> ProgramModel:
     / per_core_N)`` blocks over the config grid, column by column.
 
     Raises:
-        CBModelError: what ttnn's validation refuses: ``per_core_N != Nt``,
+        DeviceRejection: what ttnn's validation refuses: ``per_core_N != Nt``,
             ``per_core_M`` neither dividing Mt nor a multiple of it dividing
             ``B * Mt``, ``out_subblock_h`` not dividing Mt when both inputs are
             batched, a sharded output with ``out_subblock_w != per_core_N`` and
@@ -1030,21 +1031,21 @@ def _factory_reuse(mm: _Mm, cfg: _Cfg) -> ProgramModel:
     """
     a, b, out = mm.a, mm.b, mm.out
     if min(cfg.in0_block_w, cfg.per_core_m, cfg.per_core_n, cfg.out_subblock_h, cfg.out_subblock_w) <= 0:
-        raise CBModelError(f"matmul config {cfg.describe()} has a zero block size (ttnn refuses)")
+        raise DeviceRejection(f"matmul config {cfg.describe()} has a zero block size (ttnn refuses)")
     B, mt, kt, nt = _batch(a), mm.mt(False), mm.kt, mm.nt
     pm, pn, bw = cfg.per_core_m, cfg.per_core_n, cfg.in0_block_w
     if kt % bw:
-        raise CBModelError(f"Kt {kt} is not a multiple of in0_block_w {bw} (ttnn refuses)")
+        raise DeviceRejection(f"Kt {kt} is not a multiple of in0_block_w {bw} (ttnn refuses)")
     if nt != pn:
-        raise CBModelError(f"MatmulMultiCoreReuseProgramConfig needs per_core_N == Nt ({pn} != {nt}) (ttnn refuses)")
+        raise DeviceRejection(f"MatmulMultiCoreReuseProgramConfig needs per_core_N == Nt ({pn} != {nt}) (ttnn refuses)")
     if (pm > mt and (pm % mt or (B * mt) % pm)) or (pm <= mt and mt % pm):
-        raise CBModelError(f"per_core_M {pm} must divide Mt {mt} or be a multiple of it dividing B*Mt (ttnn refuses)")
+        raise DeviceRejection(f"per_core_M {pm} must divide Mt {mt} or be a multiple of it dividing B*Mt (ttnn refuses)")
     if _batch(a) > 1 and _batch(b) > 1 and mt % cfg.out_subblock_h:
-        raise CBModelError(f"batched matmul: out_subblock_h {cfg.out_subblock_h} must divide Mt {mt} (ttnn refuses)")
+        raise DeviceRejection(f"batched matmul: out_subblock_h {cfg.out_subblock_h} must divide Mt {mt} (ttnn refuses)")
     if out.sharded and not (cfg.out_subblock_w == pn or cfg.out_subblock_h == 1):
-        raise CBModelError("sharded output: out_subblock_w must equal per_core_N or out_subblock_h be 1 (ttnn refuses)")
+        raise DeviceRejection("sharded output: out_subblock_w must equal per_core_N or out_subblock_h be 1 (ttnn refuses)")
     if mm.bcast_batch:
-        raise CBModelError("MatmulMultiCoreReuseProgramConfig: ttnn refuses batch broadcasting (b unbatched, a batched)")
+        raise DeviceRejection("MatmulMultiCoreReuseProgramConfig: ttnn refuses batch broadcasting (b unbatched, a batched)")
     num_blocks = kt // bw
     scale = pm // mt if pm > mt else 1
     l1acc = mm.compute.packer_l1_acc and num_blocks > 2
@@ -1054,7 +1055,7 @@ def _factory_reuse(mm: _Mm, cfg: _Cfg) -> ProgramModel:
     if shard is not None:
         cores = shard
         if blocks // cores.num_cores == 0:
-            raise CBModelError(f"{blocks} output blocks for {cores.num_cores} shard cores (ttnn refuses)")
+            raise DeviceRejection(f"{blocks} output blocks for {cores.num_cores} shard cores (ttnn refuses)")
     else:
         cores = split_work_to_cores(cfg.grid, blocks).all_cores
     in0_tiles = pm * kt if a.sharded else min(pm, mt) * bw * 2
@@ -1114,9 +1115,9 @@ def _factory_dram_sharded(mm: _Mm, cfg: _Cfg, arch_name: str) -> ProgramModel:
         raise CBModelError("DRAM-sharded matmul needs an L1-sharded a, a DRAM-sharded b and a sharded output")
     kt, nt = mm.kt, mm.nt
     if kt % cfg.in0_block_w:
-        raise CBModelError(f"Kt {kt} is not a multiple of in0_block_w {cfg.in0_block_w} (ttnn refuses)")
+        raise DeviceRejection(f"Kt {kt} is not a multiple of in0_block_w {cfg.in0_block_w} (ttnn refuses)")
     if mm.mt(True) != 1:
-        raise CBModelError("DRAM-sharded matmul supports an a of one tile row only (ttnn refuses)")
+        raise DeviceRejection("DRAM-sharded matmul supports an a of one tile row only (ttnn refuses)")
     readers = list(_P150_DRAM_READERS)
     in1_shard_w = b.shard.tile_shape[1]
     padded_w = in1_shard_w * len(readers)
@@ -1165,7 +1166,7 @@ def _check_batches(ctx: CBContext, cfg: _Cfg) -> None:
     reused for every batch of b).
 
     Raises:
-        CBModelError: other shapes ("Batched (non-bcast) matmul requires inputs
+        DeviceRejection: other shapes ("Batched (non-bcast) matmul requires inputs
             of the same rank", "bmm (non-bcast matmul) expects input tensors of
             shapes BCMK*BCKN=BCMN").
     """
@@ -1173,27 +1174,55 @@ def _check_batches(ctx: CBContext, cfg: _Cfg) -> None:
     if len(sb) <= 2 or all(d == 1 for d in sb[:-2]):
         return
     if len(sa) != len(sb):
-        raise CBModelError(f"ttnn refuses a batched b of rank {len(sb)} with an a of rank {len(sa)}")
+        raise DeviceRejection(f"ttnn refuses a batched b of rank {len(sb)} with an a of rank {len(sa)}")
     if tuple(sa[:-2]) == tuple(sb[:-2]):
         return
     if all(d == 1 for d in sa[:-2]) and cfg.kind == "mcast_1d" and not cfg.mcast_in0 and not cfg.gather_in0:
         return
-    raise CBModelError(f"ttnn refuses batch dims {list(sa[:-2])} x {list(sb[:-2])}: they must match, or a's be all 1 "
+    raise DeviceRejection(f"ttnn refuses batch dims {list(sa[:-2])} x {list(sb[:-2])}: they must match, or a's be all 1 "
                        "with the 1D mcast-in1 config")
 
 
+def _transpose_programs(ctx: CBContext, mm: _Mm) -> list[ProgramModel]:
+    """The explicit transposes ttnn 0.81.1 runs before a MatmulMultiCoreProgramFactory matmul.
+
+    That factory reads its operands untransposed, so ``transpose_a`` /
+    ``transpose_b`` become ``ttnn.transpose(x, -2, -1)`` programs (a first) in
+    the operand's own memory config; the mcast and reuse factories transpose
+    while reading and run none.  Measured on mock P150, ttnn 0.81.1: a
+    ``TransposeDeviceOperation`` program (2 x 4,096 B) before the matmul for
+    L1 ``[64, 128] @ [256, 128]^T``, two for ``transpose_a`` and ``transpose_b``,
+    none for the same op in DRAM (2D mcast).
+    """
+    steps: list[ProgramModel] = []
+    for i, flag in ((0, mm.ta), (1, bool(ctx.op.attrs.get("transpose_b")))):
+        if not flag:
+            continue
+        x = operand(ctx, i)
+        if x.rank < 2:
+            continue
+        swapped = (*x.shape[:-2], x.shape[-1], x.shape[-2])
+        steps += transpose_steps(x, x.rank - 2, x.rank - 1, x.with_(shape=swapped), mm.device_grid)
+    return steps
+
+
 @register_cb(("ttnn.matmul", "ttnn.linear"))
-def matmul_program(ctx: CBContext) -> ProgramModel:
-    """The matmul program ttnn 0.81.1 builds for ``ctx.op``: factory, cores and circular buffers.
+def matmul_program(ctx: CBContext) -> list[ProgramModel]:
+    """The programs ttnn 0.81.1 runs for ``ctx.op``, in order, each with its factory, cores and CBs.
 
     The IR's program config (or the automatic one, chosen from the shapes,
     memory configs, compute config and ``ctx.max_l1_space`` as ttnn does)
-    selects the factory; see the factory functions for the CBs.  A bias ttnn
-    adds afterwards and an ``activation`` attribute run as separate device
-    programs (a binary add, a unary op) that are not part of this one (noted).
+    selects the matmul factory; see the factory functions for the CBs.  Around
+    it (``bound_matmul``, ``ttnn/cpp/ttnn/operations/matmul/matmul.cpp``
+    @0167725f, and measured): the explicit transposes of the multi-core factory
+    (:func:`_transpose_programs`), then the matmul, then a binary ``add`` of a
+    bias ttnn does not fuse (:func:`_post_process_bias`), then the
+    ``activation`` attribute as a unary program (``Unary_chain``).
 
     Raises:
-        CBModelError: configurations outside the model or refused by ttnn.
+        DeviceRejection: configurations ttnn refuses, among them a transposed
+            operand on the multi-core factory with a post-processed bias.
+        CBModelError: configurations outside the model.
     """
     mm, cfg = _operands(ctx)
     post_bias = _post_process_bias(mm, cfg)
@@ -1202,6 +1231,16 @@ def matmul_program(ctx: CBContext) -> ProgramModel:
         cfg = _auto_config(mm)
     _check_batches(ctx, cfg)
     kind = cfg.kind
+    steps = _transpose_programs(ctx, mm) if kind == "multicore" else []
+    if steps and post_bias:
+        # measured on mock P150, ttnn 0.81.1: linear [32, 128] x [256, 128]^T + [256] (L1, or any placement the
+        # multi-core factory gets) fails after its add ("matmul_utilities.cpp:195: dim_a == dim_b || dim_a == 1 ||
+        # dim_b == 1 ... Broadcast error"); with transpose_a it fails on the output buffer size
+        # ("mesh_tensor_impl.hpp:33: mesh_buffer_->size() >= spec_.compute_packed_buffer_size_bytes()").
+        raise DeviceRejection("a transposed operand on MatmulMultiCoreProgramFactory with a bias added after the "
+                              "matmul: ttnn 0.81.1 fails (TT_FATAL matmul_utilities.cpp:195 'dim_a == dim_b || "
+                              "dim_a == 1 || dim_b == 1' for transpose_b, mesh_tensor_impl.hpp:33 buffer size for "
+                              "transpose_a)")
     if kind == "mcast_2d":
         prog = _factory_2d(mm, cfg)
     elif kind == "mcast_1d":
@@ -1212,11 +1251,15 @@ def matmul_program(ctx: CBContext) -> ProgramModel:
         prog = _factory_dram_sharded(mm, cfg, ctx.arch.name)
     else:
         prog = _factory_multicore(mm, cfg)
+    steps.append(prog)
     if post_bias:
-        prog.notes.append("the bias is added by a separate ttnn.add program after this one")
-    if ctx.op.attrs.get("activation"):
-        prog.notes.append(f"activation '{ctx.op.attrs['activation']}' runs as a separate unary program after this one")
-    return prog
+        prog.notes.append("the bias is added by a separate binary_ng add program after this one")
+        steps.append(binary_program(BinaryCall("add"), mm.out, operand(ctx, 2), mm.out, mm.device_grid))
+    activation = ctx.op.attrs.get("activation")
+    if activation:
+        prog.notes.append(f"activation '{activation}' runs as a separate unary program after this one")
+        steps.append(unary_program(mm.out, mm.out, mm.device_grid))
+    return steps
 
 
 @register_spec(("ttnn.matmul", "ttnn.linear"))
@@ -1248,7 +1291,7 @@ def matmul_output_spec(ctx: CBContext) -> list[TensorSpec]:
         try:
             shape = broadcast(shape, tuple(op.operands[2].type.shape))
         except ShapeError as exc:
-            raise CBModelError(f"ttnn refuses the bias: {exc}") from exc
+            raise DeviceRejection(f"ttnn refuses the bias: {exc}") from exc
     layout = "tile"
     padded = tile_padded_shape(shape)
     mem, shard = mm.out.memory_layout, None

@@ -26,14 +26,11 @@ def summary_line(a: Analysis, findings: list[Finding]) -> str:
     text = ", ".join(parts)
     peak = a.memory.peak_l1
     if peak is not None:
-        total = peak.l1_total_per_core
-        where = f" at line {a.program.ops[peak.op_index].pos.line}" if total else ""
-        parts = [f"tensors {fmt.nbytes(peak.l1_per_core)}"]
-        if peak.op_l1_buffers_per_core:
-            parts.append(f"op buffers {fmt.nbytes(peak.op_l1_buffers_per_core)}")
-        parts.append(f"CBs {fmt.nbytes(peak.cb_per_core)}")
-        text += (f"; peak L1 {fmt.nbytes(total)}/core of {fmt.nbytes(a.arch.usable_l1)}{where} "
-                 f"({' + '.join(parts)})")
+        where = f" at line {a.program.ops[peak.op_index].pos.line}" if peak.l1_total_per_core else ""
+        tensors = peak.l1_per_core + peak.op_l1_buffers_per_core
+        text += (f"; peak L1{where}: {fmt.nbytes(tensors)} tensors + {fmt.nbytes(peak.cb_per_core)} CBs per core "
+                 f"(bank {fmt.nbytes(a.arch.usable_l1)}, CB region up to l1_size "
+                 f"{fmt.nbytes(a.arch.l1_size - a.arch.l1_unreserved_base)})")
     peak = a.memory.peak_dram
     if peak is not None:
         where = f" at line {a.program.ops[peak.op_index].pos.line}" if peak.dram_per_bank else ""

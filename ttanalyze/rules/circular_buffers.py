@@ -11,8 +11,9 @@ P150, ttnn 0.81.1, even inside NO_DISPATCH graph capture):
 
 * ``base + CBs <= l1_size``, else "Statically allocated circular buffers on core
   range [...] grow to X B which is beyond max L1 size of Y B";
-* ``base + CBs <= lowest live L1 buffer address``, else "... clash with L1
-  buffers on core range [...]".  With top-down allocation and no fragmentation
+* ``base + CBs <= lowest live L1 buffer address`` when an L1 buffer is live,
+  else "... clash with L1 buffers on core range [...]".  With top-down
+  allocation and no fragmentation
   the lowest address is ``l1_size - l1_small_size - live L1 per core`` minus the
   L1 buffers the op itself holds while the program runs (conv/pool halo output).
 """
@@ -52,7 +53,9 @@ def cb_overflow(a: Analysis, r: Reporter) -> None:
             core, cb_bytes = program.busiest_core()
             if core is None:
                 continue
-            lowest = arch.l1_size - arch.l1_small_size - live - program.l1_buffers_per_core
+            held = live + program.l1_buffers_per_core
+            # tt-metal compares with the lowest *allocated* L1 buffer: with none, only the l1_size check applies.
+            lowest = arch.l1_size - arch.l1_small_size - held if held else arch.l1_size
             end = arch.l1_unreserved_base + cb_bytes
             first = program.first_overflow(arch.l1_unreserved_base, arch.l1_size, arch.dram_alignment)
             if first is None and end <= lowest:
@@ -69,10 +72,12 @@ def cb_overflow(a: Analysis, r: Reporter) -> None:
                 rng, grown = first
                 at = (rng.start.x, rng.start.y)
                 named = f"core range [({rng.start.x},{rng.start.y})-({rng.end.x},{rng.end.y})]"
+                inside = rng.start.x <= core[0] <= rng.end.x and rng.start.y <= core[1] <= rng.end.y
+                busiest = "" if inside else f" (its busiest core, {where}, holds {fmt.nbytes(cb_bytes)} of CBs)"
                 r.op(op, f"circular buffers of {program.factory}{stage} on {named} grow to {fmt.nbytes(grown)} "
                          f"(l1_unreserved_base {fmt.num(arch.l1_unreserved_base)} + {fmt.nbytes(grown - arch.l1_unreserved_base)}"
-                         f" of CBs: {_cb_list(program, at)}), beyond the max L1 size of {fmt.nbytes(arch.l1_size)}: "
-                         f"tt-metal refuses the program (its busiest core, {where}, would need {fmt.nbytes(end)})",
+                         f" of CBs at 64-B aligned addresses: {_cb_list(program, at)}), beyond the max L1 size of "
+                         f"{fmt.nbytes(arch.l1_size)}: tt-metal refuses the program{busiest}",
                      data=dict(data, check="max_l1_size", reported_range=[rng.start.x, rng.start.y, rng.end.x, rng.end.y],
                                reported_end=grown))
             else:
