@@ -34,7 +34,7 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.sweep_instances import Instance, all_instances  # noqa: E402
+from benchmarks.sweep_instances import NOT_REPLAYED, Instance, all_instances  # noqa: E402
 from ttanalyze.analysis import analyze  # noqa: E402
 from ttanalyze.arch import MOCK_P150_TTNN_0_81_1 as MOCK  # noqa: E402
 from ttanalyze.executor import client  # noqa: E402
@@ -143,7 +143,9 @@ def report(records: list[dict], info: dict, seconds: float) -> str:
              "the same per-core peak of program-scope L1 (static CBs/DFBs plus kernel scratchpads, on the busiest core, "
              "max over the op's programs) to the byte, or both refuse the op, or both run no program. "
              f"Fixture ops: {sum(r['outcome'] in AGREE for r in fixture)} of {len(fixture)}. "
-             f"{len(records) - len(measured)} instances could not be replayed (listed below).", "",
+             f"{len(records) - len(measured)} instances could not be replayed (listed below). Fixture ops that run "
+             "no device program of their own are not instances: "
+             + "; ".join(f"`{name}` ({why})" for name, why in NOT_REPLAYED.items()) + ".", "",
              "| family | instances | measured | agree |", "|---|---|---|---|"]
     for fam in sorted(fams):
         c = fams[fam]

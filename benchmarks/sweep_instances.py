@@ -24,7 +24,15 @@ from ttanalyze.ops.cb import first_cores
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
-NOT_REPLAYED = frozenset({"ttnn.deallocate", "ttnn.get_device", "ttcore.load_cached"})
+# Ops of the fixtures that run no device program of their own, with the reason; the sweep skips them.
+NOT_REPLAYED = {
+    "ttnn.deallocate": "frees a buffer",
+    "ttnn.get_device": "returns the device handle",
+    "ttcore.load_cached": "calls a const-eval function, whose ops are swept themselves",
+    "ttnn.from_device": "a device-to-host read (Tensor::cpu), no program",
+    "ttnn.to_device": "a host-to-device write (Tensor::to_device), no program",
+    "ttnn.prepare_conv3d_weights": "reorders a host weight tensor on the host and writes it to the device",
+}
 GRID_XY = (11, 10)  # the mock P150's compute grid (x, y)
 
 
@@ -244,6 +252,34 @@ def generated_instances() -> list[Instance]:
     for n, h, w, c, f in ((1, 16, 16, 32, 2), (1, 32, 32, 64, 2), (2, 8, 8, 128, 3)):
         out.append(_gen("pool", f"upsample/{n}x{h}x{w}x{c}/x{f}", "ttnn.upsample", [_dram((n, h, w, c), layout="row_major")],
                         _dram((n, h * f, w * f, c), layout="row_major"), f'scale_factor = {f} : si32, mode = "nearest"'))
+    out += index_reduction_instances()
+    return out
+
+
+def index_reduction_instances() -> list[Instance]:
+    """argmax (row-major multi-core, tile single-core, NC) and topk (single-core, multi-core, large-index route)."""
+    out: list[Instance] = []
+    for shape, dim, layout, dtype, where in (
+            ((64, 5000), 1, "row_major", "bf16", "dram"), ((2000, 64), 1, "row_major", "bf16", "dram"),
+            ((3, 2000), 1, "row_major", "bf16", "dram"), ((7104, 4096), 1, "row_major", "bf16", "dram"),
+            ((64, 100000), 1, "row_major", "si32", "dram"), ((64, 300), 1, "row_major", "f32", "l1"),
+            ((64, 128), 1, "tile", "bf16", "l1"), ((2, 3, 96, 64), 2, "tile", "bf16", "dram"),
+            ((2, 3, 64, 64), 0, "row_major", "bf16", "dram")):
+        make = _dram if where == "dram" else _l1
+        res = tuple(d for i, d in enumerate(shape) if i != dim)
+        out.append(_gen("reduction", f"argmax/{layout}/{dtype}/{_shape_text(shape)}/dim{dim}/{where}", "ttnn.argmax",
+                        [make(shape, dtype, layout)], _dram(res, "u32", "row_major"),
+                        f"dim = {dim} : si32, keep_dim = false"))
+    for shape, k, dim, dtype in (((128, 4096), 3552, 1, "bf16"), ((128, 4096), 32, 1, "bf16"), ((64, 8192), 48, 1, "bf16"),
+                                 ((32, 1024), 100, 1, "bf16"), ((300, 2, 64), 10, 0, "bf16"), ((64, 20), 4, 1, "bf16"),
+                                 ((2, 16, 1000), 32, 2, "f32")):
+        res = tuple(k if i == dim else d for i, d in enumerate(shape))
+        index = "u32" if dtype == "f32" else "u16"
+        func = single_op_func("ttnn.topk", [_dram(shape, dtype)], [_dram(res, dtype), _dram(res, index)],
+                              f"dim = {dim} : si32, k = {k} : i32, largest = true, sorted = true")
+        text = module_text(SYSTEM_DESC, func)
+        line = next(i + 1 for i, l in enumerate(text.splitlines()) if '"ttnn.topk"' in l)
+        out.append(Instance(f"gen:reduction/topk/{dtype}/{_shape_text(shape)}/k{k}/dim{dim}", "reduction", text, line))
     return out
 
 

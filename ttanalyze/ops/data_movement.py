@@ -611,29 +611,18 @@ def _layout_program(factory, x: Tensor, out: Tensor, ctx: CBContext) -> ProgramM
 
 
 def _to_row_major(x: Tensor, out_mem: Tensor, ctx: CBContext) -> list[ProgramModel]:
-    """``ttnn.to_layout(x, ROW_MAJOR)`` of a TILE tensor with tile padding, into ``out_mem``'s memory config:
-    untilize_with_unpadding.
-
-    Raises:
-        CBModelError: a tensor without tile padding (plain ``untilize``: its code
-            generator is not modeled inside a composite).
-    """
-    if x.shape == x.padded:
-        raise CBModelError("to_layout(ROW_MAJOR) of an unpadded tile tensor is ttnn.untilize (layout conversion)")
-    return [_layout_program(LC.uwu_program, x, LC.untilize_output(x, out_mem.mem), ctx)]
+    """``ttnn.to_layout(x, ROW_MAJOR)`` of a TILE tensor into ``out_mem``'s memory config: ``untilize``
+    when nothing is padded, else ``untilize_with_unpadding`` (:func:`ttanalyze.ops.layout_conversion.plan_to_layout`)."""
+    factory = LC.untilize_program if x.shape == x.padded else LC.uwu_program
+    return [_layout_program(factory, x, LC.untilize_output(x, out_mem.mem), ctx)]
 
 
 def _to_tile(x: Tensor, out_mem: Tensor, ctx: CBContext) -> list[ProgramModel]:
-    """``ttnn.to_layout(x, TILE)`` of a row-major tensor whose last two dims are not tile multiples, into
-    ``out_mem``'s memory config: tilize_with_val_padding.
-
-    Raises:
-        CBModelError: tile-aligned tensors (plain ``tilize``: :func:`_tilize`).
-    """
+    """``ttnn.to_layout(x, TILE)`` of a row-major tensor into ``out_mem``'s memory config: ``tilize`` when
+    its last two dims are tile multiples, else ``tilize_with_val_padding``."""
     t = out_mem.with_(shape=x.shape, dtype=x.dtype, layout="tile")
-    if t.padded == x.shape:
-        raise CBModelError("to_layout(TILE) of a tile-aligned tensor is ttnn.tilize (layout conversion)")
-    return [_layout_program(LC.twvp_program, x, t, ctx)]
+    factory = LC.tilize_program if t.padded == x.shape else LC.twvp_program
+    return [_layout_program(factory, x, t, ctx)]
 
 
 def _tilize(x: Tensor, out: Tensor, ctx: CBContext) -> ProgramModel:
@@ -1228,15 +1217,9 @@ def _rm_legs_fit(x: Tensor, legs: list[tuple[int, int]], out: Tensor, committed:
 
 
 def _untilize_for_repeat(x: Tensor, ctx: CBContext) -> list[ProgramModel]:
-    """``ttnn.untilize`` of a padded non-bfloat16 tile tensor: untilize_with_unpadding (measured for f32/u32).
-
-    Raises:
-        CBModelError: bf16 / bfp8 tensors (UntilizeCodegen) and unpadded ones
-            (UntilizeDeviceOperation): the layout-conversion family's programs.
-    """
-    if x.dtype.name in ("bf16", "bfp_bf8"):
-        raise CBModelError("ttnn.untilize of a bf16 tile tensor runs UntilizeCodegen (layout conversion)")
-    return _to_row_major(x, x, ctx)
+    """``ttnn.untilize`` of a tile tensor (:func:`ttanalyze.ops.layout_conversion.untilize_program`: the
+    code generator for bf16/bfp8, untilize_with_unpadding for a padded one, else UntilizeDeviceOperation)."""
+    return [_layout_program(LC.untilize_program, x, LC.untilize_output(x, x.mem), ctx)]
 
 
 def _repeat_steps(x: Tensor, reps: list[int], out: Tensor, ctx: CBContext) -> list[ProgramModel]:
