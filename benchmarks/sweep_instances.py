@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ttanalyze.ir.attrs import CoreCoord, CoreRange, CoreRangeSet
 from ttanalyze.ir.emit import TensorDesc, module_text, single_op_func
-from ttanalyze.ops.cb import first_cores
+from ttanalyze.ops.work_split import num_cores_to_corerangeset
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
@@ -102,7 +102,7 @@ def _sharded(shape, kind: str, cores: int, dtype="bf16") -> TensorDesc:
         rows, cols = cores
         crs = CoreRangeSet((CoreRange(CoreCoord(0, 0), CoreCoord(cols - 1, rows - 1)),))
         return TensorDesc(tuple(shape), dtype, "tile", "l1", "block_sharded", (rows, cols), crs)
-    crs = first_cores(cores, GRID_XY)
+    crs = num_cores_to_corerangeset(cores, GRID_XY, row_wise=True)
     grid = (cores, 1) if kind == "height" else (1, cores)
     return TensorDesc(tuple(shape), dtype, "tile", "l1", f"{kind}_sharded", grid, crs)
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 
 from ttanalyze.ops import registry
-from ttanalyze.ops.cb import CB, ProgramModel, core_range, cores_set, first_cores
+from ttanalyze.ops.cb import CB, ProgramModel, core_range, cores_set
+from ttanalyze.ops.work_split import num_cores_to_corerangeset
 
 from .conftest import analyze_text, findings_of, wh_module
 
@@ -23,7 +24,7 @@ def relu_cbs(monkeypatch):
     state = {"pages": 2}
 
     def model(ctx):
-        everywhere = first_cores(64, ctx.grid)
+        everywhere = num_cores_to_corerangeset(64, ctx.grid, row_wise=True)
         one = cores_set(core_range(0, 0, 0, 0))
         return ProgramModel("StandInFactory", "test stand-in", everywhere, [
             CB(0, "in", 2048, state["pages"], one),

@@ -47,32 +47,6 @@ def cores_set(*ranges: CoreRange) -> CoreRangeSet:
     return CoreRangeSet(tuple(ranges))
 
 
-def first_cores(n: int, grid: tuple[int, int], row_wise: bool = True) -> CoreRangeSet:
-    """The first ``n`` cores of a (x, y) grid, row by row (or column by column).
-
-    tt-metal ``num_cores_to_corerangeset``: full rows as one rectangle, the
-    remainder as a strip.
-    """
-    gx, gy = grid
-    if n <= 0:
-        return CoreRangeSet(())
-    if row_wise:
-        full, rem = divmod(n, gx)
-        ranges = []
-        if full:
-            ranges.append(core_range(0, 0, gx - 1, full - 1))
-        if rem:
-            ranges.append(core_range(0, full, rem - 1, full))
-        return CoreRangeSet(tuple(ranges))
-    full, rem = divmod(n, gy)
-    ranges = []
-    if full:
-        ranges.append(core_range(0, 0, full - 1, gy - 1))
-    if rem:
-        ranges.append(core_range(full, 0, full, rem - 1))
-    return CoreRangeSet(tuple(ranges))
-
-
 def contains(crs: CoreRangeSet, x: int, y: int) -> bool:
     return any(r.start.x <= x <= r.end.x and r.start.y <= y <= r.end.y for r in crs.ranges)
 
