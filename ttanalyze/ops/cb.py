@@ -134,19 +134,15 @@ class ProgramModel:
         """The most static CB bytes any single core holds."""
         return self.busiest_core()[1]
 
-    def first_overflow(self, base: int, limit: int, alignment: int = 1) -> tuple[CoreRange, int] | None:
-        """The first CB allocator tt-metal finds beyond ``limit``, and its region end (bytes).
+    def cb_regions(self, base: int, alignment: int = 1) -> list[tuple[CoreRange, int]]:
+        """Each CB allocator's core range and the end address of its CB region (bytes), in creation order.
 
         tt-metal keeps one CB allocator per core range, created in the order the
         program's CBs are created; each CB is placed at the highest current
         end among the allocators its ranges touch, rounded up to ``alignment``,
-        then all of them end after it.  ``validate_circular_buffer_region`` /
-        ``validate_dataflow_buffer_region`` walk the allocators in creation
-        order and throw for the first whose ``base + end`` exceeds the limit:
-        that core range is the one named in "Statically allocated circular
-        buffers on core range [...] grow to X B" (tt-metal
-        ``impl/program/program.cpp``, ``impl/dataflow_buffer/dataflow_buffer.cpp``;
-        seed 001, core (7,6)).  Dataflow buffers start at 64-B aligned
+        then all of them end after it (tt-metal ``impl/program/program.cpp``
+        ``add_circular_buffer_``, ``impl/dataflow_buffer/dataflow_buffer.cpp``
+        ``allocate_dataflow_buffers``).  Dataflow buffers start at 64-B aligned
         addresses on Blackhole (measured through the real runtime, tt-metal
         614f605f: argmax/topk refusals reproduce to the byte).
         """
@@ -164,10 +160,18 @@ class ProgramModel:
             address = -(-(base + address) // alignment) * alignment - base if alignment > 1 else address
             for a in touched:
                 a[1] = address + cb.bytes
-        for r, end in allocators:
-            if base + end > limit:
-                return r, base + end
-        return None
+        return [(r, base + end) for r, end in allocators]
+
+    def first_overflow(self, base: int, limit: int, alignment: int = 1) -> tuple[CoreRange, int] | None:
+        """The first CB allocator tt-metal finds beyond ``limit``, and its region end (bytes).
+
+        ``validate_circular_buffer_region`` / ``validate_dataflow_buffer_region``
+        walk the allocators (:meth:`cb_regions`) in creation order and throw for
+        the first whose end exceeds the limit: that core range is the one named
+        in "Statically allocated circular buffers on core range [...] grow to X
+        B" (seed 001, core (7,6)).
+        """
+        return next(((r, end) for r, end in self.cb_regions(base, alignment) if end > limit), None)
 
 
 def _overlap(a: CoreRange, b: CoreRange) -> bool:

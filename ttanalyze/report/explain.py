@@ -114,8 +114,9 @@ def _program_lines(prog: dict[str, Any] | None, a: Analysis) -> list[str]:
                      f"= {fmt.nbytes(cb['bytes']):>13} on [{_ranges_text(cb['core_ranges'])}]{shared}")
     core = prog["busiest_core"]
     where = f" on core ({core[0]},{core[1]})" if core else ""
-    lines.append(f"    CBs per core peak {fmt.nbytes(prog['cb_per_core_peak'])}{where}: region "
-                 f"{fmt.num(a.arch.l1_unreserved_base)}..{fmt.num(a.arch.l1_unreserved_base + prog['cb_per_core_peak'])}"
+    lines.append(f"    CBs per core peak {fmt.nbytes(prog['cb_per_core_peak'])}{where}; CB region "
+                 f"{fmt.num(a.arch.l1_unreserved_base)}..{fmt.num(prog['cb_region_end'])} "
+                 f"({a.arch.dram_alignment}-B aligned starts)"
                  + (f"; scratch {fmt.nbytes(prog['extra_l1_per_core'])} per core" if prog["extra_l1_per_core"] else "")
                  + (f"; intermediate L1 buffers {fmt.nbytes(prog['l1_buffers_per_core'])} per core"
                     if prog["l1_buffers_per_core"] else ""))

@@ -96,14 +96,16 @@ def _ranges(crs) -> list[list[int]]:
     return [[r.start.x, r.start.y, r.end.x, r.end.y] for r in crs.ranges]
 
 
-def _stage_record(p) -> dict[str, Any]:
+def _stage_record(p, arch) -> dict[str, Any]:
     core, peak = p.busiest_core()
+    regions = p.cb_regions(arch.l1_unreserved_base, arch.dram_alignment)
     return {
         "factory": p.factory, "source": p.source, "cores": _ranges(p.cores), "num_cores": p.cores.num_cores,
         "cbs": [{"index": cb.index, "name": cb.name, "page_bytes": cb.page_bytes, "pages": cb.pages,
                  "bytes": cb.bytes, "core_ranges": _ranges(cb.cores), "globally_allocated": cb.globally_allocated}
                 for cb in p.cbs],
         "cb_per_core_peak": peak, "busiest_core": list(core) if core else None,
+        "cb_region_end": max((end for _, end in regions), default=arch.l1_unreserved_base),
         "extra_l1_per_core": p.extra_l1_per_core, "l1_buffers_per_core": p.l1_buffers_per_core,
         "notes": list(p.notes),
     }
@@ -120,8 +122,8 @@ def program_record(a: Analysis, op: Op) -> dict[str, Any] | None:
         return None
     rec: dict[str, Any] = {"status": prog.status, "reason": prog.reason}
     if prog.program is not None:
-        rec.update(_stage_record(prog.program))
-        rec["stages"] = [_stage_record(p) for p in prog.stages]
+        rec.update(_stage_record(prog.program, a.arch))
+        rec["stages"] = [_stage_record(p, a.arch) for p in prog.stages]
     return rec
 
 

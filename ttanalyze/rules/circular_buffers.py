@@ -76,7 +76,7 @@ def cb_overflow(a: Analysis, r: Reporter) -> None:
                 busiest = "" if inside else f" (its busiest core, {where}, holds {fmt.nbytes(cb_bytes)} of CBs)"
                 r.op(op, f"circular buffers of {program.factory}{stage} on {named} grow to {fmt.nbytes(grown)} "
                          f"(l1_unreserved_base {fmt.num(arch.l1_unreserved_base)} + {fmt.nbytes(grown - arch.l1_unreserved_base)}"
-                         f" of CBs at 64-B aligned addresses: {_cb_list(program, at)}), beyond the max L1 size of "
+                         f" of CBs at {arch.dram_alignment}-B aligned addresses: {_cb_list(program, at)}), beyond the max L1 size of "
                          f"{fmt.nbytes(arch.l1_size)}: tt-metal refuses the program{busiest}",
                      data=dict(data, check="max_l1_size", reported_range=[rng.start.x, rng.start.y, rng.end.x, rng.end.y],
                                reported_end=grown))
