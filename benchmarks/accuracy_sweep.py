@@ -143,7 +143,7 @@ def report(records: list[dict], info: dict, seconds: float) -> str:
              "the same per-core peak of program-scope L1 (static CBs/DFBs plus kernel scratchpads, on the busiest core, "
              "max over the op's programs) to the byte, or both refuse the op, or both run no program. "
              f"Fixture ops: {sum(r['outcome'] in AGREE for r in fixture)} of {len(fixture)}. "
-             f"{len(records) - len(measured)} instances could not be replayed (listed below). Fixture ops that run "
+             f"{len(records) - len(measured)} instances could not be replayed (listed with the mismatches). Fixture ops that run "
              "no device program of their own are not instances: "
              + "; ".join(f"`{name}` ({why})" for name, why in NOT_REPLAYED.items()) + ".", "",
              "| family | instances | measured | agree |", "|---|---|---|---|"]
@@ -154,10 +154,13 @@ def report(records: list[dict], info: dict, seconds: float) -> str:
     if spec:
         lines += ["", f"Output specs (shape, padded shape, layout, dtype, buffer type, memory layout) of ops with an "
                       f"output model: {sum(r['spec']['match'] for r in spec)} of {len(spec)} match tt-metal's."]
-    lines += ["", "### Every mismatch", "", "| instance | outcome | model | device | cause |", "|---|---|---|---|---|"]
-    for r in records:
-        if r["outcome"] in AGREE:
-            continue
+    mismatches = [r for r in records if r["outcome"] not in AGREE]
+    lines += ["", "### Every mismatch", ""]
+    if mismatches:
+        lines += ["| instance | outcome | model | device | cause |", "|---|---|---|---|---|"]
+    else:
+        lines.append("None: every instance agrees.")
+    for r in mismatches:
         m, d = r["model"], r["device"]
         model = f"{m['status']} {m['peak']:,} B" + (f": {m['reason'][:100]}" if m["reason"] else "")
         device = (f"{d['peak']:,} B" if d["ok"] else f"error: {d['error'][:100]}").replace("|", "/")
