@@ -19,8 +19,9 @@ from ttanalyze.executor import client
 from ttanalyze.executor.client import Executor
 from ttanalyze.ir.emit import TensorDesc, module_text, single_op_func
 from ttanalyze.ir.parse import parse_text
-from ttanalyze.ops.argmax_topk import find_topk_core_config, merged
+from ttanalyze.ops.argmax_topk import find_topk_core_config
 from ttanalyze.ops.registry import lookup, spec_model
+from ttanalyze.ops.work_split import merge as merged
 from ttanalyze.programs import context_for, program_of
 
 from .conftest import BH_SYSTEM_DESC, FIXTURES, analyze_path, findings_of

@@ -19,7 +19,7 @@ from ttanalyze.ir.parse import parse_text
 from ttanalyze.ops import data_movement as dm
 from ttanalyze.ops.cb import CBModelError, NoDeviceProgram
 from ttanalyze.ops.registry import ShapeError, lookup
-from ttanalyze.ops.work_split import merge_num_sticks_to_read, split_blocks_for_tilize, split_work_to_cores
+from ttanalyze.ops.work_split import merge, merge_num_sticks_to_read, split_blocks_for_tilize, split_work_to_cores
 from ttanalyze.programs import context_for, program_of
 
 from .conftest import BH_SYSTEM_DESC, FIXTURES, analyze_path
@@ -482,6 +482,129 @@ def test_split_helpers():
     # split_blocks_for_tilize: 384 blocks -> 4 per core -> 96 cores; 64 -> 64.
     assert split_blocks_for_tilize((11, 10), 384).all_cores.num_cores == 96
     assert split_blocks_for_tilize((11, 10), 64).all_cores.num_cores == 64
+
+
+# ---------------------------------------------------------------------------
+# Core ranges: the merged set of Metal 2.0 DFBs, the split ranges of legacy CBs
+# ---------------------------------------------------------------------------
+
+
+def ranges(crs):
+    return [(r.start.x, r.start.y, r.end.x, r.end.y) for r in crs.ranges]
+
+
+def test_merge_follows_core_range_set_merge():
+    # CoreRangeSet::merge (core_coord.cpp): each row's runs, a run stacking onto the range ending on the row
+    # above with the same x extent; ranges ordered by start (x, then y), then end.  98 cores in grid column
+    # order (columns 0-8 and (9, 0-7)): rows 0-7 run x 0-9, rows 8-9 x 0-8 -> two rectangles.
+    col_major = [(i // 10, i % 10) for i in range(98)]
+    assert ranges(merge(col_major)) == [(0, 0, 9, 7), (0, 8, 8, 9)]
+    assert ranges(split_work_to_cores((11, 10), 98).all_cores) == [(0, 0, 8, 9), (9, 0, 9, 7)]  # the split's own
+    # Row-major cores 5..21 of an 11-wide grid: row 0 x 5-10, row 1 x 0-10; (0, 1) sorts before (5, 0).
+    assert ranges(merge([(i % 11, i // 11) for i in range(5, 22)])) == [(0, 1, 10, 1), (5, 0, 10, 0)]
+    # Equal runs only stack on the row directly above: rows 0 and 2 stay apart.
+    assert ranges(merge([(0, 0), (1, 0), (0, 2), (1, 2), (3, 2)])) == [(0, 0, 1, 0), (0, 2, 1, 2), (3, 2, 3, 2)]
+    assert ranges(merge([])) == [] and ranges(merge([(4, 4)])) == [(4, 4, 4, 4)]
+
+
+# (case, op, operands, result, attrs, factory, the range list of every CB of its one program): measured on mock
+# P150, ttnn 0.81.1 (tt-metal d80d9482): /work/notes/data_movement/probe_ranges.py -> raw/ranges_probe.json, each
+# case under its key there; the captured dataflow_buffer_allocate / circular_buffer_allocate core_range_set,
+# ranges in order.  Each split leaves a partial column of the 11 x 10 grid, where the merge and the split's
+# column-first ranges differ: e.g. 32 units fill columns 0-2 and (3, 0-1) -> merged rows 0-1 x 0-3, rows 2-9
+# x 0-2 = [(0, 0, 3, 1), (0, 2, 2, 9)] (the split: [(0, 0, 2, 9), (3, 0, 3, 1)]).
+RM = "row_major"
+PROBE = [
+    # 32 output tiles (8 x 4 x 1)
+    ("reshape_tiled", "ttnn.reshape", [T([1, 8, 128])], T([1, 8, 128, 1]), f"shape = {ints([1, 8, 128, 1])}",
+     "ReshapeViewTiledProgramFactory", [(0, 0, 3, 1), (0, 2, 2, 9)]),
+    # 24 rows: columns 0-1 and (2, 0-3) -> rows 0-3 x 0-2, rows 4-9 x 0-1
+    ("permute_row_invariant", "ttnn.permute", [T([2, 3, 4, 40], RM)], T([2, 4, 3, 40], RM),
+     "permutation = array<i64: 0, 2, 1, 3>", "MultiCoreRowInvariant", [(0, 0, 2, 3), (0, 4, 1, 9)]),
+    # 24 blocks (see test_permute_row_major_blocked_generic)
+    ("permute_blocked_generic", "ttnn.permute", [T([2, 3, 40, 50], RM)], T([2, 3, 50, 40], RM),
+     "permutation = array<i64: 0, 1, 3, 2>", "MultiCoreBlockedGeneric", [(0, 0, 2, 3), (0, 4, 1, 9)]),
+    # 96 tiles: columns 0-8 and (9, 0-5)
+    ("permute_tile_invariant", "ttnn.permute", [T([2, 3, 4, 64, 64])], T([4, 2, 3, 64, 64]),
+     "permutation = array<i64: 2, 0, 1, 3, 4>", "MultiCoreTileInvariant", [(0, 0, 9, 5), (0, 6, 8, 9)]),
+    # max(split(4 input tiles), split(32 padded output tiles)) = 32 cores
+    ("permute_tile_row_invariant", "ttnn.permute", [T([1, 2, 8, 64])], T([8, 2, 1, 64]),
+     "permutation = array<i64: 2, 1, 0, 3>", "MultiCoreTileRowInvariant", [(0, 0, 3, 1), (0, 2, 2, 9)]),
+    # max(split(16 XW blocks), split(8 padded output tiles)) = 16 cores: column 0 and (1, 0-5)
+    ("permute_tiled_generic", "ttnn.permute", [T([1, 2, 8, 64])], T([1, 8, 64, 2]),
+     "permutation = array<i64: 0, 2, 3, 1>", "MultiCoreTiledGeneric", [(0, 0, 1, 5), (0, 6, 0, 9)]),
+    # 36 tiles: columns 0-2 and (3, 0-5)
+    ("transpose_wh", "ttnn.permute", [T([2, 3, 64, 96])], T([2, 3, 96, 64]), "permutation = array<i64: 0, 1, 3, 2>",
+     "TransposeWHProgramFactory", [(0, 0, 3, 5), (0, 6, 2, 9)]),
+    # 64 cores: columns 0-5 and (6, 0-3)
+    ("transpose_hc", "ttnn.permute", [T([1, 64, 32, 32])], T([1, 32, 64, 32]), "permutation = array<i64: 0, 2, 1, 3>",
+     "TransposeHCTiledInterleavedProgramFactory", [(0, 0, 6, 3), (0, 4, 5, 9)]),
+    ("transpose_cn", "ttnn.permute", [T([2, 3, 64, 96])], T([3, 2, 64, 96]), "permutation = array<i64: 1, 0, 2, 3>",
+     "TransposeCNProgramFactory", [(0, 0, 3, 5), (0, 6, 2, 9)]),
+    # H 30 -> 32 is inside the tile padding: only the fill, 13 slices x 2 bottom-edge tiles = 26 cores
+    ("fill_pad", "ttnn.pad", [T([13, 30, 64])], T([13, 32, 64]), pad_attrs([0, 0, 0, 2, 0, 0]),
+     "FillPadProgramFactory", [(0, 0, 2, 5), (0, 6, 1, 9)]),
+    # 2 x 13 = 26 output tiles
+    ("pad_tile_multicore", "ttnn.pad", [T([1, 1, 64, 64])], T([1, 1, 64, 416]), pad_attrs([0, 0, 0, 0, 0, 0, 0, 352]),
+     "PadTileMulticoreProgramFactory", [(0, 0, 2, 5), (0, 6, 1, 9)]),
+    ("pad_tile_core", "ttnn.pad", [T([1, 2, 64, 64])], T([1, 2, 96, 64]), pad_attrs([0, 0, 0, 0, 0, 32, 0, 0], False),
+     "PadTileCoreProgramFactory", [(0, 0, 0, 0)]),
+    # 24 padded rows
+    ("pad_rm_multicore", "ttnn.pad", [T([2, 3, 4, 32], RM)], T([2, 3, 4, 64], RM), pad_attrs([0, 0, 0, 0, 0, 0, 0, 32]),
+     "PadRmReaderWriterMultiCoreDefaultProgramFactory", [(0, 0, 2, 3), (0, 4, 1, 9)]),
+    ("pad_rm_core", "ttnn.pad", [T([2, 3, 8, 30], RM)], T([2, 3, 10, 32], RM), pad_attrs([0, 0, 0, 0, 0, 2, 0, 2], False),
+     "PadRmReaderWriterProgramFactory", [(0, 0, 0, 0)]),
+    # 2 x 13 = 26 output tiles
+    ("slice_tile", "ttnn.slice_static", [T([2, 64, 416])], T([1, 64, 416]), slice_attrs([1, 0, 0], [2, 64, 416], [1, 1, 1]),
+     "SliceTileProgramFactory", [(0, 0, 2, 5), (0, 6, 1, 9)]),
+    # 24 output rows
+    ("slice_rm", "ttnn.slice_static", [T([4, 12, 64], RM)], T([2, 12, 32], RM), slice_attrs([1, 0, 0], [3, 12, 32], [1, 1, 1]),
+     "SliceRmProgramFactory", [(0, 0, 2, 3), (0, 4, 1, 9)]),
+    # 4 x 12 = 48 output rows: columns 0-3 and (4, 0-7)
+    ("slice_rm_stride", "ttnn.slice_static", [T([4, 24, 64], RM)], T([4, 12, 32], RM),
+     slice_attrs([0, 0, 0], [4, 24, 64], [1, 2, 2]), "SliceRmStrideProgramFactory", [(0, 0, 4, 7), (0, 8, 3, 9)]),
+    # 3 x 2 x 3 = 18 output tiles
+    ("concat", "ttnn.concat", [T([2, 64, 96]), T([1, 64, 96])], T([3, 64, 96]), "dim = 0 : si32",
+     "ConcatProgramFactory", [(0, 0, 1, 7), (0, 8, 0, 9)]),
+    # 32 output rows
+    ("embedding_rm", "ttnn.embedding", [T([2, 16], RM, dtype="u32"), T([100, 64], RM)], T([2, 16, 64], RM), "",
+     "EmbeddingsRMProgramFactory", [(0, 0, 3, 1), (0, 2, 2, 9)]),
+    # 13 blocks of 32 rows: column 0 and (1, 0-2)
+    ("embedding_fused", "ttnn.embedding", [T([13, 32], RM, dtype="u32"), T([100, 64], RM)], T([13, 32, 64]), "",
+     "EmbeddingsFusedProgramFactory", [(0, 0, 1, 2), (0, 3, 0, 9)]),
+    # 208 indices = 13 faces of 16
+    ("embedding_tilized_indices", "ttnn.embedding", [T([1, 208], dtype="u32"), T([100, 64], RM)], T([1, 208, 64], RM),
+     "", "EmbeddingsTilizedIndicesProgramFactory", [(0, 0, 1, 2), (0, 3, 0, 9)]),
+    # Legacy CBs keep the split's ranges: ConcatTiledUnaligned's split_blocks_for_tilize (CoreRangeSet overload)
+    # returns one range per core, unmerged (4 bands); the repeat code generators' split_work_to_cores ranges
+    # (2 x 26 = 52 output tiles: columns 0-4 and (5, 0-1)).
+    ("concat_tiled_unaligned", "ttnn.concat", [T([2, 64, 30]), T([2, 64, 20])], T([2, 64, 50]), "dim = 2 : si32",
+     "ConcatTiledUnalignedProgramFactory", [(0, 0, 0, 0), (0, 1, 0, 1), (0, 2, 0, 2), (0, 3, 0, 3)]),
+    ("repeat_codegen", "ttnn.repeat", [T([1, 2, 32, 64])], T([1, 2, 32, 832]), "repeat_dims = #ttnn.shape<1x1x1x13>",
+     "RepeatCodegenProgramFactory", [(0, 0, 4, 9), (5, 0, 5, 1)]),
+    ("repeat_interleave_codegen", "ttnn.repeat_interleave", [T([2, 13, 32, 32])], T([2, 26, 32, 32]),
+     "dim = 1 : si32, repeats = 2 : ui32", "RepeatInterleaveCodegenProgramFactory", [(0, 0, 4, 9), (5, 0, 5, 1)]),
+]
+
+
+@pytest.mark.parametrize("case,op,operands,result,attrs,factory,expected", PROBE, ids=[c[0] for c in PROBE])
+def test_cb_core_ranges_match_the_mock(case, op, operands, result, attrs, factory, expected):
+    [p] = dm.device_programs(ctx_of(op, operands, result, attrs))
+    assert p.factory.split("::")[-1] == factory
+    assert [ranges(cb.cores) for cb in p.cbs] == [expected] * len(p.cbs)
+    # the program's cores, where its scratchpads sit (measured: every scratchpad_allocate on the same ranges)
+    assert ranges(p.cores) == expected
+
+
+def test_overflow_names_the_first_merged_range():
+    # TTA010 names the first CB allocator beyond the limit (ProgramModel.first_overflow): for TransposeWH on 36
+    # cores that is the merged set's first range [0-0 - 3-5] (measured ranges above), whose region ends
+    # at base + 2 x 4,096.
+    [p] = dm.device_programs(ctx_of("ttnn.permute", [T([2, 3, 64, 96])], T([2, 3, 96, 64]),
+                                    "permutation = array<i64: 0, 1, 3, 2>"))
+    base = MOCK.l1_unreserved_base
+    where, end = p.first_overflow(base, base + 4096)
+    assert ((where.start.x, where.start.y, where.end.x, where.end.y), end) == ((0, 0, 3, 5), base + 8192)
 
 
 # ---------------------------------------------------------------------------

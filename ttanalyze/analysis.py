@@ -13,7 +13,8 @@ from .arch import Arch, resolve_arch
 from .graph import build_graph
 from .ir.model import Op, Program, TensorType, Value
 from .memory import MemoryTimeline, timeline
-from .programs import OpProgram, programs
+from .ops.spec import TensorSpec
+from .programs import OpProgram, op_models
 from .versions import DEFAULT_TT_METAL, check_version
 
 
@@ -41,7 +42,9 @@ class Analysis:
         memory: per-op L1/DRAM timeline, circular buffers included.
         shape_checks: per op index, the op model's shape verdict.
         programs: per op index, its program (cores and circular buffers).
+        specs: per op index with an output model, what tt-metal returns for each result.
         tt_metal: the tt-metal version whose factories the CB models follow.
+        tensor_views: the op models' device view of each value (a cache, by ``id``).
     """
 
     program: Program
@@ -50,7 +53,9 @@ class Analysis:
     memory: MemoryTimeline
     shape_checks: dict[int, OpShapeCheck] = field(default_factory=dict)
     programs: dict[int, OpProgram] = field(default_factory=dict)
+    specs: dict[int, list[TensorSpec]] = field(default_factory=dict)
     tt_metal: str = DEFAULT_TT_METAL
+    tensor_views: dict = field(default_factory=dict, repr=False)
 
     @cached_property
     def graph(self) -> nx.DiGraph:
@@ -86,16 +91,23 @@ def analyze(program: Program, arch_name: str | None = None, l1_small_size: int |
     arch = resolve_arch(program.system_desc, arch_name, l1_small_size)
     check_version(tt_metal)
     infos: dict[Value, L.LayoutInfo] = {}
+    by_type: dict[int, L.LayoutInfo | None] = {}  # the parser makes one object per distinct type
     for func in program.funcs:
         for v in func.args:
-            _add_info(v, arch, infos)
+            _add_info(v, arch, infos, by_type)
         for op in func.ops:
             for v in op.results:
-                _add_info(v, arch, infos)
+                _add_info(v, arch, infos, by_type)
     analysis = Analysis(program, arch, infos, timeline(program, arch, infos), tt_metal=tt_metal)
+    checks: dict[tuple, OpShapeCheck] = {}
     for op in program.ops:
-        analysis.shape_checks[op.index] = check_shapes(op)
-    analysis.programs = programs(analysis)
+        # a shape rule reads the op's name, attributes and operand types only
+        key = (op.name, tuple(op.raw_attrs.items()), tuple(id(v.type) for v in op.operands))
+        check = checks.get(key)
+        if check is None:
+            check = checks[key] = check_shapes(op)
+        analysis.shape_checks[op.index] = check
+    analysis.programs, analysis.specs = op_models(analysis)
     for index, prog in analysis.programs.items():
         if prog.stages and index in analysis.memory.points:
             point = analysis.memory.points[index]
@@ -104,9 +116,12 @@ def analyze(program: Program, arch_name: str | None = None, l1_small_size: int |
     return analysis
 
 
-def _add_info(v: Value, arch: Arch, infos: dict[Value, L.LayoutInfo]) -> None:
+def _add_info(v: Value, arch: Arch, infos: dict[Value, L.LayoutInfo], by_type: dict[int, L.LayoutInfo | None]) -> None:
     if isinstance(v.type, TensorType):
-        info = L.analyze(v.type, arch)
+        key = id(v.type)
+        if key not in by_type:
+            by_type[key] = L.analyze(v.type, arch)
+        info = by_type[key]
         if info is not None:
             infos[v] = info
 

@@ -18,6 +18,7 @@ from . import ops as O
 from .arch import Arch
 from .ir.model import Op
 from .ops.cb import CBContext, CBModelError, DeviceRejection, NoDeviceProgram, ProgramModel
+from .ops.spec import TensorSpec
 
 if TYPE_CHECKING:
     from .analysis import Analysis
@@ -85,18 +86,24 @@ def context_for(analysis: "Analysis", op: Op, arch: Arch | None = None, free_l1:
     space = free_l1 if free_l1 is not None else max_l1_space(analysis, op, arch)
     outputs_l1 = sum(i.placement.bytes_per_bank for i in outputs
                      if i is not None and i.placement is not None and i.placement.buffer_type == "l1")
-    return CBContext(op, arch, inputs, outputs, space, analysis.tt_metal, outputs_l1)
+    views = analysis.tensor_views if arch is analysis.arch else {}
+    return CBContext(op, arch, inputs, outputs, space, analysis.tt_metal, outputs_l1, views)
 
 
 def program_of(analysis: "Analysis", op: Op, arch: Arch | None = None, free_l1: int | None = None) -> OpProgram:
-    """Run the op's CB model."""
+    """Run the op's CB model (:func:`run_cb_model`) in its context (:func:`context_for`)."""
+    return run_cb_model(op, context_for(analysis, op, arch, free_l1))
+
+
+def run_cb_model(op: Op, ctx: CBContext) -> OpProgram:
+    """The op's CB verdict in ``ctx``: its programs, or why there are none (never raises)."""
     if op.name in NO_PROGRAM:
         return OpProgram("not_device")
     model = O.cb_model(op.name)
     if model is None:
         return OpProgram("unmodeled", reason=f"no circular-buffer model for {op.name}")
     try:
-        result = model(context_for(analysis, op, arch, free_l1))
+        result = model(ctx)
     except NoDeviceProgram as exc:
         return OpProgram("not_device", reason=str(exc))
     except DeviceRejection as exc:
@@ -109,6 +116,37 @@ def program_of(analysis: "Analysis", op: Op, arch: Arch | None = None, free_l1: 
     return OpProgram("modeled", stages)
 
 
-def programs(analysis: "Analysis") -> dict[int, OpProgram]:
-    """:func:`program_of` for every op, by op index."""
-    return {op.index: program_of(analysis, op) for op in analysis.program.ops}
+def run_spec_model(op: Op, ctx: CBContext) -> list[TensorSpec] | None:
+    """What the op really returns in ``ctx`` (its output-spec model), or None without a model or outside it."""
+    model = O.spec_model(op.name)
+    if model is None:
+        return None
+    try:
+        return model(ctx)
+    except CBModelError:
+        return None
+
+
+def op_models(analysis: "Analysis") -> tuple[dict[int, OpProgram], dict[int, list[TensorSpec]]]:
+    """Every op's programs (:func:`run_cb_model`) and output specs (:func:`run_spec_model`), by op index,
+    from one context per op.
+
+    The models read only the op's name, attributes, operand and result types
+    and the free L1 around it, so ops alike in all of those share one
+    verdict: the parser makes one type object per distinct type, and the key
+    is the attributes' text, the types' identities and the L1 figures.
+    """
+    programs: dict[int, OpProgram] = {}
+    specs: dict[int, list[TensorSpec]] = {}
+    seen: dict[tuple, tuple[OpProgram, list[TensorSpec] | None]] = {}
+    for op in analysis.program.ops:
+        ctx = context_for(analysis, op)
+        key = (op.name, tuple(op.raw_attrs.items()), tuple(id(v.type) for v in op.operands),
+               tuple(id(v.type) for v in op.results), ctx.max_l1_space, ctx.output_l1_per_core)
+        verdict = seen.get(key)
+        if verdict is None:
+            verdict = seen[key] = (run_cb_model(op, ctx), run_spec_model(op, ctx))
+        programs[op.index] = verdict[0]
+        if verdict[1] is not None:
+            specs[op.index] = verdict[1]
+    return programs, specs

@@ -32,8 +32,9 @@ the union of the cores of the work units that bind them, as tt-metal's
 ``CoreRangeSet::merge`` writes it (rows of equal runs stacked into rectangles,
 ranges ordered by start x then y; measured: a 98-core column-major group is
 ``{[0-0 - 9-7], [0-8 - 8-9]}``, not ``num_cores_to_corerangeset``'s
-``{[0-0 - 8-9], [9-0 - 9-7]}``).  tt-metal names the first overflowing range
-(:meth:`ProgramModel.first_overflow`), so the split matters.
+``{[0-0 - 8-9], [9-0 - 9-7]}``; :func:`ttanalyze.ops.work_split.merge`).
+tt-metal names the first overflowing range (:meth:`ProgramModel.first_overflow`),
+so the split matters.
 
 Programs of other ops inside the composites (tilize/untilize, transpose, pad,
 fill_implicit_tile_padding, slice, reshape, to_memory_config) come from their
@@ -55,8 +56,8 @@ from .cb import CB, CBContext, CBModelError, DeviceRejection, ProgramModel, core
 from .registry import ShapeError, norm_dim, register, register_cb, register_spec, tensor_shape
 from .spec import TensorSpec
 from .tensors import TILE, MemCfg, Tensor, operand, result
-from .work_split import (Core, corerange_to_cores, cores_to_corerangeset, num_cores_to_corerangeset,
-                         split_blocks_for_tilize, split_work_to_cores)
+from .work_split import (Core, corerange_to_cores, merge, num_cores_to_corerangeset, split_blocks_for_tilize,
+                         split_work_to_cores)
 
 _TD = "tt-mlir lib/Dialect/TTNN/IR/TTNNOps.cpp @19c86fca"
 _RED = "tt-metal ttnn/cpp/ttnn/operations/reduction/"
@@ -70,14 +71,6 @@ DFB_ALIGNMENT = 64  # the allocator's DRAM alignment, to which the argmax second
 # ---------------------------------------------------------------------------
 # Shared helpers
 # ---------------------------------------------------------------------------
-
-
-def merged(cores) -> CoreRangeSet:
-    """tt-metal ``CoreRangeSet::merge`` of a set of cores: maximal row runs stacked into rectangles,
-    ranges ordered as ``std::set<CoreRange>`` orders them (start x, start y, end x, end y;
-    ``tt_xy_pair::operator<`` compares x first; ``tt_metal/common/core_coord.cpp`` @614f605f)."""
-    crs = cores_to_corerangeset(cores)
-    return cores_set(*sorted(crs.ranges, key=lambda r: (r.start.x, r.start.y, r.end.x, r.end.y)))
 
 
 def work_groups(grid: tuple[int, int], units: int, row_wise: bool) -> tuple[tuple[Core, ...], tuple[Core, ...]]:
@@ -180,8 +173,8 @@ def argmax_multi_core_program(x: Tensor, reduce_all: bool, keep: bool, grid: tup
     copies = 2 if split and need <= available else 1
     if split:
         notes.append(f"secondary DM {'on' if copies == 2 else 'off'}: doubled buffers need {need:,} B of {available:,} B")
-    everyone = merged(c for g in groups for c in g)
-    specs = [(f"src{i}", copies * s, 1, merged(g)) for i, (s, g) in enumerate(zip(src, groups))]
+    everyone = merge(c for g in groups for c in g)
+    specs = [(f"src{i}", copies * s, 1, merge(g)) for i, (s, g) in enumerate(zip(src, groups))]
     specs += [("dst", dst, 1, everyone), ("red_idxs", idxs, 1, everyone), ("red_vals", vals, 1, everyone)]
     return ProgramModel("ArgMaxDeviceOperation::ArgMaxMultiCoreProgramFactory",
                         _AM + "device/argmax_multi_core_program_factory.cpp" + _AT, everyone, _dfbs(specs), notes)
@@ -487,7 +480,7 @@ def topk_single_core_program(x: Tensor, k: int, index: DataType, grid: tuple[int
     ht = x.physical_volume // x.padded[-1] // TILE
     value, idx = x.tile_bytes, index.tile_bytes()
     compute = BF16.tile_bytes() if x.dtype.is_block_float else value
-    cores = merged(split_work_to_cores(grid, ht, row_wise=True).cores)
+    cores = merge(split_work_to_cores(grid, ht, row_wise=True).cores)
     specs = [("input", value, 2), ("index", idx, 2), ("transposed_val", compute, 4), ("transposed_ind", idx, 4),
              ("result_prep_val", compute, 2 * kt), ("result_prep_ind", idx, 2 * kt), ("output_val", value, kt),
              ("output_ind", idx, kt)]
@@ -532,7 +525,7 @@ def topk_multi_core_program(x: Tensor, k: int, index: DataType, grid: tuple[int,
     local = cores_set(core_range(0, 0, cfg.x - 1, cfg.y - 1))
     fx, fy = divmod(cfg.y, grid[1])
     final = cores_set(core_range(fx, fy, fx, fy))
-    everyone = merged(corerange_to_cores(local) + [(fx, fy)])
+    everyone = merge(corerange_to_cores(local) + [(fx, fy)])
     cbs = [CB(0, "input", value, 4, everyone), CB(1, "index", idx, 4, everyone), CB(4, "gathered_values", tr, wt_final, everyone)]
     if packed:
         cbs += [CB(5, "defused_values", compute, kt, final), CB(9, "local_indices", idx, 2, final),

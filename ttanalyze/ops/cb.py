@@ -106,6 +106,8 @@ class ProgramModel:
     notes: list[str] = field(default_factory=list)
     extra_l1_per_core: int = 0
     l1_buffers_per_core: int = 0
+    _busiest: tuple | None = field(default=None, init=False, repr=False, compare=False)
+    _regions: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @property
     def static_cbs(self) -> list[CB]:
@@ -119,10 +121,20 @@ class ProgramModel:
         between range boundaries, so only cores whose x and y are both range
         boundaries are examined.
         """
+        key = tuple(id(cb) for cb in self.cbs)
+        if self._busiest is None or self._busiest[0] != key:
+            self._busiest = (key, self._find_busiest())
+        return self._busiest[1]
+
+    def _find_busiest(self) -> tuple[tuple[int, int] | None, int]:
         best, where = 0, None
         cbs = self.static_cbs
         xs = sorted({v for cb in cbs for r in cb.cores.ranges for v in (r.start.x, r.end.x)})
         ys = sorted({v for cb in cbs for r in cb.cores.ranges for v in (r.start.y, r.end.y)})
+        if cbs and all(cb.cores == cbs[0].cores for cb in cbs):  # one core set: every core holds all of them
+            total = sum(c.bytes for c in cbs)
+            first = next(((x, y) for x in xs for y in ys if contains(cbs[0].cores, x, y)), None)
+            return (first, total) if total > 0 else (None, 0)
         for x in xs:
             for y in ys:
                 total = sum(c.bytes for c in cbs if contains(c.cores, x, y))
@@ -146,6 +158,12 @@ class ProgramModel:
         addresses on Blackhole (measured through the real runtime, tt-metal
         614f605f: argmax/topk refusals reproduce to the byte).
         """
+        key = (base, alignment, tuple(id(cb) for cb in self.cbs))
+        if key not in self._regions:
+            self._regions[key] = self._walk_regions(base, alignment)
+        return self._regions[key]
+
+    def _walk_regions(self, base: int, alignment: int) -> list[tuple[CoreRange, int]]:
         allocators: list[list] = []  # [core range, end], end relative to base
         for cb in self.static_cbs:
             touched = []
@@ -197,6 +215,9 @@ class CBContext:
             before it creates the program); a factory whose choice is made
             before the outputs exist (matmul's automatic program config) adds
             them back.
+        tensor_views: a cache of the :class:`ttanalyze.ops.tensors.Tensor` of
+            each IR value on ``arch`` (by ``id``), shared by the contexts of one
+            analysis.
     """
 
     op: Op
@@ -206,6 +227,7 @@ class CBContext:
     max_l1_space: int
     tt_metal: str = "0.81.1"
     output_l1_per_core: int = 0
+    tensor_views: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def grid(self) -> tuple[int, int]:

@@ -19,7 +19,12 @@ memory_config=...)``, ``ttnn.permute(x, dims, memory_config=...)`` ...).
 Metal 2.0 factories (most of these) allocate *dataflow buffers* (DFBs) in spec
 order and *scratchpads* beside them; a :class:`~ttanalyze.ops.cb.CB` here is one
 DFB (``index`` = its position in the factory's spec) and scratchpads go to
-``ProgramModel.extra_l1_per_core``.  One IR op can run several device programs
+``ProgramModel.extra_l1_per_core``.  DFBs and scratchpads sit on the
+``CoreRangeSet::merge`` of the work split's cores (:func:`_program`,
+:func:`~ttanalyze.ops.work_split.merge`); the legacy-CB factories
+(ConcatTiledUnaligned, RepeatCodegen, RepeatInterleaveCodegen) keep the ranges
+their split returns.  Range lists, order included, measured on the mock
+(``/work/notes/data_movement/probe_ranges.py``, ``compare.py``).  One IR op can run several device programs
 (e.g. ``concat`` of tile tensors padded on the concat dim: untilize each input,
 concat row-major, tilize back): the op's CB model returns them all, in order;
 its untilize / tilize steps are the layout-conversion models
@@ -47,7 +52,8 @@ from .registry import (ShapeError, int_attr, int_list, norm_dim, register, regis
                        tensor_shape)
 from .spec import TensorSpec
 from .tensors import FACE, TILE, MemCfg, Tensor, operand, result
-from .work_split import full_grid, merge_num_sticks_to_read, split_blocks_for_tilize, split_work_to_cores
+from .work_split import (corerange_to_cores, full_grid, merge, merge_num_sticks_to_read, split_blocks_for_tilize,
+                         split_work_to_cores)
 
 _SRC = "tt-mlir lib/Dialect/TTNN/IR/TTNNOps.cpp @19c86fca"
 _TM = "tt-metal d80d9482 (ttnn 0.81.1 wheel sources) ttnn/cpp/ttnn/operations/"
@@ -197,9 +203,19 @@ def _wider_split(grid: tuple[int, int], units: int, padded_units: int) -> CoreRa
 
 def _program(factory: str, source: str, cores: CoreRangeSet, dfbs: list[tuple[str, int, int]],
              notes: list[str] | None = None, scratch: int = 0) -> ProgramModel:
-    """A ProgramModel whose DFBs (name, entry bytes, entries) all sit on ``cores``."""
-    cbs = [CB(i, name, size, n, cores) for i, (name, size, n) in enumerate(dfbs)]
-    return ProgramModel(factory, _TM + source, cores, cbs, list(notes or []), scratch)
+    """A Metal 2.0 ProgramModel whose DFBs (name, entry bytes, entries) and scratchpads all sit on ``cores``.
+
+    The factory hands its work split's ranges (``cores``, e.g. the column-first
+    ``split_work_to_cores`` ranges ``{[0-0 - 8-9], [9-0 - 9-7]}``) to its work
+    units; tt-metal places each DFB and scratchpad on the merge of the binding
+    kernels' work units (:func:`~ttanalyze.ops.work_split.merge`:
+    ``{[0-0 - 9-7], [0-8 - 8-9]}``), and that is the range list here (measured
+    on mock P150, ttnn 0.81.1: every ``dataflow_buffer_allocate`` and
+    ``scratchpad_allocate`` of the data-movement captures, ranges in order).
+    """
+    nodes = merge(corerange_to_cores(cores))
+    cbs = [CB(i, name, size, n, nodes) for i, (name, size, n) in enumerate(dfbs)]
+    return ProgramModel(factory, _TM + source, nodes, cbs, list(notes or []), scratch)
 
 
 # ---------------------------------------------------------------------------
@@ -929,8 +945,9 @@ def concat_tiled_unaligned_program(xs: list[Tensor], grid: tuple[int, int]) -> P
     Work is one 32-row band per core group (:func:`split_blocks_for_tilize` over
     the bands); CBs (legacy ``CBDescriptor``, one tile per page): ``c_0`` 2 x the
     input tiles of a band, ``c_1`` the input tiles of a band, ``c_2`` the output
-    tiles of a band, ``c_16`` 2 x the output tiles of a band
-    (``concat/device/concat_tiled_unaligned_program_factory.cpp``).
+    tiles of a band, ``c_16`` 2 x the output tiles of a band, on the split's
+    ``all_cores``: one range per core, unmerged (the ``CoreRangeSet`` overload;
+    ``concat/device/concat_tiled_unaligned_program_factory.cpp``).
     """
     in_wt = sum(t.padded[-1] // TILE for t in xs)
     out_wt = ceil_div(sum(t.shape[-1] for t in xs), TILE)
@@ -1045,6 +1062,9 @@ def repeat_interleave_codegen_program(x: Tensor, repeats: int, grid: tuple[int, 
                                       free_l1: int, out: Tensor) -> ProgramModel:
     """RepeatInterleaveCodegenProgramFactory (legacy CB ``c_0``), split over the output pages.
 
+    The CB sits on the split's own ``all_cores`` ranges (column first, unmerged;
+    measured: 52 output tiles on ``{[0-0 - 4-9], [5-0 - 5-1]}``).
+
     TILE: 8 output tiles.  Row-major: ``2 x batch`` slots of the row rounded up
     to the larger of the input's and output's alignment, ``batch`` = 4 halved
     until ``2 x batch`` slots fit in the free L1.  Output pages: tiles (TILE) or
@@ -1143,6 +1163,9 @@ _REPEAT = "data_movement/repeat/"
 
 def repeat_codegen_program(x4: Tensor, d: int, r: int, out4: Tensor, grid: tuple[int, int], free_l1: int) -> ProgramModel:
     """One RepeatCodegenProgramFactory leg: repeat dim ``d`` of the 4D view ``x4`` ``r`` times.
+
+    Legacy CB ``c_0`` on the split's own ``all_cores`` ranges (column first,
+    unmerged; measured: 52 output tiles on ``{[0-0 - 4-9], [5-0 - 5-1]}``).
 
     TILE: one CB ``c_0`` of 8 aligned output pages (tiles) split over the output
     tiles; when the leg repeats an outer dim (``d < 2``) into an L1 interleaved

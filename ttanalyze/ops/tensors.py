@@ -202,9 +202,17 @@ def tensor_of(value, arch: Arch, what: str) -> Tensor:
                   arch.l1_alignment, arch.dram_alignment)
 
 
+def _view(ctx: CBContext, value, what: str) -> Tensor:
+    """:func:`tensor_of` through the context's cache (one view per value and analysis)."""
+    t = ctx.tensor_views.get(id(value))
+    if t is None:
+        t = ctx.tensor_views[id(value)] = tensor_of(value, ctx.arch, what)
+    return t
+
+
 def operand(ctx: CBContext, i: int) -> Tensor:
     """Operand ``i`` of ``ctx.op`` as a :class:`Tensor` (see :func:`tensor_of`)."""
-    return tensor_of(ctx.op.operands[i], ctx.arch, f"operand #{i} of {ctx.op.name}")
+    return _view(ctx, ctx.op.operands[i], f"operand #{i} of {ctx.op.name}")
 
 
 def result(ctx: CBContext, i: int = 0) -> Tensor:
@@ -215,4 +223,4 @@ def result(ctx: CBContext, i: int = 0) -> Tensor:
     """
     if i >= len(ctx.op.results):
         raise CBModelError(f"{ctx.op.name} has no result #{i}")
-    return tensor_of(ctx.op.results[i], ctx.arch, f"result of {ctx.op.name}")
+    return _view(ctx, ctx.op.results[i], f"result of {ctx.op.name}")

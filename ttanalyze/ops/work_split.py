@@ -7,7 +7,8 @@ see :func:`ttanalyze.ops.cb.grid_xy`).  Sources (stored versions read; ttnn
 against mock P150 captures by the op models that use it):
 
 * ``tt_metal/common/core_coord.cpp`` @0266e6f1: :func:`grid_to_cores`,
-  :func:`corerange_to_cores`, :func:`bounding_box`;
+  :func:`corerange_to_cores`, :func:`bounding_box`, :func:`merge`
+  (``CoreRangeSet::merge``);
 * ``tt_metal/common/work_split.cpp`` @0c554498: :func:`num_cores_to_corerangeset`,
   :func:`split_work_to_cores`, :func:`merge_num_sticks_to_read`;
 * ``ttnn/cpp/ttnn/operations/core/work_split/work_split_tilize.hpp`` @02ed05c7:
@@ -20,7 +21,8 @@ A program's cores are a :class:`~ttanalyze.ir.attrs.CoreRangeSet`; how it is
 cut into ranges matters (tt-metal names the first overflowing range, see
 :meth:`ttanalyze.ops.cb.ProgramModel.first_overflow`), so each split offers the
 ranges tt-metal returns (``all_cores``) and the ordered core list (``cores``)
-for models that rebuild the ranges with :func:`cores_to_corerangeset`.  Core
+for models that rebuild the ranges with :func:`merge` (the ranges of every
+Metal 2.0 dataflow buffer) or :func:`cores_to_corerangeset`.  Core
 range sets are immutable, so their builders cache what they return (the
 analyzer asks for the same few splits for thousands of ops).
 """
@@ -128,15 +130,10 @@ def num_cores_to_corerangeset(num_cores: int, grid: tuple[int, int], row_wise: b
     return CoreRangeSet(tuple(ranges))
 
 
-def cores_to_corerangeset(cores) -> CoreRangeSet:
-    """A CoreRangeSet holding exactly ``cores``: each row's maximal runs of cores, stacked into
-    rectangles where consecutive rows have the same run (as tt-metal's ``CoreRangeSet::merge``
-    joins a row's runs with the rectangle above of the same x extent); ranges sorted by (y, x)."""
-    return _cores_to_corerangeset(frozenset(cores))
-
-
-@lru_cache(maxsize=4096)
-def _cores_to_corerangeset(cores: frozenset[Core]) -> CoreRangeSet:
+def _row_rectangles(cores: frozenset[Core]) -> list[tuple[int, int, int, int]]:
+    """The rectangles ``(x0, y0, x1, y1)`` of ``CoreRangeSet::merge``: each row's maximal runs of
+    cores, a run joining the rectangle that ends on the row above with the same x extent
+    (``CoreRange::merge`` of vertically adjacent ranges), in no particular order."""
     by_row: dict[int, list[int]] = {}
     for x, y in sorted(cores, key=lambda c: (c[1], c[0])):
         by_row.setdefault(y, []).append(x)
@@ -161,7 +158,57 @@ def _cores_to_corerangeset(cores: frozenset[Core]) -> CoreRangeSet:
             else:
                 open_[run] = [y, y]
     done.extend((k[0], v[0], k[1], v[1]) for k, v in open_.items())
-    return cores_set(*(core_range(x0, y0, x1, y1) for x0, y0, x1, y1 in sorted(done, key=lambda r: (r[1], r[0]))))
+    return done
+
+
+def cores_to_corerangeset(cores) -> CoreRangeSet:
+    """A CoreRangeSet holding exactly ``cores``: the rectangles of :func:`merge`, sorted by (y, x)."""
+    return _cores_to_corerangeset(frozenset(cores))
+
+
+@lru_cache(maxsize=4096)
+def _cores_to_corerangeset(cores: frozenset[Core]) -> CoreRangeSet:
+    return cores_set(*(core_range(x0, y0, x1, y1)
+                       for x0, y0, x1, y1 in sorted(_row_rectangles(cores), key=lambda r: (r[1], r[0]))))
+
+
+def merge(cores) -> CoreRangeSet:
+    """tt-metal ``CoreRangeSet::merge``: the core range set of ``cores`` (an iterable of ``(x, y)``).
+
+    tt-metal marks the cores on a grid, walks it row by row (y ascending), cuts
+    each row into maximal runs of consecutive x, and joins a run to a range of
+    the rows above when the two are adjacent and have the same x extent
+    (``CoreRange::merge``); rows of equal runs therefore stack into rectangles.
+    The result is a ``std::set<CoreRange>``, ordered by start core then end core,
+    cores compared x first (``tt_xy_pair::operator<``): ranges sorted by (start
+    x, start y, end x, end y).  E.g. the 98 cores of columns 0-8 plus (9, 0-7)
+    merge to ``{[0-0 - 9-7], [0-8 - 8-9]}``.
+
+    Metal 2.0 programs place each dataflow buffer (and scratchpad) on such a
+    merge: a kernel's nodes are the merge of its work units' ``target_nodes``, a
+    DFB's the merge of its endpoint kernels' (``DeriveNodeSets``), so a DFB sits
+    on the merge of the work split's cores whatever ranges the factory passed.
+
+    Sources: ``tt_metal/common/core_coord.cpp`` @0266e6f1 (``CoreRangeSet::merge``,
+    ``CoreRange::merge``, ``CoreRange::adjacent``; the same algorithm @2d58d974),
+    ``tt_metal/api/tt-metalium/core_coord.hpp`` @034a7465 (``operator<`` of
+    ``CoreRange``), ``tt_metal/impl/metal2_host_api/program_spec/collection/collect_metadata.cpp``
+    @85bfa97f (``DeriveNodeSets``).  Measured on mock P150, ttnn 0.81.1: every
+    ``dataflow_buffer_allocate`` of the data-movement, argmax and topk captures
+    (``/work/notes/data_movement``, ``/work/notes/argmax_topk``).
+    """
+    return _merge(frozenset(cores))
+
+
+@lru_cache(maxsize=4096)
+def _merge(cores: frozenset[Core]) -> CoreRangeSet:
+    return cores_set(*(core_range(*r) for r in sorted(_row_rectangles(cores))))
+
+
+@lru_cache(maxsize=1024)
+def _single_core_ranges(cores: tuple[Core, ...]) -> CoreRangeSet:
+    """One ``CoreRange{core, core}`` per core, ordered as a ``std::set<CoreRange>`` (x, then y)."""
+    return cores_set(*(core_range(x, y, x, y) for x, y in sorted(set(cores))))
 
 
 @lru_cache(maxsize=64)
@@ -274,8 +321,18 @@ class BlockSplit:
 
     @property
     def all_cores(self) -> CoreRangeSet:
-        """The used cores as :func:`num_cores_to_corerangeset` ranges."""
-        return num_cores_to_corerangeset(self.ncores, self.grid, self.row_wise)
+        """The used cores as tt-metal returns them.
+
+        Row by row (the ``CoreCoord`` overload): :func:`num_cores_to_corerangeset`
+        ranges.  Column by column (the ``CoreRangeSet`` overload): one single-core
+        range per core, unmerged (a ``std::set<CoreRange>`` of ``CoreRange{core,
+        core}``, ordered x then y; measured on mock P150, ttnn 0.81.1: the legacy
+        CBs of ConcatTiledUnalignedProgramFactory on 4 bands sit on
+        ``{[0-0 - 0-0], [0-1 - 0-1], [0-2 - 0-2], [0-3 - 0-3]}``).
+        """
+        if self.row_wise:
+            return num_cores_to_corerangeset(self.ncores, self.grid, True)
+        return _single_core_ranges(self.cores)
 
 
 def split_blocks_for_tilize(grid: tuple[int, int], nblocks: int, row_wise: bool = False) -> BlockSplit:

@@ -1,6 +1,7 @@
 """TTA012: the declared result type is not what tt-metal returns.
 
-An op's device-output model (:mod:`ttanalyze.ops.spec`) gives the tensor
+An op's device-output model (:mod:`ttanalyze.ops.spec`, run by the analysis
+into ``Analysis.specs``) gives the tensor
 tt-metal really produces: logical and padded shape, layout, data type and
 memory placement.  The rule compares it with the IR's declared type.  A
 different logical shape is an error (every later op and the runtime's own
@@ -12,10 +13,7 @@ convert, at a cost, or fail).
 from __future__ import annotations
 
 from .. import fmt
-from .. import ops as O
 from ..analysis import Analysis
-from ..ops.cb import CBModelError
-from ..programs import context_for
 from . import Reporter, rule
 
 
@@ -32,12 +30,8 @@ def _declared(v, info):
 @rule("TTA012")
 def result_spec(a: Analysis, r: Reporter) -> None:
     for op in a.program.ops:
-        model = O.spec_model(op.name)
-        if model is None:
-            continue
-        try:
-            specs = model(context_for(a, op))
-        except CBModelError:
+        specs = a.specs.get(op.index)
+        if specs is None:
             continue
         for v, spec in zip(op.results, specs):
             info = a.infos.get(v)
