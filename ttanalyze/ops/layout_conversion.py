@@ -59,7 +59,7 @@ from .cb import CB, CBContext, CBModelError, DeviceRejection, NoDeviceProgram, P
 from .registry import register, register_cb, register_spec, tensor_shape
 from .spec import TensorSpec
 from .tensors import TILE, MemCfg, Shard, Tensor, tensor_of
-from .work_split import (Core, compute_ncores, compute_ncores_wh, cores_to_corerangeset, split_blocks_for_tilize,
+from .work_split import (Core, compute_ncores, compute_ncores_wh, merge, split_blocks_for_tilize,
                          split_blocks_for_tilize_wh, split_work_to_cores)
 
 _SRC = "tt-mlir lib/Dialect/TTNN/IR/TTNNOps.cpp @19c86fca"
@@ -99,7 +99,7 @@ class _Prog:
         if not cores or pages == 0:
             return
         self.cores.update(cores)
-        self.cbs.append(CB(index, name, page, pages, cores_to_corerangeset(cores), borrowed))
+        self.cbs.append(CB(index, name, page, pages, merge(cores), borrowed))
 
     def scratchpad(self, size: int, cores) -> None:
         """A Metal 2.0 scratchpad (kernel-private L1 beside the DFBs): kept as extra per-core L1."""
@@ -112,7 +112,7 @@ class _Prog:
         return self
 
     def build(self) -> ProgramModel:
-        return ProgramModel(self.factory, self.source, cores_to_corerangeset(self.cores), self.cbs, self.notes,
+        return ProgramModel(self.factory, self.source, merge(self.cores), self.cbs, self.notes,
                             max(self.scratch.values(), default=0))
 
 

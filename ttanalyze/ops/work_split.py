@@ -22,7 +22,7 @@ cut into ranges matters (tt-metal names the first overflowing range, see
 :meth:`ttanalyze.ops.cb.ProgramModel.first_overflow`), so each split offers the
 ranges tt-metal returns (``all_cores``) and the ordered core list (``cores``)
 for models that rebuild the ranges with :func:`merge` (the ranges of every
-Metal 2.0 dataflow buffer) or :func:`cores_to_corerangeset`.  Core
+Metal 2.0 dataflow buffer, and of the layout-conversion factories' CBs).  Core
 range sets are immutable, so their builders cache what they return (the
 analyzer asks for the same few splits for thousands of ops).
 """
@@ -159,17 +159,6 @@ def _row_rectangles(cores: frozenset[Core]) -> list[tuple[int, int, int, int]]:
                 open_[run] = [y, y]
     done.extend((k[0], v[0], k[1], v[1]) for k, v in open_.items())
     return done
-
-
-def cores_to_corerangeset(cores) -> CoreRangeSet:
-    """A CoreRangeSet holding exactly ``cores``: the rectangles of :func:`merge`, sorted by (y, x)."""
-    return _cores_to_corerangeset(frozenset(cores))
-
-
-@lru_cache(maxsize=4096)
-def _cores_to_corerangeset(cores: frozenset[Core]) -> CoreRangeSet:
-    return cores_set(*(core_range(x0, y0, x1, y1)
-                       for x0, y0, x1, y1 in sorted(_row_rectangles(cores), key=lambda r: (r[1], r[0]))))
 
 
 def merge(cores) -> CoreRangeSet:
