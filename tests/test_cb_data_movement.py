@@ -13,7 +13,6 @@ import pytest
 
 from ttanalyze.analysis import analyze
 from ttanalyze.arch import MOCK_P150_TTNN_0_81_1 as MOCK
-from ttanalyze.ir.attrs import CoreCoord, CoreRange, CoreRangeSet
 from ttanalyze.ir.emit import TensorDesc, module_text, single_op_func
 from ttanalyze.ir.parse import parse_text
 from ttanalyze.ops import data_movement as dm
@@ -712,7 +711,7 @@ def _faced(h, w):
 
 def _segments_one_by_one(a, b):
     """reshape_map_output_page walked element by element (the C++ loop), for small shapes."""
-    (c1, h1, w1), (c2, h2, w2) = a, b
+    (_, h1, w1), (c2, h2, w2) = a, b
     iw, ih, ow, oh = -(-w1 // 32), -(-h1 // 32), -(-w2 // 32), -(-h2 // 32)
     best = 0
     for page in range(c2 * oh * ow):

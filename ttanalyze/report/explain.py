@@ -50,7 +50,7 @@ def _layout_lines(lay: dict[str, Any] | None) -> list[str]:
         f"padding {fmt.pct(lay['padding_pct'])})",
         f"    2D         logical {fmt.shape(lay['logical_2d'])} -> physical {fmt.shape(lay['physical_2d'])}"
         + (f" = {fmt.shape(lay['tile_grid'])} tiles" if lay["tile"] else ""),
-        f"    physical   " + (f"{fmt.num(lay['physical_tiles'])} tiles, " if lay["tile"] else "")
+        "    physical   " + (f"{fmt.num(lay['physical_tiles'])} tiles, " if lay["tile"] else "")
         + f"{fmt.nbytes(lay['physical_bytes'])}",
         f"    memref     IR {fmt.shape(lay['memref']['ir'])} {unit}, expected {fmt.shape(lay['memref']['expected'])} {unit}"
         + ("" if lay["memref"]["ir"] == lay["memref"]["expected"] else "  <- MISMATCH"),
