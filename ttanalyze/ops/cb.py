@@ -97,6 +97,12 @@ class ProgramModel:
             output shards of a DRAM result), in bytes per core.  They move the
             lowest live L1 buffer down, so they count in the "clash with L1
             buffers" check and in the L1 timeline, not in the CB region.
+        inputs / outputs: the device tensors the program reads and writes
+            (:class:`ttanalyze.ops.tensors.Tensor`), where the model knows them
+            (the steps of a composite op); empty otherwise, and then they are
+            the IR op's operands and results.
+        params: what the factory chose that costs time, by name (``program_config``:
+            the matmul config in effect, its fields in tiles).
     """
 
     factory: str
@@ -106,6 +112,9 @@ class ProgramModel:
     notes: list[str] = field(default_factory=list)
     extra_l1_per_core: int = 0
     l1_buffers_per_core: int = 0
+    inputs: tuple = ()
+    outputs: tuple = ()
+    params: dict = field(default_factory=dict)
     _busiest: tuple | None = field(default=None, init=False, repr=False, compare=False)
     _regions: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 

@@ -968,7 +968,13 @@ def conv_program(p: Conv2dParams, arch: Arch, free_l1: int) -> ProgramModel:
     source = f"{SRC_CONV_DRAM}; {SRC_CONV_UTILS}; {SRC_CONV_CBS}; {SRC_SLIDING}; {SRC_SLICING}"
     if p.input_buffer != "dram" and (p.memory_config is None or p.memory_config[0] == "l1"):
         out_bytes = 0  # the result itself
-    return ProgramModel(factory, source, cores, cbs, notes, l1_buffers_per_core=halo_bytes + out_bytes)
+    prog = ProgramModel(factory, source, cores, cbs, notes, l1_buffers_per_core=halo_bytes + out_bytes)
+    prog.params["conv"] = {
+        "path": plan.path, "slices": plan.slices, "scheme": plan.scheme, "input_cores": plan.input_pc.num_cores,
+        "output_cores": plan.output_pc.num_cores, "input_shard": plan.input_shard, "halo_sticks": plan.halo_sticks,
+        "out_shard": plan.out_shard, "per_core_out": plan.per_core_out, "act_block_h": plan.block[0],
+        "act_block_w": plan.block[1], "in_channels_padded": plan.in_channels_padded}
+    return prog
 
 
 def conv_output_spec(p: Conv2dParams, arch: Arch, free_l1: int) -> TensorSpec:
@@ -1295,8 +1301,11 @@ def pool_program(p: PoolParams, arch: Arch, free_l1: int) -> ProgramModel:
     out_bytes = align_up(plan.out_shard[0] * plan.out_shard[1] * 2, 16)
     if p.memory_config is None or p.memory_config[0] == "l1":
         out_bytes = 0
-    return ProgramModel("Pool2D::MultiCore", f"{SRC_POOL}; {SRC_SLIDING}", plan.pc.cores, cbs, notes,
+    prog = ProgramModel("Pool2D::MultiCore", f"{SRC_POOL}; {SRC_SLIDING}", plan.pc.cores, cbs, notes,
                         l1_buffers_per_core=align_up(plan.halo_sticks * ch * 2, 16) + out_bytes)
+    prog.params["pool"] = {"scheme": plan.pc.scheme, "cores": plan.pc.num_cores, "input_shard": plan.input_shard,
+                           "halo_sticks": plan.halo_sticks, "out_shard": plan.out_shard}
+    return prog
 
 
 def pool_output_spec(p: PoolParams, arch: Arch, free_l1: int) -> TensorSpec:

@@ -623,7 +623,9 @@ def _layout_program(factory, x: Tensor, out: Tensor, ctx: CBContext) -> ProgramM
     reservation (``get_pending_l1_output_reservation``).
     """
     free = ctx.max_l1_space
-    return factory(x, out, ctx.arch, free, free - LC.pending_l1_output(ctx.arch, out), True, ctx.tt_metal)
+    prog = factory(x, out, ctx.arch, free, free - LC.pending_l1_output(ctx.arch, out), True, ctx.tt_metal)
+    prog.inputs, prog.outputs = (x,), (out,)
+    return prog
 
 
 def _to_row_major(x: Tensor, out_mem: Tensor, ctx: CBContext) -> list[ProgramModel]:

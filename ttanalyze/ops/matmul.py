@@ -1201,8 +1201,10 @@ def _transpose_programs(ctx: CBContext, mm: _Mm) -> list[ProgramModel]:
         x = operand(ctx, i)
         if x.rank < 2:
             continue
-        swapped = (*x.shape[:-2], x.shape[-1], x.shape[-2])
-        steps += transpose_steps(x, x.rank - 2, x.rank - 1, x.with_(shape=swapped), mm.device_grid)
+        t = x.with_(shape=(*x.shape[:-2], x.shape[-1], x.shape[-2]))
+        for step in transpose_steps(x, x.rank - 2, x.rank - 1, t, mm.device_grid):
+            step.inputs, step.outputs = (x,), (t,)
+            steps.append(step)
     return steps
 
 
@@ -1251,14 +1253,26 @@ def matmul_program(ctx: CBContext) -> list[ProgramModel]:
         prog = _factory_dram_sharded(mm, cfg, ctx.arch.name)
     else:
         prog = _factory_multicore(mm, cfg)
+    prog.inputs = (mm.a, mm.b) + ((mm.bias,) if mm.bias is not None else ())
+    prog.outputs = (mm.out,)
+    prog.params["program_config"] = {
+        "kind": kind, "in0_block_w": cfg.in0_block_w, "out_subblock_h": cfg.out_subblock_h,
+        "out_subblock_w": cfg.out_subblock_w, "per_core_m": cfg.per_core_m, "per_core_n": cfg.per_core_n,
+        "grid": tuple(cfg.grid), "mcast_in0": cfg.mcast_in0, "fuse_batch": cfg.fuse_batch, "auto": cfg.auto}
     steps.append(prog)
     if post_bias:
         prog.notes.append("the bias is added by a separate binary_ng add program after this one")
-        steps.append(binary_program(BinaryCall("add"), mm.out, operand(ctx, 2), mm.out, mm.device_grid))
+        bias = operand(ctx, 2)
+        add = binary_program(BinaryCall("add"), mm.out, bias, mm.out, mm.device_grid)
+        add.inputs, add.outputs = (mm.out, bias), (mm.out,)
+        steps.append(add)
     activation = ctx.op.attrs.get("activation")
     if activation:
         prog.notes.append(f"activation '{activation}' runs as a separate unary program after this one")
-        steps.append(unary_program(mm.out, mm.out, mm.device_grid))
+        unary = unary_program(mm.out, mm.out, mm.device_grid)
+        unary.inputs, unary.outputs = (mm.out,), (mm.out,)
+        unary.params["unary_ops"] = [str(activation)]
+        steps.append(unary)
     return steps
 
 
