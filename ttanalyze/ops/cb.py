@@ -163,7 +163,9 @@ class ProgramModel:
         end among the allocators its ranges touch, rounded up to ``alignment``,
         then all of them end after it (tt-metal ``impl/program/program.cpp``
         ``add_circular_buffer_``, ``impl/dataflow_buffer/dataflow_buffer.cpp``
-        ``allocate_dataflow_buffers``).  Dataflow buffers start at 64-B aligned
+        ``allocate_dataflow_buffers``); kernel scratchpads (``extra_l1_per_core``)
+        follow the buffers on the program's cores (``allocate_scratchpads`` runs
+        before ``validate_dataflow_buffer_region``).  Dataflow buffers start at 64-B aligned
         addresses on Blackhole (measured through the real runtime, tt-metal
         614f605f: argmax/topk refusals reproduce to the byte).
         """
@@ -174,7 +176,10 @@ class ProgramModel:
 
     def _walk_regions(self, base: int, alignment: int) -> list[tuple[CoreRange, int]]:
         allocators: list[list] = []  # [core range, end], end relative to base
-        for cb in self.static_cbs:
+        buffers = list(self.static_cbs)
+        if self.extra_l1_per_core:  # kernel scratchpads, allocated after the DFBs (allocate_scratchpads)
+            buffers.append(CB(-1, "scratchpads", self.extra_l1_per_core, 1, self.cores))
+        for cb in buffers:
             touched = []
             for r in cb.cores.ranges:
                 found = next((a for a in allocators if a[0] == r), None)

@@ -47,7 +47,7 @@ from ..ir.attrs import CoreRangeSet, DataType
 from ..ir.model import Op
 from ..layout import align_up, ceil_div, tile_padded_shape
 from . import layout_conversion as LC
-from .cb import CB, CBContext, CBModelError, NoDeviceProgram, ProgramModel, cores_set, core_range
+from .cb import CB, CBContext, CBModelError, DeviceRejection, NoDeviceProgram, ProgramModel, cores_set, core_range
 from .registry import (ShapeError, int_attr, int_list, norm_dim, register, register_cb, register_spec,
                        tensor_shape)
 from .spec import TensorSpec
@@ -366,7 +366,7 @@ def reshape_rm_program(x: Tensor, new: tuple[int, ...], out: Tensor, grid: tuple
     free L1 (``lowest_occupied_compute_l1_address - base``), at most 8.
 
     Raises:
-        CBModelError: the source and write slots do not fit in the free L1 (TT_FATAL).
+        DeviceRejection: the source and write slots do not fit in the free L1 (TT_FATAL).
     """
     src = x.shape[-1] * x.element_bytes
     dst = new[-1] * x.element_bytes
@@ -380,7 +380,8 @@ def reshape_rm_program(x: Tensor, new: tuple[int, ...], out: Tensor, grid: tuple
     else:
         need = read * 2 * copies + slot * copies
         if free_l1 < need:
-            raise CBModelError(f"RM reshape dest staging does not fit in L1: need {need:,} B, have {free_l1:,} B")
+            raise DeviceRejection(f"RM reshape dest staging does not fit in L1: need {need:,} B, have {free_l1:,} B "
+                                  "(reshape_rm_program_factory.cpp TT_FATAL)")
         slots = max(1, min(8, (free_l1 - read * 2 * copies) // (slot * copies)))
     scratch = (read * 2 + slot * slots) * copies
     return _program(

@@ -365,6 +365,38 @@ def _operands(ctx: CBContext) -> tuple[_Mm, _Cfg | None]:
     return mm, cfg
 
 
+@dataclass(frozen=True)
+class MatmulShape:
+    """What a program-config search needs to know of a matmul, in tiles.
+
+    ``mt`` (with the batch folded in when ``fuse_batch``), ``kt``, ``nt``; the
+    tile bytes of a, b, the output and (0 without) the fused bias; whether
+    fp32 accumulation halves the destination registers; ``batch`` of a.
+    """
+
+    mt: int
+    kt: int
+    nt: int
+    batch: int
+    tile_a: int
+    tile_b: int
+    tile_out: int
+    tile_bias: int
+    fp32_dest_acc: bool
+
+
+def matmul_shape_of(ctx: CBContext, fuse_batch: bool = True) -> MatmulShape:
+    """The :class:`MatmulShape` of ``ctx.op`` (see :func:`_operands`).
+
+    Raises:
+        CBModelError / DeviceRejection: as :func:`matmul_program`.
+    """
+    mm, cfg = _operands(ctx)
+    mm = _fused_bias_view(mm, cfg)
+    return MatmulShape(mm.mt(fuse_batch), mm.kt, mm.nt, _batch(mm.a), mm.a.tile_bytes, mm.b.tile_bytes,
+                       mm.out.tile_bytes, mm.bias_tile, mm.compute.fp32_dest_acc_en)
+
+
 def _post_process_bias(mm: _Mm, cfg: _Cfg | None) -> bool:
     """Whether ttnn adds the bias with a separate ``ttnn::add`` after the matmul program.
 
