@@ -1,4 +1,4 @@
-"""Command line: ``ttanalyze check``, ``ttanalyze explain``, ``ttanalyze rules``.
+"""Command line: ``ttanalyze check``, ``ttanalyze explain``, ``ttanalyze cost``, ``ttanalyze rules``.
 
 Exit status: 0 when no finding reaches ``--fail-on``; 1 when one does; 2 on
 input errors (unreadable or malformed files, no system_desc and no
@@ -183,6 +183,73 @@ def explain(
         print(json.dumps(doc, indent=1))
     else:
         print("\n\n".join(explain_mod.explain_text(a, o, findings) for o in ops))
+
+
+class SortKey(str, Enum):
+    line = "line"
+    ns = "ns"
+    bytes = "bytes"
+    flops = "flops"
+
+
+class GroupKey(str, Enum):
+    none = "none"
+    op = "op"
+    bound = "bound"
+    device_op = "device_op"
+
+
+@app.command()
+def cost(
+    file: Optional[Path] = typer.Argument(None, help="TTNN IR file to cost (optional with --measured)."),
+    measured: Optional[Path] = typer.Option(None, "--measured", help="A tt-metal device-profiler CSV "
+                                            "(ops_perf_results): predict every row, compare with the measurement."),
+    sort: SortKey = typer.Option(SortKey.line, help="Order of the per-op table (ns, bytes, flops: largest first)."),
+    group: GroupKey = typer.Option(GroupKey.none, help="Group the table by IR op name, bound or device op."),
+    top: int = typer.Option(5, help="Hotspots to list."),
+    constants: Optional[Path] = typer.Option(None, help="Cost-model constants JSON (default: the calibrated ones)."),
+    arch: Optional[ArchName] = typer.Option(None, help="Arch defaults for files without a ttcore.system_desc."),
+    l1_small_size: Optional[int] = typer.Option(None, help=L1_SMALL_HELP),
+    tt_metal: str = typer.Option(DEFAULT_TT_METAL, help=TT_METAL_HELP),
+    format: Format = typer.Option(Format.text, "--format", "-f", help="Output format."),
+) -> None:
+    """Predicted device time per op (ns), what bounds it, bytes and FLOPs; or predicted vs measured per profiler row."""
+    from .cost import constants as cost_constants
+    from .cost.ir import program_cost
+    from .report import cost as cost_report
+
+    if file is None and measured is None:
+        print("ttanalyze cost: give a TTNN IR file, --measured PROFILE.csv, or both", file=sys.stderr)
+        raise typer.Exit(EXIT_INPUT)
+    console = Console(width=None if sys.stdout.isatty() else 240, emoji=False, highlight=False)
+    doc: dict = {"schema": "ttanalyze.cost/1", "tool": {"name": "ttanalyze", "version": __version__}}
+    try:
+        consts = cost_constants.load(constants)
+        if file is not None:
+            a = _load(str(file), arch, l1_small_size, tt_metal)
+            pc = program_cost(a, consts)
+            if format == Format.json:
+                doc["program"] = cost_report.cost_record(pc, str(file))
+            else:
+                cost_report.cost_text(pc, str(file), console, sort.value, group.value, top)
+        if measured is not None:
+            from .cost import profile
+            from .cost.accuracy import compare_profile
+
+            comparison = compare_profile(profile.read_profile(measured), consts)
+            if format == Format.json:
+                doc["measured"] = cost_report.measured_record(comparison, str(measured))
+            else:
+                cost_report.measured_text(comparison, str(measured), console, top)
+    except (InputError, ValueError) as exc:
+        print(str(exc) if isinstance(exc, InputError) else f"ttanalyze: {exc}", file=sys.stderr)
+        raise typer.Exit(EXIT_INPUT)
+    except typer.Exit:
+        raise
+    except Exception as exc:  # noqa: BLE001
+        _internal_error(exc)
+    if format == Format.json:
+        print(json.dumps(doc, indent=1))
 
 
 @app.command("rules")

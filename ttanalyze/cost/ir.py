@@ -1,0 +1,353 @@
+"""TTNN IR ops as device operations, and what they cost.
+
+Each IR op runs the device programs its CB model found (:mod:`ttanalyze.programs`:
+``Analysis.programs``); each program is one tt-metal device operation, the
+level the device profiler times and :mod:`ttanalyze.cost.model` predicts.  The
+program's factory names its device operation (:data:`OP_CODES`).  A conv2d or a
+pool also runs the sliding-window programs around its own (sharding the input,
+the halo gather, the move of the halo output, unsharding the output), as the
+profiler shows them (``HaloDeviceOperation``, ``MoveDeviceOperation``,
+``InterleavedToShardedDeviceOperation``...; tt-metal ``conv2d.cpp`` /
+``pool2d.cpp``, and the BH DeepLabV3 trace in ``../shared/perf``).
+
+Tensors: a program's own inputs and outputs where its model records them (the
+steps of a composite op), else the IR op's operands and results.  Math
+fidelity: the op's ``compute_config``, else ttnn's default (see
+:func:`math_fidelity`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..analysis import Analysis
+from ..arch import Arch
+from ..ir.attrs import ComputeKernelConfig, MatmulProgramConfig
+from ..ir.model import Op
+from ..ops.cb import CBModelError, ProgramModel
+from ..ops.tensors import Tensor, tensor_of
+from .constants import Constants
+from .constants import load as load_constants
+from .device_op import DeviceOp, Estimate, TensorInfo
+from .hardware import Hardware, for_device
+from .model import UnknownDeviceOp, predict
+
+# Program factory (ProgramModel.factory) -> the device operation's OP CODE in the profiler, by prefix.
+OP_CODES: tuple[tuple[str, str], ...] = (
+    ("Matmul", "Matmul"),
+    ("BinaryNgDeviceOperation", "BinaryNgDeviceOperation"),
+    ("UnaryDeviceOperation", "UnaryDeviceOperation"),
+    ("TernaryDeviceOperation", "TernaryDeviceOperation"),
+    ("TilizeWithValPadding", "TilizeWithValPaddingDeviceOperation"),
+    ("Tilize", "TilizeDeviceOperation"),
+    ("UntilizeWithUnpadding", "UntilizeWithUnpaddingDeviceOperation"),
+    ("UntilizeCodegen", "UntilizeDeviceOperation"),
+    ("Untilize", "UntilizeDeviceOperation"),
+    ("TypecastProgramFactory", "TypecastDeviceOperation"),
+    ("CopyDeviceOperation", "CopyDeviceOperation"),
+    ("InterleavedToSharded", "InterleavedToShardedDeviceOperation"),
+    ("ShardedToInterleaved", "ShardedToInterleavedDeviceOperation"),
+    ("Reshard", "ReshardDeviceOperation"),
+    ("ReshapeView", "ReshapeDeviceOperation"),
+    ("Transpose", "TransposeDeviceOperation"),
+    ("PermuteDeviceOperation", "PermuteDeviceOperation"),
+    ("Slice", "SliceDeviceOperation"),
+    ("Concat", "ConcatDeviceOperation"),
+    ("PadRm", "PadDeviceOperation"),
+    ("PadTile", "PadDeviceOperation"),
+    ("FillPad", "FillPadDeviceOperation"),
+    ("Repeat", "RepeatDeviceOperation"),
+    ("Embeddings", "EmbeddingsDeviceOperation"),
+    ("ReduceDeviceOperation", "ReduceDeviceOperation"),
+    ("FastReduceNC", "FastReduceNCDeviceOperation"),
+    ("SoftmaxDeviceOperation", "SoftmaxDeviceOperation"),
+    ("LayerNormDeviceOperation", "LayerNormDeviceOperation"),
+    ("GroupNorm", "GroupNormDeviceOperation"),
+    ("Conv2d", "Conv2dDeviceOperation"),
+    ("Conv3d", "Conv3dDeviceOperation"),
+    ("Pool2D", "Pool2D"),
+    ("Upsample", "UpsampleOperation"),
+    ("ArgMaxNC", "ArgMaxNCDeviceOperation"),
+    ("ArgMax", "ArgMaxDeviceOperation"),
+    ("TopKDeviceOperation", "TopKDeviceOperation"),
+    ("TopkLargeIndices", "TopkLargeIndicesDeviceOperation"),
+    ("TopkRoutePrep", "TopkRoutePrepDeviceOperation"),
+    ("TopkRouteFinish", "TopkRouteFinishDeviceOperation"),
+)
+
+FIDELITIES = {"lofi": "LoFi", "hifi2": "HiFi2", "hifi3": "HiFi3", "hifi4": "HiFi4"}
+
+
+def op_code(factory: str) -> str | None:
+    """The profiler OP CODE of a program factory's device operation, or None when not in :data:`OP_CODES`."""
+    return next((code for prefix, code in OP_CODES if factory.startswith(prefix)), None)
+
+
+def tensor_info(t: Tensor) -> TensorInfo:
+    """A model :class:`~ttanalyze.ops.tensors.Tensor` as the cost model's :class:`TensorInfo`."""
+    shard = t.mem.shard
+    return TensorInfo(tuple(t.shape), tuple(t.padded), t.dtype.name, t.layout, t.mem.buffer_type, t.mem.memory_layout,
+                      tuple(shard.shape) if shard else None, shard.grid.num_cores if shard else None)
+
+
+def math_fidelity(op: Op, op_code_: str, dtypes: list[str], has_program_config: bool, arch: Arch) -> tuple[str, bool]:
+    """(math fidelity, fp32 destination accumulation) ttnn runs ``op`` with.
+
+    The IR's ``compute_config`` fields win.  Otherwise, for matmul
+    (``matmul_device_operation.cpp`` ``create_matmul_attributes``, tt-metal
+    store id 70099303018): HiFi2 without a program config, LoFi with one or with
+    bfp8/bfp4 inputs, HiFi4 for f32 inputs (HiFi3 on Wormhole, tt-metal #38306),
+    fp32 accumulation for f32 inputs; for the other ops HiFi4 and no fp32
+    accumulation unless an input is f32 (ttnn's ``init_device_compute_kernel_config``
+    callers for eltwise, normalization, softmax and conv; every such row of the
+    measured traces runs HiFi4).
+    """
+    cc = op.attrs.get("compute_config")
+    cc = cc if isinstance(cc, ComputeKernelConfig) else None
+    f32 = bool(dtypes) and all(d == "f32" for d in dtypes[:2])
+    if op_code_ == "Matmul":
+        low = all(d.startswith("bfp_") for d in dtypes[:2]) if len(dtypes) >= 2 else False
+        default = "LoFi" if (has_program_config or low) else "HiFi2"
+        if f32:
+            default = "HiFi3" if arch.name == "wormhole_b0" else "HiFi4"
+    else:
+        default = "HiFi4"
+    fidelity = FIDELITIES.get(str(cc.math_fidelity).lower(), default) if cc and cc.math_fidelity else default
+    fp32 = bool(cc.fp32_dest_acc_en) if cc and cc.fp32_dest_acc_en is not None else f32
+    return fidelity, fp32
+
+
+@dataclass
+class OpCost:
+    """The cost of one IR op.
+
+    ``status``: ``costed`` (every device op predicted), ``no_device_op`` (the op
+    runs none: 0 ns), ``unknown`` (a device op the cost model does not know, or
+    an op whose programs are not modeled; ``reason`` says which: never
+    guessed).  ``device_ops``/``estimates`` pair up.
+    """
+
+    op: Op
+    status: str
+    device_ops: list[DeviceOp] = field(default_factory=list)
+    estimates: list[Estimate] = field(default_factory=list)
+    reason: str = ""
+
+    @property
+    def ns(self) -> float:
+        """Predicted device time: the sum over its device ops (they run one after another), ns."""
+        return sum(e.ns for e in self.estimates)
+
+    @property
+    def dram_bytes(self) -> float:
+        return sum(e.dram_bytes for e in self.estimates)
+
+    @property
+    def flops(self) -> float:
+        return sum(e.flops for e in self.estimates)
+
+    @property
+    def cores(self) -> int:
+        return max((e.cores for e in self.estimates), default=0)
+
+    @property
+    def bound(self) -> str:
+        """What bounds its longest device op (``-`` when it runs none)."""
+        if not self.estimates:
+            return "-"
+        return max(self.estimates, key=lambda e: e.ns).bound
+
+
+@dataclass
+class ProgramCost:
+    """Every op's :class:`OpCost`, in program order, and the hardware they were costed on."""
+
+    ops: list[OpCost]
+    hardware: Hardware
+    constants: Constants
+
+    @property
+    def total_ns(self) -> float:
+        """Sum over the costed ops (device ops run one at a time on the device), ns."""
+        return sum(c.ns for c in self.ops)
+
+    @property
+    def unknown(self) -> list[OpCost]:
+        return [c for c in self.ops if c.status == "unknown"]
+
+
+def _ir_tensors(values, a: Analysis) -> list[Tensor]:
+    out = []
+    for v in values:
+        if not v.is_tensor:
+            continue
+        try:
+            out.append(tensor_of(v, a.arch, v.name))
+        except CBModelError:  # host tensors move no device data
+            continue
+    return out
+
+
+def _op_attrs(op: Op, stage: ProgramModel) -> dict:
+    attrs: dict = {}
+    short = op.name.split(".", 1)[-1]
+    if "program_config" in stage.params:
+        attrs["program_config"] = dict(stage.params["program_config"])
+    elif isinstance(op.attrs.get("matmul_program_config"), MatmulProgramConfig):
+        pc = op.attrs["matmul_program_config"]
+        attrs["program_config"] = {"kind": pc.kind, **{k: v for k, v in pc.params.items() if isinstance(v, (int, bool))}}
+    for key in ("transpose_a", "transpose_b"):
+        if key in op.attrs:
+            attrs[key] = bool(op.attrs[key])
+    if "unary_ops" in stage.params:
+        attrs["unary_ops"] = list(stage.params["unary_ops"])
+    code = op_code(stage.factory)
+    if code == "UnaryDeviceOperation" and "unary_ops" not in attrs:
+        attrs["unary_ops"] = [short]
+    if code in ("BinaryNgDeviceOperation", "TernaryDeviceOperation") and "binary_op" not in attrs:
+        attrs["binary_op"] = "add" if op.name in ("ttnn.matmul", "ttnn.linear") else short
+        attrs["scalar"] = False
+    for key in ("dim", "dimension", "dim_arg"):
+        if key in op.attrs:
+            attrs["dim"] = op.attrs[key]
+    if "permutation" in op.attrs:
+        attrs["perm"] = list(op.attrs["permutation"])
+    return attrs
+
+
+def _window_attrs(op: Op) -> dict:
+    """Conv/pool geometry in :mod:`ttanalyze.cost.device_op`'s keys."""
+    def pair(key, default):
+        v = op.attrs.get(key, default)
+        v = list(v) if isinstance(v, (list, tuple)) else [v, v]
+        return tuple(int(x) for x in v[:2])
+    pad = [int(x) for x in op.attrs.get("padding", [0, 0])]
+    pad4 = (pad[0], pad[0], pad[1], pad[1]) if len(pad) == 2 else tuple(pad[:4])
+    attrs = {"window": pair("kernel_size", [1, 1]), "stride": pair("stride", [1, 1]), "padding": pad4,
+             "dilation": pair("dilation", [1, 1]), "batch": int(op.attrs.get("batch_size", 1)),
+             "input_hw": (int(op.attrs.get("input_height", 1)), int(op.attrs.get("input_width", 1))),
+             "groups": int(op.attrs.get("groups", 1))}
+    if "in_channels" in op.attrs:
+        attrs["channels_in"] = int(op.attrs["in_channels"])
+        attrs["channels_out"] = int(op.attrs["out_channels"])
+    elif "channels" in op.attrs:
+        attrs["channels_in"] = attrs["channels_out"] = int(op.attrs["channels"])
+    return attrs
+
+
+def _sharded(like: Tensor, rows_per_core: int, width: int, cores: int, scheme: str) -> TensorInfo:
+    """A height/block-sharded L1 row-major tensor of ``cores`` shards of ``rows_per_core`` x ``width``."""
+    rows = rows_per_core * cores
+    return TensorInfo((1, 1, rows, width), (1, 1, rows, width), like.dtype.name, "row_major", "l1",
+                      f"{scheme}_sharded", (rows_per_core, width), cores)
+
+
+def _sliding_window_ops(op: Op, stage: ProgramModel, a: Analysis, hw: Hardware) -> list[DeviceOp]:
+    """The device ops of a conv2d or pool: input sharding, halo, halo move, the op, output unsharding."""
+    ins, outs = _ir_tensors(op.operands, a), _ir_tensors(op.results, a)
+    if not ins or not outs:
+        return []
+    x, y = ins[0], outs[0]
+    geom = _window_attrs(op)
+    conv = stage.params.get("conv")
+    plan = conv or stage.params.get("pool") or {}
+    scheme = plan.get("scheme", "height")
+    in_cores = plan.get("input_cores", plan.get("cores", stage.cores.num_cores))
+    rows, width = plan.get("input_shard", (x.padded[-2] if x.rank >= 2 else 1, x.padded[-1]))
+    halo_rows = plan.get("halo_sticks", rows)
+    slices = int(plan.get("slices", 1)) if conv else 1
+    path = plan.get("path", "l1") if conv else ("l1" if x.mem.buffer_type == "l1" else "dram")
+    sharded_in = _sharded(x, rows, width, in_cores, scheme)
+    halo_out = _sharded(x, halo_rows, width, in_cores, scheme)
+    out_rows, out_w = plan.get("out_shard", (y.padded[-2] if y.rank >= 2 else 1, y.padded[-1]))
+    out_cores = plan.get("output_cores", in_cores)
+    sharded_out = _sharded(y, out_rows, out_w, out_cores, scheme)
+    fid, fp32 = math_fidelity(op, "Conv2dDeviceOperation", [x.dtype.name], False, a.arch)
+    base = dict(arch=hw.arch, grid_cores=hw.grid_cores, where=f"{op.pos}")
+
+    def dop(code, cores, inputs, outputs, **extra):
+        return DeviceOp(code, cores=cores, inputs=tuple(inputs), outputs=tuple(outputs),
+                        attrs={**geom, **extra.pop("attrs", {})}, **extra, **base)
+
+    steps: list[DeviceOp] = []
+    x_info, y_info = tensor_info(x), tensor_info(y)
+    for _ in range(slices):
+        if path == "dram" and conv:
+            steps.append(dop("PaddedSliceDeviceOperation", in_cores, [x_info], [sharded_in]))
+        elif not x.mem.sharded:
+            steps.append(dop("InterleavedToShardedDeviceOperation", in_cores, [x_info], [sharded_in]))
+        steps.append(dop("HaloDeviceOperation", in_cores, [sharded_in], [halo_out]))
+        steps.append(dop("MoveDeviceOperation", in_cores, [halo_out], [halo_out]))
+        if conv:
+            weights = [tensor_info(t) for t in ins[1:] if t.mem.buffer_type in ("dram", "l1")]
+            steps.append(dop("Conv2dDeviceOperation", stage.cores.num_cores, [halo_out, *weights], [sharded_out],
+                             math_fidelity=fid, fp32_dest_acc=fp32,
+                             attrs={"act_block_h": plan.get("act_block_h"), "act_block_w": plan.get("act_block_w")}))
+        else:
+            steps.append(dop("Pool2D", stage.cores.num_cores, [halo_out], [sharded_out],
+                             attrs={"pool": "max" if op.name == "ttnn.max_pool2d" else "avg"}))
+        if path == "dram" and conv:
+            steps.append(dop("SliceWriteDeviceOperation", out_cores, [sharded_out], [y_info]))
+        elif not y.mem.sharded:
+            steps.append(dop("ShardedToInterleavedDeviceOperation", out_cores, [sharded_out], [y_info]))
+    return steps
+
+
+def device_ops(op: Op, a: Analysis, hw: Hardware) -> tuple[list[DeviceOp], str]:
+    """The device operations ``op`` runs, in order, and, when they cannot be listed, why ("" otherwise).
+
+    Raises nothing: an op whose programs are not modeled, or a factory with no
+    known device operation, gives an empty list and the reason.
+    """
+    prog = a.programs.get(op.index)
+    if prog is None or prog.status == "not_device":
+        return [], ""
+    if prog.status != "modeled":
+        return [], f"its programs are not modeled ({prog.status}: {prog.reason})"
+    out: list[DeviceOp] = []
+    for stage in prog.stages:
+        code = op_code(stage.factory)
+        if code is None:
+            return [], f"no device operation is known for {stage.factory}"
+        if code in ("Conv2dDeviceOperation", "Pool2D"):
+            out += _sliding_window_ops(op, stage, a, hw)
+            continue
+        ins = list(stage.inputs) or _ir_tensors(op.operands, a)
+        outs = list(stage.outputs) or _ir_tensors(op.results, a)
+        attrs = _op_attrs(op, stage)
+        fid, fp32 = math_fidelity(op, code, [t.dtype.name for t in ins], "program_config" in attrs
+                                  and not attrs["program_config"].get("auto", False), a.arch)
+        out.append(DeviceOp(code, hw.arch, stage.cores.num_cores, hw.grid_cores,
+                            tuple(tensor_info(t) for t in ins), tuple(tensor_info(t) for t in outs),
+                            fid, fp32, attrs, f"{op.pos}"))
+    return out, ""
+
+
+def hardware_of(a: Analysis) -> Hardware:
+    """The device the program was compiled for (system_desc: arch, worker grid, DRAM channels)."""
+    return for_device(a.arch.name, a.arch.num_cores, a.arch.num_dram_channels)
+
+
+def op_cost(op: Op, a: Analysis, hw: Hardware, constants: Constants) -> OpCost:
+    """The :class:`OpCost` of one op (see :func:`device_ops`, :func:`ttanalyze.cost.model.predict`)."""
+    ops_, why = device_ops(op, a, hw)
+    if why:
+        return OpCost(op, "unknown", reason=why)
+    if not ops_:
+        prog = a.programs.get(op.index)
+        return OpCost(op, "no_device_op", reason=prog.reason if prog else "")
+    estimates = []
+    for d in ops_:
+        try:
+            estimates.append(predict(d, hw, constants))
+        except UnknownDeviceOp as exc:
+            return OpCost(op, "unknown", ops_, reason=str(exc))
+    return OpCost(op, "costed", ops_, estimates)
+
+
+def program_cost(a: Analysis, constants: Constants | None = None) -> ProgramCost:
+    """Cost every op of the analyzed program (device ops in program order, one at a time)."""
+    hw = hardware_of(a)
+    constants = constants or load_constants()
+    return ProgramCost([op_cost(op, a, hw, constants) for op in a.program.ops], hw, constants)
+

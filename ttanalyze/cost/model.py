@@ -1,0 +1,964 @@
+"""Per-device-op latency model: what a device op costs and what bounds it.
+
+For one device op (:class:`~ttanalyze.cost.device_op.DeviceOp`) on a device
+(:class:`~ttanalyze.cost.hardware.Hardware`) the model predicts tt-metal's
+``DEVICE KERNEL DURATION`` (first kernel start to last kernel end over the op's
+cores) as::
+
+    ns = launch + max(dram, core)
+
+* ``launch`` (ns, per arch, fitted): program launch and the spread of kernel
+  start times over the cores, which the kernel duration includes.
+* ``dram``: the op's DRAM traffic over the achieved DRAM bandwidth.  Reads and
+  writes travel on different NoCs but share the DRAM, so
+  ``dram = max(R / (e_read * peak), W / (e_write * peak), (R + W) / (e_mixed * peak))``
+  with each tensor's bytes inflated by ``(s + s0) / s`` for its transaction
+  size ``s`` (tiles, or row-major sticks): small transactions waste DRAM
+  bursts (``dram_txn_bytes`` = s0).
+* ``core``: the busiest core's time, in cycles at the AI clock.  Most kernels
+  stream units (tiles, sticks, K-blocks) through a reader, a compute and a
+  writer kernel that run concurrently on their own RISC-V cores with
+  double-buffered circular buffers, so ``n`` units with per-unit stage times
+  ``r, c, w`` take ``r + c + w + (n - 1) * max(r, c, w)`` cycles (the first unit
+  fills the pipeline), plus per-op work outside the pipeline.
+
+Data movement per core (hardware constants, :mod:`~ttanalyze.cost.hardware`):
+moving ``p`` pages of ``b`` bytes over the NoC costs ``p * max(t_txn, b / B_core)``
+cycles (issue-bound below the bandwidth knee, bandwidth-bound above, tt-metal's
+``common_tm_bw_model`` tables); a kernel that waits for each page (a barrier
+per tile, the common interleaved reader) adds the DRAM or L1 read latency per
+page.  L1-sharded operands a core owns cost no NoC traffic.
+
+Compute per core: a tile product of the matrix engine takes
+``mm_cycles_per_pass * passes`` cycles (ideal 16 x passes, tt-metal's matrix
+engine report), eltwise tiles ``eltwise_tile`` cycles plus the SFPU cost of each
+fused unary op, layout conversions ``tilize_tile`` / ``untilize_tile``.
+
+Every constant named in a formula below lives in ``constants.json`` (fitted,
+:mod:`ttanalyze.cost.constants`) or :mod:`~ttanalyze.cost.hardware` (cited).
+Units: cycles unless stated; ``ns`` for launch; fractions for efficiencies.
+
+Op codes the model does not know raise :class:`UnknownDeviceOp`; it never
+guesses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from math import ceil, prod
+
+from .constants import Constants, load
+from .device_op import ELEMENT_BYTES, TILE, DeviceOp, Estimate, TensorInfo
+from .hardware import FIDELITY_PASSES, Hardware
+
+
+class UnknownDeviceOp(ValueError):
+    """The model has no formula for this device op code (reported as unknown, never guessed)."""
+
+    def __init__(self, op_code: str):
+        super().__init__(f"no cost model for device op '{op_code}'")
+        self.op_code = op_code
+
+
+class UnmodeledDeviceOp(ValueError):
+    """A known op code in a form the model cannot cost (e.g. a matmul without two operands)."""
+
+
+# Device op codes (the profiler's OP CODE; older and newer tt-metal names) -> model kind.
+OP_KINDS: dict[str, str] = {
+    # eltwise (compute streams tiles)
+    "UnaryDeviceOperation": "unary", "UnaryShardedDeviceOperation": "unary",
+    "BinaryDeviceOperation": "binary", "BinaryNgDeviceOperation": "binary",
+    "TernaryDeviceOperation": "binary", "WhereDeviceOperation": "binary",
+    "RotaryEmbeddingDeviceOperation": "binary", "RotaryEmbeddingLlamaDeviceOperation": "binary",
+    "TypecastDeviceOperation": "typecast", "CopyDeviceOperation": "copy",
+    # layout conversion
+    "TilizeDeviceOperation": "tilize", "TilizeWithValPaddingDeviceOperation": "tilize",
+    "UntilizeDeviceOperation": "untilize", "UntilizeWithUnpaddingDeviceOperation": "untilize",
+    # data movement
+    "TransposeDeviceOperation": "transpose", "PermuteDeviceOperation": "permute",
+    "ReshapeDeviceOperation": "reshape", "ReshapeViewDeviceOperation": "reshape",
+    "ConcatDeviceOperation": "concat", "SliceDeviceOperation": "slice",
+    "PaddedSliceDeviceOperation": "padded_slice", "SliceWriteDeviceOperation": "slice_write",
+    "InterleavedToShardedDeviceOperation": "i2s", "ShardedToInterleavedDeviceOperation": "s2i",
+    "ReshardDeviceOperation": "reshard", "MoveDeviceOperation": "move",
+    "UpsampleOperation": "upsample", "UpsampleDeviceOperation": "upsample",
+    "EmbeddingsDeviceOperation": "embedding", "EmbeddingDeviceOperation": "embedding",
+    "PadDeviceOperation": "pad", "RepeatDeviceOperation": "repeat",
+    "NlpCreateHeadsDeviceOperation": "concat", "NLPCreateHeadsDeviceOperation": "concat",
+    "NlpConcatHeadsDeviceOperation": "concat", "NLPConcatHeadsDeviceOperation": "concat",
+    "NlpCreateHeadsDecodeDeviceOperation": "concat", "NlpConcatHeadsDecodeDeviceOperation": "concat",
+    # matmul
+    "Matmul": "matmul", "MatmulDeviceOperation": "matmul",
+    "MinimalMatmulOp": "matmul", "MinimalMatmulDeviceOperation": "matmul",
+    # conv and pooling
+    "Conv2dDeviceOperation": "conv", "OptimizedConvNew": "conv",
+    "HaloDeviceOperation": "halo", "UntilizeWithHaloV2": "halo",
+    "Pool2D": "pool", "Pool2DDeviceOperation": "pool",
+    # reductions and normalization
+    "LayerNormDeviceOperation": "norm", "SoftmaxDeviceOperation": "softmax",
+    "ReduceDeviceOperation": "reduce", "Reduce": "reduce",
+}
+
+FAMILY = {
+    "unary": "eltwise", "binary": "eltwise", "typecast": "eltwise", "copy": "eltwise",
+    "tilize": "data movement", "untilize": "data movement", "transpose": "data movement",
+    "permute": "data movement", "reshape": "data movement", "concat": "data movement",
+    "slice": "data movement", "padded_slice": "data movement", "slice_write": "data movement",
+    "i2s": "data movement", "s2i": "data movement", "reshard": "data movement", "move": "data movement",
+    "upsample": "data movement", "embedding": "data movement", "pad": "data movement",
+    "repeat": "data movement", "matmul": "matmul", "conv": "conv", "halo": "conv", "pool": "pooling",
+    "norm": "normalization", "softmax": "normalization", "reduce": "reduction",
+}
+
+# SFPU unary ops with a measured per-tile cost of their own (constant ``sfpu_<name>``); other
+# transcendental ops cost ``sfpu_heavy``; these cost nothing beyond the eltwise tile.
+SFPU_OWN = ("exp",)
+SFPU_LIGHT = frozenset({"relu", "relu6", "relu_max", "relu_min", "abs", "neg", "identity", "sign", "square",
+                        "fill", "zero", "mul_unary_sfpu", "add_unary_sfpu", "sub_unary_sfpu", "div_unary_sfpu",
+                        "rsub", "heaviside", "gtz", "ltz", "gez", "lez", "eqz", "nez", "logical_not_unary",
+                        "floor", "ceil", "trunc", "round", "typecast", "bitwise_and", "bitwise_or",
+                        "bitwise_xor", "bitwise_not", "left_shift", "right_shift", "maximum", "minimum",
+                        "clamp", "threshold", "leaky_relu", "prelu_sfpu", "hardtanh"})
+
+
+def family(op_code: str) -> str:
+    """The op family of an op code (``eltwise``, ``data movement``, ``matmul``, ``conv``, ...).
+
+    Raises:
+        UnknownDeviceOp: the op code is not modeled.
+    """
+    kind = OP_KINDS.get(op_code)
+    if kind is None:
+        raise UnknownDeviceOp(op_code)
+    return FAMILY[kind]
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def _bpe(t: TensorInfo) -> float:
+    return ELEMENT_BYTES.get(t.dtype, 2.0)
+
+
+def tile_bytes(t: TensorInfo) -> float:
+    """Bytes of one 32x32 tile of ``t``'s dtype (bfp8 1,088, bfp4 576, bf16 2,048, f32 4,096)."""
+    return TILE * TILE * _bpe(t)
+
+
+def page_bytes(t: TensorInfo) -> float:
+    """Bytes of one page: a tile, or a row-major stick (``padded[-1]`` elements)."""
+    if t.layout == "tile":
+        return tile_bytes(t)
+    return (t.padded[-1] if t.padded else 1) * _bpe(t)
+
+
+def pages(t: TensorInfo) -> int:
+    """Pages of ``t``: tiles, or row-major sticks."""
+    return t.tiles if t.layout == "tile" else t.rows
+
+
+def _local(t: TensorInfo) -> bool:
+    """An L1-sharded tensor the op's cores own: read or written with no NoC transfer."""
+    return t.sharded and not t.in_dram
+
+
+def _cdiv(a: float, b: float) -> int:
+    return int(ceil(a / b)) if b > 0 else int(ceil(a))
+
+
+def _xfer(hw: Hardware, n_pages: float, nbytes: float) -> float:
+    """Cycles for one core to move ``n_pages`` NoC transactions of ``nbytes`` each.
+
+    ``n * max(t_txn, bytes / B_core)``: issue-bound below the bandwidth knee,
+    bandwidth-bound above (``common_tm_bw_model`` tables, :mod:`hardware` [tm]).
+    """
+    if n_pages <= 0:
+        return 0.0
+    return n_pages * max(hw.noc_txn_cycles, nbytes / hw.core_noc_bytes_per_cycle)
+
+
+def _latency(hw: Hardware, t: TensorInfo) -> float:
+    """Round-trip latency of one NoC read of ``t``: DRAM or remote L1, cycles."""
+    return hw.dram_latency_cycles if t.in_dram else hw.l1_latency_cycles
+
+
+def _pipeline(n: float, *stages: float) -> float:
+    """Cycles for ``n`` units through concurrent stages: ``sum + (n - 1) * max``."""
+    if n <= 0:
+        return 0.0
+    return sum(stages) + (n - 1) * max(stages)
+
+
+def _per_core_units(t: TensorInfo, cores: int) -> int:
+    """Pages of ``t`` on the busiest of ``cores`` (a shard when its shard shape is known)."""
+    if t.sharded and t.shard_shape and t.memory_layout != "interleaved":
+        h, w = t.shard_shape
+        if t.layout == "tile":
+            return _cdiv(h, TILE) * _cdiv(w, TILE)
+        return h
+    return _cdiv(pages(t), max(1, cores))
+
+
+def _fidelity_passes(op: DeviceOp) -> int:
+    return FIDELITY_PASSES.get(op.math_fidelity or "LoFi", 1)
+
+
+@dataclass
+class _Work:
+    """What one op costs, before the launch and the DRAM roof.
+
+    ``units`` units pass through the ``read`` / ``compute`` / ``write`` stages
+    (cycles per unit, on the busiest core); ``extra`` cycles run outside the
+    pipeline.  ``dram_reads`` / ``dram_writes`` are (bytes, transaction bytes)
+    pairs; ``dram_serial`` > 0: reads and writes happen in sequence (their
+    times add) at that share of the usual bandwidths.  ``core``, when set, is
+    the busiest core's cycles computed by the family itself (nested
+    pipelines); the stages then only apportion it.
+    """
+
+    units: float = 1.0
+    read: float = 0.0
+    compute: float = 0.0
+    write: float = 0.0
+    extra: float = 0.0
+    dram_reads: list[tuple[float, float]] = field(default_factory=list)
+    dram_writes: list[tuple[float, float]] = field(default_factory=list)
+    flops: float = 0.0
+    dram_serial: float = 0.0
+    core: float | None = None
+
+    def dram_io(self, op: DeviceOp, read_bytes: dict[int, float] | None = None,
+                write_bytes: float | None = None) -> None:
+        """Add the op's DRAM tensors (inputs read, output written); overrides per input index."""
+        for i, t in enumerate(op.inputs):
+            if t.in_dram:
+                b = t.bytes if read_bytes is None or i not in read_bytes else read_bytes[i]
+                self.dram_reads.append((b, page_bytes(t)))
+        out = op.outputs[0]
+        if out.in_dram:
+            self.dram_writes.append((out.bytes if write_bytes is None else write_bytes, page_bytes(out)))
+
+
+def _k(c: Constants, name: str, arch: str) -> float:
+    return c.get(name, arch)
+
+
+# ----------------------------------------------------------------------------- eltwise
+
+
+def _sfpu_cycles(c: Constants, arch: str, unary_ops: list[str]) -> float:
+    """SFPU cycles per tile of the fused unary ops: own constant, ``sfpu_heavy``, or 0 for light ops."""
+    total = 0.0
+    for u in unary_ops:
+        if u in SFPU_OWN:
+            total += _k(c, f"sfpu_{u}", arch)
+        elif u not in SFPU_LIGHT:
+            total += _k(c, "sfpu_heavy", arch)
+    return total
+
+
+def _eltwise(op: DeviceOp, hw: Hardware, c: Constants, kind: str) -> _Work:
+    """Unary, binary (legacy and binary_ng), ternary, typecast, copy.
+
+    Tiles split over the cores; per tile the reader waits for one read of each
+    tensor input (latency + transfer, none for an owned L1 shard), compute takes
+    ``eltwise_tile`` + the SFPU cost of each fused unary op (``sfpu_exp``,
+    ``sfpu_heavy`` for other transcendental ops, nothing for light ones), the writer
+    writes the tile.  A binary op with a scalar operand first fills one tile
+    with the scalar on a RISC-V core (``scalar_fill`` cycles).
+    """
+    out = op.outputs[0]
+    w = _Work()
+    n = _per_core_units(out, op.cores) if out.layout == "tile" else _cdiv(out.elements / (TILE * TILE), op.cores)
+    w.units = max(1, n)
+    remote = [t for t in op.inputs if not _local(t)]
+    if remote:
+        w.read = max(_latency(hw, t) for t in remote) + sum(_xfer(hw, 1, tile_bytes(t)) for t in remote)
+    unary = list(op.attrs.get("unary_ops") or [])
+    w.compute = _k(c, "eltwise_tile", op.arch) + _sfpu_cycles(c, op.arch, unary)
+    if not _local(out):
+        w.write = _latency(hw, out) + _xfer(hw, 1, tile_bytes(out))
+    if kind == "binary" and op.attrs.get("scalar"):
+        w.extra += _k(c, "scalar_fill", op.arch)
+    w.dram_io(op)
+    w.flops = float(out.elements) * max(1, len(op.inputs))
+    return w
+
+
+# ----------------------------------------------------------------------------- data movement
+
+
+def _stick_read(hw: Hardware, c: Constants, t: TensorInfo, nbytes: float) -> float:
+    """Cycles for one core to read one row-major stick of ``t`` with a barrier after it.
+
+    ``stick_read_dram`` / ``stick_read_l1`` (fitted: readers of row-major pages
+    wait for each stick) plus the transfer.
+    """
+    lat = _k(c, "stick_read_dram" if t.in_dram else "stick_read_l1", hw.arch)
+    return lat + _xfer(hw, 1, nbytes)
+
+
+def _tile_stream(op: DeviceOp, hw: Hardware, c: Constants, compute: float, src: TensorInfo,
+                 out_units: int) -> _Work:
+    """One tile per unit: read it (wait), ``compute`` cycles on it, write it."""
+    out = op.outputs[0]
+    w = _Work(units=max(1, out_units))
+    if not _local(src):
+        w.read = _latency(hw, src) + _xfer(hw, 1, tile_bytes(src))
+    w.compute = compute
+    if not _local(out):
+        w.write = _latency(hw, out) + _xfer(hw, 1, tile_bytes(out))
+    return w
+
+
+def _data_movement(op: DeviceOp, hw: Hardware, c: Constants, kind: str) -> _Work:
+    """Layout conversions, transposes, slices, concat, resharding, moves, upsample, embeddings.
+
+    Per op (busiest core; units and stages as in the module docstring):
+
+    * tilize: 32-stick blocks (sticks read one by one, ``stick_read_*``),
+      ``tilize_tile`` per tile, tiles written; padding rows filled by a RISC-V
+      core at ``fill_byte`` cycles per byte;
+    * untilize: tiles read one by one, ``untilize_tile`` per tile, sticks written;
+    * transpose WH: per tile read, a transpose on the compute core
+      (``eltwise_tile``), write; HC / CN: per output
+      tile, its 64 face lines (16 elements each) read as separate transactions;
+    * reshape (tiled): per output tile a mapping page and the input tile read
+      (two waits), then its 64 face-line segments copied on the core
+      (``segment_copy`` each); row-major: sticks read and written;
+    * permute: row-major input and output sticks streamed (no wait per stick);
+      tiled permutes as transpose HC;
+    * concat / slice / repeat / pad / copy-like: per output page, one read (wait) and one write;
+      slices read only the slice, SliceWrite writes only its input;
+    * interleaved_to_sharded: the shard's tiles read in one batch (one wait),
+      or its sticks one by one; sharded_to_interleaved and reshard: the shard
+      written / gathered in one batch; move: the shard copied within L1 at
+      ``l1_copy_bytes`` bytes per cycle;
+    * upsample: input sticks read one by one, each written ``sh * sw`` times;
+    * embeddings: per output row an index read and a table-row read (two waits).
+    """
+    out = op.outputs[0]
+    src = op.inputs[0] if op.inputs else out
+    arch = op.arch
+    w = _Work()
+    cores = max(1, op.cores)
+    if kind == "tilize":
+        tile_rows = _cdiv(out.rows, TILE)
+        row_tiles = _cdiv(out.padded[-1], TILE)
+        per_core = _cdiv(tile_rows * row_tiles, cores)
+        width_tiles = min(row_tiles, per_core)
+        blocks = _cdiv(per_core, width_tiles)
+        logical_rows = prod(src.shape[:-1]) if src.shape else out.rows
+        real_sticks = min(TILE, _cdiv(logical_rows, tile_rows))
+        w.units = max(1, blocks)
+        w.read = real_sticks * _stick_read(hw, c, src, width_tiles * TILE * _bpe(src)) if not _local(src) else 0.0
+        w.compute = width_tiles * _k(c, "tilize_tile", arch)
+        w.write = 0.0 if _local(out) else _latency(hw, out) + _xfer(hw, width_tiles, tile_bytes(out))
+        pad_bytes = (TILE - real_sticks) * width_tiles * TILE * _bpe(src)
+        w.extra = blocks * pad_bytes * _k(c, "fill_byte", arch)
+        w.dram_io(op)
+    elif kind == "untilize":
+        out_rows = _cdiv(prod(out.padded[:-1]), 1)
+        blocks = _cdiv(_cdiv(src.rows, TILE), cores)
+        width_tiles = _cdiv(src.padded[-1], TILE)
+        w.units = max(1, blocks)
+        w.read = 0.0 if _local(src) else width_tiles * (_latency(hw, src) + _xfer(hw, 1, tile_bytes(src)))
+        w.compute = width_tiles * _k(c, "untilize_tile", arch)
+        sticks = min(TILE, out_rows)
+        w.write = 0.0 if _local(out) else _latency(hw, out) + _xfer(hw, sticks, page_bytes(out))
+        w.dram_io(op)
+    elif kind == "transpose":
+        dim = op.attrs.get("dim", "wh")
+        n = _per_core_units(out, cores)
+        if dim == "wh" or src.layout != "tile":
+            w = _tile_stream(op, hw, c, _k(c, "eltwise_tile", arch), src, n)
+        else:
+            w = _tile_stream(op, hw, c, 0.0, src, n)
+            if not _local(src):
+                w.read = _latency(hw, src) + _xfer(hw, 2 * TILE, TILE // 2 * _bpe(src))
+        w.dram_io(op)
+    elif kind == "reshape":
+        if out.layout == "tile":
+            n = _per_core_units(out, cores)
+            w = _tile_stream(op, hw, c, 0.0, src, n)
+            w.read = 2 * _latency(hw, src) + _xfer(hw, 2, tile_bytes(src))
+            w.compute = 2 * TILE * _k(c, "segment_copy", arch)
+        else:
+            w = _sticks(op, hw, c, src, out)
+        w.dram_io(op)
+    elif kind == "permute":
+        if out.layout == "tile":
+            w = _tile_stream(op, hw, c, 0.0, src, _per_core_units(out, cores))
+            if not _local(src):
+                w.read = _latency(hw, src) + _xfer(hw, 2 * TILE, TILE // 2 * _bpe(src))
+        else:
+            w.units = 1
+            w.read = 0.0 if _local(src) else _latency(hw, src) + _xfer(hw, _cdiv(src.rows, cores), page_bytes(src))
+            w.write = 0.0 if _local(out) else _xfer(hw, _cdiv(out.rows, cores), page_bytes(out))
+        w.dram_io(op)
+    elif kind in ("concat", "slice", "pad", "repeat"):
+        if out.layout == "tile":
+            w = _tile_stream(op, hw, c, 0.0, src, _per_core_units(out, cores))
+        else:
+            w = _sticks(op, hw, c, src, out)
+        if kind == "slice":
+            w.dram_io(op, read_bytes={0: min(src.bytes, out.elements * _bpe(src))})
+        elif kind == "pad":
+            w.dram_io(op)
+            w.extra = _cdiv(max(0.0, out.bytes - src.bytes), cores) * _k(c, "fill_byte", arch)
+        else:
+            w.dram_io(op)
+    elif kind == "padded_slice":
+        per_core = _per_core_units(out, cores)
+        if src.layout == "tile":
+            width = out.shard_shape[1] if out.shard_shape else out.padded[-1]
+            cols = _cdiv(width, TILE) + (1 if width % TILE else 0)
+            tiles = _cdiv(per_core, TILE) * cols if out.layout != "tile" else per_core
+            w.units = max(1, tiles)
+            w.read = _latency(hw, src) + _xfer(hw, 1, tile_bytes(src))
+            w.compute = _k(c, "untilize_tile", arch) if out.layout != "tile" else 0.0
+        else:
+            w.units = max(1, per_core)
+            width = (out.shard_shape[1] if out.shard_shape else out.padded[-1]) * _bpe(src)
+            w.read = _stick_read(hw, c, src, width)
+        if not _local(out):
+            w.write = _latency(hw, out) + _xfer(hw, 1, page_bytes(out))
+        w.dram_io(op, read_bytes={0: min(src.bytes, out.elements * _bpe(src))})
+    elif kind == "slice_write":
+        per_core = _per_core_units(src, cores)
+        w.units = 1
+        w.write = _latency(hw, out) + _xfer(hw, per_core, page_bytes(src))
+        w.dram_io(op, write_bytes=src.elements * _bpe(out))
+    elif kind == "i2s":
+        per_core = _per_core_units(out, cores)
+        if src.layout == "tile":
+            w.read = _latency(hw, src) + _xfer(hw, per_core, tile_bytes(src))
+        else:
+            width = (out.shard_shape[1] if out.shard_shape else out.padded[-1]) * _bpe(src)
+            w.units = max(1, per_core)
+            w.read = _stick_read(hw, c, src, width)
+        w.dram_io(op)
+    elif kind in ("s2i", "reshard"):
+        per_core = _per_core_units(src, cores) if src.sharded else _per_core_units(out, cores)
+        w.write = _latency(hw, out) + _xfer(hw, per_core, page_bytes(src))
+        w.dram_io(op)
+    elif kind == "move":
+        per_core_bytes = out.bytes / cores
+        w.compute = per_core_bytes / _k(c, "l1_copy_bytes", arch)
+        w.dram_io(op)
+    elif kind == "upsample":
+        sh, sw = op.attrs.get("scale", (1, 1))
+        in_sticks = _cdiv(src.rows, cores)
+        stick = page_bytes(src)
+        w.units = max(1, in_sticks)
+        w.read = 0.0 if _local(src) else _stick_read(hw, c, src, stick)
+        w.write = 0.0 if _local(out) else _xfer(hw, sh * sw, stick)
+        w.dram_io(op)
+    elif kind == "embedding":
+        table = op.inputs[1] if len(op.inputs) > 1 else src
+        rows = _cdiv(prod(out.shape[:-1]) if out.shape else out.rows, cores)
+        row_bytes = out.padded[-1] * _bpe(out)
+        w.units = max(1, rows)
+        w.read = _stick_read(hw, c, src, 4) + _stick_read(hw, c, table, row_bytes)
+        w.write = 0.0 if _local(out) else _latency(hw, out) / TILE + _xfer(hw, 1, row_bytes)
+        w.dram_io(op, read_bytes={1: out.elements * _bpe(table)})
+    else:  # pragma: no cover - OP_KINDS and this dispatch are kept in step
+        raise UnknownDeviceOp(op.op_code)
+    return w
+
+
+def _sticks(op: DeviceOp, hw: Hardware, c: Constants, src: TensorInfo, out: TensorInfo) -> _Work:
+    """Row-major op: each output stick read (one wait) and written."""
+    w = _Work()
+    n = _cdiv(out.rows, max(1, op.cores))
+    w.units = max(1, n)
+    stick = page_bytes(out)
+    if not _local(src):
+        w.read = _stick_read(hw, c, src, stick)
+    if not _local(out):
+        w.write = _xfer(hw, 1, stick)
+    return w
+
+
+# ----------------------------------------------------------------------------- matmul
+
+
+@dataclass(frozen=True)
+class MatmulPlan:
+    """The busiest core's share of a matmul, in tiles.
+
+    Attributes:
+        batches: batches the core loops over (1 when the batch is fused into M).
+        m / n / k: per-core output block height and width and the inner dim.
+        in0_block_w: K tiles per block (the reader-to-compute unit).
+        subblock: output subblock (h, w) the compute kernel packs at once.
+        in0_local: in0 is an L1 shard the core owns (no NoC reads of it).
+        multicast: operand blocks are multicast between cores (hand-shaking per block).
+    """
+
+    batches: int
+    m: int
+    n: int
+    k: int
+    in0_block_w: int
+    subblock: tuple[int, int]
+    in0_local: bool
+    multicast: bool
+
+    @property
+    def k_blocks(self) -> int:
+        return _cdiv(self.k, self.in0_block_w)
+
+
+_SUBBLOCKS = ((4, 2), (2, 4), (8, 1), (1, 8), (7, 1), (1, 7), (3, 2), (2, 3), (6, 1), (1, 6), (5, 1), (1, 5),
+              (2, 2), (4, 1), (1, 4), (3, 1), (1, 3), (2, 1), (1, 2), (1, 1))
+
+
+def _subblock(m: int, n: int, fp32: bool) -> tuple[int, int]:
+    """tt-metal ``get_matmul_subblock_params``: the first (h, w) dividing the block, at most 4 tiles with fp32 DST."""
+    for h, w in _SUBBLOCKS:
+        if fp32 and h * w > 4:
+            continue
+        if m % h == 0 and n % w == 0:
+            return h, w
+    return 1, 1
+
+
+def _split_2d(mt: int, nt: int, cores: int) -> tuple[int, int, int]:
+    """(per-core m, per-core n, grid columns) of an ``mt`` x ``nt`` output on ``cores`` cores, squarest grid first."""
+    best: tuple[int, int, int] | None = None
+    key = None
+    for rows in range(1, cores + 1):
+        if cores % rows:
+            continue
+        cols = cores // rows
+        pm, pn = _cdiv(mt, rows), _cdiv(nt, cols)
+        k = (pm * pn, abs(rows - cols))
+        if key is None or k < key:
+            best, key = (pm, pn, cols), k
+    return best if best is not None else (mt, nt, 1)
+
+
+def matmul_plan(op: DeviceOp) -> MatmulPlan:
+    """The busiest core's block of a matmul from its program config, else from its shapes and cores.
+
+    With a program config: ``per_core_M`` x ``per_core_N`` (``fuse_batch``
+    folds the batch into M, else the core loops over the batches),
+    ``in0_block_w``, its subblock; MinimalMatmul: M split over the grid's rows
+    and N over its columns, ``K_block_size``.  Without one (ttnn chooses at run
+    time, ``matmul_program_config.cpp``): a narrow output (aspect ratio above 8,
+    or a side of one tile) runs 1D, the long side split over the cores,
+    ``in0_block_w`` 2 when Kt is even; otherwise a 2D grid of the op's cores
+    (squarest first), each core looping over the batches, ``in0_block_w =
+    Kt / grid columns`` when that divides, else 1 (tt-metal's 2D rule on the
+    grid the op uses).  Subblocks follow
+    ``get_matmul_subblock_params`` (at most 4 tiles with fp32 accumulation).
+
+    Raises:
+        UnmodeledDeviceOp: fewer than two operands.
+    """
+    if len(op.inputs) < 2:
+        raise UnmodeledDeviceOp(f"{op.op_code} with {len(op.inputs)} operand(s)")
+    a, b = op.inputs[0], op.inputs[1]
+    out = op.outputs[0]
+    ta, tb = bool(op.attrs.get("transpose_a")), bool(op.attrs.get("transpose_b"))
+    mt = _cdiv(a.padded[-1] if ta else a.padded[-2], TILE)
+    kt = _cdiv(a.padded[-2] if ta else a.padded[-1], TILE)
+    nt = _cdiv(b.padded[-2] if tb else b.padded[-1], TILE)
+    batch = max(1, prod(out.padded[:-2])) if len(out.padded) > 2 else 1
+    b_batched = len(b.padded) > 2 and prod(b.padded[:-2]) > 1
+    fp32 = bool(op.fp32_dest_acc)
+    in0_local = _local(a)
+    cores = max(1, op.cores)
+    pc = op.attrs.get("program_config") or {}
+    kind = pc.get("kind")
+    if kind == "minimal":
+        gx, gy = pc.get("grid", (8, 8))
+        pm, pn = _cdiv(mt * batch, gy), _cdiv(nt, gx)
+        bw = min(kt, pc.get("k_block", kt))
+        sub = (pc.get("out_subblock_h", 1), pc.get("out_subblock_w", 1))
+        return MatmulPlan(1, pm, pn, kt, bw, sub, in0_local, cores > 1)
+    if kind and "per_core_m" in pc and "per_core_n" in pc:
+        fuse = bool(pc.get("fuse_batch", True)) and not b_batched
+        loops = 1 if fuse or kind == "reuse" else batch
+        if kind == "reuse":
+            loops = max(1, _cdiv(batch * mt, pc["per_core_m"] * cores)) if b_batched else 1
+        pm, pn = pc["per_core_m"], pc["per_core_n"]
+        bw = pc.get("in0_block_w") or kt
+        sub = (pc.get("out_subblock_h") or 1, pc.get("out_subblock_w") or 1)
+        return MatmulPlan(loops, pm, pn, kt, bw, sub, in0_local, kind != "reuse" and cores > 1)
+    m_all = mt if b_batched else mt * batch
+    loops = batch if b_batched else 1
+    hi, lo = max(m_all, nt), max(1, min(m_all, nt))
+    if not b_batched and (hi // lo > 8 or lo == 1):
+        if m_all >= nt:
+            pm, pn = _cdiv(m_all, cores), nt
+        else:
+            pm, pn = m_all, _cdiv(nt, cores)
+        bw = 2 if kt % 2 == 0 else 1
+    else:
+        pm, pn, cols = _split_2d(m_all, nt, cores)
+        bw = kt // cols if kt % cols == 0 else 1
+    return MatmulPlan(loops, pm, pn, kt, bw, _subblock(pm, pn, fp32), in0_local, cores > 1)
+
+
+def _matmul(op: DeviceOp, hw: Hardware, c: Constants) -> _Work:
+    """Matmul / linear (MatmulDeviceOperation, MinimalMatmulOp), per :func:`matmul_plan`.
+
+    Units are K-blocks (``batches * ceil(Kt / in0_block_w)``).  Per block:
+
+    * read: the core's in0 block (``m * in0_block_w`` tiles, unless in0 is an
+      owned shard) and in1 block (``in0_block_w * n`` tiles), read or received
+      by multicast with one wait (latency + transfer), plus ``mm_block``
+      cycles of multicast hand-shaking when the op multicasts (more than one
+      core);
+    * compute: per subblock and K tile, ``max(h * w * mm_cycles_per_pass *
+      passes, (h + w) * mm_unpack_tile)`` (math and operand unpack overlap;
+      small subblocks are unpack-bound), plus ``mm_spill_tile`` per output tile
+      for every K block after the first (partials reloaded) unless the packer
+      accumulates in L1;
+    * after each batch's last block: ``mm_out_tile`` per output tile written
+      (interleaved output) and ``eltwise_tile`` per tile for a fused bias.
+
+    The busiest core pipelines K-blocks within a batch (reader and compute
+    overlap) and batches against the writer:
+    ``pipeline(batches, pipeline(nk, read, compute), write)``.
+
+    DRAM: a core reads its operands before it writes its output, so the read
+    and write times add: ``(R / e_read + W / e_write) / peak / mm_dram_share``.
+    """
+    plan = matmul_plan(op)
+    a, b = op.inputs[0], op.inputs[1]
+    out = op.outputs[0]
+    arch = op.arch
+    passes = _fidelity_passes(op)
+    nk = plan.k_blocks
+    bw = min(plan.in0_block_w, plan.k)
+    h, sw = max(1, plan.subblock[0]), max(1, plan.subblock[1])
+    subblocks = _cdiv(plan.m, h) * _cdiv(plan.n, sw)
+    w = _Work(units=plan.batches)
+    in0_tiles = 0 if plan.in0_local else plan.m * bw
+    w.read = _latency(hw, b) + _xfer(hw, in0_tiles, tile_bytes(a)) + _xfer(hw, bw * plan.n, tile_bytes(b))
+    if plan.multicast:
+        w.read += _k(c, "mm_block", arch)
+    per_step = max(h * sw * _k(c, "mm_cycles_per_pass", arch) * passes, (h + sw) * _k(c, "mm_unpack_tile", arch))
+    w.compute = subblocks * bw * per_step
+    out_tiles = plan.m * plan.n
+    if nk > 1 and not op.attrs.get("packer_l1_acc"):
+        w.compute += (nk - 1) / nk * out_tiles * _k(c, "mm_spill_tile", arch)
+    if not _local(out):
+        w.write = out_tiles * _k(c, "mm_out_tile", arch)
+    if len(op.inputs) > 2:
+        w.compute += out_tiles * _k(c, "eltwise_tile", arch) / nk
+    w.core = _pipeline(plan.batches, _pipeline(nk, w.read, w.compute), w.write)
+    w.read, w.compute = w.read * nk, w.compute * nk
+    w.dram_io(op)
+    w.dram_serial = _k(c, "mm_dram_share", arch)
+    mt_l = a.shape[-1] if op.attrs.get("transpose_a") else a.shape[-2]
+    kt_l = a.shape[-2] if op.attrs.get("transpose_a") else a.shape[-1]
+    n_l = b.shape[-2] if op.attrs.get("transpose_b") else b.shape[-1]
+    batch = prod(out.shape[:-2]) if len(out.shape) > 2 else 1
+    w.flops = 2.0 * batch * mt_l * kt_l * n_l
+    return w
+
+
+# ----------------------------------------------------------------------------- conv, halo, pool
+
+
+def _conv(op: DeviceOp, hw: Hardware, c: Constants) -> _Work:
+    """Conv2d on the sharded, halo'd activation (Conv2dDeviceOperation).
+
+    Per core: ``per_core_out_h`` x ``per_core_out_w`` output tiles (from the
+    parallelization config, else the output shard or the output over the
+    cores), ``Kt`` = weight rows / 32, in activation blocks of
+    ``act_block_h`` tile rows, each in K blocks of ``act_block_w`` tiles (the
+    units; one multicast hand-shake, ``mm_block``, per unit when more than one
+    core shares weights or activations).  Per block the reader gathers the
+    activation from the local shard: per output row and window row one
+    contiguous run of ``kw`` sticks, or ``kw`` runs when the window is dilated
+    (``conv_gather`` cycles each); the first block also reads the core's
+    ``Kt * out_w`` weight tiles from DRAM.  Compute tilizes the gathered block
+    (``tilize_tile`` per tile), multiplies (tile products at
+    ``mm_cycles_per_pass * passes``) and packs the output (``eltwise_tile``
+    per tile); the output shard is written in place.  Block-sharded convs
+    split C_in over the grid's columns (``cores / num_cores_nhw``): a core
+    gathers and tilizes its channel slice only and receives the rest of the
+    block by multicast (the block's bytes at the NoC's peak).
+    """
+    a = op.inputs[0]
+    wts = op.inputs[1] if len(op.inputs) > 1 else None
+    out = op.outputs[0]
+    arch = op.arch
+    cores = max(1, op.cores)
+    kh, kw = op.attrs.get("window", (1, 1))
+    kt = _cdiv(wts.padded[-2], TILE) if wts is not None else _cdiv(a.padded[-1] * kh * kw, TILE)
+    out_h = op.attrs.get("per_core_out_h")
+    out_w = op.attrs.get("per_core_out_w")
+    if not out_h or not out_w:
+        if out.shard_shape:
+            out_h = _cdiv(out.shard_shape[0], TILE)
+            out_w = _cdiv(out.shard_shape[1], TILE)
+        else:
+            out_h = _cdiv(_cdiv(out.padded[-2] * prod(out.padded[:-2]), TILE), cores)
+            out_w = _cdiv(out.padded[-1], TILE)
+    block_h = min(out_h, op.attrs.get("act_block_h") or out_h)
+    blocks = _cdiv(out_h, block_h)
+    passes = _fidelity_passes(op)
+    dilated = tuple(op.attrs.get("dilation", (1, 1)))[-1] > 1
+    cols = 1
+    if a.memory_layout == "block_sharded" and op.attrs.get("num_cores_nhw"):
+        cols = max(1, cores // op.attrs["num_cores_nhw"])
+    k_blocks = _cdiv(kt, op.attrs.get("act_block_w") or kt)
+    w = _Work(units=blocks * k_blocks)
+    weights = (_latency(hw, wts) + _xfer(hw, kt * out_w, tile_bytes(wts))) / blocks if wts is not None else 0.0
+    runs = block_h * TILE * kh * (kw if dilated else 1)
+    w.read = (runs * _k(c, "conv_gather", arch) + weights) / k_blocks
+    if cols > 1:
+        w.read += block_h * kt * TILE * TILE * _bpe(a) * (cols - 1) / cols / hw.noc_bytes_per_cycle / k_blocks
+    if cores > 1:
+        w.read += _k(c, "mm_block", arch)
+    w.compute = (block_h * out_w * kt * _k(c, "mm_cycles_per_pass", arch) * passes
+                 + block_h * kt / cols * _k(c, "tilize_tile", arch)) / k_blocks \
+        + block_h * out_w * _k(c, "eltwise_tile", arch) / k_blocks
+    if not _local(out):
+        w.write = _latency(hw, out) + _xfer(hw, block_h * out_w, tile_bytes(out))
+    w.dram_io(op)
+    cin = op.attrs.get("channels_in") or a.shape[-1]
+    groups = op.attrs.get("groups") or 1
+    w.flops = 2.0 * prod(out.shape[:-1]) * out.shape[-1] * cin * kh * kw / groups
+    return w
+
+
+def _pad_share(op: DeviceOp) -> float:
+    """Share of a halo's output sticks that are padding, from the sliding-window geometry (0 when unknown)."""
+    hw_in = op.attrs.get("input_hw")
+    pad = op.attrs.get("padding")
+    if not hw_in or not pad:
+        return 0.0
+    h, wd = hw_in
+    t, b, left, r = pad
+    full = (h + t + b) * (wd + left + r)
+    return max(0.0, 1.0 - h * wd / full) if full else 0.0
+
+
+def _halo(op: DeviceOp, hw: Hardware, c: Constants) -> _Work:
+    """Halo (HaloDeviceOperation): gathers each core's input sticks plus its neighbours' halo rows.
+
+    Per core: ``max_out_nsticks_per_core`` output sticks (else the output over
+    the cores), ``C`` per core wide (the output shard width).  Data sticks are
+    copied from the core's own shard or a neighbour's by the data-movement
+    cores at ``halo_bytes`` bytes per cycle each; both data-movement cores
+    share the copies for a tiled input (untilized first, ``untilize_tile`` per
+    tile) or a block-sharded one, one does them for a row-major height- or
+    width-sharded input (the per-RISC durations of the measured halos show
+    this split).  Padding sticks (their share from the sliding-window geometry)
+    are written at the NoC's peak bytes per cycle.
+    """
+    a = op.inputs[0]
+    out = op.outputs[0]
+    arch = op.arch
+    cores = max(1, op.cores)
+    sticks = op.attrs.get("out_sticks_per_core") or _cdiv(out.rows, cores)
+    width = out.shard_shape[1] if out.shard_shape else out.padded[-1]
+    stick_bytes = width * _bpe(out)
+    share = _pad_share(op)
+    data_bytes = sticks * (1.0 - share) * stick_bytes
+    movers = 2 if a.layout == "tile" or a.memory_layout == "block_sharded" else 1
+    w = _Work(units=1)
+    w.write = data_bytes / (movers * _k(c, "halo_bytes", arch))
+    w.extra = sticks * share * stick_bytes / hw.noc_bytes_per_cycle
+    if a.layout == "tile":
+        in_sticks = op.attrs.get("in_sticks_per_core") or _cdiv(a.rows, cores)
+        w.compute = _cdiv(in_sticks, TILE) * _cdiv(width, TILE) * _k(c, "untilize_tile", arch)
+    w.dram_io(op)
+    return w
+
+
+def _pool(op: DeviceOp, hw: Hardware, c: Constants) -> _Work:
+    """Max / avg pool 2D on the halo'd shard (Pool2D).
+
+    Per core: output sticks (the output over ``num_cores_nhw`` cores) times the
+    window's input sticks, ``pool_stick`` cycles per input stick per 64-channel
+    block (the compute kernel reduces one window row-set per output stick).
+    """
+    a = op.inputs[0]
+    out = op.outputs[0]
+    arch = op.arch
+    kh, kw = op.attrs.get("window", (1, 1))
+    ncores = op.attrs.get("num_cores_nhw") or op.cores
+    out_sticks = _cdiv(out.rows if out.layout != "tile" else prod(out.padded[:-1]), max(1, ncores))
+    if out.shard_shape:
+        out_sticks = out.shard_shape[0]
+        channels = out.shard_shape[1]
+    else:
+        channels = a.shard_shape[1] if a.shard_shape else a.padded[-1]
+        if a.memory_layout == "width_sharded":
+            channels = _cdiv(a.padded[-1], max(1, op.cores))
+    blocks = _cdiv(channels, 64)
+    w = _Work(units=1)
+    w.compute = out_sticks * kh * kw * blocks * _k(c, "pool_stick", arch)
+    w.dram_io(op)
+    w.flops = float(prod(out.shape[:-1]) * out.shape[-1] * kh * kw)
+    return w
+
+
+# ----------------------------------------------------------------------------- reductions, normalization
+
+
+_PASSES = {"layer": 7, "rms": 4, "softmax": 5, "reduce": 1}
+
+
+def _norm(op: DeviceOp, hw: Hardware, c: Constants, kind: str) -> _Work:
+    """LayerNorm / RMSNorm, softmax, reduce: rows of tiles split over the cores.
+
+    No constant of its own: per core, each tile row of ``Wt`` tiles is read
+    (each streamed input, e.g. x, residual, gamma, beta, is read tile by tile
+    with a wait of its own: they are consumed in different passes), run through
+    the kernel's passes (LayerNorm 7: mean, centre, square, variance, scale,
+    gamma, beta; RMSNorm 4; softmax 5 plus an ``sfpu_exp`` per tile; reduce 1),
+    ``eltwise_tile`` cycles per tile and pass, and written; per row the
+    reduced tile gets an SFPU reciprocal or rsqrt (``sfpu_heavy``, not for a
+    plain reduce) and 3 more tile ops; the reader first fills the reduce's
+    scaler tile (``scalar_fill``).
+    """
+    a = op.inputs[0]
+    out = op.outputs[0]
+    arch = op.arch
+    cores = max(1, op.cores)
+    if kind == "reduce":
+        dim = op.attrs.get("dim")
+        wt = _cdiv(a.padded[-1], TILE)
+        ht = _cdiv(a.padded[-2], TILE)
+        batch = prod(a.padded[:-2]) if len(a.padded) > 2 else 1
+        if dim == "hw":
+            tile_rows, per_row = batch, ht * wt
+        elif dim in (-2, 2, "h"):
+            tile_rows, per_row = batch * wt, ht
+        else:
+            tile_rows, per_row = batch * ht, wt
+    else:
+        wt = _cdiv(a.padded[-1], TILE)
+        tile_rows = _cdiv(a.rows, TILE)
+        per_row = wt
+    if a.sharded and a.shard_shape:
+        rows_pc = _cdiv(a.shard_shape[0], TILE)
+        per_row = _cdiv(a.shard_shape[1], TILE)
+    else:
+        rows_pc = _cdiv(tile_rows, cores)
+    passes = _PASSES["reduce" if kind == "reduce" else "softmax" if kind == "softmax"
+                     else op.attrs.get("norm", "layer")]
+    streams = [t for t in op.inputs if not _local(t) and t.tiles > 1] or ([a] if not _local(a) else [])
+    w = _Work(units=max(1, rows_pc * per_row))
+    w.read = sum(_latency(hw, t) + _xfer(hw, 1, tile_bytes(t)) for t in streams)
+    tile_op = _k(c, "eltwise_tile", arch)
+    w.compute = passes * tile_op + (_k(c, "sfpu_exp", arch) if kind == "softmax" else 0.0)
+    if not _local(out):
+        w.write = (_latency(hw, out) + _xfer(hw, 1, tile_bytes(out))) * (1.0 if kind != "reduce" else 1.0 / per_row)
+    per_row_ops = 3 * tile_op + (_k(c, "sfpu_heavy", arch) if kind != "reduce" else 0.0)
+    w.extra = rows_pc * per_row_ops + _k(c, "scalar_fill", arch)
+    w.dram_io(op)
+    w.flops = float(a.elements) * passes
+    return w
+
+
+# ----------------------------------------------------------------------------- predict
+
+
+def _dram_ns(w: _Work, hw: Hardware, c: Constants, arch: str) -> float:
+    """DRAM time: ``max(R / e_read, W / e_write, (R + W) / e_mixed) / peak`` with transaction inflation.
+
+    Ops whose reads and writes happen in sequence (``w.dram_serial``):
+    ``(R / e_read + W / e_write) / peak / dram_serial``.
+    """
+    s0 = _k(c, "dram_txn_bytes", arch)
+    r = sum(b * (s + s0) / s for b, s in w.dram_reads if s > 0)
+    wr = sum(b * (s + s0) / s for b, s in w.dram_writes if s > 0)
+    if r + wr <= 0:
+        return 0.0
+    peak = hw.dram_bytes_per_ns
+    if w.dram_serial > 0:
+        return (r / _k(c, "dram_read_eff", arch) + wr / _k(c, "dram_write_eff", arch)) / peak / w.dram_serial
+    return max(r / (_k(c, "dram_read_eff", arch) * peak), wr / (_k(c, "dram_write_eff", arch) * peak),
+               (r + wr) / (_k(c, "dram_mixed_eff", arch) * peak))
+
+
+def work(op: DeviceOp, hw: Hardware, constants: Constants) -> _Work:
+    """The op's :class:`_Work` (per-core stages, DRAM traffic), by family.
+
+    Raises:
+        UnknownDeviceOp: the op code is not modeled.
+        UnmodeledDeviceOp: a known op in a form the model cannot cost.
+    """
+    kind = OP_KINDS.get(op.op_code)
+    if kind is None:
+        raise UnknownDeviceOp(op.op_code)
+    if not op.outputs:
+        raise UnmodeledDeviceOp(f"{op.op_code} without an output tensor")
+    if kind in ("unary", "binary", "typecast", "copy"):
+        return _eltwise(op, hw, constants, kind)
+    if kind == "matmul":
+        return _matmul(op, hw, constants)
+    if kind == "conv":
+        return _conv(op, hw, constants)
+    if kind == "halo":
+        return _halo(op, hw, constants)
+    if kind == "pool":
+        return _pool(op, hw, constants)
+    if kind in ("norm", "softmax", "reduce"):
+        return _norm(op, hw, constants, kind)
+    return _data_movement(op, hw, constants, kind)
+
+
+def predict(op: DeviceOp, hw: Hardware, constants: Constants | None = None) -> Estimate:
+    """Predict one device op's kernel duration (ns) and what bounds it.
+
+    ``ns = launch + max(dram, core)`` (module docstring).  ``terms`` holds
+    ``overhead`` (launch), ``dram`` and the busiest core's time apportioned by
+    stage work: ``noc`` (read and write stages), ``compute`` and ``per_core``
+    (work outside the pipeline), with ``noc + compute + per_core`` the core
+    time, all ns.
+    ``bound``: ``DRAM`` when the DRAM time exceeds the core time, else the
+    largest core term (``NoC``, ``compute``, ``per-core``), or ``overhead`` when
+    the launch exceeds both; `` (few cores)`` is appended when the op runs on
+    fewer than a quarter of the grid and is not DRAM- or overhead-bound.
+
+    Args:
+        op: the device op.
+        hw: the device (:func:`ttanalyze.cost.hardware.for_device`).
+        constants: fitted constants (default: the packaged ``constants.json``).
+
+    Raises:
+        UnknownDeviceOp: the op code is not modeled.
+        UnmodeledDeviceOp: a known op in a form the model cannot cost.
+    """
+    c = constants if constants is not None else load()
+    w = work(op, hw, c)
+    ns_cycle = hw.ns_per_cycle
+    n = max(1.0, w.units)
+    core_cycles = (w.core if w.core is not None else _pipeline(n, w.read, w.compute, w.write)) + w.extra
+    core = core_cycles * ns_cycle
+    # The pipelined stages share the core time net of the work outside the pipeline, by their serial work.
+    serial = n * (w.read + w.compute + w.write)
+    share = (core_cycles - w.extra) * ns_cycle / serial if serial > 0 else 0.0
+    noc = n * (w.read + w.write) * share
+    compute = n * w.compute * share
+    dram = _dram_ns(w, hw, c, op.arch)
+    launch = _k(c, "launch_ns", op.arch)
+    ns = launch + max(dram, core)
+    terms = {"overhead": launch, "dram": dram, "noc": noc, "compute": compute, "per_core": w.extra * ns_cycle}
+    if dram >= core:
+        bound = "DRAM"
+    else:
+        bound = {"noc": "NoC", "compute": "compute", "per_core": "per-core"}[
+            max(("noc", "compute", "per_core"), key=lambda k: terms[k])]
+    if launch > max(dram, core):
+        bound = "overhead"
+    if bound not in ("DRAM", "overhead") and op.cores * 4 < op.grid_cores:
+        bound += " (few cores)"
+    dram_bytes = sum(b for b, _ in w.dram_reads) + sum(b for b, _ in w.dram_writes)
+    return Estimate(ns=ns, bound=bound, terms=terms, dram_bytes=dram_bytes, flops=w.flops, cores=op.cores)
+
+
+__all__ = ["OP_KINDS", "FAMILY", "MatmulPlan", "UnknownDeviceOp", "UnmodeledDeviceOp", "family", "matmul_plan",
+           "page_bytes", "pages", "predict", "tile_bytes", "work"]

@@ -1,0 +1,660 @@
+"""tt-metal device-profiler CSVs (``ops_perf_results_*.csv``) as cost-model input.
+
+tt-metal's device profiler (``tt_metal/tools/profiler/process_ops_logs.py``,
+the format tt-perf-report reads) writes one row per device operation.  A row
+carries the op's static description, which is all the cost model may read:
+
+* ``OP CODE`` (the device operation's type name), ``DEVICE ARCH``,
+  ``ATTRIBUTES`` (the op's attribute struct, printed), ``MATH FIDELITY``,
+  ``CORE COUNT``, ``AVAILABLE WORKER CORE COUNT``;
+* per tensor ``INPUT_i_`` / ``OUTPUT_0_``: ``{W,Z,Y,X}_PAD[LOGICAL]`` (outermost
+  first, each ``padded[logical]`` or one number), ``_LAYOUT``, ``_DATATYPE``,
+  ``_MEMORY`` (``DEV_<id>_<DRAM|L1>_<INTERLEAVED|..._SHARDED>``);
+
+and the measurements the model is scored against: ``DEVICE KERNEL DURATION
+[ns]`` (the busiest core's kernel time, first kernel start to last kernel end)
+and tt-metal's own estimate ``PM IDEAL [ns]``.  Everything else (host times,
+per-RISC durations, utilisations, kernel sources) is ignored.
+
+``ATTRIBUTES`` is a Python-dict-like string whose inner commas became ``;``:
+``{'dim': '3'; 'output_mem_config': 'MemoryConfig(memory_layout=...;
+shard_spec=ShardSpec(grid={[(x=0;y=0) - (x=10;y=9)]};shape={96; 512};...))'}``.
+:func:`parse_attributes` splits it into keys and :func:`parse_value` reads one
+value into dicts (``Name(k=v;...)``, with the type under ``"__type__"``),
+lists (``{...}``, ``[...]``, positional ``Name(...)``), core ranges
+(``[(x=0;y=0) - (x=10;y=9)]`` -> ``{"start": (0, 0), "end": (10, 9)}``) and
+scalars (int, float, bool, None for ``std::nullopt``, other text as is).
+
+Malformed input raises :class:`ProfileError` (a ValueError) naming the CSV
+line; nothing here raises anything else for bad input.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import re
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from .device_op import DeviceOp, TensorInfo
+
+DURATION = "DEVICE KERNEL DURATION [ns]"
+PM_IDEAL = "PM IDEAL [ns]"
+# The static columns a prediction may read besides the tensor columns (INPUT_*/OUTPUT_*).
+STATIC_COLUMNS = ("OP CODE", "DEVICE ARCH", "ATTRIBUTES", "MATH FIDELITY", "CORE COUNT",
+                  "AVAILABLE WORKER CORE COUNT")
+REQUIRED_COLUMNS = ("OP CODE", "DEVICE ARCH", "CORE COUNT", "OUTPUT_0_W_PAD[LOGICAL]")
+
+DTYPES = {"BFLOAT16": "bf16", "FLOAT32": "f32", "BFLOAT8_B": "bfp_bf8", "BFLOAT4_B": "bfp_bf4",
+          "UINT32": "u32", "INT32": "si32", "UINT16": "u16", "UINT8": "u8"}
+LAYOUTS = {"TILE": "tile", "ROW_MAJOR": "row_major"}
+MEMORY_LAYOUTS = {"INTERLEAVED": "interleaved", "HEIGHT_SHARDED": "height_sharded",
+                  "WIDTH_SHARDED": "width_sharded", "BLOCK_SHARDED": "block_sharded"}
+_MEMORY = re.compile(r"^DEV_\d+_(DRAM|L1|L1_SMALL)_(INTERLEAVED|HEIGHT_SHARDED|WIDTH_SHARDED|BLOCK_SHARDED)$")
+_DIM = re.compile(r"^\s*(\d+)(?:\[(\d+)\])?\s*$")
+FIDELITIES = ("LoFi", "HiFi2", "HiFi3", "HiFi4")
+_BINARY_NAMES = {"ADD": "add", "SUB": "subtract", "MUL": "multiply", "DIV": "divide"}
+
+# Device ops that may list their preallocated output tensor as an extra last input, with the
+# number of real inputs (tt-metal's tensor_args: Move's output, InterleavedToSharded's /
+# binary ops' optional output tensor, SliceWrite's destination).
+_ARITY = {"MoveDeviceOperation": 1, "InterleavedToShardedDeviceOperation": 1,
+          "ShardedToInterleavedDeviceOperation": 1, "ReshardDeviceOperation": 1,
+          "SliceWriteDeviceOperation": 1, "CopyDeviceOperation": 1, "UnaryDeviceOperation": 1,
+          "TypecastDeviceOperation": 1, "BinaryDeviceOperation": 2, "BinaryNgDeviceOperation": 2}
+
+
+class ProfileError(ValueError):
+    """A profiler CSV the model cannot read; ``str()`` is ``path:line: message``.
+
+    Attributes:
+        path: the CSV file as given.
+        line: 1-based line of the offending record (1 for the header).
+        message: what is wrong.
+    """
+
+    def __init__(self, message: str, path: str = "<csv>", line: int = 1):
+        super().__init__(message)
+        self.message = message
+        self.path = path
+        self.line = line
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: error: {self.message}"
+
+
+@dataclass(frozen=True)
+class ProfileRow:
+    """One device-op row of a profiler CSV.
+
+    Attributes:
+        line: 1-based CSV line of the record.
+        index: 0-based index among the file's device-op rows.
+        op: the device op built from the row's static columns.
+        measured_ns: ``DEVICE KERNEL DURATION [ns]``, None when the row is untimed.
+        pm_ideal_ns: tt-metal's ``PM IDEAL [ns]``, None when absent.
+        global_call_count / device_id: the row's identity in the profiler's log.
+        signature: sha1 of the static columns (OP CODE, DEVICE ARCH, ATTRIBUTES,
+            MATH FIDELITY, CORE COUNT, AVAILABLE WORKER CORE COUNT, every
+            INPUT_*/OUTPUT_* column): identical ops share it.
+    """
+
+    line: int
+    index: int
+    op: DeviceOp
+    measured_ns: float | None
+    pm_ideal_ns: float | None
+    global_call_count: int | None
+    device_id: int | None
+    signature: str
+
+
+# ----------------------------------------------------------------------------- ATTRIBUTES
+
+_TOP = re.compile(r"'([^']*)': '([^']*)'")
+
+
+def parse_attributes(text: str) -> dict[str, str]:
+    """Split an ATTRIBUTES cell into ``{key: raw value}`` (values unparsed).
+
+    Raises:
+        ValueError: the cell is not ``{'k': 'v'; ...}`` (an empty cell or ``{}`` gives ``{}``).
+    """
+    text = (text or "").strip()
+    if text in ("", "{}"):
+        return {}
+    if not (text.startswith("{") and text.endswith("}")):
+        raise ValueError(f"ATTRIBUTES is not a {{'key': 'value'; ...}} map: {text[:60]!r}")
+    pairs = _TOP.findall(text)
+    if not pairs:
+        raise ValueError(f"ATTRIBUTES holds no 'key': 'value' pair: {text[:60]!r}")
+    return dict(pairs)
+
+
+class _Reader:
+    """Recursive-descent reader of one printed attribute value (see module docstring)."""
+
+    def __init__(self, text: str):
+        self.s = text
+        self.i = 0
+
+    def peek(self) -> str:
+        return self.s[self.i] if self.i < len(self.s) else ""
+
+    def ws(self) -> None:
+        while self.i < len(self.s) and self.s[self.i] == " ":
+            self.i += 1
+
+    def expect(self, ch: str) -> None:
+        self.ws()
+        if self.peek() != ch:
+            raise ValueError(f"expected {ch!r} at {self.i} in {self.s[:80]!r}")
+        self.i += 1
+
+    def value(self) -> Any:
+        self.ws()
+        ch = self.peek()
+        if ch in "{[(":
+            close = {"{": "}", "[": "]", "(": ")"}[ch]
+            self.i += 1
+            items = self.items(close)
+            self.expect(close)
+            return _collect(items, tuple_for_parens=ch == "(")
+        start = self.i
+        depth = 0
+        while self.i < len(self.s):
+            c = self.s[self.i]
+            if c == "<":
+                depth += 1
+            elif c == ">":
+                depth -= 1
+            elif depth == 0 and c in "([{":
+                break
+            elif depth == 0 and c in ";)]}=":
+                break
+            elif depth == 0 and c == " " and self.s[self.i:self.i + 3] == " - ":
+                break
+            self.i += 1
+        word = self.s[start:self.i].strip()
+        if self.peek() == "(" and word:
+            self.i += 1
+            items = self.items(")")
+            self.expect(")")
+            node = _collect(items, tuple_for_parens=False)
+            name = re.sub(r"<.*>$", "", word)
+            if isinstance(node, dict):
+                return {"__type__": name, **node}
+            return {"__type__": name, "args": node}
+        return _scalar(word)
+
+    def items(self, close: str) -> list[tuple[str | None, Any]]:
+        out: list[tuple[str | None, Any]] = []
+        self.ws()
+        if self.peek() == close:
+            return out
+        while True:
+            v = self.value()
+            self.ws()
+            if self.peek() == "=" and isinstance(v, str):
+                self.i += 1
+                out.append((v, self.value()))
+            elif self.s[self.i:self.i + 3] == " - " or self.s[self.i:self.i + 2] == "- ":
+                self.i += 2 if self.peek() == "-" else 3
+                end = self.value()
+                out.append((None, {"start": _xy(v), "end": _xy(end)}))
+            else:
+                out.append((None, v))
+            self.ws()
+            if self.peek() == ";":
+                self.i += 1
+                continue
+            return out
+
+
+def _xy(v: Any) -> Any:
+    if isinstance(v, dict) and "x" in v and "y" in v:
+        return (v["x"], v["y"])
+    return v
+
+
+def _collect(items: list[tuple[str | None, Any]], tuple_for_parens: bool) -> Any:
+    if items and all(k is not None for k, _ in items):
+        return {k: v for k, v in items}
+    values = [v for _, v in items]
+    if len(values) == 1 and isinstance(values[0], dict) and "start" in values[0] and not tuple_for_parens:
+        return values
+    return tuple(values) if tuple_for_parens else values
+
+
+def _scalar(word: str) -> Any:
+    if word in ("std::nullopt", "nullopt", "None", ""):
+        return None
+    if word in ("true", "True"):
+        return True
+    if word in ("false", "False"):
+        return False
+    try:
+        return int(word)
+    except ValueError:
+        pass
+    try:
+        return float(word)
+    except ValueError:
+        return word
+
+
+def parse_value(text: str) -> Any:
+    """Parse one printed attribute value (module docstring); unparseable text is returned as is."""
+    try:
+        r = _Reader(text)
+        v = r.value()
+        r.ws()
+        return v if r.i == len(r.s) else text
+    except (ValueError, IndexError):
+        return text
+
+
+# ----------------------------------------------------------------------------- helpers
+
+def _enum(v: Any) -> str | None:
+    """``'BinaryOpType::ADD'`` -> ``'ADD'``."""
+    return v.rsplit("::", 1)[-1] if isinstance(v, str) else None
+
+
+def _int(v: Any) -> int | None:
+    if isinstance(v, bool):
+        return int(v)
+    if isinstance(v, int):
+        return v
+    if isinstance(v, float) and v.is_integer():
+        return int(v)
+    return None
+
+
+def _pair(v: Any) -> tuple[int, int] | None:
+    if isinstance(v, (tuple, list)) and len(v) == 2 and all(_int(x) is not None for x in v):
+        return (_int(v[0]), _int(v[1]))  # type: ignore[return-value]
+    if isinstance(v, dict) and "x" in v and "y" in v:
+        return (_int(v["x"]), _int(v["y"]))  # type: ignore[return-value]
+    return None
+
+
+def _grid_cores(grid: Any) -> int | None:
+    """Cores of a CoreRangeSet ``{[(x=0;y=0) - (x=10;y=9)]; ...}`` (parsed)."""
+    if not isinstance(grid, list):
+        return None
+    total = 0
+    for rng in grid:
+        if isinstance(rng, list) and len(rng) == 1:
+            rng = rng[0]
+        if not (isinstance(rng, dict) and "start" in rng):
+            return None
+        (x0, y0), (x1, y1) = rng["start"], rng["end"]
+        total += (x1 - x0 + 1) * (y1 - y0 + 1)
+    return total or None
+
+
+def _shape(v: Any) -> tuple[int, ...] | None:
+    if isinstance(v, dict) and v.get("__type__") == "Shape":
+        v = v.get("args")
+        if isinstance(v, list) and len(v) == 1 and isinstance(v[0], list):
+            v = v[0]
+    if isinstance(v, (list, tuple)) and all(_int(x) is not None for x in v):
+        return tuple(_int(x) for x in v)  # type: ignore[misc]
+    return None
+
+
+def _unary_names(v: Any) -> list[str]:
+    """Unary op names in an ``op_chain`` / ``activations`` / ``post_activations`` value."""
+    found: list[str] = []
+
+    def walk(x: Any) -> None:
+        if isinstance(x, dict):
+            t = x.get("op_type")
+            if isinstance(t, str):
+                found.append(_enum(t).lower())  # type: ignore[union-attr]
+            for k, y in x.items():
+                if k != "op_type":
+                    walk(y)
+        elif isinstance(x, (list, tuple)):
+            for y in x:
+                walk(y)
+
+    walk(v)
+    return found
+
+
+def memory_config(v: Any) -> dict[str, Any] | None:
+    """A parsed ``MemoryConfig(...)``: ``{"buffer_type", "memory_layout", "shard_shape", "shard_cores"}``."""
+    if not (isinstance(v, dict) and v.get("__type__") == "MemoryConfig"):
+        return None
+    out: dict[str, Any] = {
+        "buffer_type": (_enum(v.get("buffer_type")) or "DRAM").lower(),
+        "memory_layout": (_enum(v.get("memory_layout")) or "INTERLEAVED").lower(),
+        "shard_shape": None, "shard_cores": None,
+    }
+    spec = v.get("shard_spec")
+    if isinstance(spec, dict):
+        shape = _shape(spec.get("shape"))
+        if shape and len(shape) == 2:
+            out["shard_shape"] = shape
+        out["shard_cores"] = _grid_cores(spec.get("grid"))
+    return out
+
+
+def _sliding_window(v: Any, attrs: dict[str, Any]) -> None:
+    """Conv / pool / halo geometry from a parsed ``SlidingWindowConfig``."""
+    if not isinstance(v, dict):
+        return
+    for key, name in (("window_hw", "window"), ("stride_hw", "stride"), ("dilation_hw", "dilation"),
+                      ("input_hw", "input_hw")):
+        p = _pair(v.get(key))
+        if p:
+            attrs[name] = p
+    pad = v.get("padding")
+    if isinstance(pad, tuple) and len(pad) == 2 and all(_pair(x) for x in pad):
+        (t, b), (left, r) = _pair(pad[0]), _pair(pad[1])  # type: ignore[misc]
+        attrs["padding"] = (t, b, left, r)
+    b = _int(v.get("batch_size"))
+    if b:
+        attrs["batch"] = b
+    n = _int(v.get("num_cores_nhw"))
+    if n:
+        attrs["num_cores_nhw"] = n
+
+
+def _program_config(v: Any) -> dict[str, Any] | None:
+    """A parsed matmul program config in the DeviceOp ``program_config`` form (device_op docstring)."""
+    if not isinstance(v, dict):
+        return None
+    name = v.get("__type__", "")
+    kinds = {"MatmulMultiCoreReuseMultiCast1DProgramConfig": "mcast_1d",
+             "MatmulMultiCoreReuseMultiCastProgramConfig": "mcast_2d",
+             "MatmulMultiCoreReuseMultiCastDRAMShardedProgramConfig": "dram_sharded",
+             "MatmulMultiCoreReuseProgramConfig": "reuse",
+             "MatmulMultiCoreProgramConfig": "multicore",
+             "MinimalMatmulConfig": "minimal"}
+    if name not in kinds:
+        return None
+    pc: dict[str, Any] = {"kind": kinds[name]}
+    for src, dst in (("in0_block_w", "in0_block_w"), ("out_subblock_h", "out_subblock_h"),
+                     ("out_subblock_w", "out_subblock_w"), ("per_core_M", "per_core_m"),
+                     ("per_core_N", "per_core_n"), ("M_block_size", "m_block"), ("K_block_size", "k_block"),
+                     ("N_block_size", "n_block"), ("subblock_h", "out_subblock_h"),
+                     ("subblock_w", "out_subblock_w")):
+        n = _int(v.get(src))
+        if n is not None:
+            pc[dst] = n
+    grid = _pair(v.get("compute_with_storage_grid_size"))
+    if grid:
+        pc["grid"] = grid
+    for flag in ("mcast_in0", "fuse_batch"):
+        if flag in v:
+            pc[flag] = bool(v[flag])
+    return pc
+
+
+def op_attrs(op_code: str, raw: dict[str, str]) -> tuple[dict[str, Any], str | None, bool | None, dict | None]:
+    """The DeviceOp ``attrs`` of one row, with its compute config and output memory config.
+
+    Args:
+        op_code: the row's OP CODE.
+        raw: :func:`parse_attributes` of its ATTRIBUTES.
+
+    Returns:
+        ``(attrs, math_fidelity, fp32_dest_acc, output memory config)``; the last
+        three are None when the attributes do not say.
+    """
+    v = {k: parse_value(s) for k, s in raw.items()}
+    attrs: dict[str, Any] = {}
+    fidelity: str | None = None
+    fp32: bool | None = None
+    ck = v.get("compute_kernel_config") or v.get("compute_kernel_config_")
+    if isinstance(ck, dict):
+        f = ck.get("math_fidelity")
+        fidelity = _enum(f) if isinstance(f, str) else None
+        if "fp32_dest_acc_en" in ck:
+            fp32 = bool(ck["fp32_dest_acc_en"])
+        if "packer_l1_acc" in ck:
+            attrs["packer_l1_acc"] = bool(ck["packer_l1_acc"])
+    if fp32 is None and isinstance(v.get("fp32_dest_acc_en"), bool):
+        fp32 = v["fp32_dest_acc_en"]
+    out_mem = None
+    for key in ("output_mem_config", "output_memory_config", "memory_config", "memory_config_"):
+        out_mem = memory_config(v.get(key))
+        if out_mem:
+            break
+    pc = _program_config(v.get("program_config")) or _program_config(v.get("config"))
+    if pc:
+        attrs["program_config"] = pc
+    for k in ("transpose_a", "transpose_b"):
+        if isinstance(v.get(k), bool):
+            attrs[k] = v[k]
+    unary = []
+    for k in ("op_chain", "activations", "post_activations", "lhs_activations", "rhs_activations",
+              "activation", "fused_activation", "user_fused_activation", "input_tensor_a_activation",
+              "program_config"):
+        unary += _unary_names(v.get(k))
+    if isinstance(v.get("fused_activation"), str) and v["fused_activation"] not in ("",):
+        unary.append(v["fused_activation"].rsplit("::", 1)[-1].lower())
+    if unary:
+        attrs["unary_ops"] = unary
+    bop = _enum(v.get("binary_op_type"))
+    if bop:
+        attrs["binary_op"] = _BINARY_NAMES.get(bop, bop.lower())
+    if "scalar" in v:
+        attrs["scalar"] = v["scalar"] is not None
+    sub = _enum(v.get("subtile_broadcast_type"))
+    if sub:
+        attrs["subtile_broadcast"] = sub.lower()
+    for key in ("sliding_window_config", "sliding_window_config_", "config"):
+        if isinstance(v.get(key), dict) and v[key].get("__type__") == "SlidingWindowConfig":
+            _sliding_window(v[key], attrs)
+    par = v.get("parallelization_config")
+    if isinstance(par, dict):
+        for src, dst in (("per_core_out_matrix_height_ntile", "per_core_out_h"),
+                         ("per_core_out_matrix_width_ntile", "per_core_out_w"),
+                         ("num_cores_nhw", "num_cores_nhw"), ("num_cores_c_out", "num_cores_c_out")):
+            n = _int(par.get(src))
+            if n is not None:
+                attrs[dst] = n
+    blk = v.get("block_config")
+    if isinstance(blk, dict):
+        for src, dst in (("act_block_h_ntiles", "act_block_h"), ("act_block_w_ntiles", "act_block_w")):
+            n = _int(blk.get(src))
+            if n is not None:
+                attrs[dst] = n
+    ishape = _shape(v.get("input_tensor_shape"))
+    if ishape and len(ishape) == 4:
+        attrs.setdefault("batch", ishape[0])
+        attrs.setdefault("input_hw", (ishape[1], ishape[2]))
+        attrs["channels_in"] = ishape[3]
+    for src, dst in (("output_channels", "channels_out"), ("groups", "groups"),
+                     ("in_nsticks_per_core", "in_sticks_per_core"),
+                     ("max_out_nsticks_per_core", "out_sticks_per_core")):
+        n = _int(v.get(src))
+        if n is not None:
+            attrs[dst] = n
+    pool = _enum(v.get("pool_type_") or v.get("pool_type"))
+    if pool:
+        attrs["pool"] = "max" if "MAX" in pool else "avg"
+    norm = _enum(v.get("norm_type"))
+    if norm:
+        attrs["norm"] = "rms" if "RMS" in norm else "layer"
+    dim = v.get("dim")
+    if _int(dim) is not None:
+        attrs["dim"] = _int(dim)
+    elif isinstance(dim, str):
+        attrs["dim"] = _enum(dim).lower()  # type: ignore[union-attr]
+    perm = v.get("dims")
+    if isinstance(perm, dict):
+        perm = _shape(perm.get("args", [None])[0] if isinstance(perm.get("args"), list) else None)
+    if isinstance(perm, tuple):
+        attrs["perm"] = perm
+    for src, dst in (("slice_start", "slice_start"), ("slice_end", "slice_end"), ("step", "step"),
+                     ("padded_slice_start", "slice_start"), ("padded_slice_end", "slice_end")):
+        s = _shape(v.get(src))
+        if s:
+            attrs[dst] = s
+    sh, sw = _int(v.get("scale_factor_h")), _int(v.get("scale_factor_w"))
+    if sh and sw:
+        attrs["scale"] = (sh, sw)
+    return attrs, fidelity, fp32, out_mem
+
+
+# ----------------------------------------------------------------------------- rows
+
+def _dims(row: dict[str, str], prefix: str, line: int, path: str) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+    cells = [row.get(f"{prefix}_{d}_PAD[LOGICAL]", "") or "" for d in "WZYX"]
+    if not any(c.strip() for c in cells):
+        return None
+    padded, logical = [], []
+    for d, c in zip("WZYX", cells):
+        m = _DIM.match(c)
+        if not m:
+            raise ProfileError(f"{prefix}_{d}_PAD[LOGICAL] is {c!r}, expected N or PADDED[LOGICAL]", path, line)
+        padded.append(int(m.group(1)))
+        logical.append(int(m.group(2)) if m.group(2) is not None else int(m.group(1)))
+    return tuple(logical), tuple(padded)
+
+
+def _tensor(row: dict[str, str], prefix: str, line: int, path: str) -> TensorInfo | None:
+    dims = _dims(row, prefix, line, path)
+    if dims is None:
+        return None
+    logical, padded = dims
+    layout = (row.get(f"{prefix}_LAYOUT") or "").strip()
+    dtype = (row.get(f"{prefix}_DATATYPE") or "").strip()
+    mem = (row.get(f"{prefix}_MEMORY") or "").strip()
+    if layout not in LAYOUTS:
+        raise ProfileError(f"{prefix}_LAYOUT is {layout!r}, expected TILE or ROW_MAJOR", path, line)
+    if dtype not in DTYPES:
+        raise ProfileError(f"{prefix}_DATATYPE is {dtype!r}, expected one of {', '.join(DTYPES)}", path, line)
+    m = _MEMORY.match(mem)
+    if not m:
+        raise ProfileError(f"{prefix}_MEMORY is {mem!r}, expected DEV_<n>_<DRAM|L1>_<INTERLEAVED|..._SHARDED>",
+                           path, line)
+    return TensorInfo(shape=logical, padded=padded, dtype=DTYPES[dtype], layout=LAYOUTS[layout],
+                      buffer_type="dram" if m.group(1) == "DRAM" else "l1",
+                      memory_layout=MEMORY_LAYOUTS[m.group(2)])
+
+
+def _number(row: dict[str, str], col: str, line: int, path: str, integer: bool = False) -> float | None:
+    cell = (row.get(col) or "").strip()
+    if cell == "":
+        return None
+    try:
+        x = float(cell)
+    except ValueError:
+        raise ProfileError(f"{col} is {cell!r}, not a number", path, line) from None
+    if integer:
+        if not x.is_integer():
+            raise ProfileError(f"{col} is {cell!r}, not an integer", path, line)
+        return int(x)
+    return x
+
+
+def signature(row: dict[str, str]) -> str:
+    """sha1 hex of a row's static columns (see :class:`ProfileRow`)."""
+    keys = [k for k in row if k and (k.startswith("INPUT_") or k.startswith("OUTPUT_"))]
+    text = "|".join(f"{k}={(row.get(k) or '').strip()}" for k in list(STATIC_COLUMNS) + keys)
+    return hashlib.sha1(text.encode()).hexdigest()
+
+
+def _row_op(row: dict[str, str], line: int, path: str) -> DeviceOp:
+    op_code = row["OP CODE"].strip()
+    if not op_code:
+        raise ProfileError("OP CODE is empty", path, line)
+    arch = (row.get("DEVICE ARCH") or "").strip().lower()
+    if arch not in ("wormhole_b0", "blackhole"):
+        raise ProfileError(f"DEVICE ARCH is {arch!r}, expected wormhole_b0 or blackhole", path, line)
+    cores = _number(row, "CORE COUNT", line, path, integer=True)
+    if not cores or cores < 1:
+        raise ProfileError("CORE COUNT is missing or not positive", path, line)
+    grid = _number(row, "AVAILABLE WORKER CORE COUNT", line, path, integer=True) or cores
+    try:
+        raw = parse_attributes(row.get("ATTRIBUTES") or "")
+    except ValueError as e:
+        raise ProfileError(str(e), path, line) from None
+    attrs, fidelity, fp32, out_mem = op_attrs(op_code, raw)
+    cell = (row.get("MATH FIDELITY") or "").strip()
+    if cell:
+        if cell not in FIDELITIES:
+            raise ProfileError(f"MATH FIDELITY is {cell!r}, expected one of {', '.join(FIDELITIES)}", path, line)
+        fidelity = cell
+    inputs = []
+    for i in range(16):
+        if f"INPUT_{i}_W_PAD[LOGICAL]" not in row:
+            break
+        t = _tensor(row, f"INPUT_{i}", line, path)
+        if t is not None:
+            inputs.append(t)
+    out = _tensor(row, "OUTPUT_0", line, path)
+    if out is None:
+        raise ProfileError("the row has no OUTPUT_0 tensor", path, line)
+    if out_mem and out_mem["shard_shape"] and out.sharded:
+        out = replace(out, shard_shape=out_mem["shard_shape"], shard_cores=out_mem["shard_cores"])
+    arity = _ARITY.get(op_code)
+    if arity is not None and attrs.get("scalar"):
+        arity = 1
+    if arity is not None and len(inputs) > arity and _same(inputs[-1], out):
+        inputs.pop()
+    return DeviceOp(op_code=op_code, arch=arch, cores=int(cores), grid_cores=int(grid), inputs=tuple(inputs),
+                    outputs=(out,), math_fidelity=fidelity, fp32_dest_acc=fp32, attrs=attrs, where=f"{path}:{line}")
+
+
+def _same(a: TensorInfo, b: TensorInfo) -> bool:
+    return (a.padded, a.dtype, a.layout, a.buffer_type, a.memory_layout) == \
+        (b.padded, b.dtype, b.layout, b.buffer_type, b.memory_layout)
+
+
+def read_profile(path: str | Path) -> list[ProfileRow]:
+    """Read an ops_perf_results CSV into its device-op rows.
+
+    Rows whose ``OP TYPE`` is not a device op (host ops, signposts) are skipped.
+
+    Raises:
+        ProfileError: unreadable file, missing columns, or a malformed row (with its line).
+    """
+    path = str(path)
+    try:
+        with open(path, newline="", encoding="utf-8") as fh:
+            return _read(fh, path)
+    except OSError as e:
+        raise ProfileError(f"cannot read: {e.strerror or e}", path, 1) from None
+    except UnicodeDecodeError:
+        raise ProfileError("not a UTF-8 text file", path, 1) from None
+
+
+def _read(fh, path: str) -> list[ProfileRow]:
+    reader = csv.DictReader(fh)
+    header = reader.fieldnames
+    if not header:
+        raise ProfileError("empty file: no header row", path, 1)
+    header = [h.strip() for h in header]
+    reader.fieldnames = header
+    missing = [c for c in REQUIRED_COLUMNS if c not in header]
+    if missing:
+        raise ProfileError(f"not an ops_perf_results CSV: missing column(s) {', '.join(missing)}", path, 1)
+    rows: list[ProfileRow] = []
+    try:
+        for rec in reader:
+            line = reader.line_num
+            if None in rec:
+                raise ProfileError(f"the record has {len(header) + len(rec[None])} fields, the header "
+                                   f"{len(header)}", path, line)
+            op_type = (rec.get("OP TYPE") or "tt_dnn_device").strip()
+            if "device" not in op_type:
+                continue
+            op = _row_op(rec, line, path)
+            dur = _number(rec, DURATION, line, path)
+            pm = _number(rec, PM_IDEAL, line, path)
+            rows.append(ProfileRow(
+                line=line, index=len(rows), op=op, measured_ns=dur if dur and dur > 0 else None,
+                pm_ideal_ns=pm, global_call_count=_number(rec, "GLOBAL CALL COUNT", line, path, integer=True),
+                device_id=_number(rec, "DEVICE ID", line, path, integer=True), signature=signature(rec)))
+    except csv.Error as e:
+        raise ProfileError(f"malformed CSV: {e}", path, reader.line_num) from None
+    return rows

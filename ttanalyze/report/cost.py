@@ -1,0 +1,189 @@
+"""Reports of ``ttanalyze cost``: the per-op table, totals and hotspots (text), the comparison with a
+device profile (``--measured``), and their JSON records.
+
+Units: ns for times, bytes for DRAM traffic, FLOPs for floating-point
+operations (2 per multiply-add).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from .. import fmt
+from ..cost.accuracy import ProfileComparison, Score, Summary
+from ..cost.ir import OpCost, ProgramCost
+
+SORT_KEYS = ("line", "ns", "bytes", "flops")
+GROUP_KEYS = ("none", "op", "bound", "device_op")
+
+
+def _sorted(ops: list[OpCost], sort: str) -> list[OpCost]:
+    if sort == "ns":
+        return sorted(ops, key=lambda c: -c.ns)
+    if sort == "bytes":
+        return sorted(ops, key=lambda c: -c.dram_bytes)
+    if sort == "flops":
+        return sorted(ops, key=lambda c: -c.flops)
+    return list(ops)
+
+
+def _us(ns: float) -> str:
+    return f"{ns / 1000:,.2f}"
+
+
+def groups(cost: ProgramCost, by: str) -> list[dict[str, Any]]:
+    """Totals per group (``op`` name, ``bound``, or ``device_op`` code), largest first.
+
+    Each group: ``key``, ``count`` (ops or device ops), ``ns``, ``dram_bytes``, ``flops``.
+    """
+    acc: dict[str, dict[str, Any]] = defaultdict(lambda: {"count": 0, "ns": 0.0, "dram_bytes": 0.0, "flops": 0.0})
+    for c in cost.ops:
+        if c.status != "costed":
+            continue
+        if by == "device_op":
+            for d, e in zip(c.device_ops, c.estimates):
+                g = acc[d.op_code]
+                g["count"] += 1
+                g["ns"] += e.ns
+                g["dram_bytes"] += e.dram_bytes
+                g["flops"] += e.flops
+            continue
+        g = acc[c.op.name if by == "op" else c.bound]
+        g["count"] += 1
+        g["ns"] += c.ns
+        g["dram_bytes"] += c.dram_bytes
+        g["flops"] += c.flops
+    return sorted(({"key": k, **v} for k, v in acc.items()), key=lambda g: -g["ns"])
+
+
+def cost_text(cost: ProgramCost, path: str, console: Console, sort: str = "line", group: str = "none",
+              top: int = 5) -> None:
+    """Print the per-op table (or the grouped one), the totals, the hotspots and the unknown ops."""
+    hw = cost.hardware
+    title = (f"{path}: predicted device time ({hw.arch}, {hw.grid_cores} cores at {hw.clock_hz / 1e9:.2f} GHz, "
+             f"DRAM {hw.dram_bytes_per_s / 1e9:,.0f} GB/s)")
+    if group == "none":
+        table = Table(title=title)
+        for col in ("line", "op", "location", "device ops", "cores", "DRAM bytes", "FLOPs", "us", "bound"):
+            table.add_column(col, justify="right" if col in ("line", "cores", "DRAM bytes", "FLOPs", "us") else "left")
+        for c in _sorted(cost.ops, sort):
+            if c.status == "no_device_op":
+                continue
+            codes = ", ".join(d.op_code for d in c.device_ops) if c.device_ops else "-"
+            if c.status == "unknown":
+                table.add_row(str(c.op.pos.line), c.op.name, c.op.loc_name, codes, "", "", "", "unknown", c.reason)
+                continue
+            table.add_row(str(c.op.pos.line), c.op.name, c.op.loc_name, codes, str(c.cores), fmt.num(round(c.dram_bytes)),
+                          fmt.num(round(c.flops)), _us(c.ns), c.bound)
+    else:
+        table = Table(title=f"{title}, by {group}")
+        for col in (group, "count", "DRAM bytes", "FLOPs", "us", "share"):
+            table.add_column(col, justify="left" if col == group else "right")
+        total = cost.total_ns or 1.0
+        for g in groups(cost, group):
+            table.add_row(g["key"], str(g["count"]), fmt.num(round(g["dram_bytes"])), fmt.num(round(g["flops"])),
+                          _us(g["ns"]), fmt.pct(100 * g["ns"] / total))
+    console.print(table)
+    costed = [c for c in cost.ops if c.status == "costed"]
+    console.print(f"total: {_us(cost.total_ns)} us over {len(costed)} ops with device work "
+                  f"({sum(len(c.device_ops) for c in costed)} device ops); DRAM {fmt.nbytes(round(sum(c.dram_bytes for c in costed)))}; "
+                  f"{fmt.num(round(sum(c.flops for c in costed)))} FLOPs", highlight=False, markup=False, soft_wrap=True)
+    hot = sorted(costed, key=lambda c: -c.ns)[:top]
+    if hot:
+        console.print("hotspots: " + "; ".join(
+            f"line {c.op.pos.line} {c.op.name} {_us(c.ns)} us ({fmt.pct(100 * c.ns / (cost.total_ns or 1.0))}, {c.bound})"
+            for c in hot), highlight=False, markup=False, soft_wrap=True)
+    for c in cost.unknown:
+        console.print(f"{c.op.pos}: unknown cost of {c.op.name}: {c.reason}", highlight=False, markup=False,
+                      soft_wrap=True)
+
+
+def cost_record(cost: ProgramCost, path: str) -> dict[str, Any]:
+    """The JSON record of a program's cost (every number of the text report, and each device op's terms)."""
+    hw = cost.hardware
+    return {
+        "path": path,
+        "hardware": {"arch": hw.arch, "grid_cores": hw.grid_cores, "clock_hz": hw.clock_hz,
+                     "dram_bytes_per_s": hw.dram_bytes_per_s},
+        "constants": cost.constants.meta,
+        "total_ns": cost.total_ns,
+        "ops": [{
+            "index": c.op.index, "line": c.op.pos.line, "col": c.op.pos.col, "name": c.op.name,
+            "loc_name": c.op.loc_name, "status": c.status, "reason": c.reason, "ns": c.ns, "bound": c.bound,
+            "cores": c.cores, "dram_bytes": c.dram_bytes, "flops": c.flops,
+            "device_ops": [{"op_code": d.op_code, "cores": d.cores, "math_fidelity": d.math_fidelity,
+                            "ns": e.ns, "bound": e.bound, "terms": e.terms, "dram_bytes": e.dram_bytes,
+                            "flops": e.flops}
+                           for d, e in zip(c.device_ops, c.estimates)],
+        } for c in cost.ops],
+        "groups": {by: groups(cost, by) for by in ("op", "bound", "device_op")},
+    }
+
+
+def _score_cells(s: Score | None) -> tuple[str, str]:
+    return (fmt.pct(s.median_ape), fmt.pct(s.mape)) if s else ("-", "-")
+
+
+def measured_text(cmp: ProfileComparison, path: str, console: Console, top: int = 5) -> None:
+    """Print predicted vs measured per profiler row, per op code (median APE, MAPE, PM IDEAL's), overall, worst rows."""
+    table = Table(title=f"{path}: predicted vs measured device kernel duration")
+    for col in ("row", "line", "op code", "cores", "measured us", "predicted us", "APE", "PM IDEAL us", "bound"):
+        table.add_column(col, justify="left" if col in ("op code", "bound") else "right")
+    for p in cmp.rows:
+        r = p.row
+        measured = _us(r.measured_ns) if r.measured_ns is not None else "untimed"
+        pm = _us(r.pm_ideal_ns) if r.pm_ideal_ns is not None else "-"
+        if p.estimate is None:
+            table.add_row(str(r.index), str(r.line), r.op.op_code, str(r.op.cores), measured, "-", "-", pm, p.reason)
+            continue
+        a = p.ape
+        table.add_row(str(r.index), str(r.line), r.op.op_code, str(r.op.cores), measured, _us(p.estimate.ns),
+                      fmt.pct(a) if a is not None else "-", pm, p.estimate.bound)
+    console.print(table)
+    per = Table(title="per op code (median APE / MAPE over the timed, predicted rows; PM IDEAL on the same rows)")
+    for col in ("op code", "rows", "timed", "predicted", "measured us", "predicted us", "median APE", "MAPE",
+                "PM IDEAL median APE", "PM IDEAL MAPE"):
+        per.add_column(col, justify="left" if col == "op code" else "right")
+    for s in [*cmp.per_op, cmp.total]:
+        per.add_row(s.op_code, str(s.rows), str(s.timed), str(s.predicted), _us(s.measured_ns), _us(s.predicted_ns),
+                    *_score_cells(s.model), *_score_cells(s.pm_ideal))
+    console.print(per)
+    worst = sorted((p for p in cmp.rows if p.ape is not None), key=lambda p: -p.ape)[:top]
+    if worst:
+        console.print("largest errors: " + "; ".join(
+            f"row {p.row.index} (line {p.row.line}) {p.row.op.op_code} {fmt.pct(p.ape)}" for p in worst),
+            highlight=False, markup=False, soft_wrap=True)
+    missing = sorted({p.reason for p in cmp.rows if p.estimate is None})
+    for reason in missing:
+        n = sum(1 for p in cmp.rows if p.reason == reason)
+        console.print(f"{n} row(s) without a prediction: {reason}", highlight=False, markup=False, soft_wrap=True)
+
+
+def _score_record(s: Score | None) -> dict[str, Any] | None:
+    return {"rows": s.rows, "median_ape": s.median_ape, "mape": s.mape} if s else None
+
+
+def _summary_record(s: Summary) -> dict[str, Any]:
+    return {"op_code": s.op_code, "rows": s.rows, "timed": s.timed, "predicted": s.predicted,
+            "measured_ns": s.measured_ns, "predicted_ns": s.predicted_ns, "model": _score_record(s.model),
+            "pm_ideal": _score_record(s.pm_ideal)}
+
+
+def measured_record(cmp: ProfileComparison, path: str) -> dict[str, Any]:
+    """The JSON record of a profile comparison: every row, per op code and overall scores (APE in percent)."""
+    return {
+        "path": path,
+        "rows": [{
+            "index": p.row.index, "line": p.row.line, "op_code": p.row.op.op_code, "cores": p.row.op.cores,
+            "signature": p.row.signature, "measured_ns": p.row.measured_ns, "pm_ideal_ns": p.row.pm_ideal_ns,
+            "predicted_ns": p.estimate.ns if p.estimate else None, "bound": p.estimate.bound if p.estimate else None,
+            "terms": p.estimate.terms if p.estimate else None, "ape": p.ape, "pm_ideal_ape": p.pm_ape,
+            "reason": p.reason or None,
+        } for p in cmp.rows],
+        "per_op_code": [_summary_record(s) for s in cmp.per_op],
+        "total": _summary_record(cmp.total),
+    }
