@@ -23,6 +23,7 @@ from . import __version__
 from .analysis import Analysis, analyze
 from .errors import InputError
 from .findings import Finding, severity_rank
+from .fixes.catalog import fix_file, suggest_all
 from .ir.parse import parse_file
 from .report import explain as explain_mod
 from .report import records, text
@@ -36,6 +37,7 @@ EXIT_FINDINGS = 1
 EXIT_INPUT = 2
 EXIT_INTERNAL = 3
 LONG_WORK_BYTES = 2_000_000
+FIX_LIMIT = 16  # findings per file whose fixes `check` evaluates (each evaluation re-analyzes the file)
 
 
 class Format(str, Enum):
@@ -94,11 +96,14 @@ def check(
     select: Optional[list[str]] = typer.Option(None, "--select", help="Run only these rule ids (repeatable)."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Also print a per-op table."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the report here instead of stdout."),
+    fixes: bool = typer.Option(True, "--fixes/--no-fixes", help="Suggest fixes, each evaluated on the rewritten IR."),
+    fix_limit: int = typer.Option(FIX_LIMIT, help="Findings per file whose fixes are evaluated (errors first)."),
 ) -> None:
-    """Analyze TTNN IR files and report findings with the numbers behind them."""
+    """Analyze TTNN IR files and report findings with the numbers behind them, and their ranked fixes."""
     stream = open(output, "w") if output else sys.stdout
     console = Console(file=stream, width=None if stream.isatty() else 240, emoji=False, highlight=False)
     results: list[tuple[Analysis, list[Finding]]] = []
+    suggestions: list[dict] = []
     input_errors: list[InputError] = []
     try:
         size = sum(p.stat().st_size for p in files if p.is_file())
@@ -108,7 +113,12 @@ def check(
                 progress.update(task, description=f"analyzing {path.name}")
                 try:
                     a = _load(str(path), arch, l1_small_size, tt_metal)
-                    results.append((a, run(a, select)))
+                    found = run(a, select)
+                    results.append((a, found))
+                    if fixes and found:
+                        suggestions.append(suggest_all(path.read_text(), a, found, fix_limit))
+                    else:
+                        suggestions.append({})
                 except InputError as exc:
                     input_errors.append(exc)
                     print(str(exc), file=sys.stderr)
@@ -127,15 +137,15 @@ def check(
         doc = {
             "schema": records.SCHEMA,
             "tool": {"name": "ttanalyze", "version": __version__},
-            "files": [records.file_record(a, f) for a, f in results],
+            "files": [_with_fixes(records.file_record(a, f), sug) for (a, f), sug in zip(results, suggestions)],
             "input_errors": [{"path": e.path, "line": e.pos.line if e.pos else 1, "col": e.pos.col if e.pos else 1,
                               "message": e.message} for e in input_errors],
         }
         console.file.write(json.dumps(doc, indent=1) + "\n")
     else:
-        for a, findings in results:
+        for (a, findings), sug in zip(results, suggestions):
             if findings:
-                console.print(text.findings_text(findings), highlight=False, markup=False, soft_wrap=True)
+                console.print(text.findings_text(findings, sug), highlight=False, markup=False, soft_wrap=True)
             if verbose:
                 text.op_table(a, console)
             console.print(text.summary_line(a, findings), highlight=False, markup=False, soft_wrap=True)
@@ -147,6 +157,14 @@ def check(
         threshold = severity_rank(fail_on.value)
         if any(severity_rank(f.severity) >= threshold for _, fs in results for f in fs):
             raise typer.Exit(EXIT_FINDINGS)
+
+
+def _with_fixes(record: dict, suggestions: dict) -> dict:
+    from .report.fixes import fix_record
+
+    for i, fixes in suggestions.items():
+        record["findings"][i]["fixes"] = [fix_record(fx) for fx in fixes]
+    return record
 
 
 @app.command()
@@ -183,6 +201,67 @@ def explain(
         print(json.dumps(doc, indent=1))
     else:
         print("\n\n".join(explain_mod.explain_text(a, o, findings) for o in ops))
+
+
+@app.command()
+def fix(
+    file: Path = typer.Argument(..., help="TTNN IR file to fix (never overwritten)."),
+    output: Path = typer.Option(..., "--output", "-o", help="Where to write the fixed IR."),
+    rule: Optional[str] = typer.Option(None, "--rule", help="Fix only findings of this rule (TTA010)."),
+    op: Optional[int] = typer.Option(None, "--op", help="Fix only findings on the op at this line."),
+    arch: Optional[ArchName] = typer.Option(None, help="Arch defaults for files without a ttcore.system_desc."),
+    l1_small_size: Optional[int] = typer.Option(None, help=L1_SMALL_HELP),
+    tt_metal: str = typer.Option(DEFAULT_TT_METAL, help=TT_METAL_HELP),
+    format: Format = typer.Option(Format.text, "--format", "-f", help="Output format of the summary."),
+) -> None:
+    """Apply the best applicable fix of each finding and write the rewritten IR to OUT.
+
+    Exit 0 when every selected finding was fixed, 1 when some remain (the fixed
+    findings are still written), 2 on input errors (OUT = FILE included).
+    """
+    from .report.fixes import fix_record
+
+    try:
+        if output.resolve() == file.resolve():
+            print(f"{file}: error: -o names the input file; ttanalyze fix never overwrites its input", file=sys.stderr)
+            raise typer.Exit(EXIT_INPUT)
+        a = _load(str(file), arch, l1_small_size, tt_metal)
+        findings = run(a)
+        result = fix_file(file.read_text(), a, findings, rule, op)
+        output.write_text(result.text)
+    except InputError as exc:
+        print(str(exc), file=sys.stderr)
+        raise typer.Exit(EXIT_INPUT)
+    except OSError as exc:
+        print(f"{output}: error: cannot write: {exc.strerror or exc}", file=sys.stderr)
+        raise typer.Exit(EXIT_INPUT)
+    except typer.Exit:
+        raise
+    except Exception as exc:  # noqa: BLE001
+        _internal_error(exc)
+    left = [f for f in result.findings if (rule is None or f.rule == rule) and f.severity != "info"]
+    if format == Format.json:
+        print(json.dumps({
+            "schema": "ttanalyze.fix/1", "input": str(file), "output": str(output),
+            "applied": [{"rule": x.finding.rule, "line": x.finding.pos.line, "message": x.finding.message,
+                         "fix": fix_record(x.fix)} for x in result.applied],
+            "unfixed": [{"rule": f.rule, "line": f.pos.line, "message": f.message, "why": why}
+                        for f, why in result.unfixed],
+            "findings_after": [records.finding_record(f) for f in result.findings],
+        }, indent=1))
+    else:
+        for x in result.applied:
+            print(f"{file}:{x.finding.pos.line}:{x.finding.pos.col}: fixed {x.finding.rule} with {x.fix.id}: "
+                  f"{x.fix.title}: {x.fix.effect.summary()}"
+                  + ("" if x.fix.numerics == "exact" else f" (numerics: {x.fix.numerics})"))
+        for f, why in result.unfixed:
+            print(f"{file}:{f.pos.line}:{f.pos.col}: not fixed {f.rule}: {why}")
+        errors = sum(1 for f in result.findings if f.severity == "error")
+        print(f"wrote {output}: {len(result.applied)} fix(es) applied; {errors} error(s), "
+              f"{sum(1 for f in result.findings if f.severity == 'warning')} warning(s) left"
+              + (f" [{result.analysis.arch.name}]" if result.analysis is not None else ""))
+    if result.unfixed or (not result.applied and any(f.severity == "error" for f in left)):
+        raise typer.Exit(EXIT_FINDINGS)
 
 
 class SortKey(str, Enum):

@@ -10,9 +10,17 @@ from ..analysis import Analysis
 from ..findings import Finding
 
 
-def findings_text(findings: list[Finding]) -> str:
-    """One ``file:line:col: severity[RULE] message`` line per finding (plus notes)."""
-    return "\n".join(f.format() for f in findings)
+def findings_text(findings: list[Finding], fixes: dict | None = None) -> str:
+    """One ``file:line:col: severity[RULE] message`` line per finding (plus notes), and its ranked fixes
+    (``fixes``: finding index -> evaluated :class:`ttanalyze.fixes.model.Fix` list)."""
+    from .fixes import fix_lines
+
+    out = []
+    for i, f in enumerate(findings):
+        out.append(f.format())
+        if fixes and i in fixes:
+            out.extend(fix_lines(f, fixes[i]))
+    return "\n".join(out)
 
 
 def summary_line(a: Analysis, findings: list[Finding]) -> str:

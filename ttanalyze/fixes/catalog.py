@@ -1,0 +1,156 @@
+"""The fix catalog: which fixes each rule's findings get, evaluated and ranked.
+
+A *builder* takes a finding and the analysis it came from and returns
+candidate :class:`~ttanalyze.fixes.model.Fix` records (rewrites of the file);
+builders register per rule id with :func:`builder`.  :func:`suggest` builds the
+candidates of one finding, evaluates each by rewriting the file and analyzing
+the result (:func:`ttanalyze.fixes.model.evaluate`), and ranks them.
+:func:`fix_file` applies the best applicable fix of every selected finding,
+one at a time (each fix is chosen on the program the previous ones produced,
+so fixes never edit the same op twice), and returns the new text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ..analysis import Analysis
+from ..findings import Finding
+from .model import Fix, apply_rewrites, evaluate, figures, rank, reanalyze
+
+Builder = Callable[[Finding, Analysis, list[Finding]], list[Fix]]
+BUILDERS: dict[str, list[Builder]] = {}
+MAX_ROUNDS = 32
+
+
+def builder(*rules: str) -> Callable[[Builder], Builder]:
+    """Register a fix builder for findings of ``rules`` (``TTA002``...)."""
+    def wrap(fn: Builder) -> Builder:
+        for r in rules:
+            BUILDERS.setdefault(r, []).append(fn)
+        return fn
+    return wrap
+
+
+def _load_builders() -> None:
+    from . import layout_fixes, matmul_fixes, memory_fixes  # noqa: F401  (they register)
+
+
+def candidates(finding: Finding, a: Analysis, findings: list[Finding]) -> list[Fix]:
+    """Unevaluated fixes of ``finding`` from every builder of its rule."""
+    _load_builders()
+    out: list[Fix] = []
+    for build in BUILDERS.get(finding.rule, []):
+        out.extend(build(finding, a, findings))
+    return out
+
+
+def suggest(finding: Finding, source: str, a: Analysis, findings: list[Finding],
+            before: dict[str, float | None] | None = None) -> list[Fix]:
+    """The fixes of ``finding``, each with its effect (figures before and after, finding gone, new errors),
+    ranked (applicable and exact first, then lowest predicted latency, then fewest CB bytes)."""
+    fixes = candidates(finding, a, findings)
+    if not fixes:
+        return []
+    before = before if before is not None else figures(a, finding.pos.line)
+    return rank([evaluate(fx, finding, source, a, findings, before) for fx in fixes])
+
+
+def suggest_all(source: str, a: Analysis, findings: list[Finding], limit: int | None = None) -> dict[int, list[Fix]]:
+    """Ranked fixes per finding (by index into ``findings``); findings without a builder are left out.
+
+    Each evaluation re-analyzes the whole rewritten program, so at most
+    ``limit`` findings (errors first, then warnings, then infos, in file order)
+    get their fixes evaluated; None evaluates all.
+    """
+    from ..findings import severity_rank
+
+    _load_builders()
+    out: dict[int, list[Fix]] = {}
+    before = None
+    order = sorted((i for i, f in enumerate(findings) if f.rule in BUILDERS),
+                   key=lambda i: (-severity_rank(findings[i].severity), i))
+    for i in order[:limit] if limit is not None else order:
+        f = findings[i]
+        if before is None:
+            before = figures(a, None)
+        fixes = suggest(f, source, a, findings, before)
+        if fixes:
+            out[i] = fixes
+    return out
+
+
+@dataclass
+class Applied:
+    """One fix applied by :func:`fix_file`: the finding (as it was raised on the program it fixed) and the fix."""
+
+    finding: Finding
+    fix: Fix
+
+
+@dataclass
+class FixResult:
+    """What :func:`fix_file` did: the new text, the fixes applied in order, the findings left unfixed."""
+
+    text: str
+    applied: list[Applied] = field(default_factory=list)
+    unfixed: list[tuple[Finding, str]] = field(default_factory=list)
+    analysis: Analysis | None = None
+    findings: list[Finding] = field(default_factory=list)
+
+
+def _selected(f: Finding, rule: str | None, line: int | None) -> bool:
+    return (rule is None or f.rule == rule) and (line is None or f.pos.line == line)
+
+
+def fix_file(source: str, a: Analysis, findings: list[Finding], rule: str | None = None,
+             line: int | None = None) -> FixResult:
+    """Apply the best applicable fix of each selected finding (``rule``, op ``line``), one at a time.
+
+    After each fix the file is re-analyzed; the next finding is taken from the
+    new program (a fix may remove others, or move lines).  ``line`` selects
+    findings on the original file's line; findings of later rounds are matched
+    to it by the value names the rewrite keeps.  Stops when no selected finding
+    has an applicable fix, or after ``MAX_ROUNDS`` fixes.
+    """
+    _load_builders()
+    text, cur_a, cur_f = source, a, findings
+    result = FixResult(source, analysis=a, findings=findings)
+    names = None
+    if line is not None:
+        names = {r.name for f in findings if f.pos.line == line and f.op_index is not None
+                 for r in a.program.ops[f.op_index].results}
+    tried: set[tuple[str, str, frozenset[str]]] = set()
+    for _ in range(MAX_ROUNDS):
+        chosen = None
+        for f in cur_f:
+            if f.rule not in BUILDERS or not _selected(f, rule, None):
+                continue
+            if names is not None:
+                op_names = {r.name for r in cur_a.program.ops[f.op_index].results} if f.op_index is not None else set()
+                if not names & op_names:
+                    continue
+            op_names = ({r.name for r in cur_a.program.ops[f.op_index].results}
+                        if f.op_index is not None else set())
+            key = (f.rule, f.message, frozenset(op_names))
+            if key in tried:
+                continue
+            tried.add(key)
+            fixes = suggest(f, text, cur_a, cur_f)
+            best = next((fx for fx in fixes if fx.applicable), None)
+            if best is None:
+                why = "; ".join(f"{fx.id}: {', '.join(fx.effect.new_errors) or 'the finding stays'}"
+                                for fx in fixes if fx.effect) or "no fix known for this finding"
+                result.unfixed.append((f, why))
+                continue
+            chosen = (f, best)
+            break
+        if chosen is None:
+            break
+        f, best = chosen
+        text = apply_rewrites(text, cur_a, [best.rewrite])
+        cur_a, cur_f = reanalyze(text, cur_a)
+        result.applied.append(Applied(f, best))
+    result.text, result.analysis, result.findings = text, cur_a, cur_f
+    return result

@@ -1,0 +1,171 @@
+"""Fix suggestions: what a fix changes, and its effect measured by analyzing the rewritten IR.
+
+A fix is a rewrite of the user's file (:class:`ttanalyze.ir.rewrite.Rewriter`).
+Its predicted effect is not estimated separately: the rewritten file is parsed
+and analyzed by the same models as the original, and the numbers that changed
+are reported (per-core CB bytes and L1 peak of the op, padded volume, DRAM
+traffic and predicted latency where the cost model knows the ops, and whether
+the finding is gone).  A fix is *applicable* when the rewritten program no
+longer raises the finding and adds no error.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..analysis import Analysis, analyze
+from ..errors import InputError
+from ..findings import Finding
+from ..ir.parse import parse_text
+from ..ir.rewrite import Rewriter, RewriteError
+from ..rules import run
+
+Rewrite = Callable[[Rewriter], None]
+
+
+@dataclass
+class Effect:
+    """Numbers before and after a fix (bytes per core, bytes, tiles, ns); None where not known.
+
+    ``finding_gone``: the rewritten program does not raise the finding (same rule
+    at the rewritten op's line); ``new_errors``: error findings it raises that
+    the original did not (``rule line: message``).
+    """
+
+    finding_gone: bool
+    new_errors: list[str] = field(default_factory=list)
+    before: dict[str, float | None] = field(default_factory=dict)
+    after: dict[str, float | None] = field(default_factory=dict)
+
+    def summary(self) -> str:
+        """``cb_per_core 9,924,608 -> 78,848 B; latency 412.3 -> 95.1 us...``."""
+        parts = []
+        for key, unit in (("cb_per_core", "B"), ("l1_peak_per_core", "B"), ("padded_tiles", "tiles"),
+                          ("dram_bytes", "B"), ("latency_ns", "ns")):
+            b, a = self.before.get(key), self.after.get(key)
+            if b is None or a is None or b == a:
+                continue
+            parts.append(f"{key} {b:,.0f} -> {a:,.0f} {unit}")
+        return "; ".join(parts) or "no change in the modeled figures"
+
+
+@dataclass
+class Fix:
+    """One suggested fix of one finding.
+
+    Attributes:
+        id: stable name (``TTA002/untilize-reshape-tilize``).
+        title: one line saying what it does.
+        rationale: why it helps, with the tt-metal behaviour behind it.
+        numerics: ``exact`` (pure data movement: identical values) or what
+            changes in the values (``bf16 rounding of ...``, ``zero instead of
+            replicated edge``).
+        rewrite: edits the file (None for advice that is not a rewrite).
+        effect: filled by :func:`evaluate`.
+        rank: order among the finding's fixes (1 = best), by effect.
+    """
+
+    id: str
+    title: str
+    rationale: str
+    numerics: str = "exact"
+    rewrite: Rewrite | None = None
+    effect: Effect | None = None
+    rank: int = 0
+    details: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def applicable(self) -> bool:
+        return self.rewrite is not None and self.effect is not None and self.effect.finding_gone \
+            and not self.effect.new_errors
+
+
+def figures(a: Analysis, op_line: int | None) -> dict[str, float | None]:
+    """The figures a fix is judged on: the program's, and the op's at ``op_line`` when given.
+
+    ``cb_per_core``: the largest CB region of any op (bytes per core);
+    ``l1_peak_per_core``: live L1 tensors plus CBs at the worst op;
+    ``padded_tiles``: tiles of every tensor result (padding included);
+    ``dram_bytes``/``latency_ns``: the cost model's totals (None when an op's
+    cost is unknown).
+    """
+    from ..cost.ir import program_cost
+
+    peak = a.memory.peak_l1
+    cbs = max((p.program.per_core_bytes() for p in a.programs.values() if p.program is not None), default=0)
+    tiles = sum(i.physical_tiles for i in a.infos.values() if i.tile)
+    out: dict[str, float | None] = {"cb_per_core": float(cbs),
+                                    "l1_peak_per_core": float(peak.l1_total_per_core) if peak else 0.0,
+                                    "padded_tiles": float(tiles)}
+    try:
+        pc = program_cost(a)
+    except (ValueError, KeyError):
+        out["dram_bytes"] = out["latency_ns"] = None
+        return out
+    known = not pc.unknown
+    out["dram_bytes"] = sum(c.dram_bytes for c in pc.ops) if known else None
+    out["latency_ns"] = pc.total_ns if known else None
+    return out
+
+
+def apply_rewrites(source: str, a: Analysis, rewrites: list[Rewrite]) -> str:
+    """The file with ``rewrites`` applied (one :class:`Rewriter` for all, so they compose).
+
+    Raises:
+        RewriteError: a rewrite cannot be made or its result does not parse.
+    """
+    rw = Rewriter(source, a.program)
+    for rewrite in rewrites:
+        rewrite(rw)
+    return rw.text()
+
+
+def reanalyze(text: str, a: Analysis) -> tuple[Analysis, list[Finding]]:
+    """Parse and analyze rewritten text with the original's settings."""
+    b = analyze(parse_text(text, a.program.path), None, a.arch.l1_small_size, a.tt_metal)
+    return b, run(b)
+
+
+def evaluate(fix: Fix, finding: Finding, source: str, a: Analysis, findings: list[Finding],
+             before: dict[str, float | None] | None = None) -> Fix:
+    """Fill ``fix.effect`` by rewriting ``source`` and analyzing the result (see module docstring)."""
+    if fix.rewrite is None:
+        return fix
+    before = before if before is not None else figures(a, finding.pos.line)
+    try:
+        text = apply_rewrites(source, a, [fix.rewrite])
+        b, after_findings = reanalyze(text, a)
+    except (RewriteError, InputError) as exc:
+        fix.effect = Effect(False, [f"the rewrite failed: {exc}"], before, {})
+        return fix
+    old_errors = {(f.rule, f.message) for f in findings if f.severity == "error"}
+    same_rule = [f for f in after_findings if f.rule == finding.rule and f.severity == finding.severity
+                 and _same_site(f, finding, a, b)]
+    new_errors = [f"{f.rule} at line {f.pos.line} of the rewritten IR: {f.message}" for f in after_findings
+                  if f.severity == "error" and (f.rule, f.message) not in old_errors and f not in same_rule]
+    fix.effect = Effect(not same_rule, new_errors, before, figures(b, None))
+    return fix
+
+
+def _same_site(f: Finding, original: Finding, a: Analysis, b: Analysis) -> bool:
+    """Whether ``f`` (raised on the rewritten program ``b``) is ``original`` again: the same rule on an op
+    producing a value of the same name (rewrites keep the name of the value they replace), or without ops
+    on the same line."""
+    if f.op_index is None or original.op_index is None:
+        return f.pos.line == original.pos.line
+    names = {r.name for r in a.program.ops[original.op_index].results}
+    return bool(names & {r.name for r in b.program.ops[f.op_index].results})
+
+
+def rank(fixes: list[Fix]) -> list[Fix]:
+    """Applicable fixes first, then by predicted latency, then by CB bytes per core; numbered from 1."""
+    def key(fx: Fix) -> tuple:
+        after = fx.effect.after if fx.effect else {}
+        return (not fx.applicable, fx.numerics != "exact",
+                after.get("latency_ns") if after.get("latency_ns") is not None else float("inf"),
+                after.get("cb_per_core") or float("inf"))
+    ordered = sorted(fixes, key=key)
+    for n, fx in enumerate(ordered, 1):
+        fx.rank = n
+    return ordered
