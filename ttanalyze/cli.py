@@ -38,6 +38,7 @@ EXIT_INPUT = 2
 EXIT_INTERNAL = 3
 LONG_WORK_BYTES = 2_000_000
 FIX_LIMIT = 16  # findings per file whose fixes `check` evaluates (each evaluation re-analyzes the file)
+FIX_MAX_OPS = 5_000  # beyond this many ops, `check` lists fixes without evaluating them
 
 
 class Format(str, Enum):
@@ -97,7 +98,8 @@ def check(
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Also print a per-op table."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the report here instead of stdout."),
     fixes: bool = typer.Option(True, "--fixes/--no-fixes", help="Suggest fixes, each evaluated on the rewritten IR."),
-    fix_limit: int = typer.Option(FIX_LIMIT, help="Findings per file whose fixes are evaluated (errors first)."),
+    fix_limit: int = typer.Option(FIX_LIMIT, help="Findings per file whose fixes are evaluated (errors first); "
+                                  f"programs over {FIX_MAX_OPS:,} ops list fixes unevaluated."),
 ) -> None:
     """Analyze TTNN IR files and report findings with the numbers behind them, and their ranked fixes."""
     stream = open(output, "w") if output else sys.stdout
@@ -116,7 +118,8 @@ def check(
                     found = run(a, select)
                     results.append((a, found))
                     if fixes and found:
-                        suggestions.append(suggest_all(path.read_text(), a, found, fix_limit))
+                        suggestions.append(suggest_all(path.read_text(), a, found, fix_limit,
+                                                       evaluate_fixes=len(a.program.ops) <= FIX_MAX_OPS))
                     else:
                         suggestions.append({})
                 except InputError as exc:

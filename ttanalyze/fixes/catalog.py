@@ -34,7 +34,7 @@ def builder(*rules: str) -> Callable[[Builder], Builder]:
 
 
 def _load_builders() -> None:
-    from . import layout_fixes, matmul_fixes, memory_fixes  # noqa: F401  (they register)
+    from . import layout_fixes, matmul_fixes, memory_fixes  # noqa: F401 (imported to register their builders)
 
 
 def candidates(finding: Finding, a: Analysis, findings: list[Finding]) -> list[Fix]:
@@ -57,12 +57,15 @@ def suggest(finding: Finding, source: str, a: Analysis, findings: list[Finding],
     return rank([evaluate(fx, finding, source, a, findings, before) for fx in fixes])
 
 
-def suggest_all(source: str, a: Analysis, findings: list[Finding], limit: int | None = None) -> dict[int, list[Fix]]:
+def suggest_all(source: str, a: Analysis, findings: list[Finding], limit: int | None = None,
+                evaluate_fixes: bool = True) -> dict[int, list[Fix]]:
     """Ranked fixes per finding (by index into ``findings``); findings without a builder are left out.
 
     Each evaluation re-analyzes the whole rewritten program, so at most
     ``limit`` findings (errors first, then warnings, then infos, in file order)
-    get their fixes evaluated; None evaluates all.
+    get their fixes evaluated; None evaluates all.  With ``evaluate_fixes``
+    False the candidates are listed unevaluated (``effect`` None), in builder
+    order.
     """
     from ..findings import severity_rank
 
@@ -73,6 +76,13 @@ def suggest_all(source: str, a: Analysis, findings: list[Finding], limit: int | 
                    key=lambda i: (-severity_rank(findings[i].severity), i))
     for i in order[:limit] if limit is not None else order:
         f = findings[i]
+        if not evaluate_fixes:
+            fixes = candidates(f, a, findings)
+            for n, fx in enumerate(fixes, 1):
+                fx.rank = n
+            if fixes:
+                out[i] = fixes
+            continue
         if before is None:
             before = figures(a, None)
         fixes = suggest(f, source, a, findings, before)

@@ -33,6 +33,8 @@ def fix_lines(finding: Finding, fixes: list[Fix]) -> list[str]:
         e = fx.effect
         if fx.applicable:
             verdict = e.summary()
+        elif e is None and fx.rewrite is not None:
+            verdict = "not evaluated (`ttanalyze fix --op LINE` evaluates and applies it)"
         elif e is None:
             verdict = "advice only"
         elif e.new_errors:
