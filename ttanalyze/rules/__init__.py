@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+import sys
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
@@ -20,7 +21,16 @@ from ..errors import SourcePos
 from ..findings import Finding, Note, severity_rank
 from ..ir.model import Op
 
-CATALOG_DIR = Path(__file__).resolve().parent.parent.parent / "rules"
+def _catalog_dir() -> Path:
+    """``rules/`` beside the package (a checkout or an editable install), else the copy a wheel installs
+    under ``<prefix>/share/ttanalyze/rules`` (``[tool.setuptools.data-files]`` in pyproject.toml)."""
+    source = Path(__file__).resolve().parent.parent.parent / "rules"
+    if source.is_dir():
+        return source
+    return Path(sys.prefix) / "share" / "ttanalyze" / "rules"
+
+
+CATALOG_DIR = _catalog_dir()
 
 
 @dataclass(frozen=True)
