@@ -44,6 +44,8 @@ FIX_MAX_OPS = 5_000  # beyond this many ops, `check` lists fixes without evaluat
 class Format(str, Enum):
     text = "text"
     json = "json"
+    sarif = "sarif"
+    html = "html"
 
 
 class FailOn(str, Enum):
@@ -92,7 +94,8 @@ def check(
     arch: Optional[ArchName] = typer.Option(None, help="Arch defaults for files without a ttcore.system_desc."),
     l1_small_size: Optional[int] = typer.Option(None, help=L1_SMALL_HELP),
     tt_metal: str = typer.Option(DEFAULT_TT_METAL, help=TT_METAL_HELP),
-    format: Format = typer.Option(Format.text, "--format", "-f", help="Output format."),
+    format: Format = typer.Option(Format.text, "--format", "-f",
+                                  help="Output format: text, json (ttanalyze.check/1), sarif (SARIF 2.1.0), html."),
     fail_on: FailOn = typer.Option(FailOn.error, help="Lowest severity that makes the exit status 1."),
     select: Optional[list[str]] = typer.Option(None, "--select", help="Run only these rule ids (repeatable)."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Also print a per-op table."),
@@ -100,12 +103,27 @@ def check(
     fixes: bool = typer.Option(True, "--fixes/--no-fixes", help="Suggest fixes, each evaluated on the rewritten IR."),
     fix_limit: int = typer.Option(FIX_LIMIT, help="Findings per file whose fixes are evaluated (errors first); "
                                   f"programs over {FIX_MAX_OPS:,} ops list fixes unevaluated."),
+    baseline: Optional[Path] = typer.Option(None, "--baseline", help="Suppress the findings listed in this baseline "
+                                            "file; only new findings are reported and decide the exit status."),
+    write_baseline: Optional[Path] = typer.Option(None, "--write-baseline", help="Write every current finding to "
+                                                  "this baseline file (accepting them: exit status 0 unless an "
+                                                  "input error)."),
+    sarif_root: Optional[Path] = typer.Option(None, "--sarif-root", help="Directory SARIF file URIs are relative "
+                                              "to (uriBaseId %SRCROOT%; default: the current directory)."),
 ) -> None:
     """Analyze TTNN IR files and report findings with the numbers behind them, and their ranked fixes."""
+    from . import baseline as baseline_mod
+
+    accepted = None
+    if baseline is not None:
+        try:
+            accepted = baseline_mod.load(baseline)
+        except InputError as exc:
+            print(str(exc), file=sys.stderr)
+            raise typer.Exit(EXIT_INPUT)
     stream = open(output, "w") if output else sys.stdout
     console = Console(file=stream, width=None if stream.isatty() else 240, emoji=False, highlight=False)
     results: list[tuple[Analysis, list[Finding]]] = []
-    suggestions: list[dict] = []
     input_errors: list[InputError] = []
     try:
         size = sum(p.stat().st_size for p in files if p.is_file())
@@ -115,19 +133,21 @@ def check(
                 progress.update(task, description=f"analyzing {path.name}")
                 try:
                     a = _load(str(path), arch, l1_small_size, tt_metal)
-                    found = run(a, select)
-                    results.append((a, found))
-                    if fixes and found:
-                        suggestions.append(suggest_all(path.read_text(), a, found, fix_limit,
-                                                       evaluate_fixes=len(a.program.ops) <= FIX_MAX_OPS))
-                    else:
-                        suggestions.append({})
+                    results.append((a, run(a, select)))
                 except InputError as exc:
                     input_errors.append(exc)
                     print(str(exc), file=sys.stderr)
                 progress.advance(task)
+        fingerprints = [baseline_mod.fingerprints(a, fs) for a, fs in results]
+        if write_baseline is not None:
+            n = baseline_mod.write([(a, fs, fps) for (a, fs), fps in zip(results, fingerprints)], write_baseline)
+            print(f"ttanalyze: wrote {n} finding{'s' * (n != 1)} of {len(results)} file{'s' * (len(results) != 1)} "
+                  f"to baseline {write_baseline}", file=sys.stderr)
     except (typer.Exit, KeyboardInterrupt):
         raise
+    except InputError as exc:  # the baseline could not be written
+        print(str(exc), file=sys.stderr)
+        raise typer.Exit(EXIT_INPUT)
     except RuntimeError as exc:
         if "unknown rule" in str(exc):
             print(f"ttanalyze: {exc}", file=sys.stderr)
@@ -136,30 +156,66 @@ def check(
     except Exception as exc:  # noqa: BLE001 - anything else is a bug in ttanalyze
         _internal_error(exc)
 
+    splits = [baseline_mod.split(accepted, a, fs, fps) for (a, fs), fps in zip(results, fingerprints)]
+    reported = [(a, s.new) for (a, _), s in zip(results, splits)]
+    try:  # fixes of the reported findings (index into each file's reported list)
+        suggestions = [suggest_all(Path(a.program.path).read_text(), a, fs, fix_limit,
+                                   evaluate_fixes=len(a.program.ops) <= FIX_MAX_OPS) if fixes and fs else {}
+                       for a, fs in reported]
+    except Exception as exc:  # noqa: BLE001 - a bug in a fix builder
+        _internal_error(exc)
+    suppressed = sum(s.suppressed for s in splits)
+    stale = sum(s.stale for s in splits)
+    exit_code = 0
+    if input_errors:
+        exit_code = EXIT_INPUT
+    elif fail_on != FailOn.never and write_baseline is None:
+        threshold = severity_rank(fail_on.value)
+        if any(severity_rank(f.severity) >= threshold for _, fs in reported for f in fs):
+            exit_code = EXIT_FINDINGS
+    baseline_summary = ({"path": str(baseline), "suppressed": suppressed, "stale": stale}
+                        if accepted is not None else None)
+
     if format == Format.json:
         doc = {
             "schema": records.SCHEMA,
             "tool": {"name": "ttanalyze", "version": __version__},
-            "files": [_with_fixes(records.file_record(a, f), sug) for (a, f), sug in zip(results, suggestions)],
+            "files": [_with_fixes(records.file_record(a, f), sug) for (a, f), sug in zip(reported, suggestions)],
             "input_errors": [{"path": e.path, "line": e.pos.line if e.pos else 1, "col": e.pos.col if e.pos else 1,
                               "message": e.message} for e in input_errors],
         }
+        if baseline_summary is not None:
+            doc["baseline"] = baseline_summary
         console.file.write(json.dumps(doc, indent=1) + "\n")
+    elif format == Format.sarif:
+        from .report import sarif as sarif_report
+
+        log = sarif_report.sarif_log([(a, s.new, s.new_fingerprints) for (a, _), s in zip(results, splits)],
+                                     input_errors, exit_code, sarif_root, baseline_summary)
+        console.file.write(json.dumps(log, indent=1) + "\n")
+    elif format == Format.html:
+        from .report import html as html_report
+
+        console.file.write(html_report.render(reported))
     else:
-        for (a, findings), sug in zip(results, suggestions):
+        for (a, findings), s, sug in zip(reported, splits, suggestions):
             if findings:
                 console.print(text.findings_text(findings, sug), highlight=False, markup=False, soft_wrap=True)
             if verbose:
                 text.op_table(a, console)
-            console.print(text.summary_line(a, findings), highlight=False, markup=False, soft_wrap=True)
+            line = text.summary_line(a, findings)
+            if s.suppressed:
+                line += f"; {s.suppressed} finding{'s' * (s.suppressed != 1)} suppressed by baseline"
+            console.print(line, highlight=False, markup=False, soft_wrap=True)
+        if accepted is not None:
+            line = f"{suppressed} finding{'s' * (suppressed != 1)} suppressed by baseline {baseline}"
+            if stale:
+                line += f"; {stale} baseline entr{'ies' if stale != 1 else 'y'} no longer found (fixed?)"
+            console.print(line, highlight=False, markup=False, soft_wrap=True)
     if output:
         console.file.close()
-    if input_errors:
-        raise typer.Exit(EXIT_INPUT)
-    if fail_on != FailOn.never:
-        threshold = severity_rank(fail_on.value)
-        if any(severity_rank(f.severity) >= threshold for _, fs in results for f in fs):
-            raise typer.Exit(EXIT_FINDINGS)
+    if exit_code:
+        raise typer.Exit(exit_code)
 
 
 def _with_fixes(record: dict, suggestions: dict) -> dict:

@@ -1,0 +1,213 @@
+"""SARIF 2.1.0 report of ``ttanalyze check --format sarif`` (GitHub code scanning and other SARIF viewers).
+
+One run: ``tool.driver`` lists every rule of ``rules/*.yaml`` (id, name, title,
+explanation, reference, example, default level); each finding is a result at
+its op's line and column (1-based, counted in characters: ``columnKind``
+``unicodeCodePoints``), with the op as a logical location, the finding's notes
+as related locations, its numbers in ``properties.data`` and a fingerprint that
+survives line shifts (:mod:`ttanalyze.baseline`).  Files that could not be
+analyzed are ``toolExecutionNotifications`` of the invocation, at the position
+of the problem.
+
+File URIs are relative to a source root (the current directory unless given)
+with ``uriBaseId`` ``%SRCROOT%``, which ``originalUriBaseIds`` maps to the
+root's absolute ``file:`` URI; GitHub resolves such URIs against the checked-out
+repository.  Files outside the root get absolute ``file:`` URIs.
+
+With a baseline, findings it accepts are left out (GitHub code scanning does not
+honor ``result.suppressions`` reliably, so an accepted finding listed as
+suppressed could still open an alert); the reported ones carry
+``baselineState: "new"`` and the invocation's ``properties.baseline`` counts the
+suppressed ones.
+
+Spec: OASIS SARIF 2.1.0 Errata 01; the tests validate every fixture's log
+against its schema (tests/data/sarif-schema-2.1.0.json).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from .. import __version__
+from ..analysis import Analysis
+from ..baseline import FINGERPRINT_KEY
+from ..errors import InputError, SourcePos
+from ..findings import Finding
+from ..rules import RuleMeta, catalog
+
+SARIF_VERSION = "2.1.0"
+SARIF_SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+SRCROOT = "%SRCROOT%"
+LEVELS = {"error": "error", "warning": "warning", "info": "note"}
+# A tag per severity for filtering in viewers: errors are what tt-metal rejects or
+# gets wrong, warnings cost memory or time or disagree with tt-mlir's own layout
+# rules, infos mark what ttanalyze does not model.
+TAGS = {"error": "correctness", "warning": "quality", "info": "coverage"}
+EXIT_CODES = {0: "no finding at or above --fail-on", 1: "findings at or above --fail-on",
+              2: "input error", 3: "internal error"}
+
+
+def information_uri() -> str | None:
+    """The project URL of the installed ttanalyze distribution (``[project.urls]``), None when it has none."""
+    try:
+        urls = metadata.metadata("ttanalyze").get_all("Project-URL") or []
+    except metadata.PackageNotFoundError:
+        return None
+    by_label = dict(u.split(", ", 1) for u in urls if ", " in u)
+    return next((by_label[k] for k in ("Homepage", "Repository", "Source") if k in by_label), None)
+
+
+def level(severity: str) -> str:
+    """The SARIF level of a ttanalyze severity: error -> error, warning -> warning, info -> note."""
+    return LEVELS[severity]
+
+
+def rule_descriptor(meta: RuleMeta) -> dict[str, Any]:
+    """The ``reportingDescriptor`` of one rule, from its ``rules/*.yaml`` entry."""
+    text = f"{meta.explanation}\n\nReference: {meta.reference}\n\nExample:\n{meta.example}"
+    markdown = (f"{meta.explanation}\n\n**Reference:** {meta.reference}\n\n**Example:**\n\n"
+                f"```\n{meta.example}\n```")
+    if meta.fix:
+        text += f"\n\nFix: {meta.fix}"
+        markdown += f"\n\n**Fix:** {meta.fix}"
+    return {
+        "id": meta.id,
+        "name": meta.name,
+        "shortDescription": {"text": meta.title},
+        "fullDescription": {"text": meta.explanation, "markdown": meta.explanation},
+        "help": {"text": text, "markdown": markdown},
+        "defaultConfiguration": {"level": level(meta.severity)},
+        "properties": {"tags": ["ttnn", TAGS[meta.severity]], "severity": meta.severity},
+    }
+
+
+class _Artifacts:
+    """The run's ``artifacts`` and the ``artifactLocation`` of each file, relative to ``root``."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        self.items: list[dict[str, Any]] = []
+        self.index: dict[str, int] = {}
+
+    def location(self, path: str) -> dict[str, Any]:
+        """The ``artifactLocation`` of ``path`` (as given on the command line), adding its artifact once."""
+        full = Path(os.path.abspath(path))
+        if full.is_relative_to(self.root):
+            loc: dict[str, Any] = {"uri": quote(full.relative_to(self.root).as_posix()), "uriBaseId": SRCROOT}
+        else:
+            loc = {"uri": full.as_uri()}
+        key = str(full)
+        if key not in self.index:
+            self.index[key] = len(self.items)
+            artifact: dict[str, Any] = {"location": dict(loc), "sourceLanguage": "mlir"}
+            try:
+                data = full.read_bytes()
+                artifact["length"] = len(data)
+                artifact["hashes"] = {"sha-256": hashlib.sha256(data).hexdigest()}
+            except OSError:
+                pass
+            self.items.append(artifact)
+        return dict(loc, index=self.index[key])
+
+
+def _physical(artifacts: _Artifacts, path: str, pos: SourcePos) -> dict[str, Any]:
+    return {"artifactLocation": artifacts.location(path),
+            "region": {"startLine": max(pos.line, 1), "startColumn": max(pos.col, 1)}}
+
+
+def _logical(a: Analysis, f: Finding) -> list[dict[str, Any]]:
+    if f.op_index is None:
+        return []
+    op = a.program.ops[f.op_index]
+    results = ", ".join(v.name for v in op.results)
+    name = f"@{op.func.name}: {results + ' = ' if results else ''}{op.name}"
+    loc = op.loc_name
+    props: dict[str, Any] = {"function": op.func.name, "op": op.name, "results": [v.name for v in op.results]}
+    if loc:
+        props["loc"] = loc
+        name += f' loc("{loc}")'
+    return [{"name": op.name, "fullyQualifiedName": name, "kind": "op", "properties": props}]
+
+
+def result(a: Analysis, f: Finding, fingerprint: str, rule_index: int, artifacts: _Artifacts,
+           baseline_state: str | None = None) -> dict[str, Any]:
+    """The SARIF ``result`` of one finding."""
+    location: dict[str, Any] = {"physicalLocation": _physical(artifacts, f.path, f.pos)}
+    logical = _logical(a, f)
+    if logical:
+        location["logicalLocations"] = logical
+    out: dict[str, Any] = {
+        "ruleId": f.rule,
+        "ruleIndex": rule_index,
+        "level": level(f.severity),
+        "message": {"text": f.message},
+        "locations": [location],
+        "partialFingerprints": {FINGERPRINT_KEY: fingerprint},
+        "properties": {"severity": f.severity, "data": f.data},
+    }
+    if f.notes:
+        out["relatedLocations"] = [{"id": i, "physicalLocation": _physical(artifacts, f.path, n.pos),
+                                    "message": {"text": n.message}} for i, n in enumerate(f.notes, 1)]
+    if f.op_index is not None:
+        out["properties"]["op_index"] = f.op_index
+    if baseline_state:
+        out["baselineState"] = baseline_state
+    return out
+
+
+def _notification(e: InputError, artifacts: _Artifacts) -> dict[str, Any]:
+    return {"level": "error", "message": {"text": e.message},
+            "locations": [{"physicalLocation": _physical(artifacts, e.path, e.pos or SourcePos(1, 1))}]}
+
+
+def sarif_log(results: list[tuple[Analysis, list[Finding], list[str]]], input_errors: list[InputError],
+              exit_code: int, root: Path | None = None, baseline: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The SARIF log of one ``check`` run.
+
+    Args:
+        results: per analyzed file, its analysis, the findings to report and their fingerprints
+            (:func:`ttanalyze.baseline.fingerprints`, computed over all the file's findings).
+        input_errors: the files that could not be analyzed.
+        exit_code: the exit status of the run (0, 1 or 2).
+        root: the directory file URIs are relative to (default: the current directory).
+        baseline: when a baseline was applied, ``{"path", "suppressed", "stale"}``: the reported
+            findings are then marked ``baselineState: "new"``.
+    """
+    artifacts = _Artifacts(Path(os.path.abspath(root if root is not None else os.curdir)))
+    metas = list(catalog().values())
+    rule_index = {m.id: i for i, m in enumerate(metas)}
+    for a, _, _ in results:  # every analyzed file is an artifact, with or without findings
+        artifacts.location(a.program.path)
+    state = "new" if baseline is not None else None
+    sarif_results = [result(a, f, fp, rule_index[f.rule], artifacts, state)
+                     for a, findings, fps in results for f, fp in zip(findings, fps)]
+    invocation: dict[str, Any] = {
+        "executionSuccessful": exit_code in (0, 1),
+        "exitCode": exit_code,
+        "exitCodeDescription": EXIT_CODES.get(exit_code, "unknown"),
+        "toolExecutionNotifications": [_notification(e, artifacts) for e in input_errors],
+    }
+    if baseline is not None:
+        invocation["properties"] = {"baseline": baseline}
+    driver: dict[str, Any] = {"name": "ttanalyze", "version": __version__, "semanticVersion": __version__}
+    uri = information_uri()
+    if uri:
+        driver["informationUri"] = uri
+    driver["rules"] = [rule_descriptor(m) for m in metas]
+    return {
+        "$schema": SARIF_SCHEMA_URI,
+        "version": SARIF_VERSION,
+        "runs": [{
+            "tool": {"driver": driver},
+            "originalUriBaseIds": {SRCROOT: {"uri": artifacts.root.as_uri().rstrip("/") + "/"}},
+            "artifacts": artifacts.items,
+            "invocations": [invocation],
+            "results": sarif_results,
+            "columnKind": "unicodeCodePoints",
+        }],
+    }
