@@ -1,4 +1,5 @@
-"""Command line: ``ttanalyze check``, ``ttanalyze explain``, ``ttanalyze cost``, ``ttanalyze rules``.
+"""Command line: ``ttanalyze check``, ``ttanalyze explain``, ``ttanalyze cost``, ``ttanalyze diff``,
+``ttanalyze rules``.
 
 Exit status: 0 when no finding reaches ``--fail-on``; 1 when one does; 2 on
 input errors (unreadable or malformed files, no system_desc and no
@@ -388,6 +389,66 @@ def cost(
         _internal_error(exc)
     if format == Format.json:
         print(json.dumps(doc, indent=1))
+
+
+@app.command("diff")
+def diff_cmd(
+    before: Path = typer.Argument(..., help="TTNN IR before the compiler pass."),
+    after: Path = typer.Argument(..., help="The same program after it."),
+    format: Format = typer.Option(Format.text, "--format", "-f", help="Output format."),
+    max_latency_increase: Optional[str] = typer.Option(
+        None, metavar="PCT", help="Largest allowed growth of the total predicted latency, % ('off': unchecked)."),
+    max_l1_increase: Optional[str] = typer.Option(
+        None, metavar="PCT", help="Largest allowed growth of the peak L1 per core (tensors + CBs), %."),
+    max_cb_increase: Optional[str] = typer.Option(
+        None, metavar="PCT", help="Largest allowed growth of the largest CB region per core, %."),
+    max_dram_increase: Optional[str] = typer.Option(
+        None, metavar="PCT", help="Largest allowed growth of the total DRAM traffic, %."),
+    fail_on_new: Optional[FailOn] = typer.Option(
+        None, help="New findings at or above this severity are a regression (default error)."),
+    config: Optional[Path] = typer.Option(
+        None, "--config", help="TOML file with a tool.ttanalyze.diff table (default: the nearest pyproject.toml)."),
+    arch: Optional[ArchName] = typer.Option(None, help="Arch defaults for files without a ttcore.system_desc."),
+    l1_small_size: Optional[int] = typer.Option(None, help=L1_SMALL_HELP),
+    tt_metal: str = typer.Option(DEFAULT_TT_METAL, help=TT_METAL_HELP),
+) -> None:
+    """Compare a program before and after a compiler pass: matched ops, findings that appear or vanish,
+    per-op and total L1, CB, DRAM and latency changes; exit 1 on a regression beyond the thresholds
+    (command line, else the tool.ttanalyze.diff table of pyproject.toml, else 5% each and new errors)."""
+    from . import diff as diff_mod
+
+    given = {"latency": max_latency_increase, "l1": max_l1_increase, "cb": max_cb_increase,
+             "dram": max_dram_increase}
+    options = {"latency": "--max-latency-increase", "l1": "--max-l1-increase", "cb": "--max-cb-increase",
+               "dram": "--max-dram-increase"}
+    try:
+        try:
+            cli_values = {k: diff_mod.parse_percent(v, options[k]) for k, v in given.items() if v is not None}
+        except InputError as exc:
+            print(f"ttanalyze diff: {exc.message}", file=sys.stderr)
+            raise typer.Exit(EXIT_INPUT)
+        if fail_on_new is not None:
+            cli_values["fail_on_new"] = fail_on_new.value
+        thresholds = diff_mod.resolve_thresholds(cli_values, config)
+        sides = []
+        for path in (before, after):
+            a = _load(str(path), arch, l1_small_size, tt_metal)
+            sides.append(diff_mod.side(a, run(a)))
+        d = diff_mod.diff(sides[0], sides[1], thresholds)
+    except InputError as exc:
+        print(str(exc), file=sys.stderr)
+        raise typer.Exit(EXIT_INPUT)
+    except typer.Exit:
+        raise
+    except Exception as exc:  # noqa: BLE001
+        _internal_error(exc)
+    if format == Format.json:
+        print(json.dumps(diff_mod.diff_record(d), indent=1))
+    else:
+        console = Console(width=None if sys.stdout.isatty() else 240, emoji=False, highlight=False)
+        diff_mod.diff_text(d, console)
+    if d.regressions:
+        raise typer.Exit(EXIT_FINDINGS)
 
 
 @app.command("rules")
