@@ -1,4 +1,5 @@
-"""Command line: ``ttanalyze check``, ``ttanalyze explain``, ``ttanalyze cost``, ``ttanalyze rules``.
+"""Command line: ``ttanalyze check``, ``ttanalyze explain``, ``ttanalyze fix``, ``ttanalyze validate``,
+``ttanalyze cost``, ``ttanalyze rules``.
 
 Exit status: 0 when no finding reaches ``--fail-on``; 1 when one does; 2 on
 input errors (unreadable or malformed files, no system_desc and no
@@ -264,6 +265,60 @@ def fix(
               f"{sum(1 for f in result.findings if f.severity == 'warning')} warning(s) left"
               + (f" [{result.analysis.arch.name}]" if result.analysis is not None else ""))
     if result.unfixed or (not result.applied and any(f.severity == "error" for f in left)):
+        raise typer.Exit(EXIT_FINDINGS)
+
+
+@app.command()
+def validate(
+    file: Path = typer.Argument(..., help="TTNN IR file: the original program (or the program to check alone)."),
+    fixed: Optional[Path] = typer.Option(None, "--fixed", help="The rewritten program (e.g. ttanalyze fix -o OUT)."),
+    seed: int = typer.Option(0, help="Seed of the random inputs both programs run on."),
+    no_device: bool = typer.Option(False, "--no-device", help="Skip the device check (no ttnn replay)."),
+    arch: Optional[ArchName] = typer.Option(None, help="Arch defaults for files without a ttcore.system_desc."),
+    format: Format = typer.Option(Format.text, "--format", "-f", help="Output format."),
+) -> None:
+    """Check a fix: the reference interpreter runs original and fixed on the same random inputs (identical
+    outputs for pure data movement, PCC >= 0.999 otherwise), and the ttnn executor replays the changed ops
+    (tt-metal accepts them, its CBs match the prediction). Without --fixed: FILE runs alone, every op replayed."""
+    from . import validate as V
+
+    progress = _progress(sys.stderr.isatty() and format == Format.text)
+    try:
+        original = parse_file(str(file))
+        program = parse_file(str(fixed)) if fixed is not None else None
+        semantic = V.semantic_check(original, program, seed)
+        target = program if program is not None else original
+        ops = semantic.diff.added if semantic.diff is not None else list(target.ops)
+        if no_device:
+            device = V.DeviceCheckResult("skipped", reason="--no-device")
+            device.ops = [V.OpReplay(op, "skipped", reason="--no-device") for op in ops]
+        else:
+            try:
+                a = analyze(target, arch.value if arch else None)
+            except ValueError as exc:
+                raise InputError(str(exc), str(fixed or file)) from None
+            with progress:
+                task = progress.add_task("replaying", total=len(ops))
+                device = V.device_check(a, ops, progress=lambda op: progress.update(
+                    task, advance=1, description=f"replaying line {op.pos.line} {op.name}"))
+    except InputError as exc:
+        print(str(exc), file=sys.stderr)
+        raise typer.Exit(EXIT_INPUT)
+    except typer.Exit:
+        raise
+    except Exception as exc:  # noqa: BLE001
+        _internal_error(exc)
+    passed = semantic.passed and device.passed
+    if format == Format.json:
+        doc = {"schema": "ttanalyze.validate/1", "tool": {"name": "ttanalyze", "version": __version__},
+               "file": str(file), "fixed": str(fixed) if fixed is not None else None, "passed": passed,
+               "semantic": semantic.record(), "device": device.record()}
+        print(json.dumps(doc, indent=1))
+    else:
+        head = f"{file}" + (f" -> {fixed}" if fixed is not None else "")
+        print("\n".join([head, *V.semantic_text(semantic), *V.device_text(device),
+                         f"{head}: {'PASS' if passed else 'FAIL'}"]))
+    if not passed:
         raise typer.Exit(EXIT_FINDINGS)
 
 
