@@ -14,11 +14,13 @@ import numpy as np
 import pytest
 
 from ttanalyze.analysis import analyze
+from ttanalyze.executor import client
 from ttanalyze.fixes.catalog import fix_file, suggest, suggest_all
 from ttanalyze.fixes.matmul_config import cb_budget
 from ttanalyze.interp import compare, random_inputs, run as interp_run
 from ttanalyze.ir.parse import parse_text
 from ttanalyze.rules import run
+from ttanalyze.validate import device_check, device_text, diff_programs, semantic_check
 from ttanalyze.versions import DEFAULT_TT_METAL
 
 from .conftest import FIXTURES, analyze_text, wh_module
@@ -219,3 +221,49 @@ def test_fix_cli_input_errors(cli, tmp_path, bad):
     p.write_text(bad)
     r = cli("fix", p, "-o", tmp_path / "out.mlir")
     assert r.exit_code == 2 and "bad.mlir" in r.output
+
+
+# ---------------------------------------------------------------------------
+# The companion executor checks every applied fix (skipped without it)
+# ---------------------------------------------------------------------------
+
+AVAILABLE, WHY_NOT = client.available()
+device = pytest.mark.skipif(not AVAILABLE, reason=f"ttnn executor not available: {WHY_NOT}")
+
+
+@pytest.fixture(scope="module")
+def ex():
+    with client.Executor() as executor:
+        yield executor
+
+
+def _validated(ex, src: str, fixed: str, exact: bool):
+    """Both checks of `ttanalyze validate` on a fix: semantic (interpreter) and device (replay + CBs)."""
+    original, new = parse_text(src, "original.mlir"), parse_text(fixed, "fixed.mlir")
+    sem = semantic_check(original, new, seed=0)
+    assert sem.passed, sem
+    assert all(o.comparison.exact for o in sem.outputs) or not exact
+    a = analyze(new, None, None, DEFAULT_TT_METAL)
+    d = device_check(a, diff_programs(original, a.program).added, ex)
+    assert d.status == "pass", "\n".join(device_text(d))
+    return d
+
+
+@device
+@pytest.mark.parametrize("path, exact", [(SEED0, True), (SEED3, False)])
+def test_seed_fixes_pass_both_checks(ex, path, exact):
+    src = path.read_text()
+    a, findings = _analyze(src, str(path))
+    d = _validated(ex, src, fix_file(src, a, findings).text, exact)
+    assert [r for r in d.ops if r.status == "pass"]
+
+
+@device
+def test_matmul_config_fix_is_accepted_with_the_predicted_cbs(ex):
+    # The overflowing [1024,4096]x[4096,4096] matmul refits with in0_block_w 32, 2 x 8 blocks.
+    # The Wormhole file replays on the Blackhole mock: the CBs are predicted for that device.
+    src = _matmul_program(128)
+    a, findings = _analyze(src)
+    d = _validated(ex, src, fix_file(src, a, findings).text, exact=False)
+    [mm] = [r for r in d.ops if r.op.name == "ttnn.matmul"]
+    assert mm.accepted and mm.cbs.match
