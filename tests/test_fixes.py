@@ -267,3 +267,40 @@ def test_matmul_config_fix_is_accepted_with_the_predicted_cbs(ex):
     d = _validated(ex, src, fix_file(src, a, findings).text, exact=False)
     [mm] = [r for r in d.ops if r.op.name == "ttnn.matmul"]
     assert mm.accepted and mm.cbs.match
+
+
+CONV = FIXTURES / "real" / "conv2d_block_o0" / "ttnn.mlir"
+
+
+def test_real_fixture_reshape_fix_is_faster_and_exact():
+    # conv2d_block_o0 line 63: reshape 1x1x256x32 -> 1x16x16x32 of a tile tensor (TTA002). Its input is
+    # tilized just before from row major: reshaping first keeps the 8-tile tensor out of reshape_tiled.
+    src = CONV.read_text()
+    a, findings = _analyze(src, str(CONV))
+    [f] = [f for f in findings if f.rule == "TTA002"]
+    assert f.pos.line == 63
+    fixes = suggest(f, src, a, findings)
+    best = fixes[0]
+    assert best.id == "reshape/before-tilize" and best.applicable
+    assert best.effect.after["latency_ns"] < best.effect.before["latency_ns"]
+    assert best.effect.before["padded_tiles"] - best.effect.after["padded_tiles"] == 8  # the 8-tile intermediate
+    _same_outputs(src, fix_file(src, a, findings, "TTA002").text, exact=True)
+
+
+@device
+def test_real_fixture_reshape_fix_passes_the_device_check(ex):
+    src = CONV.read_text()
+    a, findings = _analyze(src, str(CONV))
+    _validated(ex, src, fix_file(src, a, findings, "TTA002").text, exact=True)
+
+
+def test_a_rewrite_that_reads_a_freed_value_is_not_applicable():
+    from ttanalyze.fixes.model import use_after_deallocate
+
+    src = SEED3.read_text().replace(
+        '    %4 = "ttnn.relu"(%3)',
+        '    "ttnn.deallocate"(%3) <{force = false}> : (tensor<32x256xf32, #t_h>) -> () loc("relu")\n'
+        '    %4 = "ttnn.relu"(%3)', 1)
+    a, _ = _analyze(src)
+    [msg] = use_after_deallocate(a)
+    assert "ttnn.relu reads %3 after its ttnn.deallocate" in msg
