@@ -114,6 +114,24 @@ def test_topk_width(cli):
 
 
 # ---------------------------------------------------------------------------
+# Seed 001 (Wormhole): the late-2025 untilize sizes its block to the row, ttnn 0.81.1 caps it
+# ---------------------------------------------------------------------------
+
+
+def test_seed_untilize_sequence_depends_on_tt_metal(cli):
+    seed = FIX.parent / "seeds" / "mochi_replicate_pad_untilize_wh.mlir"
+    d = limits_json(cli, seed, "--dim", "sequence", "--tt-metal", "2025-12", "--max", "4096")
+    assert d["dim"]["index"] == 3 and d["dim"]["current"] == 60 and not d["current_fits"]
+    assert (d["largest"], d["first_failing"]) == (8, 9)
+    b = d["binding"]
+    assert (b["rule"], b["op"], b["line"], b["col"], b["loc"]) == ("TTA010", "ttnn.to_layout", 20, 10,
+                                                                   "aten__index_workaround")
+    assert b["bytes_used"] > b["bytes_budget"] == 1_499_136
+    assert "UntilizeWithUnpaddingMultiCoreBlockInterleavedProgramFactory" in b["what"]
+    assert limits_json(cli, seed, "--dim", "sequence", "--max", "512")["first_failing"] is None
+
+
+# ---------------------------------------------------------------------------
 # mlp / transformer_ffn: DRAM-interleaved programs whose CBs do not grow with the rows
 # ---------------------------------------------------------------------------
 

@@ -937,7 +937,9 @@ def find_limit(program: Program, spec: str, max_value: int = DEFAULT_MAX, arch: 
     first_failing = hi if hi <= max_value else None
     binding = oracle(first_failing).binding if first_failing is not None else None
     notes = []
-    if largest is not None and first_failing is not None and first_failing - largest != step:
+    if _z3_next(der, v0, lo, hi, max_value) is not None:
+        notes.append(f"search stopped after {len(probes)} probes: the boundary lies between {lo} and {hi}")
+    elif largest is not None and first_failing is not None and first_failing - largest != step:
         notes.append(f"no legal size between {largest} and {first_failing}")
     dram = [p.v for p in probes if p.fits and p.dram_over]
     if dram:
