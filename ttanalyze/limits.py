@@ -43,9 +43,10 @@ Three steps:
    legal size above the midpoint when the model stalls), until no legal size
    remains between the two.  The answer is exact at the boundary: the
    analyzer fits at ``largest`` and overflows at ``first_failing``, the next
-   legal size.  Below ``largest``, sizes that were not probed are assumed to
-   fit (L1 figures grow with the dims; the ceil divisions over tiles and cores
-   make them only piecewise monotone).
+   legal size; the two sizes after ``first_failing`` are probed too, and a note
+   says so if one of them fits again.  Below ``largest``, sizes that were not
+   probed are assumed to fit (L1 figures grow with the dims; the ceil divisions
+   over tiles and cores make them only piecewise monotone).
 """
 
 from __future__ import annotations
@@ -941,6 +942,13 @@ def find_limit(program: Program, spec: str, max_value: int = DEFAULT_MAX, arch: 
         notes.append(f"search stopped after {len(probes)} probes: the boundary lies between {lo} and {hi}")
     elif largest is not None and first_failing is not None and first_failing - largest != step:
         notes.append(f"no legal size between {largest} and {first_failing}")
+    if first_failing is not None:
+        # the L1 figures are piecewise (ceil over tiles and cores): check that the next sizes keep failing
+        above = [x for x in (first_failing + step, first_failing + 2 * step) if legal(x)]
+        again = [x for x in above if oracle(x).fits]
+        if again:
+            notes.append(f"not monotone: {fmt.num(again[0])} fits again (only sizes up to {fmt.num(largest or 0)} "
+                         "are reported as fitting)")
     dram = [p.v for p in probes if p.fits and p.dram_over]
     if dram:
         notes.append(f"from {fmt.num(min(dram))} on (probed), the tensors overflow DRAM (TTA005), whatever L1 does")
