@@ -1,5 +1,5 @@
 """Command line: ``ttanalyze check``, ``ttanalyze explain``, ``ttanalyze fix``, ``ttanalyze validate``,
-``ttanalyze cost``, ``ttanalyze rules``.
+``ttanalyze cost``, ``ttanalyze limits``, ``ttanalyze rules``.
 
 Exit status: 0 when no finding reaches ``--fail-on``; 1 when one does; 2 on
 input errors (unreadable or malformed files, no system_desc and no
@@ -387,6 +387,40 @@ def cost(
         _internal_error(exc)
     if format == Format.json:
         print(json.dumps(doc, indent=1))
+
+
+@app.command()
+def limits(
+    file: Path = typer.Argument(..., help="TTNN IR file."),
+    dim: str = typer.Option(..., "--dim", help="The dimension: batch (dim 0), sequence (dim -2) or width (dim -1) of "
+                            "the first argument, or %argN:D / NAME:D (an argument by SSA name or loc name, dim D)."),
+    max_value: int = typer.Option(2**20, "--max", help="Largest size to consider (elements)."),
+    auto_matmul_config: bool = typer.Option(False, "--auto-matmul-config", help="Drop the matmul_program_config of "
+                                            "matmuls the dimension reaches (tt-metal picks its own) instead of refusing."),
+    arch: Optional[ArchName] = typer.Option(None, help="Arch defaults for files without a ttcore.system_desc."),
+    l1_small_size: Optional[int] = typer.Option(None, help=L1_SMALL_HELP),
+    tt_metal: str = typer.Option(DEFAULT_TT_METAL, help=TT_METAL_HELP),
+    format: Format = typer.Option(Format.text, "--format", "-f", help="Output format."),
+) -> None:
+    """The largest size of one dimension before an op overflows L1 (z3 search, the analyzer as oracle)."""
+    from .limits import find_limit
+
+    try:
+        a = _load(str(file), arch, l1_small_size, tt_metal)
+        result = find_limit(a.program, dim, max_value, arch.value if arch else None, l1_small_size, tt_metal,
+                            auto_matmul_config)
+    except InputError as exc:
+        print(str(exc), file=sys.stderr)
+        raise typer.Exit(EXIT_INPUT)
+    except typer.Exit:
+        raise
+    except Exception as exc:  # noqa: BLE001
+        _internal_error(exc)
+    if format == Format.json:
+        doc = dict(result.record(), tool={"name": "ttanalyze", "version": __version__})
+        print(json.dumps(doc, indent=1))
+    else:
+        print(result.text())
 
 
 @app.command("rules")
