@@ -38,9 +38,10 @@ from benchmarks.sweep_instances import NOT_REPLAYED, Instance, all_instances  # 
 from ttanalyze.analysis import analyze  # noqa: E402
 from ttanalyze.arch import MOCK_P150_TTNN_0_81_1 as MOCK  # noqa: E402
 from ttanalyze.executor import client  # noqa: E402
+from ttanalyze.executor.cbcheck import AGREE, compare_cbs, outcome  # noqa: E402
 from ttanalyze.ir.parse import parse_text  # noqa: E402
 from ttanalyze.ops import spec_model  # noqa: E402
-from ttanalyze.programs import context_for, program_of  # noqa: E402
+from ttanalyze.programs import context_for  # noqa: E402
 
 CAUSES = ROOT / "benchmarks" / "accuracy_causes.yaml"
 OUT_JSON = ROOT / "benchmarks" / "out" / "accuracy.json"
@@ -60,10 +61,6 @@ def cause_of(instance_id: str, causes: list[tuple[str, str]]) -> str:
     return ""
 
 
-def _model_peak(verdict) -> int:
-    return max((p.per_core_bytes() + p.extra_l1_per_core for p in verdict.stages), default=0)
-
-
 def run_instance(ex: client.Executor, inst: Instance) -> dict:
     """Model and replay one instance; the record written to accuracy.json."""
     rec: dict = {"id": inst.id, "family": inst.family}
@@ -77,17 +74,17 @@ def run_instance(ex: client.Executor, inst: Instance) -> dict:
                      "crashed": dev.crashed, "peak": dev.cb_per_core_peak,
                      "cbs": sorted(c.size for c in dev.cbs if not c.borrowed),
                      "l1_allocated_per_bank": dev.l1_allocated_per_bank}
-    free = MOCK.usable_l1 - (dev.l1_allocated_per_bank or 0)
-    ctx_outputs = context_for(a, op, arch=MOCK, free_l1=0).output_l1_per_core
-    verdict = program_of(a, op, arch=MOCK, free_l1=max(free - ctx_outputs, 0))
-    rec["model"] = {"status": verdict.status, "reason": verdict.reason[:400], "peak": _model_peak(verdict),
+    cmp = compare_cbs(a, op, dev, arch=MOCK)
+    verdict = cmp.verdict
+    rec["model"] = {"status": verdict.status, "reason": verdict.reason[:400], "peak": cmp.model_peak,
                     "cbs": sorted(c.bytes for p in verdict.stages for c in p.static_cbs),
                     "factories": [p.factory for p in verdict.stages]}
+    rec["cbs_equal"] = cmp.cbs_equal
     rec["outcome"] = classify(rec)
     spec_fn = spec_model(op.name)
     if spec_fn is not None and dev.ok and dev.outputs:
         try:
-            specs = spec_fn(context_for(a, op, arch=MOCK, free_l1=max(free - ctx_outputs, 0)))
+            specs = spec_fn(context_for(a, op, arch=MOCK, free_l1=cmp.free_l1))
         except Exception as exc:  # noqa: BLE001 - a model gap is recorded, not fatal
             rec["spec"] = {"match": False, "error": str(exc)[:200]}
         else:
@@ -103,24 +100,10 @@ def _v(x):
 
 
 def classify(rec: dict) -> str:
-    """``exact``, ``both_refused``, ``no_program`` (agreements) or the kind of mismatch."""
+    """``exact``, ``both_refused``, ``no_program`` (agreements) or the kind of mismatch
+    (:func:`ttanalyze.executor.cbcheck.outcome`)."""
     d, m = rec["device"], rec["model"]
-    if d["unsupported"]:
-        return "not_replayed"
-    if d["crashed"]:
-        return "device_crashed"
-    if not d["ok"]:
-        return "both_refused" if m["status"] == "rejected" else "device_refused"
-    if m["status"] == "rejected":
-        return "model_refused"
-    if m["status"] == "not_device":
-        return "no_program" if d["peak"] == 0 else "model_no_program"
-    if m["status"] != "modeled":
-        return f"model_{m['status']}"
-    return "exact" if m["peak"] == d["peak"] else "bytes_differ"
-
-
-AGREE = ("exact", "both_refused", "no_program")
+    return outcome(d["ok"], d["unsupported"], d["crashed"], d["peak"], m["status"], m["peak"])
 
 
 def report(records: list[dict], info: dict, seconds: float) -> str:
@@ -150,6 +133,12 @@ def report(records: list[dict], info: dict, seconds: float) -> str:
     for fam in sorted(fams):
         c = fams[fam]
         lines.append(f"| {fam} | {c['instances']} | {c['measured']} | {c['agree']} |")
+    compared = [r for r in records if r.get("cbs_equal") is not None]
+    if compared:
+        lines += ["", f"Circular buffers one by one (each static CB's size on the same set of cores, the peak program "
+                      f"when the model has fewer programs than the device ran): "
+                      f"{sum(bool(r['cbs_equal']) for r in compared)} of {len(compared)} instances where both "
+                      "built programs have the same CBs."]
     spec = [r for r in records if "spec" in r]
     if spec:
         lines += ["", f"Output specs (shape, padded shape, layout, dtype, buffer type, memory layout) of ops with an "

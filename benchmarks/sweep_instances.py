@@ -18,21 +18,14 @@ import itertools
 from dataclasses import dataclass
 from pathlib import Path
 
+# NOT_REPLAYED: ops that run no device program of their own, with the reason; the sweep skips them.
+from ttanalyze.executor.cbcheck import NOT_REPLAYED  # noqa: F401 - re-exported for the sweep
 from ttanalyze.ir.attrs import CoreCoord, CoreRange, CoreRangeSet
 from ttanalyze.ir.emit import TensorDesc, module_text, single_op_func
 from ttanalyze.ops.work_split import num_cores_to_corerangeset
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
-# Ops of the fixtures that run no device program of their own, with the reason; the sweep skips them.
-NOT_REPLAYED = {
-    "ttnn.deallocate": "frees a buffer",
-    "ttnn.get_device": "returns the device handle",
-    "ttcore.load_cached": "calls a const-eval function, whose ops are swept themselves",
-    "ttnn.from_device": "a device-to-host read (Tensor::cpu), no program",
-    "ttnn.to_device": "a host-to-device write (Tensor::to_device), no program",
-    "ttnn.prepare_conv3d_weights": "reorders a host weight tensor on the host and writes it to the device",
-}
 GRID_XY = (11, 10)  # the mock P150's compute grid (x, y)
 
 

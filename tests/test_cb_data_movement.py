@@ -696,11 +696,17 @@ def test_fixture_ops_match_the_mock(key, free_l1, expected):
     assert verdict.status == ("modeled" if expected else "not_device")
 
 
+# Unmodeled on purpose, with the reason the analysis reports (measured on the mock P150, ttnn 0.81.1):
+# the embedding of 9,768,960-B rows (rows over 1 MiB are out of the model's scope) and the row-major
+# reshape back to [6, 1, 768, 60, 106], which tt-metal refuses (reshape_rm_program_factory.cpp:69).
+UNMODELED_ON_PURPOSE = {("mochi_replicate_pad_gather_wh.mlir", 50), ("mochi_replicate_pad_gather_wh.mlir", 53)}
+
+
 def test_fixture_ops_are_all_modeled_in_the_analysis():
     for path in sorted((FIXTURES / "real").glob("*/ttnn.mlir")) + sorted((FIXTURES / "seeds").glob("*.mlir")):
         a = analyze_path(path)
         for op in a.program.ops:
-            if op.name in dm.DATA_MOVEMENT_OPS:
+            if op.name in dm.DATA_MOVEMENT_OPS and (path.name, op.pos.line) not in UNMODELED_ON_PURPOSE:
                 assert a.programs[op.index].status in ("modeled", "not_device"), (path, op.pos.line, a.programs[op.index].reason)
 
 

@@ -14,11 +14,13 @@ import numpy as np
 import pytest
 
 from ttanalyze.analysis import analyze
+from ttanalyze.executor import client
 from ttanalyze.fixes.catalog import fix_file, suggest, suggest_all
 from ttanalyze.fixes.matmul_config import cb_budget
 from ttanalyze.interp import compare, random_inputs, run as interp_run
 from ttanalyze.ir.parse import parse_text
 from ttanalyze.rules import run
+from ttanalyze.validate import device_check, device_text, diff_programs, semantic_check
 from ttanalyze.versions import DEFAULT_TT_METAL
 
 from .conftest import FIXTURES, analyze_text, wh_module
@@ -219,3 +221,86 @@ def test_fix_cli_input_errors(cli, tmp_path, bad):
     p.write_text(bad)
     r = cli("fix", p, "-o", tmp_path / "out.mlir")
     assert r.exit_code == 2 and "bad.mlir" in r.output
+
+
+# ---------------------------------------------------------------------------
+# The companion executor checks every applied fix (skipped without it)
+# ---------------------------------------------------------------------------
+
+AVAILABLE, WHY_NOT = client.available()
+device = pytest.mark.skipif(not AVAILABLE, reason=f"ttnn executor not available: {WHY_NOT}")
+
+
+@pytest.fixture(scope="module")
+def ex():
+    with client.Executor() as executor:
+        yield executor
+
+
+def _validated(ex, src: str, fixed: str, exact: bool):
+    """Both checks of `ttanalyze validate` on a fix: semantic (interpreter) and device (replay + CBs)."""
+    original, new = parse_text(src, "original.mlir"), parse_text(fixed, "fixed.mlir")
+    sem = semantic_check(original, new, seed=0)
+    assert sem.passed, sem
+    assert all(o.comparison.exact for o in sem.outputs) or not exact
+    a = analyze(new, None, None, DEFAULT_TT_METAL)
+    d = device_check(a, diff_programs(original, a.program).added, ex)
+    assert d.status == "pass", "\n".join(device_text(d))
+    return d
+
+
+@device
+@pytest.mark.parametrize("path, exact", [(SEED0, True), (SEED3, False)])
+def test_seed_fixes_pass_both_checks(ex, path, exact):
+    src = path.read_text()
+    a, findings = _analyze(src, str(path))
+    d = _validated(ex, src, fix_file(src, a, findings).text, exact)
+    assert [r for r in d.ops if r.status == "pass"]
+
+
+@device
+def test_matmul_config_fix_is_accepted_with_the_predicted_cbs(ex):
+    # The overflowing [1024,4096]x[4096,4096] matmul refits with in0_block_w 32, 2 x 8 blocks.
+    # The Wormhole file replays on the Blackhole mock: the CBs are predicted for that device.
+    src = _matmul_program(128)
+    a, findings = _analyze(src)
+    d = _validated(ex, src, fix_file(src, a, findings).text, exact=False)
+    [mm] = [r for r in d.ops if r.op.name == "ttnn.matmul"]
+    assert mm.accepted and mm.cbs.match
+
+
+CONV = FIXTURES / "real" / "conv2d_block_o0" / "ttnn.mlir"
+
+
+def test_real_fixture_reshape_fix_is_faster_and_exact():
+    # conv2d_block_o0 line 63: reshape 1x1x256x32 -> 1x16x16x32 of a tile tensor (TTA002). Its input is
+    # tilized just before from row major: reshaping first keeps the 8-tile tensor out of reshape_tiled.
+    src = CONV.read_text()
+    a, findings = _analyze(src, str(CONV))
+    [f] = [f for f in findings if f.rule == "TTA002"]
+    assert f.pos.line == 63
+    fixes = suggest(f, src, a, findings)
+    best = fixes[0]
+    assert best.id == "reshape/before-tilize" and best.applicable
+    assert best.effect.after["latency_ns"] < best.effect.before["latency_ns"]
+    assert best.effect.before["padded_tiles"] - best.effect.after["padded_tiles"] == 8  # the 8-tile intermediate
+    _same_outputs(src, fix_file(src, a, findings, "TTA002").text, exact=True)
+
+
+@device
+def test_real_fixture_reshape_fix_passes_the_device_check(ex):
+    src = CONV.read_text()
+    a, findings = _analyze(src, str(CONV))
+    _validated(ex, src, fix_file(src, a, findings, "TTA002").text, exact=True)
+
+
+def test_a_rewrite_that_reads_a_freed_value_is_not_applicable():
+    from ttanalyze.fixes.model import use_after_deallocate
+
+    src = SEED3.read_text().replace(
+        '    %4 = "ttnn.relu"(%3)',
+        '    "ttnn.deallocate"(%3) <{force = false}> : (tensor<32x256xf32, #t_h>) -> () loc("relu")\n'
+        '    %4 = "ttnn.relu"(%3)', 1)
+    a, _ = _analyze(src)
+    [msg] = use_after_deallocate(a)
+    assert "ttnn.relu reads %3 after its ttnn.deallocate" in msg

@@ -1,5 +1,5 @@
-"""Command line: ``ttanalyze check``, ``ttanalyze explain``, ``ttanalyze cost``, ``ttanalyze diff``,
-``ttanalyze rules``.
+"""Command line: ``ttanalyze check``, ``ttanalyze explain``, ``ttanalyze fix``, ``ttanalyze validate``,
+``ttanalyze cost``, ``ttanalyze diff``, ``ttanalyze limits``, ``ttanalyze rules``.
 
 Exit status: 0 when no finding reaches ``--fail-on``; 1 when one does; 2 on
 input errors (unreadable or malformed files, no system_desc and no
@@ -43,6 +43,15 @@ FIX_MAX_OPS = 5_000  # beyond this many ops, `check` lists fixes without evaluat
 
 
 class Format(str, Enum):
+    """Output of the commands other than ``check``."""
+
+    text = "text"
+    json = "json"
+
+
+class CheckFormat(str, Enum):
+    """Output of ``check``: text, JSON (ttanalyze.check/1), SARIF 2.1.0, or one HTML page."""
+
     text = "text"
     json = "json"
     sarif = "sarif"
@@ -95,8 +104,8 @@ def check(
     arch: Optional[ArchName] = typer.Option(None, help="Arch defaults for files without a ttcore.system_desc."),
     l1_small_size: Optional[int] = typer.Option(None, help=L1_SMALL_HELP),
     tt_metal: str = typer.Option(DEFAULT_TT_METAL, help=TT_METAL_HELP),
-    format: Format = typer.Option(Format.text, "--format", "-f",
-                                  help="Output format: text, json (ttanalyze.check/1), sarif (SARIF 2.1.0), html."),
+    format: CheckFormat = typer.Option(CheckFormat.text, "--format", "-f",
+                                       help="Output format: text, json (ttanalyze.check/1), sarif (SARIF 2.1.0), html."),
     fail_on: FailOn = typer.Option(FailOn.error, help="Lowest severity that makes the exit status 1."),
     select: Optional[list[str]] = typer.Option(None, "--select", help="Run only these rule ids (repeatable)."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Also print a per-op table."),
@@ -177,7 +186,7 @@ def check(
     baseline_summary = ({"path": str(baseline), "suppressed": suppressed, "stale": stale}
                         if accepted is not None else None)
 
-    if format == Format.json:
+    if format == CheckFormat.json:
         doc = {
             "schema": records.SCHEMA,
             "tool": {"name": "ttanalyze", "version": __version__},
@@ -188,13 +197,13 @@ def check(
         if baseline_summary is not None:
             doc["baseline"] = baseline_summary
         console.file.write(json.dumps(doc, indent=1) + "\n")
-    elif format == Format.sarif:
+    elif format == CheckFormat.sarif:
         from .report import sarif as sarif_report
 
         log = sarif_report.sarif_log([(a, s.new, s.new_fingerprints) for (a, _), s in zip(results, splits)],
                                      input_errors, exit_code, sarif_root, baseline_summary)
         console.file.write(json.dumps(log, indent=1) + "\n")
-    elif format == Format.html:
+    elif format == CheckFormat.html:
         from .report import html as html_report
 
         console.file.write(html_report.render(reported))
@@ -324,6 +333,60 @@ def fix(
         raise typer.Exit(EXIT_FINDINGS)
 
 
+@app.command()
+def validate(
+    file: Path = typer.Argument(..., help="TTNN IR file: the original program (or the program to check alone)."),
+    fixed: Optional[Path] = typer.Option(None, "--fixed", help="The rewritten program (e.g. ttanalyze fix -o OUT)."),
+    seed: int = typer.Option(0, help="Seed of the random inputs both programs run on."),
+    no_device: bool = typer.Option(False, "--no-device", help="Skip the device check (no ttnn replay)."),
+    arch: Optional[ArchName] = typer.Option(None, help="Arch defaults for files without a ttcore.system_desc."),
+    format: Format = typer.Option(Format.text, "--format", "-f", help="Output format."),
+) -> None:
+    """Check a fix: the reference interpreter runs original and fixed on the same random inputs (identical
+    outputs for pure data movement, PCC >= 0.999 otherwise), and the ttnn executor replays the changed ops
+    (tt-metal accepts them, its CBs match the prediction). Without --fixed: FILE runs alone, every op replayed."""
+    from . import validate as V
+
+    progress = _progress(sys.stderr.isatty() and format == Format.text)
+    try:
+        original = parse_file(str(file))
+        program = parse_file(str(fixed)) if fixed is not None else None
+        semantic = V.semantic_check(original, program, seed)
+        target = program if program is not None else original
+        ops = semantic.diff.added if semantic.diff is not None else list(target.ops)
+        if no_device:
+            device = V.DeviceCheckResult("skipped", reason="--no-device")
+            device.ops = [V.OpReplay(op, "skipped", reason="--no-device") for op in ops]
+        else:
+            try:
+                a = analyze(target, arch.value if arch else None)
+            except ValueError as exc:
+                raise InputError(str(exc), str(fixed or file)) from None
+            with progress:
+                task = progress.add_task("replaying", total=len(ops))
+                device = V.device_check(a, ops, progress=lambda op: progress.update(
+                    task, advance=1, description=f"replaying line {op.pos.line} {op.name}"))
+    except InputError as exc:
+        print(str(exc), file=sys.stderr)
+        raise typer.Exit(EXIT_INPUT)
+    except typer.Exit:
+        raise
+    except Exception as exc:  # noqa: BLE001
+        _internal_error(exc)
+    passed = semantic.passed and device.passed
+    if format == Format.json:
+        doc = {"schema": "ttanalyze.validate/1", "tool": {"name": "ttanalyze", "version": __version__},
+               "file": str(file), "fixed": str(fixed) if fixed is not None else None, "passed": passed,
+               "semantic": semantic.record(), "device": device.record()}
+        print(json.dumps(doc, indent=1))
+    else:
+        head = f"{file}" + (f" -> {fixed}" if fixed is not None else "")
+        print("\n".join([head, *V.semantic_text(semantic), *V.device_text(device),
+                         f"{head}: {'PASS' if passed else 'FAIL'}"]))
+    if not passed:
+        raise typer.Exit(EXIT_FINDINGS)
+
+
 class SortKey(str, Enum):
     line = "line"
     ns = "ns"
@@ -449,6 +512,40 @@ def diff_cmd(
         diff_mod.diff_text(d, console)
     if d.regressions:
         raise typer.Exit(EXIT_FINDINGS)
+
+
+@app.command()
+def limits(
+    file: Path = typer.Argument(..., help="TTNN IR file."),
+    dim: str = typer.Option(..., "--dim", help="The dimension: batch (dim 0), sequence (dim -2) or width (dim -1) of "
+                            "the first argument, or %argN:D / NAME:D (an argument by SSA name or loc name, dim D)."),
+    max_value: int = typer.Option(2**20, "--max", help="Largest size to consider (elements)."),
+    auto_matmul_config: bool = typer.Option(False, "--auto-matmul-config", help="Drop the matmul_program_config of "
+                                            "matmuls the dimension reaches (tt-metal picks its own) instead of refusing."),
+    arch: Optional[ArchName] = typer.Option(None, help="Arch defaults for files without a ttcore.system_desc."),
+    l1_small_size: Optional[int] = typer.Option(None, help=L1_SMALL_HELP),
+    tt_metal: str = typer.Option(DEFAULT_TT_METAL, help=TT_METAL_HELP),
+    format: Format = typer.Option(Format.text, "--format", "-f", help="Output format."),
+) -> None:
+    """The largest size of one dimension before an op overflows L1 (z3 search, the analyzer as oracle)."""
+    from .limits import find_limit
+
+    try:
+        a = _load(str(file), arch, l1_small_size, tt_metal)
+        result = find_limit(a.program, dim, max_value, arch.value if arch else None, l1_small_size, tt_metal,
+                            auto_matmul_config)
+    except InputError as exc:
+        print(str(exc), file=sys.stderr)
+        raise typer.Exit(EXIT_INPUT)
+    except typer.Exit:
+        raise
+    except Exception as exc:  # noqa: BLE001
+        _internal_error(exc)
+    if format == Format.json:
+        doc = dict(result.record(), tool={"name": "ttanalyze", "version": __version__})
+        print(json.dumps(doc, indent=1))
+    else:
+        print(result.text())
 
 
 @app.command("rules")

@@ -34,7 +34,7 @@ def builder(*rules: str) -> Callable[[Builder], Builder]:
 
 
 def _load_builders() -> None:
-    from . import layout_fixes, matmul_fixes, memory_fixes  # noqa: F401 (imported to register their builders)
+    from . import layout_fixes, matmul_fixes, memory_fixes, replicate_pad  # noqa: F401 (imported to register their builders)
 
 
 def candidates(finding: Finding, a: Analysis, findings: list[Finding]) -> list[Fix]:

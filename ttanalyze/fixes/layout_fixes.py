@@ -133,6 +133,13 @@ def _before_tilize(op: Op, chain: list[Op]) -> Fix:
         rw.replace(tilize, [])
         for d in _deallocs(tilize.results[0]):
             rw.replace(d, [])
+        # The row-major input now feeds the chain: a deallocate of it before the chain's first op moves after it.
+        first_user = chain[1] if len(chain) > 1 else op
+        src = tilize.operands[0]
+        for d in _deallocs(src):
+            if d.index < first_user.index:
+                rw.replace(d, [])
+                rw.insert_after(first_user, [dealloc_line(rw, d, cur, cur_type)])
         for p in [*chain[1:], op]:
             out = p.results[0]
             rm = rw.type_text(desc_of(out.type, layout="row_major"))

@@ -144,8 +144,27 @@ def evaluate(fix: Fix, finding: Finding, source: str, a: Analysis, findings: lis
                  and _same_site(f, finding, a, b)]
     new_errors = [f"{f.rule} at line {f.pos.line} of the rewritten IR: {f.message}" for f in after_findings
                   if f.severity == "error" and (f.rule, f.message) not in old_errors and f not in same_rule]
+    new_errors += use_after_deallocate(b)
     fix.effect = Effect(not same_rule, new_errors, before, figures(b, None))
     return fix
+
+
+def use_after_deallocate(a: Analysis) -> list[str]:
+    """``line L: %x used after its ttnn.deallocate at line D`` for every such use in ``a``'s program.
+
+    A rewrite that reorders ops can leave a read after the value's
+    deallocate; tt-metal would read a freed buffer (the reference interpreter
+    refuses it too)."""
+    out = []
+    for op in a.program.ops:
+        if op.name != "ttnn.deallocate" or not op.operands:
+            continue
+        v = op.operands[0]
+        for u in v.users:
+            if u.name != "ttnn.deallocate" and u.func is op.func and u.index > op.index:
+                out.append(f"line {u.pos.line} of the rewritten IR: {u.name} reads {v.name} after its "
+                           f"ttnn.deallocate at line {op.pos.line}")
+    return out
 
 
 def _same_site(f: Finding, original: Finding, a: Analysis, b: Analysis) -> bool:
