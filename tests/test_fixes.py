@@ -58,7 +58,8 @@ def test_seed000_reshape_runs_in_row_major_before_the_tilize():
     a, findings = _analyze(src, str(SEED0))
     [f] = [f for f in findings if f.rule == "TTA002"]
     fixes = suggest(f, src, a, findings)
-    assert [fx.id for fx in fixes] == ["reshape/before-tilize", "reshape/row-major-round-trip"]
+    assert [fx.id for fx in fixes] == ["reshape/before-tilize", "reshape/row-major-round-trip", "TTA002/advice"]
+    assert fixes[-1].rewrite is None and fixes[-1].rationale == "rules/TTA002.yaml"  # the rule's advice ranks last
     best = fixes[0]
     assert best.applicable and best.rank == 1 and best.numerics == "exact"
     assert best.effect.before["padded_tiles"] == 74_624 and best.effect.after["padded_tiles"] == 25_472
@@ -77,8 +78,8 @@ def test_seed001_untilize_fixes_are_evaluated_honestly():
     src = SEED1.read_text()
     a, findings = _analyze(src, str(SEED1), "2025-12")
     [f] = [f for f in findings if f.rule == "TTA010"]
-    [fx] = suggest(f, src, a, findings)
-    assert fx.id == "untilize/before-reshape" and not fx.applicable
+    fx, tip = suggest(f, src, a, findings)
+    assert fx.id == "untilize/before-reshape" and not fx.applicable and tip.id == "TTA010/advice"
     assert fx.effect.before["cb_per_core"] == 9_924_608 and fx.effect.after["cb_per_core"] == 16_384
     assert any("TTA013" in e and "RM reshape dest staging" in e for e in fx.effect.new_errors)
 
@@ -89,11 +90,16 @@ def test_seed003_transposed_linear_with_bias_gets_two_fixes():
     errors = [f for f in findings if f.rule == "TTA013"]
     assert len(errors) == 2
     fixes = suggest(errors[0], src, a, findings)
+    assert [fx.id for fx in fixes][2:] == ["TTA013/advice"]
+    fixes = fixes[:2]
     assert {fx.id for fx in fixes} == {"matmul/materialize-transpose", "matmul/bias-as-add"}
     assert all(fx.applicable for fx in fixes)
     assert fixes[0].id == "matmul/materialize-transpose"  # exact ranks before a PCC fix
     result = fix_file(src, a, findings)
-    assert len(result.applied) == 2 and not [f for f in result.findings if f.severity == "error"]
+    # The TTA006 encoding first (file order), then both linears: nothing left.
+    assert [(x.finding.rule, x.finding.pos.line) for x in result.applied] == [("TTA006", 22), ("TTA013", 24),
+                                                                               ("TTA013", 32)]
+    assert result.findings == []
     _same_outputs(src, result.text, exact=False)
 
 
@@ -115,8 +121,8 @@ def test_l1_overflow_moves_the_largest_live_tensor_to_dram():
     src = _l1_program()
     a, findings = _analyze(src)
     [f] = [f for f in findings if f.rule == "TTA004"]
-    [fx] = suggest(f, src, a, findings)
-    assert fx.id == "l1/move-to-dram" and fx.applicable
+    fx, tip = suggest(f, src, a, findings)
+    assert fx.id == "l1/move-to-dram" and fx.applicable and tip.id == "TTA004/advice"
     # %0 leaves L1 right after it is made: at the add only %1 and %2 remain, 2 x 524,288 B per core.
     assert fx.effect.before["l1_peak_per_core"] > 1_572_864
     b, after = _analyze(fix_file(src, a, findings).text)
@@ -197,8 +203,13 @@ def test_check_reports_ranked_fixes_in_text_and_json(cli):
 def test_suggest_all_limits_the_evaluated_findings():
     src = SEED3.read_text()
     a, findings = _analyze(src, str(SEED3))
-    assert len(suggest_all(src, a, findings, limit=1)) == 1
-    assert len(suggest_all(src, a, findings)) == 2
+    # Every finding gets suggestions (at least its rule's advice); only `limit` of them are evaluated.
+    def evaluated(sug):
+        return sum(1 for fixes in sug.values() if any(fx.effect is not None for fx in fixes))
+
+    assert len(suggest_all(src, a, findings, limit=1)) == len(findings) == 3
+    assert evaluated(suggest_all(src, a, findings, limit=1)) == 1
+    assert evaluated(suggest_all(src, a, findings)) == 3  # TTA006 rebuild-encoding, two TTA013 rewrites
 
 
 def test_rewriter_keeps_the_files_names_after_a_rewrite():
@@ -304,3 +315,44 @@ def test_a_rewrite_that_reads_a_freed_value_is_not_applicable():
     a, _ = _analyze(src)
     [msg] = use_after_deallocate(a)
     assert "ttnn.relu reads %3 after its ttnn.deallocate" in msg
+
+
+def test_rebuilt_encoding_clears_the_layout_finding():
+    # Seed 003 declares %1 (256x128 f32, L1 interleaved on one core) with memref 8x4; tt-mlir's builder gives
+    # 1 x ceil(8 * 4 tiles / 1 core) = 1x32. The fix rewrites the type at the definition and at its two uses.
+    src = SEED3.read_text()
+    a, findings = _analyze(src, str(SEED3))
+    [f] = [f for f in findings if f.rule == "TTA006"]
+    fx = suggest(f, src, a, findings)[0]
+    assert fx.id == "layout/rebuild-encoding" and fx.applicable and "memref 8x4 -> 1x32" in fx.title
+    text = fix_file(src, a, findings, "TTA006").text
+    assert "memref<1x32x!ttcore.tile<32x32, f32>, #ttnn.buffer_type<l1>>" in text
+    _, after = _analyze(text)
+    assert not [g for g in after if g.rule == "TTA006"]
+
+
+ARGMAX = FIXTURES / "real" / "cb_overflow_argmax_7136x4096_o0" / "ttnn.mlir"
+
+
+def test_argmax_overflow_runs_the_tile_factory():
+    # 7136x4096 bf16 row major: the multi-core factory's CBs grow beyond L1 (tests/test_cb_refusal.py).
+    # Tilized, ArgMaxSingleCoreProgramFactory holds one 2,048-B input tile and a 7,136 x 4 = 28,544-B page.
+    src = ARGMAX.read_text()
+    a, findings = _analyze(src, str(ARGMAX))
+    [f] = [f for f in findings if f.rule == "TTA010"]
+    fx = suggest(f, src, a, findings)[0]
+    assert fx.id == "argmax/tile-input" and fx.applicable
+    b, after = _analyze(fix_file(src, a, findings).text)
+    am = next(o for o in b.program.ops if o.name == "ttnn.argmax")
+    prog = b.programs[am.index].program
+    assert (prog.per_core_bytes(), prog.extra_l1_per_core) == (2_048, 28_544)
+    assert not [g for g in after if g.severity == "error"]
+
+
+@device
+def test_argmax_fix_passes_the_device_check(ex):
+    src = ARGMAX.read_text()
+    a, findings = _analyze(src, str(ARGMAX))
+    d = _validated(ex, src, fix_file(src, a, findings).text, exact=True)
+    [am] = [r for r in d.ops if r.op.name == "ttnn.argmax"]
+    assert am.cbs.device_peak == 30_592

@@ -17,6 +17,7 @@ from typing import Callable
 
 from ..analysis import Analysis
 from ..findings import Finding
+from ..ir.rewrite import Rewriter
 from .model import Fix, apply_rewrites, evaluate, figures, rank, reanalyze
 
 Builder = Callable[[Finding, Analysis, list[Finding]], list[Fix]]
@@ -37,12 +38,25 @@ def _load_builders() -> None:
     from . import layout_fixes, matmul_fixes, memory_fixes, replicate_pad  # noqa: F401 (imported to register their builders)
 
 
+def advice(finding: Finding) -> Fix | None:
+    """The rule's own advice (``fix`` in ``rules/<id>.yaml``) as a fix without a rewrite, ranked last."""
+    from ..rules import catalog
+
+    meta = catalog().get(finding.rule)
+    if meta is None or not meta.fix:
+        return None
+    return Fix(f"{finding.rule}/advice", " ".join(meta.fix.split()), f"rules/{finding.rule}.yaml", numerics="-")
+
+
 def candidates(finding: Finding, a: Analysis, findings: list[Finding]) -> list[Fix]:
-    """Unevaluated fixes of ``finding`` from every builder of its rule."""
+    """Unevaluated fixes of ``finding``: every builder's rewrites of its rule, then the rule's advice."""
     _load_builders()
     out: list[Fix] = []
     for build in BUILDERS.get(finding.rule, []):
         out.extend(build(finding, a, findings))
+    tip = advice(finding)
+    if tip is not None:
+        out.append(tip)
     return out
 
 
@@ -59,7 +73,7 @@ def suggest(finding: Finding, source: str, a: Analysis, findings: list[Finding],
 
 def suggest_all(source: str, a: Analysis, findings: list[Finding], limit: int | None = None,
                 evaluate_fixes: bool = True) -> dict[int, list[Fix]]:
-    """Ranked fixes per finding (by index into ``findings``); findings without a builder are left out.
+    """Ranked fixes per finding (by index into ``findings``): rewrites evaluated, then the rule's advice.
 
     Each evaluation re-analyzes the whole rewritten program, so at most
     ``limit`` findings (errors first, then warnings, then infos, in file order)
@@ -74,8 +88,15 @@ def suggest_all(source: str, a: Analysis, findings: list[Finding], limit: int | 
     before = None
     order = sorted((i for i, f in enumerate(findings) if f.rule in BUILDERS),
                    key=lambda i: (-severity_rank(findings[i].severity), i))
-    for i in order[:limit] if limit is not None else order:
-        f = findings[i]
+    evaluated = set(order[:limit] if limit is not None else order)
+    for i, f in enumerate(findings):
+        if i not in evaluated:  # no rewrite builder, or over the limit: the rule's advice (and unevaluated rewrites)
+            fixes = candidates(f, a, findings) if f.rule in BUILDERS else [x for x in [advice(f)] if x]
+            for n, fx in enumerate(fixes, 1):
+                fx.rank = n
+            if fixes:
+                out[i] = fixes
+            continue
         if not evaluate_fixes:
             fixes = candidates(f, a, findings)
             for n, fx in enumerate(fixes, 1):
@@ -93,7 +114,7 @@ def suggest_all(source: str, a: Analysis, findings: list[Finding], limit: int | 
 
 @dataclass
 class Applied:
-    """One fix applied by :func:`fix_file`: the finding (as it was raised on the program it fixed) and the fix."""
+    """One fix applied by :func:`fix_file`: the finding (as the input file raised it, when it did) and the fix."""
 
     finding: Finding
     fix: Fix
@@ -110,6 +131,20 @@ class FixResult:
     findings: list[Finding] = field(default_factory=list)
 
 
+def _original(f: Finding, cur: Analysis, cur_text: str, a: Analysis, source: str,
+              findings: list[Finding]) -> Finding:
+    """The finding of the input file that ``f`` (raised on a rewritten program) is, by rule and the result
+    names of its op as the files spell them (rewrites keep the names they replace); ``f`` when there is none."""
+    if f.op_index is None or cur is a:
+        return f
+    cur_rw, rw = Rewriter(cur_text, cur.program), Rewriter(source, a.program)
+    names = {cur_rw.name(r) for r in cur.program.ops[f.op_index].results}
+    for g in findings:
+        if g.rule == f.rule and g.op_index is not None and names & {rw.name(r) for r in a.program.ops[g.op_index].results}:
+            return g
+    return f
+
+
 def _selected(f: Finding, rule: str | None, line: int | None) -> bool:
     return (rule is None or f.rule == rule) and (line is None or f.pos.line == line)
 
@@ -121,28 +156,28 @@ def fix_file(source: str, a: Analysis, findings: list[Finding], rule: str | None
     After each fix the file is re-analyzed; the next finding is taken from the
     new program (a fix may remove others, or move lines).  ``line`` selects
     findings on the original file's line; findings of later rounds are matched
-    to it by the value names the rewrite keeps.  Stops when no selected finding
+    to it by the value names the rewrite keeps (as the file spells them).  Stops when no selected finding
     has an applicable fix, or after ``MAX_ROUNDS`` fixes.
     """
     _load_builders()
     text, cur_a, cur_f = source, a, findings
     result = FixResult(source, analysis=a, findings=findings)
     names = None
-    if line is not None:
-        names = {r.name for f in findings if f.pos.line == line and f.op_index is not None
+    if line is not None:  # the file's spelling of the values the selected ops define (MLIR renumbers its own)
+        rw = Rewriter(source, a.program)
+        names = {rw.name(r) for f in findings if f.pos.line == line and f.op_index is not None
                  for r in a.program.ops[f.op_index].results}
     tried: set[tuple[str, str, frozenset[str]]] = set()
     for _ in range(MAX_ROUNDS):
         chosen = None
+        cur_rw = Rewriter(text, cur_a.program)
         for f in cur_f:
             if f.rule not in BUILDERS or not _selected(f, rule, None):
                 continue
-            if names is not None:
-                op_names = {r.name for r in cur_a.program.ops[f.op_index].results} if f.op_index is not None else set()
-                if not names & op_names:
-                    continue
-            op_names = ({r.name for r in cur_a.program.ops[f.op_index].results}
+            op_names = ({cur_rw.name(r) for r in cur_a.program.ops[f.op_index].results}
                         if f.op_index is not None else set())
+            if names is not None and not names & op_names:
+                continue
             key = (f.rule, f.message, frozenset(op_names))
             if key in tried:
                 continue
@@ -159,8 +194,8 @@ def fix_file(source: str, a: Analysis, findings: list[Finding], rule: str | None
         if chosen is None:
             break
         f, best = chosen
+        result.applied.append(Applied(_original(f, cur_a, text, a, source, findings), best))
         text = apply_rewrites(text, cur_a, [best.rewrite])
         cur_a, cur_f = reanalyze(text, cur_a)
-        result.applied.append(Applied(f, best))
     result.text, result.analysis, result.findings = text, cur_a, cur_f
     return result

@@ -210,3 +210,55 @@ def untilize_fixes(f: Finding, a: Analysis, findings: list[Finding]) -> list[Fix
     if _tensor(p.operands[0]) is None:
         return []
     return [_untilize_before_reshape(op, p)]
+
+
+@builder("TTA006")
+def rebuild_encoding(f: Finding, a: Analysis, findings: list[Finding]) -> list[Fix]:
+    """A value whose ``#ttnn.ttnn_layout`` disagrees with its logical shape: the encoding rebuilt from the
+    shape, keeping layout, dtype, buffer type, memory layout and grid (tt-mlir's
+    ``TTNNLayoutAttr::Builder``, :func:`ttanalyze.ir.emit.encoding_text`), at the definition and every use."""
+    name = f.data.get("value")
+    if f.op_index is None or not name:
+        return []
+    op = a.program.ops[f.op_index]
+    v = next((r for r in op.results if r.name == name), None)
+    if v is None or _tensor(v) is None:
+        return []
+
+    def rewrite(rw: Rewriter) -> None:
+        rw.retype(v, rw.type_text(desc_of(v.type)))
+    ir, want = f.data.get("ir_memref"), f.data.get("expected_memref")
+    return [Fix("layout/rebuild-encoding", f"rebuild the encoding of {name} from its logical shape"
+                + (f" (memref {'x'.join(map(str, ir))} -> {'x'.join(map(str, want))})" if ir and want else ""),
+                "the runtime allocates and reads the tensor by the memref the encoding declares; one that disagrees "
+                "with the logical shape makes tt-mlir's layout passes and the runtime size the buffer differently",
+                rewrite=rewrite)]
+
+
+@builder("TTA010")
+def argmax_tile_input(f: Finding, a: Analysis, findings: list[Finding]) -> list[Fix]:
+    """An argmax of a row-major tensor whose multi-core CBs overflow: tilize its input first.
+
+    ttnn 0.81.1 runs a row-major argmax on ``ArgMaxMultiCoreProgramFactory``, whose
+    CBs hold whole rows; a TILE input over H or W runs
+    ``ArgMaxSingleCoreProgramFactory`` with one input tile and one output page
+    (``argmax/device/``, measured on the mock P150).  The indices are the same.
+    """
+    if f.op_index is None:
+        return []
+    op = a.program.ops[f.op_index]
+    x = op.operands[0] if op.operands else None
+    if op.name != "ttnn.argmax" or x is None or _tensor(x) is None or x.type.layout.is_tiled:
+        return []
+    if x.type.layout.dtype.name not in ("bf16", "f32"):
+        return []
+
+    def rewrite(rw: Rewriter) -> None:
+        tiled = rw.type_text(desc_of(x.type, layout="tile"))
+        t = rw.fresh_value()
+        rw.insert_before(op, [op_line(t, "ttnn.to_layout", [rw.name(x)], "", [rw.value_type(x)], tiled,
+                                      loc_of(rw, op))])
+        rw.rewrite_operands(op, {0: (t, tiled)})
+    return [Fix("argmax/tile-input", "tilize the input and run the single-core TILE argmax",
+                "the row-major factory's CBs hold whole rows on each core; the TILE factory streams one tile at a "
+                "time on one core (slower, but its CBs are a tile and an output page)", rewrite=rewrite)]

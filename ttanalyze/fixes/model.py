@@ -178,10 +178,11 @@ def _same_site(f: Finding, original: Finding, a: Analysis, b: Analysis) -> bool:
 
 
 def rank(fixes: list[Fix]) -> list[Fix]:
-    """Applicable fixes first, then by predicted latency, then by CB bytes per core; numbered from 1."""
+    """Applicable fixes first (exact before those that change rounding), then by predicted latency, then by
+    CB bytes per core, then rewrites that do not apply, then advice; numbered from 1."""
     def key(fx: Fix) -> tuple:
         after = fx.effect.after if fx.effect else {}
-        return (not fx.applicable, fx.numerics != "exact",
+        return (not fx.applicable, fx.rewrite is None, fx.numerics != "exact",
                 after.get("latency_ns") if after.get("latency_ns") is not None else float("inf"),
                 after.get("cb_per_core") or float("inf"))
     ordered = sorted(fixes, key=key)

@@ -175,6 +175,34 @@ class Rewriter:
         new = (text[:open_] + ", ".join(names) + text[close:t_open + 1] + ", ".join(types) + text[t_close:])
         self.replace(op, [edit(new) if edit else new])
 
+    def retype(self, v, type_text: str) -> None:
+        """Give the op result ``v`` the type ``type_text`` at its definition and at every use.
+
+        Raises:
+            RewriteError: ``v`` is a function argument or is returned (its
+                function's signature would change), or its op has several results.
+        """
+        op = v.producer
+        if op is None:
+            raise RewriteError(f"{v.name} is a function argument: retyping it changes the signature")
+        if any(u.name in ("func.return", "return") for u in v.users):
+            raise RewriteError(f"{v.name} is returned: retyping it changes the signature")
+        if len(op.results) != 1:
+            raise RewriteError(f"{op.name} at {op.pos} has several results")
+        first, last = self.span(op)
+        text = " ".join(line.strip() for line in self.lines[first:last + 1])
+        colon = text.find(" : (", text.find(f'"{op.name}"('))
+        if colon < 0:
+            raise RewriteError(f"{op.name} at {op.pos} has no type list")
+        t_close = _matching(text, colon + 3)
+        arrow = text.find(" -> ", t_close)
+        start = arrow + 4
+        end = text.find(" loc(", start)
+        end = len(text) if end < 0 else end
+        self.replace(op, [text[:start] + type_text + text[end:]])
+        for u in v.users:
+            self.rewrite_operands(u, {i: (self.name(v), type_text) for i, o in enumerate(u.operands) if o is v})
+
     def rename_uses_after(self, op: Op, old: str, new: str) -> None:
         """Rename the SSA value ``old`` to ``new`` on every line after ``op`` up to its function's ``return``."""
         _, last = self.span(op)

@@ -41,7 +41,11 @@ def fix_lines(finding: Finding, fixes: list[Fix]) -> list[str]:
             verdict = "not applicable: " + "; ".join(e.new_errors[:2])
         else:
             verdict = "not applicable: the finding stays"
-        numerics = "" if fx.numerics == "exact" else f" (numerics: {fx.numerics})"
+        numerics = "" if fx.numerics in ("exact", "-") else f" (numerics: {fx.numerics})"
+        if fx.rewrite is None:
+            out.append(f"{finding.path}:{finding.pos.line}:{finding.pos.col}: note: fix {fx.rank} [{fx.id}]: "
+                       f"{fx.title}")
+            continue
         out.append(f"{finding.path}:{finding.pos.line}:{finding.pos.col}: note: fix {fx.rank} [{fx.id}]: {fx.title}: "
                    f"{verdict}{numerics}")
     return out
