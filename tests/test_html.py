@@ -336,3 +336,11 @@ def test_report_renders_in_headless_chromium(page, results):
     width, height, distinct = png_info(data)
     assert (width, height) == (1400, 2000)
     assert distinct > 200  # text, plots and graph: far from a blank page
+
+
+def test_findings_list_their_fixes(tmp_path, cli):
+    out = tmp_path / "report.html"
+    cli("check", FIXTURES / "seeds" / "simple_mlp_wh.mlir", "--format", "html", "-o", out)
+    text = out.read_text()
+    assert text.count('<li class="fix">') == 2 + 3 + 3  # TTA006: rewrite + advice; each TTA013: 2 rewrites + advice
+    assert "fix 1 [matmul/materialize-transpose]" in text

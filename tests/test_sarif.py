@@ -236,3 +236,14 @@ def test_pre_commit_hook_names_the_console_script():
     from ttanalyze.cli import app
 
     assert subcommand in {c.name or c.callback.__name__ for c in app.registered_commands}
+
+
+def test_results_carry_their_ranked_fixes(cli):
+    log = _sarif(cli, MLP_SEED)
+    _validate(log)
+    by_rule = {}
+    for r in log["runs"][0]["results"]:
+        by_rule.setdefault(r["ruleId"], []).append([f["id"] for f in r["properties"]["fixes"]])
+    assert by_rule["TTA006"] == [["layout/rebuild-encoding", "TTA006/advice"]]
+    assert by_rule["TTA013"][0][0] == "matmul/materialize-transpose" and by_rule["TTA013"][0][-1] == "TTA013/advice"
+    assert "fixes" not in _sarif(cli, MLP_SEED, "--no-fixes")["runs"][0]["results"][0]["properties"]

@@ -201,12 +201,12 @@ def check(
         from .report import sarif as sarif_report
 
         log = sarif_report.sarif_log([(a, s.new, s.new_fingerprints) for (a, _), s in zip(results, splits)],
-                                     input_errors, exit_code, sarif_root, baseline_summary)
+                                     input_errors, exit_code, sarif_root, baseline_summary, suggestions)
         console.file.write(json.dumps(log, indent=1) + "\n")
     elif format == CheckFormat.html:
         from .report import html as html_report
 
-        console.file.write(html_report.render(reported))
+        console.file.write(html_report.render(reported, fixes=suggestions))
     else:
         for (a, findings), s, sug in zip(reported, splits, suggestions):
             if findings:

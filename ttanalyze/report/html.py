@@ -25,16 +25,25 @@ from typing import Any, Iterable
 from .. import __version__, fmt
 from ..analysis import Analysis
 from ..findings import SEVERITIES, Finding, severity_rank
+from ..fixes.model import Fix
 from ..ir.model import Func, Op, Value
 from . import records
+from .fixes import fix_lines
 
 NO_SEVERITY = "none"
 
 
-def render(results: list[tuple[Analysis, list[Finding]]], title: str | None = None) -> str:
-    """The whole page for the analyzed files and their findings."""
+def render(results: list[tuple[Analysis, list[Finding]]], title: str | None = None,
+           fixes: list[dict[int, list[Fix]]] | None = None) -> str:
+    """The whole page for the analyzed files and their findings.
+
+    ``fixes``: per file, the ranked fixes of each finding (finding index ->
+    :class:`ttanalyze.fixes.model.Fix` list, as ``check`` computes them), shown
+    under the finding.
+    """
     title = title or "ttanalyze report: " + ", ".join(a.program.path for a, _ in results)
-    sections = [_file_section(i, a, fs) for i, (a, fs) in enumerate(results)]
+    fixes = fixes or [{} for _ in results]
+    sections = [_file_section(i, a, fs, fx) for i, ((a, fs), fx) in enumerate(zip(results, fixes))]
     nav = ""
     if len(results) > 1:
         nav = "<nav><ol>" + "".join(
@@ -71,6 +80,7 @@ class _FileData:
     ops: dict[int, dict[str, Any]] = field(default_factory=dict)
     costs: dict[int, dict[str, Any]] = field(default_factory=dict)
     op_findings: dict[int, list[int]] = field(default_factory=dict)
+    fixes: dict[int, list[Fix]] = field(default_factory=dict)
 
     def severity(self, op_index: int) -> str:
         ks = self.op_findings.get(op_index, [])
@@ -175,8 +185,9 @@ def _counts_badges(findings: list[Finding]) -> str:
 # ---------------------------------------------------------------------------------------------- file section
 
 
-def _file_section(i: int, a: Analysis, findings: list[Finding]) -> str:
+def _file_section(i: int, a: Analysis, findings: list[Finding], fixes: dict[int, list[Fix]]) -> str:
     d = _file_data(i, a, findings)
+    d.fixes = fixes
     return (f'<section class="file" id="file-{i}">\n'
             f'<h2>{escape(a.program.path)}</h2>\n{_summary(d)}\n'
             f'<h3>Findings</h3>\n{_findings_table(d)}\n'
@@ -256,11 +267,14 @@ def _findings_table(d: _FileData) -> str:
                     + f'<p class="muted"><b>Reference:</b> {escape(meta.reference)}</p></details>')
         else:
             expl = '<span class="muted">no catalog entry</span>'
+        fix_items = "".join(f'<li class="fix">{escape(line.split(": note: ", 1)[-1])}</li>'
+                            for line in fix_lines(f, d.fixes.get(k, [])))
         rows.append(
             f'<tr class="finding-row sev-{escape(f.severity)}" id="finding-{d.index}-{k}" {_attrs(data_rule=f.rule)}>'
             f'<td><span class="badge sev-{escape(f.severity)}">{escape(f.severity)}</span></td>'
             f'<td><code>{escape(f.rule)}</code><div class="muted">{escape(f.name)}</div></td>'
             f'<td>{loc_html}</td><td>{escape(f.message)}' + (f'<ul class="notes">{notes}</ul>' if notes else "")
+            + (f'<ul class="fixes">{fix_items}</ul>' if fix_items else "")
             + f'</td><td>{expl}</td></tr>')
     return (f'<table class="findings" id="findings-{d.index}"><thead><tr><th>severity</th><th>rule</th>'
             '<th>location</th><th>message and notes</th><th>explanation</th></tr></thead><tbody>'
@@ -827,6 +841,7 @@ tr.finding-row.sev-warning td:first-child{border-left:4px solid var(--warn)}
 tr.finding-row.sev-info td:first-child{border-left:4px solid var(--info)}
 ul.notes{margin:4px 0 0;padding-left:18px;color:var(--muted);font-size:12.5px}
 details.explanation summary{cursor:pointer}
+ul.fixes{margin:4px 0 0 0;padding-left:18px;color:#1b5e20}
 p.pre{white-space:pre-wrap;font-size:12.5px}
 .legend{display:flex;flex-wrap:wrap;gap:4px 16px;font-size:12px;color:var(--muted);margin:4px 0 6px}
 .key{display:inline-flex;align-items:center;gap:5px}

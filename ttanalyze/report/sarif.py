@@ -135,8 +135,9 @@ def _logical(a: Analysis, f: Finding) -> list[dict[str, Any]]:
 
 
 def result(a: Analysis, f: Finding, fingerprint: str, rule_index: int, artifacts: _Artifacts,
-           baseline_state: str | None = None) -> dict[str, Any]:
-    """The SARIF ``result`` of one finding."""
+           baseline_state: str | None = None, fixes: list | None = None) -> dict[str, Any]:
+    """The SARIF ``result`` of one finding; its ranked fixes (``ttanalyze.fixes``) go in ``properties.fixes``
+    (SARIF's own ``fixes`` need byte-level artifact changes, which ``ttanalyze fix`` writes as a new file)."""
     location: dict[str, Any] = {"physicalLocation": _physical(artifacts, f.path, f.pos)}
     logical = _logical(a, f)
     if logical:
@@ -155,6 +156,10 @@ def result(a: Analysis, f: Finding, fingerprint: str, rule_index: int, artifacts
                                     "message": {"text": n.message}} for i, n in enumerate(f.notes, 1)]
     if f.op_index is not None:
         out["properties"]["op_index"] = f.op_index
+    if fixes:
+        from .fixes import fix_record
+
+        out["properties"]["fixes"] = [fix_record(fx) for fx in fixes]
     if baseline_state:
         out["baselineState"] = baseline_state
     return out
@@ -166,7 +171,8 @@ def _notification(e: InputError, artifacts: _Artifacts) -> dict[str, Any]:
 
 
 def sarif_log(results: list[tuple[Analysis, list[Finding], list[str]]], input_errors: list[InputError],
-              exit_code: int, root: Path | None = None, baseline: dict[str, Any] | None = None) -> dict[str, Any]:
+              exit_code: int, root: Path | None = None, baseline: dict[str, Any] | None = None,
+              fixes: list[dict[int, list]] | None = None) -> dict[str, Any]:
     """The SARIF log of one ``check`` run.
 
     Args:
@@ -177,6 +183,7 @@ def sarif_log(results: list[tuple[Analysis, list[Finding], list[str]]], input_er
         root: the directory file URIs are relative to (default: the current directory).
         baseline: when a baseline was applied, ``{"path", "suppressed", "stale"}``: the reported
             findings are then marked ``baselineState: "new"``.
+        fixes: per file, the ranked fixes of each reported finding (finding index -> fixes).
     """
     artifacts = _Artifacts(Path(os.path.abspath(root if root is not None else os.curdir)))
     metas = list(catalog().values())
@@ -184,8 +191,9 @@ def sarif_log(results: list[tuple[Analysis, list[Finding], list[str]]], input_er
     for a, _, _ in results:  # every analyzed file is an artifact, with or without findings
         artifacts.location(a.program.path)
     state = "new" if baseline is not None else None
-    sarif_results = [result(a, f, fp, rule_index[f.rule], artifacts, state)
-                     for a, findings, fps in results for f, fp in zip(findings, fps)]
+    fixes = fixes or [{} for _ in results]
+    sarif_results = [result(a, f, fp, rule_index[f.rule], artifacts, state, fx.get(k))
+                     for (a, findings, fps), fx in zip(results, fixes) for k, (f, fp) in enumerate(zip(findings, fps))]
     invocation: dict[str, Any] = {
         "executionSuccessful": exit_code in (0, 1),
         "exitCode": exit_code,
