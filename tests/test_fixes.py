@@ -356,3 +356,22 @@ def test_argmax_fix_passes_the_device_check(ex):
     d = _validated(ex, src, fix_file(src, a, findings).text, exact=True)
     [am] = [r for r in d.ops if r.op.name == "ttnn.argmax"]
     assert am.cbs.device_peak == 30_592
+
+
+def test_fix_cli_selection_errors_and_exit_status(cli, tmp_path):
+    out = tmp_path / "out.mlir"
+    r = cli("fix", SEED3, "-o", out, "--rule", "TTA999")
+    assert r.exit_code == 2 and "unknown rule 'TTA999'" in r.output
+    r = cli("fix", SEED3, "-o", out, "--op", "999")
+    assert r.exit_code == 2 and "simple_mlp_wh.mlir:999:1: error: no finding on line 999" in r.output
+    # --rule selects: the TTA006 warning is fixed, the TTA013 errors are not selected (exit 0).
+    r = cli("fix", SEED3, "-o", out, "--rule", "TTA006")
+    assert r.exit_code == 0 and "fixed TTA006 with layout/rebuild-encoding" in r.output
+    # An error no rewrite knows (TTA001: the reshape's volume) stays: exit 1 although other fixes applied.
+    bad = tmp_path / "bad_reshape.mlir"
+    bad.write_text(SEED0.read_text().replace("shape = [4 : i32, 32 : i32, 24 : i32, 6360 : i32]",
+                                             "shape = [4 : i32, 32 : i32, 24 : i32, 6361 : i32]"))
+    r = cli("fix", bad, "-o", out)
+    assert r.exit_code == 1 and "1 error(s)" in r.output
+    r = cli("check", SEED3, "-o", tmp_path / "missing" / "report.txt")
+    assert r.exit_code == 2 and "cannot write" in r.output

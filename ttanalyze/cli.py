@@ -131,7 +131,11 @@ def check(
         except InputError as exc:
             print(str(exc), file=sys.stderr)
             raise typer.Exit(EXIT_INPUT)
-    stream = open(output, "w") if output else sys.stdout
+    try:
+        stream = open(output, "w") if output else sys.stdout
+    except OSError as exc:
+        print(f"{output}: error: cannot write: {exc.strerror or exc}", file=sys.stderr)
+        raise typer.Exit(EXIT_INPUT)
     console = Console(file=stream, width=None if stream.isatty() else 240, emoji=False, highlight=False)
     results: list[tuple[Analysis, list[Finding]]] = []
     input_errors: list[InputError] = []
@@ -285,8 +289,10 @@ def fix(
 ) -> None:
     """Apply the best applicable fix of each finding and write the rewritten IR to OUT.
 
-    Exit 0 when every selected finding was fixed, 1 when some remain (the fixed
-    findings are still written), 2 on input errors (OUT = FILE included).
+    Exit 0 when no selected finding is left unfixed and no selected error
+    remains (``--rule`` selects), 1 otherwise (what was fixed is still
+    written), 2 on input errors (OUT = FILE, an unknown --rule, no finding on
+    the --op line).
     """
     from .report.fixes import fix_record
 
@@ -296,6 +302,12 @@ def fix(
             raise typer.Exit(EXIT_INPUT)
         a = _load(str(file), arch, l1_small_size, tt_metal)
         findings = run(a)
+        if rule is not None and rule not in catalog():
+            print(f"ttanalyze: unknown rule '{rule}': expected one of {', '.join(catalog())}", file=sys.stderr)
+            raise typer.Exit(EXIT_INPUT)
+        if op is not None and not any(f.pos.line == op for f in findings):
+            print(f"{file}:{op}:1: error: no finding on line {op}", file=sys.stderr)
+            raise typer.Exit(EXIT_INPUT)
         result = fix_file(file.read_text(), a, findings, rule, op)
         output.write_text(result.text)
     except InputError as exc:
@@ -329,7 +341,7 @@ def fix(
         print(f"wrote {output}: {len(result.applied)} fix(es) applied; {errors} error(s), "
               f"{sum(1 for f in result.findings if f.severity == 'warning')} warning(s) left"
               + (f" [{result.analysis.arch.name}]" if result.analysis is not None else ""))
-    if result.unfixed or (not result.applied and any(f.severity == "error" for f in left)):
+    if result.unfixed or any(f.severity == "error" for f in left):
         raise typer.Exit(EXIT_FINDINGS)
 
 
@@ -358,7 +370,7 @@ def validate(
             device = V.DeviceCheckResult("skipped", reason="--no-device")
             device.ops = [V.OpReplay(op, "skipped", reason="--no-device") for op in ops]
         else:
-            try:
+            try:  # the device runs ttnn 0.81.1 (the default model); CBs are predicted for its arch (validate.py)
                 a = analyze(target, arch.value if arch else None)
             except ValueError as exc:
                 raise InputError(str(exc), str(fixed or file)) from None

@@ -67,7 +67,7 @@ def suggest(finding: Finding, source: str, a: Analysis, findings: list[Finding],
     fixes = candidates(finding, a, findings)
     if not fixes:
         return []
-    before = before if before is not None else figures(a, finding.pos.line)
+    before = before if before is not None else figures(a)
     return rank([evaluate(fx, finding, source, a, findings, before) for fx in fixes])
 
 
@@ -105,7 +105,7 @@ def suggest_all(source: str, a: Analysis, findings: list[Finding], limit: int | 
                 out[i] = fixes
             continue
         if before is None:
-            before = figures(a, None)
+            before = figures(a)
         fixes = suggest(f, source, a, findings, before)
         if fixes:
             out[i] = fixes
@@ -145,8 +145,8 @@ def _original(f: Finding, cur: Analysis, cur_text: str, a: Analysis, source: str
     return f
 
 
-def _selected(f: Finding, rule: str | None, line: int | None) -> bool:
-    return (rule is None or f.rule == rule) and (line is None or f.pos.line == line)
+def _selected(f: Finding, rule: str | None) -> bool:
+    return rule is None or f.rule == rule
 
 
 def fix_file(source: str, a: Analysis, findings: list[Finding], rule: str | None = None,
@@ -172,7 +172,7 @@ def fix_file(source: str, a: Analysis, findings: list[Finding], rule: str | None
         chosen = None
         cur_rw = Rewriter(text, cur_a.program)
         for f in cur_f:
-            if f.rule not in BUILDERS or not _selected(f, rule, None):
+            if f.rule not in BUILDERS or not _selected(f, rule):
                 continue
             op_names = ({cur_rw.name(r) for r in cur_a.program.ops[f.op_index].results}
                         if f.op_index is not None else set())
@@ -187,7 +187,7 @@ def fix_file(source: str, a: Analysis, findings: list[Finding], rule: str | None
             if best is None:
                 why = "; ".join(f"{fx.id}: {', '.join(fx.effect.new_errors) or 'the finding stays'}"
                                 for fx in fixes if fx.effect) or "no fix known for this finding"
-                result.unfixed.append((f, why))
+                result.unfixed.append((_original(f, cur_a, text, a, source, findings), why))
                 continue
             chosen = (f, best)
             break

@@ -22,7 +22,7 @@ from ..findings import Finding
 from ..ir.model import Op
 from ..ir.rewrite import Rewriter, desc_of
 from .catalog import builder
-from .layout_fixes import loc_of, op_line
+from .layout_fixes import attrs_of, loc_of, op_line
 from .matmul_config import rewrite_config_text, search
 from .model import Fix
 
@@ -79,13 +79,10 @@ def transposed_with_bias(f: Finding, a: Analysis, findings: list[Finding]) -> li
     res = op.results[0]
 
     def bias_as_add(rw: Rewriter) -> None:
-        first, last = rw.span(op)
-        text = " ".join(rw.lines[first:last + 1]).strip()
         m = rw.fresh_value()
-        attrs = re.search(r"<\{.*?\}>", text)
         loc = loc_of(rw, op)
         rw.replace(op, [
-            op_line(m, "ttnn.linear", [rw.name(x), rw.name(w)], attrs.group(0) if attrs else "",
+            op_line(m, "ttnn.linear", [rw.name(x), rw.name(w)], attrs_of(rw, op),
                     [rw.value_type(x), rw.value_type(w)], rw.value_type(res), loc),
             op_line(rw.name(res), "ttnn.add", [m, rw.name(bias)], "", [rw.value_type(res), rw.value_type(bias)],
                     rw.value_type(res), loc),

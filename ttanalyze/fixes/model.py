@@ -81,8 +81,8 @@ class Fix:
             and not self.effect.new_errors
 
 
-def figures(a: Analysis, op_line: int | None) -> dict[str, float | None]:
-    """The figures a fix is judged on: the program's, and the op's at ``op_line`` when given.
+def figures(a: Analysis) -> dict[str, float | None]:
+    """The program-level figures a fix is judged on.
 
     ``cb_per_core``: the largest CB region of any op (bytes per core);
     ``l1_peak_per_core``: live L1 tensors plus CBs at the worst op;
@@ -132,7 +132,7 @@ def evaluate(fix: Fix, finding: Finding, source: str, a: Analysis, findings: lis
     """Fill ``fix.effect`` by rewriting ``source`` and analyzing the result (see module docstring)."""
     if fix.rewrite is None:
         return fix
-    before = before if before is not None else figures(a, finding.pos.line)
+    before = before if before is not None else figures(a)
     try:
         text = apply_rewrites(source, a, [fix.rewrite])
         b, after_findings = reanalyze(text, a)
@@ -141,20 +141,21 @@ def evaluate(fix: Fix, finding: Finding, source: str, a: Analysis, findings: lis
         return fix
     old_errors = {(f.rule, f.message) for f in findings if f.severity == "error"}
     same_rule = [f for f in after_findings if f.rule == finding.rule and f.severity == finding.severity
-                 and _same_site(f, finding, a, b)]
+                 and _same_site(f, finding, a, source, b, text)]
     new_errors = [f"{f.rule} at line {f.pos.line} of the rewritten IR: {f.message}" for f in after_findings
                   if f.severity == "error" and (f.rule, f.message) not in old_errors and f not in same_rule]
-    new_errors += use_after_deallocate(b)
-    fix.effect = Effect(not same_rule, new_errors, before, figures(b, None))
+    new_errors += use_after_deallocate(b, text)
+    fix.effect = Effect(not same_rule, new_errors, before, figures(b))
     return fix
 
 
-def use_after_deallocate(a: Analysis) -> list[str]:
+def use_after_deallocate(a: Analysis, text: str | None = None) -> list[str]:
     """``line L: %x used after its ttnn.deallocate at line D`` for every such use in ``a``'s program.
 
     A rewrite that reorders ops can leave a read after the value's
     deallocate; tt-metal would read a freed buffer (the reference interpreter
-    refuses it too)."""
+    refuses it too).  With the program's ``text``, values are named as the file spells them."""
+    rw = Rewriter(text, a.program) if text is not None else None
     out = []
     for op in a.program.ops:
         if op.name != "ttnn.deallocate" or not op.operands:
@@ -162,19 +163,20 @@ def use_after_deallocate(a: Analysis) -> list[str]:
         v = op.operands[0]
         for u in v.users:
             if u.name != "ttnn.deallocate" and u.func is op.func and u.index > op.index:
-                out.append(f"line {u.pos.line} of the rewritten IR: {u.name} reads {v.name} after its "
+                out.append(f"line {u.pos.line} of the rewritten IR: {u.name} reads {rw.name(v) if rw else v.name} after its "
                            f"ttnn.deallocate at line {op.pos.line}")
     return out
 
 
-def _same_site(f: Finding, original: Finding, a: Analysis, b: Analysis) -> bool:
+def _same_site(f: Finding, original: Finding, a: Analysis, source: str, b: Analysis, text: str) -> bool:
     """Whether ``f`` (raised on the rewritten program ``b``) is ``original`` again: the same rule on an op
-    producing a value of the same name (rewrites keep the name of the value they replace), or without ops
-    on the same line."""
+    defining a value of the same name as the files spell it (rewrites keep the names of the values they
+    replace; the parser's names are renumbered), or, for findings without an op, on the same line."""
     if f.op_index is None or original.op_index is None:
         return f.pos.line == original.pos.line
-    names = {r.name for r in a.program.ops[original.op_index].results}
-    return bool(names & {r.name for r in b.program.ops[f.op_index].results})
+    rw_a, rw_b = Rewriter(source, a.program), Rewriter(text, b.program)
+    names = {rw_a.name(r) for r in a.program.ops[original.op_index].results}
+    return bool(names & {rw_b.name(r) for r in b.program.ops[f.op_index].results})
 
 
 def rank(fixes: list[Fix]) -> list[Fix]:

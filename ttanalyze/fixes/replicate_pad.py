@@ -389,9 +389,6 @@ def _constant_pad(value: float, device: Value | None) -> PadBuilder:
             if before:
                 names.append(src)
                 types.append(src_type)
-        if src not in names:
-            names.insert(0, src)
-            types.insert(0, src_type)
         lines.append(op_line(out, "ttnn.concat", names, f"<{{dim = {pat.axis} : si32}}>", types, out_type, loc))
         return lines
     return build

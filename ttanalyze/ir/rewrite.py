@@ -1,14 +1,21 @@
-"""Text-level rewriting of a TTNN IR file: replace or insert ops, add layout aliases, rename uses.
+"""Text-level rewriting of a TTNN IR file: replace or insert ops, add layout aliases, retype values.
 
 A fix edits the user's file as text, so everything it does not touch (other
-ops, locations, comments, aliases, module attributes) stays byte for byte.
+ops, locations, comments, aliases, module attributes) stays as it was, line
+endings aside (the text is read with Python's universal newlines: written
+back with LF).
 Ops are located by the line and column the parser recorded
 (:attr:`ttanalyze.ir.model.Op.pos`); an op's text runs from there to the end of
 the line on which its brackets balance (tt-mlir prints one op per line, in
 generic form).  New tensor types get ``#tta_layoutN`` aliases, defined after the
 file's last alias above the module (MLIR needs an alias defined before its
-use); new SSA values are named ``%ttaN``.  The result is parsed back before it
-is returned (:meth:`Rewriter.text`).
+use); new SSA values are named ``%ttaN``.  The parser's value names are MLIR's
+(renumbered in print order), so the file's spelling of a value is read from
+its op's line (:meth:`Rewriter.name`).  ``ttnn.to_layout`` and
+``ttnn.to_memory_config`` are written without attributes, as tt-mlir prints
+them: their target layout, dtype and memory config are the result type's
+encoding (``TTNNOps.td`` at 19c86fca: ``ins AnyRankedTensor:$input``).  The
+result is parsed back before it is returned (:meth:`Rewriter.text`).
 """
 
 from __future__ import annotations
@@ -33,8 +40,7 @@ class Rewriter:
     """Accumulates edits to one file's text; :meth:`text` applies them.
 
     Edits are line based: each op is replaced or has lines inserted before or
-    after it; edits to different ops commute.  Renames apply to whole SSA
-    tokens (``%5`` does not match ``%50``) on the given lines only.
+    after it; edits to different ops commute.
     """
 
     def __init__(self, source: str, program: Program):
@@ -44,7 +50,6 @@ class Rewriter:
         self._before: dict[int, list[str]] = {}
         self._after: dict[int, list[str]] = {}
         self._aliases: dict[str, str] = {}  # encoding text -> alias name
-        self._renames: list[tuple[int, int, str, str]] = []  # (first line, last line, old, new), 0-based
         self._counter = 0
 
     # -- names ---------------------------------------------------------------
@@ -203,18 +208,6 @@ class Rewriter:
         for u in v.users:
             self.rewrite_operands(u, {i: (self.name(v), type_text) for i, o in enumerate(u.operands) if o is v})
 
-    def rename_uses_after(self, op: Op, old: str, new: str) -> None:
-        """Rename the SSA value ``old`` to ``new`` on every line after ``op`` up to its function's ``return``."""
-        _, last = self.span(op)
-        self._renames.append((last + 1, self._func_end(last), old, new))
-
-    def _func_end(self, start: int) -> int:
-        """The line of the ``return`` closing the function that contains line ``start``."""
-        for i in range(start, len(self.lines)):
-            if self.lines[i].lstrip().startswith(("return ", "func.return ", '"func.return"')):
-                return i
-        return len(self.lines) - 1
-
     # -- result ----------------------------------------------------------------
     def text(self) -> str:
         """The rewritten file, checked by parsing it back.
@@ -223,10 +216,6 @@ class Rewriter:
             RewriteError: the result does not parse (a bug in the fix that made it).
         """
         lines = list(self.lines)
-        for first, last, old, new in self._renames:
-            pattern = re.compile(re.escape(old) + r"(?![\w$.])")
-            for i in range(first, min(last, len(lines) - 1) + 1):
-                lines[i] = pattern.sub(new, lines[i])
         out: list[str] = []
         i = 0
         while i < len(lines):
