@@ -429,7 +429,9 @@ def cost(
 ) -> None:
     """Predicted device time per op (ns), what bounds it, bytes and FLOPs; or predicted vs measured per profiler row."""
     from .cost import constants as cost_constants
+    from .cost.constants import ConstantsError
     from .cost.ir import program_cost
+    from .cost.profile import ProfileError
     from .report import cost as cost_report
 
     if file is None and measured is None:
@@ -455,8 +457,11 @@ def cost(
                 doc["measured"] = cost_report.measured_record(comparison, str(measured))
             else:
                 cost_report.measured_text(comparison, str(measured), console, top)
-    except (InputError, ValueError) as exc:
-        print(str(exc) if isinstance(exc, InputError) else f"ttanalyze: {exc}", file=sys.stderr)
+    except (InputError, ProfileError) as exc:  # both print as path:line[:col]: error: message
+        print(str(exc), file=sys.stderr)
+        raise typer.Exit(EXIT_INPUT)
+    except ConstantsError as exc:  # names the constants file
+        print(f"ttanalyze: error: {exc}", file=sys.stderr)
         raise typer.Exit(EXIT_INPUT)
     except typer.Exit:
         raise

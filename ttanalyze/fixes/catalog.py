@@ -35,7 +35,8 @@ def builder(*rules: str) -> Callable[[Builder], Builder]:
 
 
 def _load_builders() -> None:
-    from . import layout_fixes, matmul_fixes, memory_fixes, replicate_pad  # noqa: F401 (imported to register their builders)
+    """Import the builder modules: each registers its builders on import."""
+    from . import layout_fixes, matmul_fixes, memory_fixes, replicate_pad  # noqa: F401
 
 
 def advice(finding: Finding) -> Fix | None:
@@ -90,23 +91,14 @@ def suggest_all(source: str, a: Analysis, findings: list[Finding], limit: int | 
                    key=lambda i: (-severity_rank(findings[i].severity), i))
     evaluated = set(order[:limit] if limit is not None else order)
     for i, f in enumerate(findings):
-        if i not in evaluated:  # no rewrite builder, or over the limit: the rule's advice (and unevaluated rewrites)
-            fixes = candidates(f, a, findings) if f.rule in BUILDERS else [x for x in [advice(f)] if x]
-            for n, fx in enumerate(fixes, 1):
-                fx.rank = n
-            if fixes:
-                out[i] = fixes
-            continue
-        if not evaluate_fixes:
+        if evaluate_fixes and i in evaluated:
+            if before is None:
+                before = figures(a)
+            fixes = suggest(f, source, a, findings, before)
+        else:  # over the limit, or not evaluated: the candidates in builder order, the rule's advice last
             fixes = candidates(f, a, findings)
             for n, fx in enumerate(fixes, 1):
                 fx.rank = n
-            if fixes:
-                out[i] = fixes
-            continue
-        if before is None:
-            before = figures(a)
-        fixes = suggest(f, source, a, findings, before)
         if fixes:
             out[i] = fixes
     return out
