@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import json
 from types import SimpleNamespace
 
@@ -233,7 +235,7 @@ def test_thresholds_resolution(tmp_path):
     t = D.resolve_thresholds({"cb": None}, cwd=tmp_path)
     assert (t.latency, t.l1, t.cb, t.dram, t.fail_on_new) == (5.0, 2.5, None, 5.0, "error")
     assert t.sources == {"latency": "default", "l1": str(tmp_path / "pyproject.toml"), "cb": "command line",
-                         "dram": "default", "fail_on_new": "default"}
+                         "dram": "default", "fail_on_new": "default", "allow_uncosted": "default"}
 
 
 # ---------------------------------------------------------------------------
@@ -257,6 +259,11 @@ def test_malformed_ir_exit_2(cli, tmp_path):
     ("[tool.ttanalyze.diff]\nmax-l1-increase = 5\n  max-latency = 3\n", "3:3", "unknown key 'max-latency'"),
     ("[tool.ttanalyze.diff]\nfail-on-new = 'warnings'\n", "2:1", "fail-on-new: expected one of"),
     ("[tool.ttanalyze.diff]\nmax-dram-increase = -4\n", "2:1", "expected a percentage >= 0"),
+    ("[tool.ttanalyze.diff]\nallow-uncosted = 'yes'\n", "2:1", "allow-uncosted: expected true or false"),
+    # a level of tool.ttanalyze.diff that is not a table: an input error at its key, not a crash
+    ("[project]\nname = 'x'\n[tool]\nttanalyze = 5\n", "4:1", "'tool.ttanalyze' must be a table"),
+    ("tool = 3\n", "1:1", "'tool' must be a table"),
+    ("[tool.ttanalyze]\ndiff = [1, 2]\n", "2:1", "'tool.ttanalyze.diff' must be a table"),
 ])
 def test_bad_pyproject_exit_2(cli, tmp_path, monkeypatch, text, where, message):
     (tmp_path / "pyproject.toml").write_text(text)
@@ -274,3 +281,75 @@ def test_bad_options_exit_2(cli, tmp_path):
     cfg.write_text("[tool.other]\nx = 1\n")
     r = cli("diff", path("mlp_o0"), path("mlp_o2"), "--config", cfg)
     assert r.exit_code == 2 and r.stderr.startswith(f"{cfg}:1:1: error: no [tool.ttanalyze.diff] table")
+
+
+def test_bad_table_shape_in_config_file(cli, tmp_path):
+    cfg = tmp_path / "gate.toml"
+    cfg.write_text("[tool]\nttanalyze = 5\n")
+    with pytest.raises(D.InputError) as exc:
+        D.read_config(cfg, required=True)
+    assert exc.value.path == str(cfg)
+    assert exc.value.message == "'tool.ttanalyze' must be a table (holding [tool.ttanalyze.diff]), not int 5"
+    r = cli("diff", path("mlp_o0"), path("mlp_o2"), "--config", cfg)
+    assert r.exit_code == 2 and r.stderr.startswith(f"{cfg}:2:1: error: 'tool.ttanalyze' must be a table")
+
+
+# ---------------------------------------------------------------------------
+# ops whose cost became unknown: totals over the same ops, and a regression unless allowed
+# ---------------------------------------------------------------------------
+
+
+def _uncost(s: D.Side, name: str) -> tuple[D.Side, int]:
+    """``s`` with the first op called ``name`` unknown to the cost model (as a pass the model cannot follow)."""
+    metrics = copy.deepcopy(s.metrics)
+    op = next(o for o in s.analysis.program.ops if o.name == name)
+    metrics[op.index].update(dram_bytes=None, ns=None)
+    return dataclasses.replace(s, metrics=metrics), op.index
+
+
+def test_newly_uncosted_op_is_a_regression():
+    before = side("transformer_ffn_o2")
+    after, index = _uncost(before, "ttnn.linear")
+    line = before.analysis.program.ops[index].pos.line
+    d = D.diff(before, after, D.Thresholds())
+    # the op is left out of both sides' totals: they stay equal instead of dropping by the linear's time
+    assert d.totals_before["latency_ns"] == d.totals_after["latency_ns"]
+    assert d.totals_before["dram_bytes"] == d.totals_after["dram_bytes"]
+    full = D.totals(before)["latency_ns"]
+    assert d.totals_before["latency_ns"] == pytest.approx(full - before.metrics[index]["ns"])
+    assert (d.totals_before["uncosted_ops"], d.totals_after["uncosted_ops"]) == (0, 1)
+    [r] = d.regressions
+    assert (r.what, r.option, r.after) == ("uncosted op", "allow-uncosted", line)
+    assert r.message.startswith(f"op ttnn.linear at line {line} is no longer costed")
+    assert [c.match.after.index for c in d.uncosted] == [index]
+    doc = D.diff_record(d)
+    assert doc["totals"]["newly_uncosted"][0]["after"]["line"] == line
+    assert doc["totals"]["latency_ns"]["delta"] == 0
+    # allowed: reported, not a regression; and not checked when neither latency nor DRAM is
+    assert not D.diff(before, after, D.Thresholds(allow_uncosted=True)).regressions
+    assert not D.diff(before, after, D.Thresholds(latency=None, dram=None)).regressions
+    # the other way (an op the cost model now knows) is no regression either: it counts on neither side
+    back = D.diff(after, before, D.Thresholds(latency=0, dram=0))
+    assert not back.regressions and not back.uncosted
+
+
+def test_added_uncosted_op_is_a_regression(cli, tmp_path, monkeypatch):
+    # constpad -> edgepad adds a ttnn.concat the cost model does not know: the after totals cannot vouch for it
+    d = pair("mochi_small_constpad_o0", "mochi_small_edgepad_o0")
+    added = [c for c in d.uncosted if c.match.before is None]
+    assert added and {c.match.after.name for c in added} == {"ttnn.concat"}
+    assert all(r.what == "uncosted op" and "(added) is not costed" in r.message
+               for r in d.regressions if r.option == "allow-uncosted")
+    # the matched conv3d and mean, unknown on both sides, are in neither total nor a regression
+    assert not [c for c in d.uncosted if c.match.before is not None]
+    monkeypatch.chdir(tmp_path)
+    args = ("diff", path("mochi_small_constpad_o0"), path("mochi_small_edgepad_o0"))
+    r = cli(*args)
+    assert r.exit_code == 1 and "ttnn.concat at line" in r.stdout and "(added) is not costed" in r.stdout
+    (tmp_path / "pyproject.toml").write_text("[tool.ttanalyze.diff]\nallow-uncosted = true\n")
+    r = cli(*args)
+    assert "(added) is not costed" not in r.stdout.split("thresholds:")[1]
+    assert "allow-uncosted true" in r.stdout
+    # the command line wins over pyproject.toml
+    r = cli(*args, "--no-allow-uncosted")
+    assert "allow-uncosted false (from command line" in r.stdout and r.exit_code == 1

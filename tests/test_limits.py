@@ -8,13 +8,16 @@ formula of the binding op worked out by hand (comments), and by re-analyzing the
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
 
 from ttanalyze.analysis import analyze
 from ttanalyze.errors import InputError
 from ttanalyze.ir.parse import parse_file
-from ttanalyze.limits import derive, find_limit, instantiate, resolve_dim, retype
+from ttanalyze import limits as limits_mod
+from ttanalyze.limits import _Oracle, derive, find_limit, instantiate, resolve_dim, retype
 from ttanalyze.rules import run
 
 from .conftest import REAL, analyze_path, findings_of
@@ -250,3 +253,64 @@ def test_sharded_program_is_refused():
     program = parse_file(FIX / "mlp_o2" / "ttnn.mlir")
     with pytest.raises(InputError, match="sharded: its shard spec would have to be re-planned"):
         derive(program, resolve_dim(program, "batch"))
+
+
+# ---------------------------------------------------------------------------
+# size caps: a program whose tensors cannot fit the device is a failing size, not something to analyze
+# ---------------------------------------------------------------------------
+
+
+def test_dram_capacity_caps_the_search(cli):
+    # mlp_o1 (Blackhole P150 system_desc): nothing overflows L1 with the batch; the largest tensor is %3 = the
+    # linear's [B, 256] bf16 in DRAM tiles: ceil(B / 32) x 8 tiles x 2,048 B.  The whole DRAM is 8 channels x
+    # (4,275,530,880 - 1,048,704) = 34,195,857,408 B = 2,087,149.5 x 16,384: B = 32 x 2,087,149 = 66,788,768
+    # fits, B + 1 takes one more row of tiles (34,195,865,600 B) and cannot run.
+    d = limits_json(cli, MLP_O1, "--dim", "batch", "--max", str(2**30))
+    assert (d["largest"], d["first_failing"]) == (66_788_768, 66_788_769)
+    b = d["binding"]
+    assert (b["rule"], b["op"], b["line"]) == ("dram-capacity", "ttnn.linear", 28)
+    assert (b["bytes_used"], b["bytes_budget"]) == (34_195_865_600, 34_195_857_408)
+    assert any(n.startswith("search stopped at v = 66,788,769: one of the program's tensors exceeds the device's "
+                            "DRAM") for n in d["notes"])
+    capped = [p["v"] for p in d["probes"] if not p["fits"]]
+    assert capped and min(capped) == 66_788_769
+    assert d["analyzer_calls"] < len(d["probes"])  # capped sizes are never analyzed
+    res = cli("limits", MLP_O1, "--dim", "batch", "--max", str(2**30))
+    assert "binding op ttnn.linear at" in res.output and "more than the device's whole DRAM" in res.output
+
+
+def test_model_budget_caps_elements():
+    program = parse_file(MLP_O1)
+    der = derive(program, resolve_dim(program, "batch"))
+    oracle = _Oracle(program, der, None, None, limits_mod.DEFAULT_TT_METAL)
+    assert oracle.size_cap(2**20) is None
+    cap = oracle.size_cap(2**27)  # [2^27, 256] = 2^35 elements
+    assert cap.rule == "model-budget" and "34,359,738,368 elements" in cap.what
+    p = oracle(2**27)
+    assert not p.fits and p.binding.rule == "model-budget" and oracle.calls == 0
+
+
+def test_seed_batch_is_capped_by_dram_within_4_gb():
+    # The search used to grow the batch to 4,096 and the reshape's page-mapping model ran out of memory (killed at
+    # 24 GB).  The tiled %2 [4, 4,884,480 v] bf16 takes 1 x 152,640 x v tiles x 2,048 B = 312,606,720 B per batch;
+    # the Wormhole DRAM is 12 x (1,073,119,552 - 1,920,032) = 12,854,394,240 B: 41 batches fit, 42 do not.
+    seed = FIX.parent / "seeds" / "mochi_replicate_pad_untilize_wh.mlir"
+    code = ("import json, resource; resource.setrlimit(resource.RLIMIT_AS, (4_000_000_000, 4_000_000_000))\n"
+            "from ttanalyze.ir.parse import parse_file\nfrom ttanalyze.limits import find_limit\n"
+            f"r = find_limit(parse_file({str(seed)!r}), 'batch')\nprint(json.dumps(r.record()))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    d = json.loads(out.stdout)
+    assert (d["largest"], d["first_failing"]) == (41, 42)
+    assert d["binding"]["rule"] == "dram-capacity" and d["binding"]["op"] == "ttnn.reshape"
+    assert d["binding"]["bytes_budget"] == 12_854_394_240
+
+
+def test_slow_probe_stops_the_growth(monkeypatch):
+    monkeypatch.setattr(limits_mod, "PROBE_SECONDS", -1.0)  # every analyzer call is "slow"
+    r = find_limit(parse_file(MLP_O1), "batch")
+    assert (r.largest, r.first_failing, r.searched_max) == (32, None, 32)
+    assert [p.v for p in r.probes] == [32]
+    assert r.notes[0].startswith("search stopped at v = 32: the analyzer call took")
+    assert "nothing overflows L1 up to 32 (the search stopped there" in r.text()
+    assert r.record()["searched_max"] == 32

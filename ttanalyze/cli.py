@@ -486,6 +486,9 @@ def diff_cmd(
         None, metavar="PCT", help="Largest allowed growth of the total DRAM traffic, %."),
     fail_on_new: Optional[FailOn] = typer.Option(
         None, help="New findings at or above this severity are a regression (default error)."),
+    allow_uncosted: Optional[bool] = typer.Option(
+        None, "--allow-uncosted/--no-allow-uncosted",
+        help="Whether an op the cost model stops knowing (or a new unknown op) may pass (default: a regression)."),
     config: Optional[Path] = typer.Option(
         None, "--config", help="TOML file with a tool.ttanalyze.diff table (default: the nearest pyproject.toml)."),
     arch: Optional[ArchName] = typer.Option(None, help="Arch defaults for files without a ttcore.system_desc."),
@@ -509,6 +512,8 @@ def diff_cmd(
             raise typer.Exit(EXIT_INPUT)
         if fail_on_new is not None:
             cli_values["fail_on_new"] = fail_on_new.value
+        if allow_uncosted is not None:
+            cli_values["allow_uncosted"] = allow_uncosted
         thresholds = diff_mod.resolve_thresholds(cli_values, config)
         sides = []
         for path in (before, after):

@@ -55,16 +55,27 @@ only).
 Totals and thresholds
 ---------------------
 Totals: peak L1 per core (the largest ``l1_per_core``), the largest CB region
-per core, total DRAM traffic, total predicted latency (sum over the costed
-ops; the ops the cost model does not know are counted apart) and finding
-counts by severity.  A regression is a total that grows by more than its
-threshold, in percent of the before value (from 0 to anything above 0 is an
-infinite increase), or a new finding at or above ``fail_on_new`` (a persisting
-finding whose severity rose counts as new).  Thresholds come from the command
-line, else from the ``[tool.ttanalyze.diff]`` table of a TOML file (``--config
-PATH``, else the nearest ``pyproject.toml`` in the current directory or above
-it; the search stops at the first one found, whether or not it has the table),
-else :data:`DEFAULTS`.  A threshold set to ``false`` (TOML) or ``off`` (command
+per core, total DRAM traffic and total predicted latency, and finding counts
+by severity.  The DRAM and latency totals of the two sides are sums over the
+same ops, so that an op the cost model stops knowing cannot make a total
+shrink: a matched op counts on both sides when it is costed on both, on
+neither otherwise; an added op counts after, a removed op before, when costed
+there (:func:`compared_ops`).  The ops the cost model does not know are
+counted apart (``uncosted_ops``, per side).
+
+A regression is a total that grows by more than its threshold, in percent of
+the before value (from 0 to anything above 0 is an infinite increase); a new
+finding at or above ``fail_on_new`` (a persisting finding whose severity rose
+counts as new); or, while the latency or the DRAM threshold is checked, an op
+whose cost became unknown: a matched op costed before and not after ("op X at
+line L is no longer costed"), or an added op the cost model does not know
+(the totals cannot vouch for either).  ``allow-uncosted = true`` in the table
+below (:attr:`Thresholds.allow_uncosted`) lets such ops pass; they are still
+reported.  Thresholds come from the command line, else from the
+``[tool.ttanalyze.diff]`` table of a TOML file (``--config PATH``, else the
+nearest ``pyproject.toml`` in the current directory or above it; the search
+stops at the first one found, whether or not it has the table), else
+:data:`DEFAULTS`.  A threshold set to ``false`` (TOML) or ``off`` (command
 line) is not checked.
 """
 
@@ -107,9 +118,11 @@ THRESHOLD_KEYS = {
 }
 FAIL_ON_NEW = ("error", "warning", "info", "never")
 CONFIG_TABLE = "[tool.ttanalyze.diff]"
+ALLOW_UNCOSTED_KEY = "allow-uncosted"
 
-#: Default thresholds: each total may grow by 5% at most; a new error-severity finding is a regression.
-DEFAULTS = {"latency": 5.0, "l1": 5.0, "cb": 5.0, "dram": 5.0, "fail_on_new": "error"}
+#: Default thresholds: each total may grow by 5% at most; a new error-severity finding is a regression, and so
+#: is an op whose cost became unknown.
+DEFAULTS = {"latency": 5.0, "l1": 5.0, "cb": 5.0, "dram": 5.0, "fail_on_new": "error", "allow_uncosted": False}
 
 
 # ---------------------------------------------------------------------------
@@ -243,6 +256,7 @@ class Side:
 
     @property
     def path(self) -> str:
+        """The program's file path, as given (no unit)."""
         return self.analysis.program.path
 
 
@@ -265,12 +279,19 @@ def side(analysis: Analysis, findings: list[Finding], constants=None) -> Side:
     return s
 
 
-def totals(s: Side) -> dict[str, Any]:
-    """Program totals (module docstring) and the ops that set the peaks."""
+def totals(s: Side, costed: set[int] | None = None) -> dict[str, Any]:
+    """Program totals (module docstring) and the ops that set the peaks.
+
+    Args:
+        s: one side.
+        costed: the op indices whose DRAM bytes and latency are summed (:func:`compared_ops`); default:
+            every op the cost model knows.
+    """
     ops = _considered(s.analysis.program.ops)
     peak_op = max(ops, key=lambda o: s.metrics[o.index]["l1_per_core"], default=None)
     cb_op = max(ops, key=lambda o: s.metrics[o.index]["cb_per_core"], default=None)
-    known = [s.metrics[o.index] for o in ops if s.metrics[o.index]["ns"] is not None]
+    known = [s.metrics[o.index] for o in ops if s.metrics[o.index]["ns"] is not None
+             and (costed is None or o.index in costed)]
     return {
         "ops": len(ops),
         "peak_l1_per_core": s.metrics[peak_op.index]["l1_per_core"] if peak_op else 0,
@@ -311,10 +332,12 @@ class FindingChange:
 
     @property
     def finding(self) -> Finding:
+        """The finding as it is after the pass (before it, for a ``gone`` one)."""
         return self.after or self.before  # type: ignore[return-value]
 
     @property
     def severity_rose(self) -> bool:
+        """A persisting finding whose severity is higher after the pass than before."""
         return (self.status == "persists"
                 and severity_rank(self.after.severity) > severity_rank(self.before.severity))  # type: ignore[union-attr]
 
@@ -367,7 +390,8 @@ def match_findings(before: list[Finding], after: list[Finding], matches: list[Op
 
 @dataclass
 class Thresholds:
-    """Largest allowed increase of each total, in percent (None: not checked), and ``fail_on_new``.
+    """Largest allowed increase of each total, in percent (None: not checked), ``fail_on_new``, and
+    ``allow_uncosted`` (True: an op whose cost became unknown is not a regression).
 
     ``sources`` says where each came from: ``command line``, the config file's path, or ``default``.
     """
@@ -377,6 +401,7 @@ class Thresholds:
     cb: float | None = DEFAULTS["cb"]
     dram: float | None = DEFAULTS["dram"]
     fail_on_new: str = DEFAULTS["fail_on_new"]
+    allow_uncosted: bool = DEFAULTS["allow_uncosted"]
     sources: dict[str, str] = field(default_factory=dict)
 
 
@@ -448,13 +473,20 @@ def read_config(path: Path, required: bool = False) -> dict[str, Any]:
         msg = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc)) or "invalid TOML"
         pos = SourcePos(int(m[1]), int(m[2])) if m else None
         raise InputError(f"invalid TOML: {msg}", p, pos) from None
-    table = doc.get("tool", {}).get("ttanalyze", {}).get("diff") if isinstance(doc.get("tool"), dict) else None
+    table: Any = doc
+    dotted = []
+    for name in ("tool", "ttanalyze", "diff"):
+        dotted.append(name)
+        table = table.get(name)
+        if table is None:
+            break
+        if not isinstance(table, dict):
+            raise InputError(f"'{'.'.join(dotted)}' must be a table (holding {CONFIG_TABLE}), not "
+                             f"{type(table).__name__} {table!r}", p, _key_pos(text, name))
     if table is None:
         if required:
             raise InputError(f"no {CONFIG_TABLE} table", p)
         return {}
-    if not isinstance(table, dict):
-        raise InputError(f"{CONFIG_TABLE} must be a table", p, _key_pos(text, "diff"))
     out: dict[str, Any] = {}
     for key, value in table.items():
         norm = key.replace("_", "-")
@@ -463,6 +495,10 @@ def read_config(path: Path, required: bool = False) -> dict[str, Any]:
             if not isinstance(value, str) or value not in FAIL_ON_NEW:
                 raise InputError(f"{key}: expected one of {', '.join(FAIL_ON_NEW)}, got {value!r}", p, pos)
             out["fail_on_new"] = value
+        elif norm == ALLOW_UNCOSTED_KEY:
+            if not isinstance(value, bool):
+                raise InputError(f"{key}: expected true or false, got {value!r}", p, pos)
+            out["allow_uncosted"] = value
         elif norm in THRESHOLD_KEYS:
             if value is False:
                 out[THRESHOLD_KEYS[norm][0]] = None
@@ -471,7 +507,7 @@ def read_config(path: Path, required: bool = False) -> dict[str, Any]:
             else:
                 out[THRESHOLD_KEYS[norm][0]] = parse_percent(str(value), key, p, pos)
         else:
-            known = ", ".join([*THRESHOLD_KEYS, "fail-on-new"])
+            known = ", ".join([*THRESHOLD_KEYS, "fail-on-new", ALLOW_UNCOSTED_KEY])
             raise InputError(f"unknown key '{key}' in {CONFIG_TABLE} (known: {known})", p, pos)
     return out
 
@@ -490,7 +526,7 @@ def resolve_thresholds(cli: dict[str, Any], config: Path | None = None, cwd: Pat
     path = config if config is not None else find_config(cwd or Path.cwd())
     from_file = read_config(path, required=config is not None) if path is not None else {}
     t = Thresholds()
-    for attr in ("latency", "l1", "cb", "dram", "fail_on_new"):
+    for attr in ("latency", "l1", "cb", "dram", "fail_on_new", "allow_uncosted"):
         if attr in cli:
             setattr(t, attr, cli[attr])
             t.sources[attr] = "command line"
@@ -518,6 +554,7 @@ class OpChange:
     types_changed: bool = False
 
     def delta(self, metric: str) -> float | None:
+        """After minus before, in the metric's unit (bytes per core, bytes, ns); None when a side lacks it."""
         b, a = self.before.get(metric), self.after.get(metric)
         return None if b is None or a is None else a - b
 
@@ -532,7 +569,8 @@ class OpChange:
 
 @dataclass
 class Regression:
-    """One violated threshold: ``what`` (a total or ``new findings``), its option, the limit and the numbers."""
+    """One violated threshold: ``what`` (a total, ``new findings`` or ``uncosted op``), its option, the limit
+    and the numbers (for ``uncosted op``: the op's line before, None when added, and after)."""
 
     what: str
     option: str
@@ -544,6 +582,13 @@ class Regression:
 
 @dataclass
 class ProgramDiff:
+    """The result of :func:`diff`: both sides, every op match and finding change, the totals (bytes, bytes per
+    core, ns; see the module docstring), the thresholds and the regressions they found.
+
+    ``uncosted``: the ops whose cost became unknown (a matched op costed before only, or an added op the cost
+    model does not know), left out of the DRAM and latency totals of both sides.
+    """
+
     before: Side
     after: Side
     ops: list[OpChange]
@@ -552,8 +597,11 @@ class ProgramDiff:
     totals_after: dict[str, Any]
     thresholds: Thresholds
     regressions: list[Regression]
+    uncosted: list[OpChange] = field(default_factory=list)
 
     def counts(self) -> dict[str, int]:
+        """Number of op matches by how they matched (``location``, ``signature``, ``position``, ``added``,
+        ``removed``), in ops."""
         out = {"location": 0, "signature": 0, "position": 0, "added": 0, "removed": 0}
         for c in self.ops:
             out[c.match.how] += 1
@@ -576,8 +624,9 @@ def _fmt_total(key: str, v: float) -> str:
     return f"{v / 1000:,.2f} us" if key == "latency_ns" else f"{round(v):,} B"
 
 
-def regressions(tb: dict[str, Any], ta: dict[str, Any], findings: list[FindingChange], t: Thresholds) -> list[Regression]:
-    """The thresholds the change violates (module docstring)."""
+def regressions(tb: dict[str, Any], ta: dict[str, Any], findings: list[FindingChange], t: Thresholds,
+                uncosted: list[OpChange] = ()) -> list[Regression]:
+    """The thresholds the change violates (module docstring); ``uncosted``: :func:`compared_ops`."""
     out = []
     labels = {"latency_ns": "predicted latency", "peak_l1_per_core": "peak L1 per core",
               "max_cb_per_core": "max CB per core", "dram_bytes": "DRAM traffic"}
@@ -602,7 +651,43 @@ def regressions(tb: dict[str, Any], ta: dict[str, Any], findings: list[FindingCh
                                   f"new findings at or above {t.fail_on_new}: {what} "
                                   f"({', '.join(sorted({c.finding.rule for c in bad}))}) exceeds --fail-on-new "
                                   f"{t.fail_on_new}"))
+    if not t.allow_uncosted and (t.latency is not None or t.dram is not None):
+        for c in uncosted:
+            a, b = c.match.after, c.match.before
+            if b is not None:
+                why = (f"op {a.name} at line {a.pos.line} is no longer costed (it was at line {b.pos.line} before "
+                       "the pass): its latency and DRAM bytes are left out of both totals")
+            else:
+                why = (f"op {a.name} at line {a.pos.line} (added) is not costed: its latency and DRAM bytes are not "
+                       "in the after totals")
+            out.append(Regression("uncosted op", ALLOW_UNCOSTED_KEY, False, b.pos.line if b else None, a.pos.line,
+                                  f"{why} (allow with {ALLOW_UNCOSTED_KEY} = true in {CONFIG_TABLE})"))
     return out
+
+
+def compared_ops(ops: list[OpChange]) -> tuple[set[int], set[int], list[OpChange]]:
+    """The ops whose DRAM bytes and latency the totals sum (module docstring), as op indices before and after,
+    and the ops whose cost became unknown (matched and costed before only, or added and not costed)."""
+    before: set[int] = set()
+    after: set[int] = set()
+    uncosted: list[OpChange] = []
+    for c in ops:
+        b, a = c.match.before, c.match.after
+        known_b, known_a = c.before.get("ns") is not None, c.after.get("ns") is not None
+        if b is not None and a is not None:
+            if known_b and known_a:
+                before.add(b.index)
+                after.add(a.index)
+            elif known_b:
+                uncosted.append(c)
+        elif a is not None:
+            if known_a:
+                after.add(a.index)
+            else:
+                uncosted.append(c)
+        elif b is not None and known_b:
+            before.add(b.index)
+    return before, after, uncosted
 
 
 def diff(before: Side, after: Side, thresholds: Thresholds | None = None) -> ProgramDiff:
@@ -622,8 +707,10 @@ def diff(before: Side, after: Side, thresholds: Thresholds | None = None) -> Pro
             types = _types_text(m.before) != _types_text(m.after)
         ops.append(OpChange(m, dict(mb), dict(ma), attrs, types))
     fchanges = match_findings(before.findings, after.findings, matches)
-    tb, ta = totals(before), totals(after)
-    return ProgramDiff(before, after, ops, fchanges, tb, ta, thresholds, regressions(tb, ta, fchanges, thresholds))
+    costed_b, costed_a, uncosted = compared_ops(ops)
+    tb, ta = totals(before, costed_b), totals(after, costed_a)
+    return ProgramDiff(before, after, ops, fchanges, tb, ta, thresholds,
+                       regressions(tb, ta, fchanges, thresholds, uncosted), uncosted)
 
 
 # ---------------------------------------------------------------------------
@@ -662,12 +749,14 @@ def diff_record(d: ProgramDiff) -> dict[str, Any]:
                       "after": finding_record(c.after) if c.after else None} for c in d.findings],
         "totals": {**{k: total_rec(k) for k in TOTALS},
                    "uncosted_ops": {"before": d.totals_before["uncosted_ops"], "after": d.totals_after["uncosted_ops"]},
+                   "newly_uncosted": [{"before": _op_ref(c.match.before) if c.match.before else None,
+                                       "after": _op_ref(c.match.after)} for c in d.uncosted],
                    "findings": {"before": d.totals_before["findings"], "after": d.totals_after["findings"]},
                    "peak_l1_op": {"before": d.totals_before["peak_l1_op"], "after": d.totals_after["peak_l1_op"]},
                    "max_cb_op": {"before": d.totals_before["max_cb_op"], "after": d.totals_after["max_cb_op"]}},
         "thresholds": {"max_latency_increase_pct": t.latency, "max_l1_increase_pct": t.l1,
                        "max_cb_increase_pct": t.cb, "max_dram_increase_pct": t.dram, "fail_on_new": t.fail_on_new,
-                       "sources": t.sources},
+                       "allow_uncosted": t.allow_uncosted, "sources": t.sources},
         "regressions": [{"what": r.what, "option": r.option, "limit": r.limit, "before": r.before, "after": r.after,
                          "message": r.message} for r in d.regressions],
     }
@@ -757,15 +846,20 @@ def diff_text(d: ProgramDiff, console) -> None:
     table.add_row("ops the cost model does not know", str(d.totals_before["uncosted_ops"]),
                   str(d.totals_after["uncosted_ops"]), "")
     console.print(table)
-    if d.totals_before["uncosted_ops"] != d.totals_after["uncosted_ops"]:
-        out(f"note: the cost model knows not {d.totals_before['uncosted_ops']} but {d.totals_after['uncosted_ops']} "
-            f"ops: the latency and DRAM totals leave out different ops")
+    if d.totals_before["uncosted_ops"] or d.totals_after["uncosted_ops"]:
+        out("note: the DRAM and latency totals sum the same ops on both sides: the matched ops costed on both, "
+            "the added and removed ops costed on theirs")
+    for c in d.uncosted:
+        a = c.match.after
+        out(f"note: {a.name} at line {a.pos.line} "
+            + ("is no longer costed" if c.match.before is not None else "(added) is not costed"))
 
     t = d.thresholds
     lim = ", ".join(f"{opt} {'off' if getattr(t, attr) is None else format(getattr(t, attr), 'g') + '%'}"
                     for attr, _, opt in THRESHOLD_KEYS.values())
     srcs = sorted(set(t.sources.values()))
-    out(f"thresholds: {lim}, --fail-on-new {t.fail_on_new} (from {', '.join(srcs) or 'default'})")
+    out(f"thresholds: {lim}, --fail-on-new {t.fail_on_new}, {ALLOW_UNCOSTED_KEY} "
+        f"{'true' if t.allow_uncosted else 'false'} (from {', '.join(srcs) or 'default'})")
     if d.regressions:
         out(f"{len(d.regressions)} regression{'s' if len(d.regressions) > 1 else ''}:")
         for r in d.regressions:

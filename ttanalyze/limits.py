@@ -47,6 +47,18 @@ Three steps:
    says so if one of them fits again.  Below ``largest``, sizes that were not
    probed are assumed to fit (L1 figures grow with the dims; the ceil divisions
    over tiles and cores make them only piecewise monotone).
+
+   Two caps keep a probe from asking the analyzer about a program that could
+   never run (and whose models would need memory in proportion to the
+   tensors): a size at which one device tensor needs more bytes than the
+   whole DRAM of the chip (``usable_dram_per_bank x num_dram_channels``; tile
+   padding counted, page alignment not, so the cap never refuses a size that
+   could fit), or at which any tensor has more than :data:`MAX_ELEMENTS`
+   elements, *fails* without an analyzer call, with the tensor as the reason
+   (binding rule ``dram-capacity`` / ``model-budget``); a note says
+   ``search stopped at v = N`` when that is the first failing size.  An
+   analyzer call slower than :data:`PROBE_SECONDS` on a fitting size stops the
+   geometric growth there (``LimitResult.searched_max``, with a note).
 """
 
 from __future__ import annotations
@@ -67,8 +79,9 @@ from .errors import InputError
 from .findings import Finding
 from .ir.attr_grammar import AffineMapV
 from .ir.emit import linear_map_text
+from .arch import Arch, resolve_arch
 from .ir.model import Func, Op, Program, TensorType, Value
-from .layout import derive_memref, tile_padded_shape
+from .layout import ceil_div, derive_memref, tile_padded_shape
 from .versions import DEFAULT_TT_METAL
 
 V = sympy.Symbol("v", integer=True, positive=True)
@@ -76,6 +89,12 @@ DEFAULT_MAX = 2**20
 ALIASES = {"batch": 0, "sequence": -2, "width": -1}
 MAX_PROBES = 200
 GROWTH = 4
+# The largest tensor (elements) the analyzer is asked to model: a size beyond it fails as "model-budget".
+MAX_ELEMENTS = 2**34
+# An analyzer call (seconds) slower than this on a fitting size stops the search from growing past it.
+PROBE_SECONDS = 60.0
+# Binding rules of sizes refused without an analyzer call (see the module docstring).
+SIZE_CAPS = ("dram-capacity", "model-budget")
 
 Expr = sympy.Expr
 Shape = tuple  # of sympy expressions
@@ -104,6 +123,8 @@ class DimRef:
         arg: the argument (a tensor Value); dim: its dim index in ``[0, rank)``.
         spec: the name as given (``batch``, ``%arg0:1``, ``x:-1``).
         current: the dim's size in the program, in elements.
+        tied: further (argument, dim index) pairs that take the same size as
+            ``arg`` dim ``dim`` (``--dim x:-1,w1:0``); empty for one dim.
     """
 
     arg: Value
@@ -200,8 +221,9 @@ class Derivation:
             (a callable ``int -> value``), or None to drop the attribute.
         raw: per op index, attribute name -> callable ``int -> text`` for reports.
         lower_bounds: (bound, why): sizes below ``bound`` are not legal.
-        modulus: v must be a multiple of it (plus ``residue``) for every dim
-            to stay an integer.
+        divisibility: the denominators ``q`` of the rational coefficients
+            ``p/q`` of ``v`` in the derived dims: such a dim stays an integer
+            exactly when ``q`` divides ``v - current`` (see :attr:`modulus`).
         reached: indices of the ops with a symbolic operand or result.
     """
 
@@ -210,19 +232,18 @@ class Derivation:
     attrs: dict[int, dict[str, Callable[[int], Any] | None]] = field(default_factory=dict)
     raw: dict[int, dict[str, Callable[[int], str]]] = field(default_factory=dict)
     lower_bounds: list[tuple[int, str]] = field(default_factory=list)
-    divisibility: list[tuple[int, int]] = field(default_factory=list)  # (a*v + b) % d == 0 as (d, value at v0)
+    divisibility: list[int] = field(default_factory=list)
     reached: list[int] = field(default_factory=list)
 
     @property
     def modulus(self) -> int:
-        """v must be congruent to the current size modulo this (1 when any size works)."""
-        m = 1
-        for d, _ in self.divisibility:
-            m = math.lcm(m, d)
-        return m
+        """v must be congruent to the current size modulo this (elements; 1 when any size works):
+        the lcm of :attr:`divisibility`."""
+        return math.lcm(1, *self.divisibility)
 
     @property
     def lower_bound(self) -> int:
+        """The smallest legal size (elements): the largest of :attr:`lower_bounds`, at least 1."""
         return max([1] + [b for b, _ in self.lower_bounds])
 
 
@@ -294,11 +315,11 @@ def derive(program: Program, ref: DimRef, auto_matmul_config: bool = False) -> D
                                      f"would have to be re-planned for another {ref.spec}; not modeled")
                 der.shapes[r] = tuple(s)
                 for d in s:
-                    _constrain(der, program, op, sympy.expand(d), v0)
+                    _constrain(der, program, op, sympy.expand(d))
     return der
 
 
-def _constrain(der: Derivation, program: Program, op: Op, d: Expr, v0: int) -> None:
+def _constrain(der: Derivation, program: Program, op: Op, d: Expr) -> None:
     """Record that dim ``d`` (linear in v) stays an integer (a modulus on v) and >= 1 (a lower bound)."""
     if not d.has(V):
         return
@@ -308,7 +329,7 @@ def _constrain(der: Derivation, program: Program, op: Op, d: Expr, v0: int) -> N
     a = sympy.Rational(poly.coeff_monomial(V))
     b = sympy.Rational(poly.coeff_monomial(1))
     if a.q > 1:
-        der.divisibility.append((int(a.q), v0))
+        der.divisibility.append(int(a.q))
     if a > 0:
         bound = int(sympy.ceiling((1 - b) / a))
         if bound > 1:
@@ -642,7 +663,10 @@ class Binding:
 
     ``used`` vs ``budget``: the CB region end vs ``l1_size`` (TTA010
     max_l1_size), vs the lowest live L1 buffer (TTA010 clash), or the live L1
-    tensors vs the L1 bank (TTA004); both 0 for a TTA013 refusal.
+    tensors vs the L1 bank (TTA004); both 0 for a TTA013 refusal.  Sizes refused
+    without an analyzer call (:data:`SIZE_CAPS`): ``dram-capacity`` compares
+    the tensor's bytes with the whole device DRAM (bytes, not per core);
+    ``model-budget`` has both 0.
     """
 
     rule: str
@@ -667,6 +691,7 @@ class Probe:
     binding: Binding | None
     metric: dict[int, int]  # op index -> L1 figure (bytes per core: CB end or live L1), for the learned model
     dram_over: bool = False  # a TTA005 finding (DRAM per bank) at this size
+    seconds: float = 0.0  # wall time of the analyzer call (0: none, a size cap)
 
 
 @dataclass
@@ -681,6 +706,8 @@ class LimitResult:
         step: sizes are ``current + k * step`` (divisibility of derived dims).
         calls: analyzer calls; seconds: wall time; probes: every size tried.
         current_fits: whether the program as written fits.
+        searched_max: when a slow analyzer call stopped the growth, the
+            largest size searched (elements); None: up to ``max_value``.
     """
 
     path: str
@@ -697,6 +724,7 @@ class LimitResult:
     probes: list[Probe]
     reached_ops: int
     notes: list[str] = field(default_factory=list)
+    searched_max: int | None = None
 
     def record(self) -> dict:
         """JSON-ready dict (schema ``ttanalyze.limits/1``)."""
@@ -706,7 +734,8 @@ class LimitResult:
             "dim": {"spec": self.dim.spec, "arg": self.dim.arg.name, "arg_name": self.dim.arg.arg_name,
                     "index": self.dim.dim, "current": self.dim.current,
                     "tied": [{"arg": a.name, "arg_name": a.arg_name, "index": d} for a, d in self.dim.tied]},
-            "max": self.max_value, "step": self.step, "lower_bound": self.lower_bound,
+            "max": self.max_value, "searched_max": self.searched_max, "step": self.step,
+            "lower_bound": self.lower_bound,
             "current_fits": self.current_fits, "largest": self.largest, "first_failing": self.first_failing,
             "binding": None if b is None else {
                 "rule": b.rule, "op": b.op_name, "op_index": b.op_index, "line": b.line, "col": b.col, "loc": b.loc,
@@ -723,7 +752,10 @@ class LimitResult:
         if self.step > 1:
             head += f" (sizes in steps of {self.step})"
         lines = [head]
-        if self.first_failing is None:
+        if self.first_failing is None and self.searched_max is not None:
+            lines.append(f"  nothing overflows L1 up to {fmt.num(self.searched_max)} (the search stopped there, "
+                         f"see the note; --max {fmt.num(self.max_value)})")
+        elif self.first_failing is None:
             lines.append(f"  nothing overflows L1 up to --max {fmt.num(self.max_value)}")
         elif self.largest is None:
             lines.append(f"  no size fits: {fmt.num(self.first_failing)} (the smallest legal) already overflows")
@@ -745,6 +777,10 @@ class _Oracle:
         self.arch, self.l1_small_size, self.tt_metal = arch, l1_small_size, tt_metal
         self.cache: dict[int, Probe] = {}
         self.calls = 0
+        try:
+            self.device: Arch = resolve_arch(program.system_desc, arch, l1_small_size)
+        except ValueError as exc:
+            raise InputError(str(exc), program.path) from None
         from .analysis import check_shapes
 
         # ops whose shape rule agrees with the IR as written: it must keep agreeing when scaled
@@ -768,6 +804,11 @@ class _Oracle:
             return self.cache[v]
         from .rules import run
 
+        cap = self.size_cap(v)
+        if cap is not None:
+            probe = self.cache[v] = Probe(v, False, -1, cap, {})
+            return probe
+        start = time.perf_counter()
         a = self.analysis(v)
         self._check_shapes(a, v)
         findings = run(a, ["TTA004", "TTA005", "TTA010", "TTA013"])
@@ -779,9 +820,48 @@ class _Oracle:
         binding = _binding(a, bad[0]) if bad else None
         if binding is not None:
             margin = min(margin, binding.budget - binding.used) if binding.budget else min(margin, -1)
-        probe = Probe(v, not bad, margin, binding, metric, dram_over)
+        probe = Probe(v, not bad, margin, binding, metric, dram_over, time.perf_counter() - start)
         self.cache[v] = probe
         return probe
+
+    def size_cap(self, v: int) -> Binding | None:
+        """Why the program cannot be analyzed at ``v`` (module docstring), or None.
+
+        The first tensor (in program order) with more than :data:`MAX_ELEMENTS`
+        elements, else the first device tensor whose bytes (tile-padded) exceed
+        ``usable_dram_per_bank x num_dram_channels``.
+        """
+        arch = self.device
+        capacity = arch.usable_dram_per_bank * arch.num_dram_channels
+        sized = [(x, _concrete(s, v)) for x, s in self.der.shapes.items() if isinstance(x.type, TensorType)]
+        for x, shape in sized:
+            n = math.prod(shape)
+            if n > MAX_ELEMENTS:
+                return self._cap_binding(x, "model-budget", 0, 0,
+                                         f"{x.name} {_shape_text(shape)} {x.type.element} has {fmt.num(n)} elements, "
+                                         f"more than the {fmt.num(MAX_ELEMENTS)} (2^34) the analyzer models: "
+                                         "not analyzed")
+        for x, shape in sized:
+            lay = x.type.layout
+            if lay is None or lay.buffer_type not in ("dram", "l1", "l1_small"):
+                continue
+            need = _device_bytes(shape, lay)
+            if need is not None and need > capacity:
+                return self._cap_binding(
+                    x, "dram-capacity", need, capacity,
+                    f"{x.name} {_shape_text(shape)} {x.type.element} ({lay.buffer_type}) needs {fmt.nbytes(need)}, "
+                    f"more than the device's whole DRAM ({fmt.nbytes(capacity)}: {arch.num_dram_channels} channels x "
+                    f"{fmt.nbytes(arch.usable_dram_per_bank)} usable): it cannot run at this size, not analyzed")
+        return None
+
+    def _cap_binding(self, x: Value, rule: str, used: int, budget: int, what: str) -> Binding:
+        """The tensor's producer (or, for an argument, its first user) as the binding op."""
+        op = x.producer or (x.users[0] if x.users else None)
+        if op is None:
+            pos, name, index, loc = self.program.entry.pos, f"func.func @{self.program.entry.name}", -1, ""
+        else:
+            pos, name, index, loc = op.pos, op.name, op.index, op.loc_name
+        return Binding(rule, index, name, pos.line, pos.col, loc, used, budget, what, what)
 
     def _check_shapes(self, a: Analysis, v: int) -> None:
         """The project's shape rules must agree with the instantiated result types (where they agree at v0)."""
@@ -795,6 +875,20 @@ class _Oracle:
                 why = check.error or f"its shape rule gives {[_shape_text(s) for s in check.shapes or []]}"
                 raise InputError(f"{op.name}: at {self.der.ref.spec} = {v} the scaled op is not valid: {why}",
                                  self.program.path, op.pos)
+
+
+def _device_bytes(shape: tuple[int, ...], lay) -> int | None:
+    """Bytes of a tensor of ``shape`` in layout ``lay``: whole tiles when tiled (padding counted), else
+    elements x element size; page alignment is not counted (a lower bound).  None for an unknown tile size."""
+    if lay.is_tiled:
+        dims = (1, 1) + tuple(shape)
+        try:
+            tile = lay.element.bytes
+        except Exception:  # noqa: BLE001 - the analyzer reports bad tiles itself
+            return None
+        return (math.prod(dims[:-2]) * ceil_div(dims[-2], lay.element.height)
+                * ceil_div(dims[-1], lay.element.width) * tile)
+    return math.prod(shape) * (lay.dtype.scalar_bytes or 1)
 
 
 def _margins(a: Analysis) -> tuple[dict[int, int], int]:
@@ -897,16 +991,20 @@ def find_limit(program: Program, spec: str, max_value: int = DEFAULT_MAX, arch: 
     v0 = ref.current
     step = der.modulus
     lo, hi = 0, max_value + 1  # lo: largest size known to fit (0: none); hi: smallest known to fail
+    ceiling = max_value  # the growth stops here after a slow analyzer call (PROBE_SECONDS)
+    slow: Probe | None = None
     probes: list[Probe] = []
     fails: list[Probe] = []
 
     def probe(v: int) -> Probe:
-        nonlocal lo, hi
+        nonlocal lo, hi, ceiling, slow
         p = oracle(v)
         if p not in probes:
             probes.append(p)
         if p.fits:
             lo = max(lo, v)
+            if p.seconds > PROBE_SECONDS and v < ceiling:
+                ceiling, slow = v, p
         else:
             hi = min(hi, v)
             fails.append(p)
@@ -922,8 +1020,8 @@ def find_limit(program: Program, spec: str, max_value: int = DEFAULT_MAX, arch: 
         model = None
         if hi > max_value:
             # no failure yet: grow geometrically (GROWTH x the largest fitting size), then the largest legal size
-            nxt = _z3_next(der, v0, lo, hi, max_value, at_least=max(GROWTH * lo, der.lower_bound))
-            nxt = nxt if nxt is not None else _z3_next(der, v0, lo, hi, max_value)
+            nxt = _z3_next(der, v0, lo, hi, ceiling, at_least=max(GROWTH * lo, der.lower_bound))
+            nxt = nxt if nxt is not None else _z3_next(der, v0, lo, hi, ceiling)
         else:
             model = None if bisect else _learn(probes, fails)
             nxt = _z3_next(der, v0, lo, hi, max_value, model=model) if model is not None else None
@@ -938,7 +1036,11 @@ def find_limit(program: Program, spec: str, max_value: int = DEFAULT_MAX, arch: 
     first_failing = hi if hi <= max_value else None
     binding = oracle(first_failing).binding if first_failing is not None else None
     notes = []
-    if _z3_next(der, v0, lo, hi, max_value) is not None:
+    stopped = slow is not None and first_failing is None
+    if stopped:
+        notes.append(f"search stopped at v = {fmt.num(slow.v)}: the analyzer call took {slow.seconds:.1f} s (budget "
+                     f"{PROBE_SECONDS:.0f} s per call); larger sizes were not probed")
+    elif _z3_next(der, v0, lo, hi, max_value) is not None:
         notes.append(f"search stopped after {len(probes)} probes: the boundary lies between {lo} and {hi}")
     elif largest is not None and first_failing is not None and first_failing - largest != step:
         notes.append(f"no legal size between {largest} and {first_failing}")
@@ -949,6 +1051,16 @@ def find_limit(program: Program, spec: str, max_value: int = DEFAULT_MAX, arch: 
         if again:
             notes.append(f"not monotone: {fmt.num(again[0])} fits again (only sizes up to {fmt.num(largest or 0)} "
                          "are reported as fitting)")
+    capped = sorted((p for p in probes if p.binding is not None and p.binding.rule in SIZE_CAPS), key=lambda p: p.v)
+    if capped:
+        c = capped[0]
+        why = ("one of the program's tensors exceeds the device's DRAM" if c.binding.rule == "dram-capacity"
+               else f"one of the program's tensors exceeds the model budget of {fmt.num(MAX_ELEMENTS)} elements")
+        if c.v == first_failing:
+            notes.append(f"search stopped at v = {fmt.num(c.v)}: {why} (the binding op above): sizes from there on "
+                         "cannot run and are not analyzed")
+        else:
+            notes.append(f"from {fmt.num(c.v)} on (probed), {why}: those sizes were not analyzed")
     dram = [p.v for p in probes if p.fits and p.dram_over]
     if dram:
         notes.append(f"from {fmt.num(min(dram))} on (probed), the tensors overflow DRAM (TTA005), whatever L1 does")
@@ -958,14 +1070,15 @@ def find_limit(program: Program, spec: str, max_value: int = DEFAULT_MAX, arch: 
             notes.append(f"sizes below {b} are not legal: {why}")
     return LimitResult(program.path, ref, max_value, step, der.lower_bound, largest, first_failing, binding,
                        current.fits, oracle.calls,
-                       time.perf_counter() - start, probes, len(der.reached), notes)
+                       time.perf_counter() - start, probes, len(der.reached), notes,
+                       searched_max=ceiling if stopped else None)
 
 
 def _learn(probes: list[Probe], fails: list[Probe]) -> tuple[int, int, int] | None:
     """A linear bound ``a*v + b <= c`` (integers) on the L1 figure of the op that binds at the smallest
     failing size: the line through its figure there and at the nearest other probe (bytes per core)."""
     bad = min(fails, key=lambda p: p.v, default=None)
-    if bad is None or bad.binding is None or not bad.binding.budget:
+    if bad is None or bad.binding is None or not bad.binding.budget or bad.binding.rule in SIZE_CAPS:
         return None
     i = bad.binding.op_index
     others = [p for p in probes if p.v != bad.v and i in p.metric]
