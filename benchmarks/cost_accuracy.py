@@ -196,7 +196,7 @@ def render(results: dict, c: K.Constants, cv_done: bool, seconds: float) -> str:
                      f"{p.get('rows', 0)} ({p.get('signatures', 0)}) | {e.description} |")
     lines += ["", "A constant's training rows are those whose prediction moves by more than 0.5% when it moves by "
               "5% (`provenance` in constants.json lists them per data set and op code).  `prior`: no training row "
-              "depends on it; the value is the cited or physical prior in `benchmarks/fit_cost.py`.", END]
+              "depends on it; the value is the value in `benchmarks/fit_cost.py` (cited, or an uncited physical guess: `sfpu_heavy`).", END]
     return "\n".join(lines) + "\n"
 
 

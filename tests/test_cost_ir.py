@@ -67,7 +67,7 @@ def test_conv2d_runs_the_sliding_window_device_ops():
     assert [d.op_code for d in ops] == ["PaddedSliceDeviceOperation", "HaloDeviceOperation", "MoveDeviceOperation",
                                        "Conv2dDeviceOperation", "SliceWriteDeviceOperation"]
     c = ops[3]
-    assert c.attrs["window"] == (3, 3) and c.attrs["input_hw"] == (32, 32) and c.attrs["channels_out"] == 32
+    assert c.attrs["window"] == (3, 3) and c.attrs["input_hw"] == (32, 32) and c.attrs["channels_in"] == 16
     assert c.math_fidelity == "HiFi4" and c.fp32_dest_acc is True  # the IR's compute_config
 
 
@@ -140,3 +140,97 @@ def test_cost_cli_measured_text_json_and_errors(cli, tmp_path):
     bad.write_text("OP CODE,ATTRIBUTES\nMatmul,{}\n")
     r = cli("cost", "--measured", bad)
     assert r.exit_code == 2 and "perf.csv:1" in r.output and "missing column" in r.output
+
+
+# ----------------------------------------------------------------------------- review fixes
+
+ATTENTION_O0 = FIXTURES / "real" / "attention_o0" / "ttnn.mlir"
+
+
+def _single_op(op, operands, result, attrs=""):
+    from ttanalyze.analysis import analyze
+    from ttanalyze.ir.emit import TensorDesc, module_text, single_op_func
+    from ttanalyze.ir.parse import parse_text
+
+    from .conftest import BH_SYSTEM_DESC
+
+    def t(shape):
+        return TensorDesc(tuple(shape), "bf16", "tile", "dram", "interleaved", (1, 1), None)
+
+    text = module_text(BH_SYSTEM_DESC, single_op_func(op, [t(s) for s in operands], [t(result)], attrs))
+    a = analyze(parse_text(text, "t.mlir"))
+    return a, next(o for o in a.program.ops if o.name == op)
+
+
+def test_op_cost_marks_ops_the_model_cannot_cost_unknown(monkeypatch):
+    from ttanalyze.cost import ir
+    from ttanalyze.cost.model import UnmodeledDeviceOp
+
+    a = analyze_path(MLP_O2)
+    hw, c = hardware_of(a), ir.load_constants()
+    op = next(o for o in a.program.ops if o.name == "ttnn.linear")
+
+    def unmodeled(*args, **kw):
+        raise UnmodeledDeviceOp("Matmul with 1 operand(s)")
+
+    monkeypatch.setattr(ir, "predict", unmodeled)
+    cost = ir.op_cost(op, a, hw, c)
+    assert (cost.status, cost.reason, cost.ns) == ("unknown", "Matmul with 1 operand(s)", 0)
+
+    def odd(*args, **kw):
+        raise ValueError("padding [1, 2, 3] is not 2 or 4 numbers")
+
+    monkeypatch.setattr(ir, "predict", odd)
+    assert ir.op_cost(op, a, hw, c).status == "unknown"
+    monkeypatch.setattr(ir, "device_ops", odd)
+    cost = ir.op_cost(op, a, hw, c)
+    assert cost.status == "unknown" and "not 2 or 4 numbers" in cost.reason
+    assert all(x.status != "unknown" or x.reason for x in ir.program_cost(a, c).ops)
+
+
+def test_composite_stages_use_their_own_tensors():
+    # attention_o0 line 51: ttnn.max over W of [1,8,128,128] runs a W reduce, then a reshape of the reduced
+    # [1,8,128,1] to the result [1,8,128]: the reshape is not costed on the op's [1,8,128,128] operand.
+    a = analyze_path(ATTENTION_O0)
+    ops, why = device_ops(_op(a, 51), a, hardware_of(a))
+    assert not why and [d.op_code for d in ops] == ["ReduceDeviceOperation", "ReshapeDeviceOperation"]
+    red, resh = ops
+    assert red.attrs["dim"] == "w"
+    assert red.inputs[0].shape == (1, 8, 128, 128) and red.outputs[0].shape == (1, 8, 128, 1)
+    assert resh.inputs[0].shape == (1, 8, 128, 1) and resh.outputs[0].shape == (1, 8, 128)
+
+
+def test_ir_reduce_dim_comes_from_the_program_factory():
+    # A 3D tensor: dim 2 is W, dim 1 is H (the IR's dim_arg is a list, indexed by rank).
+    for dim, want in ((2, "w"), (1, "h")):
+        out = [1, 64, 1] if dim == 2 else [1, 1, 128]
+        a, op = _single_op("ttnn.sum", [[1, 64, 128]], out, f"dim_arg = [{dim} : i32], keep_dim = true")
+        ops, why = device_ops(op, a, hardware_of(a))
+        reduces = [d for d in ops if d.op_code == "ReduceDeviceOperation"]
+        assert not why and reduces and all(d.attrs["dim"] == want for d in reduces), (dim, ops)
+
+
+def test_ir_rms_norm_is_costed_as_rms_norm():
+    eps = "epsilon = 9.99999974E-6 : f32"
+    costs = {}
+    for name in ("ttnn.layer_norm", "ttnn.rms_norm"):
+        a, op = _single_op(name, [[1, 1, 32, 768]], [1, 1, 32, 768], eps)
+        ops, why = device_ops(op, a, hardware_of(a))
+        assert not why and [d.op_code for d in ops] == ["LayerNormDeviceOperation"]
+        assert ops[0].attrs["norm"] == ("rms" if name == "ttnn.rms_norm" else "layer")
+        pc = program_cost(a)
+        costs[name] = next(c for c in pc.ops if c.op.name == name)
+        assert not costs[name].notes
+    assert costs["ttnn.rms_norm"].ns < costs["ttnn.layer_norm"].ns  # 4 passes per tile, not 7
+
+
+def test_cost_json_carries_the_model_notes(cli):
+    res = cli("cost", str(ATTENTION_O0), "--format", "json")
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.output)
+    ops = doc["program"]["ops"] if "program" in doc else doc["ops"]
+    divide = next(o for o in ops if o["line"] == 48)
+    assert divide["notes"] == ["binary op 'divide' costed as one FPU tile op (eltwise_tile)"]
+    assert divide["device_ops"][0]["notes"] == divide["notes"]
+    text = cli("cost", str(ATTENTION_O0))
+    assert "note: ttnn.divide cost assumes: binary op 'divide'" in text.output

@@ -294,3 +294,192 @@ def test_summarize_groups_by_op_code_with_pm_ideal():
     assert per_op[1].model is None and per_op[1].predicted == 0
     assert (total.rows, total.timed, total.predicted) == (5, 4, 3)
     assert total.measured_ns == 310 and total.predicted_ns == 302
+
+
+# ----------------------------------------------------------------------------- bad input (review)
+
+
+def _csv_with(tmp_path, op_code="Matmul", **cells):
+    """The first ``op_code`` row of the WH test trace with some cells replaced, as a one-row CSV (line 2)."""
+    import csv
+
+    with open(DATA / "cost_wh_clip_encoder_2.csv", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    row = next(r for r in rows if r["OP CODE"] == op_code)
+    row.update({k.replace("__", " "): v for k, v in cells.items()})
+    p = tmp_path / "row.csv"
+    with open(p, "w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerow(row)
+    return p
+
+
+@pytest.mark.parametrize("col, value, message", [
+    ("CORE COUNT", "1e30", "CORE COUNT is 1e\\+30: expected 1 to 100,000"),
+    ("CORE COUNT", "0", "CORE COUNT is 0"),
+    ("AVAILABLE WORKER CORE COUNT", "0", "AVAILABLE WORKER CORE COUNT is 0"),
+    ("AVAILABLE WORKER CORE COUNT", "-5", "AVAILABLE WORKER CORE COUNT is -5"),
+    ("AVAILABLE WORKER CORE COUNT", "200000", "AVAILABLE WORKER CORE COUNT is 200000"),
+    ("DEVICE KERNEL DURATION [ns]", "inf", "not a finite number"),
+    ("DEVICE KERNEL DURATION [ns]", "nan", "not a finite number"),
+    ("PM IDEAL [ns]", "-inf", "not a finite number"),
+    ("OUTPUT_0_X_PAD[LOGICAL]", "0[0]", "a tensor dim of 0"),
+    ("INPUT_0_W_PAD[LOGICAL]", "0", "a tensor dim of 0"),
+    ("INPUT_0_Y_PAD[LOGICAL]", "32[0]", "a tensor dim of 0"),
+])
+def test_bad_rows_are_profile_errors_with_their_line(tmp_path, col, value, message):
+    from ttanalyze.cost.profile import ProfileError
+
+    p = _csv_with(tmp_path, **{col.replace(" ", "__"): value})
+    with pytest.raises(ProfileError, match=message) as err:
+        read_profile(p)
+    assert err.value.line == 2 and str(err.value).startswith(f"{p}:2: error: ")
+
+
+def test_a_shard_grid_with_odd_coordinates_is_ignored(tmp_path):
+    # A core range whose x is not a number: the shard's cores are unknown (None), not a TypeError.
+    attrs = ("{'output_mem_config': 'MemoryConfig(memory_layout=TensorMemoryLayout::HEIGHT_SHARDED;"
+             "buffer_type=BufferType::L1;shard_spec=ShardSpec(grid={[(x=a;y=0) - (x=10;y=9)]};shape={96; 512}))'}")
+    from ttanalyze.cost.profile import _grid_cores, parse_value
+
+    assert _grid_cores(parse_value("{[(x=a;y=0) - (x=10;y=9)]}")) is None
+    assert _grid_cores(parse_value("{[(x=0;y=0) - (x=10;y=9)]}")) == 110
+    row = read_profile(_csv_with(tmp_path, ATTRIBUTES=attrs))[0]
+    assert predict(row.op, for_device(row.op.arch, row.op.grid_cores), _constants()).ns > 0
+
+
+def test_huge_core_counts_do_not_hang():
+    # _split_2d walks divisors up to isqrt(cores); the model refuses core counts beyond MAX_CORES.
+    from ttanalyze.cost.model import _split_2d
+
+    assert _split_2d(64, 64, 64) == (8, 8, 8)
+    assert _split_2d(4, 1000, 99_991) == (4, 1, 99_991)  # a prime: 1 x n or n x 1
+    a, b = _t((1, 1, 2048, 2048)), _t((1, 1, 2048, 2048))
+    with pytest.raises(UnmodeledDeviceOp, match="cores"):
+        predict(DeviceOp("Matmul", "blackhole", 10**30, 110, (a, b), (a,)), for_device("blackhole", 110), _constants())
+
+
+# ----------------------------------------------------------------------------- constants (review)
+
+
+def _write_constants(tmp_path, **values):
+    entries = [{"name": n, "value": v, "unit": "", "arch": None} for n, v in {**VALUES, **values}.items()]
+    p = tmp_path / "my_constants.json"
+    p.write_text(json.dumps({"meta": {}, "constants": entries}))
+    return p
+
+
+@pytest.mark.parametrize("name, value, message", [
+    ("dram_read_eff", 0, "'dram_read_eff' is 0, it must be above 0"),
+    ("halo_bytes", -1.0, "must be above 0"),
+    ("launch_ns", -100, "'launch_ns' is -100, it must be finite and not negative"),
+    ("eltwise_tile", float("nan"), "'eltwise_tile' is nan"),
+    ("mm_block", float("inf"), "'mm_block' is inf"),
+])
+def test_constants_reject_non_finite_and_non_positive_values(tmp_path, name, value, message):
+    p = _write_constants(tmp_path, **{name: value})
+    with pytest.raises(K.ConstantsError, match=message) as err:
+        K.load(p)
+    assert str(p) in str(err.value)
+
+
+def test_zero_is_allowed_where_the_model_does_not_divide(tmp_path):
+    c = K.load(_write_constants(tmp_path, launch_ns=0.0, fill_byte=0.0))
+    assert c.get("launch_ns", "blackhole") == 0.0
+
+
+def test_a_missing_constant_names_the_constants_file(tmp_path):
+    values = dict(VALUES)
+    del values["mm_block"]
+    entries = [{"name": n, "value": v} for n, v in values.items()]
+    p = tmp_path / "mine.json"
+    p.write_text(json.dumps({"meta": {}, "constants": entries}))
+    with pytest.raises(K.ConstantsError, match=f"'mm_block' is missing for blackhole \\({p}\\)"):
+        K.load(p).get("mm_block", "blackhole")
+
+
+# ----------------------------------------------------------------------------- stated assumptions (review)
+
+
+def test_reduce_dims_by_rank():
+    from ttanalyze.cost.model import reduce_dim
+
+    assert reduce_dim("w", 4) == "w" and reduce_dim("HW", 4) == "hw" and reduce_dim(None, 4) is None
+    assert reduce_dim([2], 3) == "w" and reduce_dim(2, 4) == "h" and reduce_dim([-1, -2], 3) == "hw"
+    assert reduce_dim([3], 4) == "w" and reduce_dim(1, 3) == "h"
+    with pytest.raises(UnmodeledDeviceOp, match="neither H nor W"):
+        reduce_dim([0], 3)
+    # [1, 64, 4096] (Ht 2, Wt 128) on one core: W (dim 2 of a 3D tensor) streams 2 x 128 tiles in 2 rows,
+    # H (dim 1) 128 rows of 2 tiles: per-row work differs, so the two must cost differently.
+    x = _t((1, 64, 4096), dtype="bf16")
+    hw, c = for_device("wormhole_b0", 64), _constants()
+    w_list = predict(DeviceOp("ReduceDeviceOperation", "wormhole_b0", 1, 64, (x,), (_t((1, 64, 32)),),
+                              attrs={"dim": [2]}), hw, c)
+    w_enum = predict(DeviceOp("ReduceDeviceOperation", "wormhole_b0", 1, 64, (x,), (_t((1, 64, 32)),),
+                              attrs={"dim": "w"}), hw, c)
+    h = predict(DeviceOp("ReduceDeviceOperation", "wormhole_b0", 1, 64, (x,), (_t((1, 32, 4096)),),
+                         attrs={"dim": 1}), hw, c)
+    assert w_list.ns == w_enum.ns and h.ns != w_list.ns and not w_list.notes
+    none = predict(DeviceOp("ReduceDeviceOperation", "wormhole_b0", 1, 64, (x,), (_t((1, 64, 32)),)), hw, c)
+    assert none.ns == w_enum.ns and none.notes == ("reduce dim not given: W assumed",)
+
+
+def test_unary_names_and_unlisted_unary_ops_are_noted():
+    from ttanalyze.cost.model import unary_name
+
+    assert unary_name("clamp_scalar") == "clamp" and unary_name("ttnn.exp") == "exp" and unary_name("relu") == "relu"
+    t = _t((1, 1, 1024, 1024), dtype="bf16")
+    hw, c = for_device("wormhole_b0", 64), _constants()
+
+    def unary(name):
+        return predict(DeviceOp("UnaryDeviceOperation", "wormhole_b0", 64, 64, (t,), (t,),
+                                attrs={"unary_ops": [name]}), hw, c)
+
+    light, clamp, heavy, odd = unary("relu"), unary("clamp_scalar"), unary("sigmoid"), unary("frobnicate")
+    assert clamp.ns == light.ns and not clamp.notes and not heavy.notes  # clamp is light, sigmoid listed heavy
+    assert odd.ns == heavy.ns and odd.notes == ("unary op 'frobnicate' is in no SFPU list: costed as sfpu_heavy",)
+
+
+def test_other_defaults_are_noted():
+    hw, c = for_device("wormhole_b0", 64), _constants()
+    t = _t((1, 1, 256, 256), dtype="bf16")
+    odd = TensorInfo((1, 1, 256, 256), (1, 1, 256, 256), "f8e4m3", "tile", "dram")
+    e = predict(DeviceOp("UnaryDeviceOperation", "wormhole_b0", 64, 64, (odd,), (t,)), hw, c)
+    assert e.notes == ("dtype f8e4m3: 2 bytes per element assumed",)
+    mm = predict(DeviceOp("Matmul", "wormhole_b0", 64, 64, (t, t), (t,)), hw, c)
+    assert mm.notes == ("math fidelity not given: LoFi (1 pass) assumed",)
+    mm = predict(DeviceOp("Matmul", "wormhole_b0", 64, 64, (t, t), (t,), "HiFi2"), hw, c)
+    assert not mm.notes
+    mini = predict(DeviceOp("MinimalMatmulOp", "wormhole_b0", 64, 64, (t, t), (t,), "HiFi2",
+                            attrs={"program_config": {"kind": "minimal"}}), hw, c)
+    assert mini.notes == ("MinimalMatmul grid not given: 8x8 assumed",)
+    tr = predict(DeviceOp("TransposeDeviceOperation", "wormhole_b0", 64, 64, (t,), (t,)), hw, c)
+    assert tr.notes == ("transpose dim not given: WH assumed",)
+    assert not predict(DeviceOp("TransposeDeviceOperation", "wormhole_b0", 64, 64, (t,), (t,),
+                                attrs={"dim": "hc"}), hw, c).notes
+    div = predict(DeviceOp("BinaryNgDeviceOperation", "wormhole_b0", 64, 64, (t, t), (t,),
+                           attrs={"binary_op": "divide"}), hw, c)
+    assert div.notes == ("binary op 'divide' costed as one FPU tile op (eltwise_tile)",)
+    assert not predict(DeviceOp("BinaryNgDeviceOperation", "wormhole_b0", 64, 64, (t, t), (t,),
+                                attrs={"binary_op": "add"}), hw, c).notes
+
+
+def test_transpose_dim_from_a_permutation():
+    hw, c = for_device("wormhole_b0", 64), _constants()
+    t = _t((1, 64, 256, 256), dtype="bf16")
+
+    def tr(**attrs):
+        return predict(DeviceOp("TransposeDeviceOperation", "wormhole_b0", 64, 64, (t,), (t,), attrs=attrs), hw, c)
+
+    assert tr(perm=(0, 2, 1, 3)).ns == tr(dim="hc").ns != tr(dim="wh").ns
+    assert tr(perm=(0, 1, 3, 2)).ns == tr(dim="wh").ns and not tr(perm=(0, 1, 3, 2)).notes
+    assert tr(perm=(2, 0, 1, 3)).notes == ("transpose dim not given: WH assumed",)
+
+
+def test_empty_tensors_are_not_costed():
+    t = _t((1, 1, 32, 32))
+    empty = TensorInfo((1, 1, 0, 32), (1, 1, 0, 32), "bf16", "tile", "dram")
+    for code in ("Conv2dDeviceOperation", "ReduceDeviceOperation", "LayerNormDeviceOperation"):
+        with pytest.raises(UnmodeledDeviceOp, match="empty tensor"):
+            predict(DeviceOp(code, "blackhole", 1, 110, (empty, t), (t,)), for_device("blackhole", 110), _constants())

@@ -18,32 +18,28 @@ model (:mod:`ttanalyze.cost.model`).
 * ``program_config``: matmul program config, ``{"kind": "mcast_1d" | "mcast_2d" |
   "reuse" | "dram_sharded" | "multicore" | "minimal", "in0_block_w",
   "out_subblock_h", "out_subblock_w", "per_core_m", "per_core_n",
-  "grid": (x, y), "mcast_in0": bool, "fuse_batch": bool}`` (tiles);
-  MinimalMatmul's config adds ``"m_block", "k_block", "n_block"`` (its
-  ``M/K/N_block_size``); absent when ttnn chooses it at run time;
+  "grid": (x, y), "fuse_batch": bool}`` (tiles); MinimalMatmul's config adds
+  ``"k_block"`` (its ``K_block_size``); absent when ttnn chooses it at run time;
 * ``packer_l1_acc``: bool, the compute config's packer L1 accumulation;
 * ``transpose_a`` / ``transpose_b``: bool;
 * ``unary_ops``: the unary op names the op applies (``["exp"]``, ``["erf"]``,
   a binary's fused activations);
 * ``binary_op``: ``add`` / ``multiply`` / ...; ``scalar``: True when the second
   operand is a scalar;
-* ``window``: (kh, kw); ``stride``: (sh, sw); ``padding``: (top, bottom, left,
-  right); ``dilation``: (dh, dw); ``input_hw``: (h, w); ``batch``: N;
-  ``channels_in`` / ``channels_out``; ``groups``: conv and pool geometry;
+* ``window``: (kh, kw); ``padding``: (top, bottom, left, right); ``dilation``:
+  (dh, dw); ``input_hw``: (h, w); ``channels_in``; ``groups``: conv and pool
+  geometry;
 * ``act_block_h`` / ``act_block_w``: conv blocking in tiles;
   ``per_core_out_h`` / ``per_core_out_w``: conv output block per core in tiles
-  (``per_core_out_matrix_height/width_ntile``); ``num_cores_nhw`` /
-  ``num_cores_c_out``: conv / pool / halo core split;
+  (``per_core_out_matrix_height/width_ntile``); ``num_cores_nhw``: conv / pool
+  / halo core split over N*H*W;
 * ``in_sticks_per_core`` / ``out_sticks_per_core``: halo input sticks per core
   and output sticks per core (``in_nsticks_per_core``,
   ``max_out_nsticks_per_core``);
-* ``subtile_broadcast``: binary_ng's broadcast kind (``none``, ``row_a``...);
 * ``dim``: the reduced / transposed / concatenated dim; for transposes and
   reductions tt-metal's ``TransposeOpDim`` / ``ReduceOpDim`` in lower case
   (``wh``, ``hc``, ``cn``; ``w``, ``h``, ``hw``); ``perm``: permutation;
-* ``pool``: ``max`` / ``avg``; ``norm``: ``layer`` / ``rms``; ``scale``: upsample
-  factors (sh, sw);
-* ``slice_start`` / ``slice_end`` / ``step``: slice bounds.
+* ``norm``: ``layer`` / ``rms``; ``scale``: upsample factors (sh, sw).
 """
 
 from __future__ import annotations
@@ -54,9 +50,14 @@ from typing import Any
 
 # Bytes per element; block-float types by tile (bfp8 1,088 B and bfp4 576 B per 1,024-element tile),
 # tt-metal tile_size / tt-mlir TileType::getSizeBytes.
+# bfp_f8 / bfp_f4 share the block-float tile layouts of bfp_bf8 / bfp_bf4.  A dtype not listed is
+# costed at DEFAULT_ELEMENT_BYTES, and the estimate says so (``Estimate.notes``).
 ELEMENT_BYTES = {"bf16": 2.0, "f16": 2.0, "f32": 4.0, "u32": 4.0, "si32": 4.0, "u16": 2.0, "u8": 1.0,
-                 "bfp_bf8": 1088 / 1024, "bfp_bf4": 576 / 1024}
+                 "bfp_bf8": 1088 / 1024, "bfp_bf4": 576 / 1024, "bfp_f8": 1088 / 1024, "bfp_f4": 576 / 1024}
+DEFAULT_ELEMENT_BYTES = 2.0
 TILE = 32
+# Largest core count a device op may claim (a sanity bound: the largest grids have a few hundred cores).
+MAX_CORES = 100_000
 
 
 @dataclass(frozen=True)
@@ -92,7 +93,7 @@ class TensorInfo:
     @property
     def bytes(self) -> float:
         """Physical bytes: padded elements times bytes per element (block-float counted per tile)."""
-        return self.elements * ELEMENT_BYTES.get(self.dtype, 2.0)
+        return self.elements * ELEMENT_BYTES.get(self.dtype, DEFAULT_ELEMENT_BYTES)
 
     @property
     def tiles(self) -> int:
@@ -109,10 +110,12 @@ class TensorInfo:
 
     @property
     def in_dram(self) -> bool:
+        """Whether the tensor lives in DRAM (else L1)."""
         return self.buffer_type == "dram"
 
     @property
     def sharded(self) -> bool:
+        """Whether the tensor is sharded (any memory layout but ``interleaved``)."""
         return self.memory_layout != "interleaved"
 
 
@@ -160,6 +163,9 @@ class Estimate:
         dram_bytes: bytes read from and written to DRAM.
         flops: floating-point operations (matmul/conv: 2 per multiply-add).
         cores: cores used.
+        notes: the assumptions the model made where the op did not say
+            (an unknown dtype's bytes, an unknown unary op's SFPU cost, a
+            default math fidelity...); empty when it made none.
     """
 
     ns: float
@@ -168,3 +174,4 @@ class Estimate:
     dram_bytes: float
     flops: float
     cores: int
+    notes: tuple[str, ...] = ()

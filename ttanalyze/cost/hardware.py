@@ -68,7 +68,6 @@ class Hardware:
             cycles (issue-bound small transactions) [tm].
         dram_latency_cycles: first-transaction DRAM read latency, cycles [tm].
         l1_latency_cycles: first-transaction remote L1 read latency, cycles [tm].
-        fpu_flops_per_cycle: matrix-engine FLOP per cycle per core at LoFi [fpu].
     """
 
     arch: str
@@ -81,7 +80,6 @@ class Hardware:
     noc_txn_cycles: float
     dram_latency_cycles: float
     l1_latency_cycles: float
-    fpu_flops_per_cycle: float = 4096.0
 
     @property
     def ns_per_cycle(self) -> float:

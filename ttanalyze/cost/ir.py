@@ -11,13 +11,18 @@ profiler shows them (``HaloDeviceOperation``, ``MoveDeviceOperation``,
 ``pool2d.cpp``, and the BH DeepLabV3 trace in ``../shared/perf``).
 
 Tensors: a program's own inputs and outputs where its model records them (the
-steps of a composite op), else the IR op's operands and results.  Math
+steps of a composite op).  Otherwise a single program takes the IR op's
+operands and results; in a chain of programs the first takes the operands, the
+last writes the results, a program reads what the one before it wrote and
+writes what the next one reads (a reduce's output is its input with the
+reduced dims set to 1); a tensor none of these give leaves the op ``unknown``.  Math
 fidelity: the op's ``compute_config``, else ttnn's default (see
 :func:`math_fidelity`).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from ..analysis import Analysis
@@ -30,7 +35,7 @@ from .constants import Constants
 from .constants import load as load_constants
 from .device_op import DeviceOp, Estimate, TensorInfo
 from .hardware import Hardware, for_device
-from .model import UnknownDeviceOp, predict
+from .model import UnknownDeviceOp, UnmodeledDeviceOp, predict
 
 # Program factory (ProgramModel.factory) -> the device operation's OP CODE in the profiler, by prefix.
 OP_CODES: tuple[tuple[str, str], ...] = (
@@ -122,9 +127,10 @@ class OpCost:
     """The cost of one IR op.
 
     ``status``: ``costed`` (every device op predicted), ``no_device_op`` (the op
-    runs none: 0 ns), ``unknown`` (a device op the cost model does not know, or
-    an op whose programs are not modeled; ``reason`` says which: never
-    guessed).  ``device_ops``/``estimates`` pair up.
+    runs none: 0 ns), ``unknown`` (a device op the cost model does not know or
+    cannot cost in its form, an op whose programs or their tensors are not
+    modeled; ``reason`` says which: never guessed).  ``device_ops``/``estimates``
+    pair up; a costed op's ``notes`` list the defaults the model assumed.
     """
 
     op: Op
@@ -140,15 +146,23 @@ class OpCost:
 
     @property
     def dram_bytes(self) -> float:
+        """DRAM bytes read and written over its device ops."""
         return sum(e.dram_bytes for e in self.estimates)
 
     @property
     def flops(self) -> float:
+        """Floating-point operations over its device ops (2 per multiply-add)."""
         return sum(e.flops for e in self.estimates)
 
     @property
     def cores(self) -> int:
+        """Cores of its widest device op (0 when it runs none)."""
         return max((e.cores for e in self.estimates), default=0)
+
+    @property
+    def notes(self) -> list[str]:
+        """The model's stated assumptions over its device ops (``Estimate.notes``), without repeats."""
+        return list(dict.fromkeys(n for e in self.estimates for n in e.notes))
 
     @property
     def bound(self) -> str:
@@ -173,6 +187,7 @@ class ProgramCost:
 
     @property
     def unknown(self) -> list[OpCost]:
+        """The ops whose cost is ``unknown`` (``reason`` says why), in program order."""
         return [c for c in self.ops if c.status == "unknown"]
 
 
@@ -210,28 +225,41 @@ def _op_attrs(op: Op, stage: ProgramModel) -> dict:
     for key in ("dim", "dimension", "dim_arg"):
         if key in op.attrs:
             attrs["dim"] = op.attrs[key]
+    m = _DIM_FACTORY.search(stage.factory)
+    if m:  # the factory names the reduce / transpose dim the program runs (over the IR's dim attrs)
+        attrs["dim"] = (m.group(1) or m.group(2)).lower()
     if "permutation" in op.attrs:
         attrs["perm"] = list(op.attrs["permutation"])
+    if code == "LayerNormDeviceOperation":
+        attrs["norm"] = "rms" if op.name == "ttnn.rms_norm" else "layer"
     return attrs
 
 
+# ReduceMultiCore{W,H}ProgramFactory, ReduceSingleCoreHwProgramFactory, Transpose{WH,HC,CN}*ProgramFactory.
+_DIM_FACTORY = re.compile(r"(?:Reduce(?:MultiCore|SingleCore)(HW|Hw|W|H)|Transpose(WH|HC|CN))(?=[A-Z])")
+
+
 def _window_attrs(op: Op) -> dict:
-    """Conv/pool geometry in :mod:`ttanalyze.cost.device_op`'s keys."""
+    """Conv/pool geometry in :mod:`ttanalyze.cost.device_op`'s keys.
+
+    Raises:
+        ValueError / TypeError: an attribute that is not an integer or a list of them.
+    """
     def pair(key, default):
         v = op.attrs.get(key, default)
         v = list(v) if isinstance(v, (list, tuple)) else [v, v]
         return tuple(int(x) for x in v[:2])
     pad = [int(x) for x in op.attrs.get("padding", [0, 0])]
     pad4 = (pad[0], pad[0], pad[1], pad[1]) if len(pad) == 2 else tuple(pad[:4])
-    attrs = {"window": pair("kernel_size", [1, 1]), "stride": pair("stride", [1, 1]), "padding": pad4,
-             "dilation": pair("dilation", [1, 1]), "batch": int(op.attrs.get("batch_size", 1)),
+    if len(pad4) != 4:
+        raise ValueError(f"padding {pad} is not 2 or 4 numbers")
+    attrs = {"window": pair("kernel_size", [1, 1]), "padding": pad4, "dilation": pair("dilation", [1, 1]),
              "input_hw": (int(op.attrs.get("input_height", 1)), int(op.attrs.get("input_width", 1))),
              "groups": int(op.attrs.get("groups", 1))}
     if "in_channels" in op.attrs:
         attrs["channels_in"] = int(op.attrs["in_channels"])
-        attrs["channels_out"] = int(op.attrs["out_channels"])
     elif "channels" in op.attrs:
-        attrs["channels_in"] = attrs["channels_out"] = int(op.attrs["channels"])
+        attrs["channels_in"] = int(op.attrs["channels"])
     return attrs
 
 
@@ -284,8 +312,7 @@ def _sliding_window_ops(op: Op, stage: ProgramModel, a: Analysis, hw: Hardware) 
                              math_fidelity=fid, fp32_dest_acc=fp32,
                              attrs={"act_block_h": plan.get("act_block_h"), "act_block_w": plan.get("act_block_w")}))
         else:
-            steps.append(dop("Pool2D", stage.cores.num_cores, [halo_out], [sharded_out],
-                             attrs={"pool": "max" if op.name == "ttnn.max_pool2d" else "avg"}))
+            steps.append(dop("Pool2D", stage.cores.num_cores, [halo_out], [sharded_out]))
         if path == "dram" and conv:
             steps.append(dop("SliceWriteDeviceOperation", out_cores, [sharded_out], [y_info]))
         elif not y.mem.sharded:
@@ -296,8 +323,12 @@ def _sliding_window_ops(op: Op, stage: ProgramModel, a: Analysis, hw: Hardware) 
 def device_ops(op: Op, a: Analysis, hw: Hardware) -> tuple[list[DeviceOp], str]:
     """The device operations ``op`` runs, in order, and, when they cannot be listed, why ("" otherwise).
 
-    Raises nothing: an op whose programs are not modeled, or a factory with no
-    known device operation, gives an empty list and the reason.
+    An op whose programs are not modeled, a factory with no known device
+    operation, or a program whose tensors are not known (:func:`stage_tensors`)
+    gives an empty list and the reason.
+
+    Raises:
+        ValueError: odd conv / pool attributes (:func:`op_cost` reports them as unknown).
     """
     prog = a.programs.get(op.index)
     if prog is None or prog.status == "not_device":
@@ -305,15 +336,17 @@ def device_ops(op: Op, a: Analysis, hw: Hardware) -> tuple[list[DeviceOp], str]:
     if prog.status != "modeled":
         return [], f"its programs are not modeled ({prog.status}: {prog.reason})"
     out: list[DeviceOp] = []
-    for stage in prog.stages:
+    tensors = stage_tensors(op, prog.stages, a)
+    for stage, (ins, outs) in zip(prog.stages, tensors):
         code = op_code(stage.factory)
         if code is None:
             return [], f"no device operation is known for {stage.factory}"
         if code in ("Conv2dDeviceOperation", "Pool2D"):
             out += _sliding_window_ops(op, stage, a, hw)
             continue
-        ins = list(stage.inputs) or _ir_tensors(op.operands, a)
-        outs = list(stage.outputs) or _ir_tensors(op.results, a)
+        if ins is None or outs is None:
+            which = "inputs" if ins is None else "outputs"
+            return [], f"the {which} of its {stage.factory} program are not known (a step of a composite op)"
         attrs = _op_attrs(op, stage)
         fid, fp32 = math_fidelity(op, code, [t.dtype.name for t in ins], "program_config" in attrs
                                   and not attrs["program_config"].get("auto", False), a.arch)
@@ -323,14 +356,70 @@ def device_ops(op: Op, a: Analysis, hw: Hardware) -> tuple[list[DeviceOp], str]:
     return out, ""
 
 
+def _reduced(t: Tensor, factory: str) -> Tensor | None:
+    """What a reduce program writes: its input with the reduced dims (W, H or both) set to 1; None for other programs."""
+    m = _DIM_FACTORY.search(factory)
+    if not m or not m.group(1) or t.rank < 2:
+        return None
+    dims = {"w": (-1,), "h": (-2,), "hw": (-1, -2)}[m.group(1).lower()]
+    shape = list(t.shape)
+    for d in dims:
+        shape[d] = 1
+    return t.with_(shape=tuple(shape))
+
+
+def stage_tensors(op: Op, stages: list[ProgramModel], a: Analysis) -> list[tuple[list | None, list | None]]:
+    """Each program's (inputs, outputs) (module docstring); None where they are not known.
+
+    A program's recorded tensors win.  A lone program takes the op's operands
+    and results.  In a chain: the first program reads the operands, the last
+    writes the results; otherwise a program reads what the one before it wrote
+    (a concat: what every program before it wrote) and writes what the next one
+    reads, or, for a reduce, its input with the reduced dims set to 1 (a fill
+    of the tile padding: its input, in place).
+    """
+    n = len(stages)
+    ins: list[list | None] = [list(s.inputs) or None for s in stages]
+    outs: list[list | None] = [list(s.outputs) or None for s in stages]
+    if n == 1:
+        return [(ins[0] or _ir_tensors(op.operands, a), outs[0] or _ir_tensors(op.results, a))]
+    if ins[0] is None:
+        ins[0] = _ir_tensors(op.operands, a)
+    if outs[-1] is None:
+        outs[-1] = _ir_tensors(op.results, a)
+    for i, stage in enumerate(stages):
+        if ins[i] is None and i > 0:
+            if stage.factory.startswith("Concat") and all(outs[j] for j in range(i)):
+                ins[i] = [t for j in range(i) for t in outs[j]]  # type: ignore[union-attr]
+            else:
+                ins[i] = outs[i - 1]
+        if outs[i] is None and i + 1 < n:
+            if stages[i + 1].inputs:
+                outs[i] = list(stages[i + 1].inputs)
+            elif ins[i] and stage.factory.startswith("FillPad"):
+                outs[i] = ins[i][:1]  # type: ignore[index]  # fills the tile padding in place
+            elif ins[i]:
+                red = _reduced(ins[i][0], stage.factory)  # type: ignore[index]
+                outs[i] = [red] if red is not None else None
+    return list(zip(ins, outs))
+
+
 def hardware_of(a: Analysis) -> Hardware:
     """The device the program was compiled for (system_desc: arch, worker grid, DRAM channels)."""
     return for_device(a.arch.name, a.arch.num_cores, a.arch.num_dram_channels)
 
 
 def op_cost(op: Op, a: Analysis, hw: Hardware, constants: Constants) -> OpCost:
-    """The :class:`OpCost` of one op (see :func:`device_ops`, :func:`ttanalyze.cost.model.predict`)."""
-    ops_, why = device_ops(op, a, hw)
+    """The :class:`OpCost` of one op (see :func:`device_ops`, :func:`ttanalyze.cost.model.predict`).
+
+    Never raises for an op the model cannot cost: a device op it does not know
+    or cannot cost in this form, or odd conv / pool attributes, make the op
+    ``unknown`` with the reason.
+    """
+    try:
+        ops_, why = device_ops(op, a, hw)
+    except (ValueError, TypeError) as exc:
+        return OpCost(op, "unknown", reason=f"its attributes cannot be costed: {exc}")
     if why:
         return OpCost(op, "unknown", reason=why)
     if not ops_:
@@ -340,8 +429,10 @@ def op_cost(op: Op, a: Analysis, hw: Hardware, constants: Constants) -> OpCost:
     for d in ops_:
         try:
             estimates.append(predict(d, hw, constants))
-        except UnknownDeviceOp as exc:
+        except (UnknownDeviceOp, UnmodeledDeviceOp) as exc:
             return OpCost(op, "unknown", ops_, reason=str(exc))
+        except ValueError as exc:  # odd attributes (e.g. a padding that is not 4 numbers)
+            return OpCost(op, "unknown", ops_, reason=f"{d.op_code}: its attributes cannot be costed: {exc}")
     return OpCost(op, "costed", ops_, estimates)
 
 

@@ -38,17 +38,21 @@ Every constant named in a formula below lives in ``constants.json`` (fitted,
 :mod:`ttanalyze.cost.constants`) or :mod:`~ttanalyze.cost.hardware` (cited).
 Units: cycles unless stated; ``ns`` for launch; fractions for efficiencies.
 
-Op codes the model does not know raise :class:`UnknownDeviceOp`; it never
-guesses.
+Op codes the model does not know raise :class:`UnknownDeviceOp`, and known ops
+in a form it cannot cost :class:`UnmodeledDeviceOp`.  Where an op leaves out a
+detail the model needs (an unknown dtype's size, a unary op in none of the SFPU
+lists, no math fidelity, no transpose or reduce dim, a binary op other than
+add / subtract / multiply), the model uses a stated default and records it in
+``Estimate.notes``: it never guesses silently.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from math import ceil, prod
+from math import ceil, isqrt, prod
 
 from .constants import Constants, load
-from .device_op import ELEMENT_BYTES, TILE, DeviceOp, Estimate, TensorInfo
+from .device_op import DEFAULT_ELEMENT_BYTES, ELEMENT_BYTES, MAX_CORES, TILE, DeviceOp, Estimate, TensorInfo
 from .hardware import FIDELITY_PASSES, Hardware
 
 
@@ -111,15 +115,34 @@ FAMILY = {
     "norm": "normalization", "softmax": "normalization", "reduce": "reduction",
 }
 
-# SFPU unary ops with a measured per-tile cost of their own (constant ``sfpu_<name>``); other
-# transcendental ops cost ``sfpu_heavy``; these cost nothing beyond the eltwise tile.
+# SFPU unary ops with a measured per-tile cost of their own (constant ``sfpu_<name>``); SFPU_HEAVY
+# (transcendental: iterative or polynomial SFPU kernels) cost ``sfpu_heavy``; SFPU_LIGHT (a few SFPU
+# instructions) cost nothing beyond the eltwise tile.  A name in no list costs ``sfpu_heavy`` and the
+# estimate notes it.
 SFPU_OWN = ("exp",)
+SFPU_HEAVY = frozenset({"erf", "erfc", "erfinv", "gelu", "sigmoid", "tanh", "recip", "reciprocal", "rsqrt", "sqrt",
+                        "log", "log1p", "log2", "log10", "exp2", "expm1", "sin", "cos", "tan", "asin", "acos", "atan",
+                        "sinh", "cosh", "asinh", "acosh", "atanh", "silu", "swish", "softplus", "elu", "selu", "celu",
+                        "mish", "logit", "power", "pow", "rpow", "i0", "lgamma", "digamma", "gelu_approx", "cbrt",
+                        "hardswish", "hardsigmoid", "softsign", "tanhshrink", "logsigmoid", "div", "divide"})
 SFPU_LIGHT = frozenset({"relu", "relu6", "relu_max", "relu_min", "abs", "neg", "identity", "sign", "square",
                         "fill", "zero", "mul_unary_sfpu", "add_unary_sfpu", "sub_unary_sfpu", "div_unary_sfpu",
                         "rsub", "heaviside", "gtz", "ltz", "gez", "lez", "eqz", "nez", "logical_not_unary",
                         "floor", "ceil", "trunc", "round", "typecast", "bitwise_and", "bitwise_or",
                         "bitwise_xor", "bitwise_not", "left_shift", "right_shift", "maximum", "minimum",
-                        "clamp", "threshold", "leaky_relu", "prelu_sfpu", "hardtanh"})
+                        "clamp", "threshold", "leaky_relu", "prelu_sfpu", "hardtanh", "mul", "multiply", "add",
+                        "sub", "subtract", "eq", "ne", "gt", "lt", "ge", "le", "where", "logical_not"})
+# Binary ops the FPU runs as one tile op (``eltwise_tile``); others are costed the same and noted.
+FPU_BINARY = frozenset({"add", "subtract", "multiply", "sub", "mul", "rsub", "bias_gelu"})
+
+
+def unary_name(name: str) -> str:
+    """A unary op name as the SFPU lists spell it (``clamp_scalar`` -> ``clamp``, ``ttnn.exp`` -> ``exp``)."""
+    n = name.rsplit(".", 1)[-1].rsplit("::", 1)[-1].lower()
+    for suffix in ("_scalar", "_tensor", "_int32", "_int", "_float"):
+        if n.endswith(suffix) and n != suffix:
+            n = n[: -len(suffix)]
+    return n
 
 
 def family(op_code: str) -> str:
@@ -138,7 +161,8 @@ def family(op_code: str) -> str:
 
 
 def _bpe(t: TensorInfo) -> float:
-    return ELEMENT_BYTES.get(t.dtype, 2.0)
+    """Bytes per element of ``t``'s dtype (:data:`DEFAULT_ELEMENT_BYTES` when unknown: :func:`work` notes it)."""
+    return ELEMENT_BYTES.get(t.dtype, DEFAULT_ELEMENT_BYTES)
 
 
 def tile_bytes(t: TensorInfo) -> float:
@@ -200,8 +224,13 @@ def _per_core_units(t: TensorInfo, cores: int) -> int:
     return _cdiv(pages(t), max(1, cores))
 
 
-def _fidelity_passes(op: DeviceOp) -> int:
-    return FIDELITY_PASSES.get(op.math_fidelity or "LoFi", 1)
+def _fidelity_passes(op: DeviceOp, notes: list[str]) -> int:
+    """Matrix-engine passes of the op's math fidelity; LoFi (1 pass), noted, when it has none or an unknown one."""
+    passes = FIDELITY_PASSES.get(op.math_fidelity or "")
+    if passes is None:
+        notes.append(f"math fidelity {op.math_fidelity or 'not given'}: LoFi (1 pass) assumed")
+        return 1
+    return passes
 
 
 @dataclass
@@ -227,6 +256,7 @@ class _Work:
     flops: float = 0.0
     dram_serial: float = 0.0
     core: float | None = None
+    notes: list[str] = field(default_factory=list)
 
     def dram_io(self, op: DeviceOp, read_bytes: dict[int, float] | None = None,
                 write_bytes: float | None = None) -> None:
@@ -247,14 +277,21 @@ def _k(c: Constants, name: str, arch: str) -> float:
 # ----------------------------------------------------------------------------- eltwise
 
 
-def _sfpu_cycles(c: Constants, arch: str, unary_ops: list[str]) -> float:
-    """SFPU cycles per tile of the fused unary ops: own constant, ``sfpu_heavy``, or 0 for light ops."""
+def _sfpu_cycles(c: Constants, arch: str, unary_ops: list[str], notes: list[str]) -> float:
+    """SFPU cycles per tile of the fused unary ops: own constant, ``sfpu_heavy``, or 0 for light ops.
+
+    A name in none of the lists costs ``sfpu_heavy`` and is noted.
+    """
     total = 0.0
-    for u in unary_ops:
+    for raw in unary_ops:
+        u = unary_name(raw)
         if u in SFPU_OWN:
             total += _k(c, f"sfpu_{u}", arch)
+        elif u in SFPU_HEAVY:
+            total += _k(c, "sfpu_heavy", arch)
         elif u not in SFPU_LIGHT:
             total += _k(c, "sfpu_heavy", arch)
+            notes.append(f"unary op '{raw}' is in no SFPU list: costed as sfpu_heavy")
     return total
 
 
@@ -276,7 +313,10 @@ def _eltwise(op: DeviceOp, hw: Hardware, c: Constants, kind: str) -> _Work:
     if remote:
         w.read = max(_latency(hw, t) for t in remote) + sum(_xfer(hw, 1, tile_bytes(t)) for t in remote)
     unary = list(op.attrs.get("unary_ops") or [])
-    w.compute = _k(c, "eltwise_tile", op.arch) + _sfpu_cycles(c, op.arch, unary)
+    w.compute = _k(c, "eltwise_tile", op.arch) + _sfpu_cycles(c, op.arch, unary, w.notes)
+    bop = op.attrs.get("binary_op")
+    if kind == "binary" and bop is not None and str(bop) not in FPU_BINARY:
+        w.notes.append(f"binary op '{bop}' costed as one FPU tile op (eltwise_tile)")
     if not _local(out):
         w.write = _latency(hw, out) + _xfer(hw, 1, tile_bytes(out))
     if kind == "binary" and op.attrs.get("scalar"):
@@ -342,6 +382,7 @@ def _data_movement(op: DeviceOp, hw: Hardware, c: Constants, kind: str) -> _Work
     src = op.inputs[0] if op.inputs else out
     arch = op.arch
     w = _Work()
+    notes: list[str] = []
     cores = max(1, op.cores)
     if kind == "tilize":
         tile_rows = _cdiv(out.rows, TILE)
@@ -359,7 +400,7 @@ def _data_movement(op: DeviceOp, hw: Hardware, c: Constants, kind: str) -> _Work
         w.extra = blocks * pad_bytes * _k(c, "fill_byte", arch)
         w.dram_io(op)
     elif kind == "untilize":
-        out_rows = _cdiv(prod(out.padded[:-1]), 1)
+        out_rows = prod(out.padded[:-1])
         blocks = _cdiv(_cdiv(src.rows, TILE), cores)
         width_tiles = _cdiv(src.padded[-1], TILE)
         w.units = max(1, blocks)
@@ -369,7 +410,12 @@ def _data_movement(op: DeviceOp, hw: Hardware, c: Constants, kind: str) -> _Work
         w.write = 0.0 if _local(out) else _latency(hw, out) + _xfer(hw, sticks, page_bytes(out))
         w.dram_io(op)
     elif kind == "transpose":
-        dim = op.attrs.get("dim", "wh")
+        dim = op.attrs.get("dim")
+        if dim not in ("wh", "hc", "cn"):
+            dim = _transpose_dim(op.attrs.get("perm"))
+        if dim is None:
+            dim = "wh"
+            notes.append("transpose dim not given: WH assumed")
         n = _per_core_units(out, cores)
         if dim == "wh" or src.layout != "tile":
             w = _tile_stream(op, hw, c, _k(c, "eltwise_tile", arch), src, n)
@@ -465,7 +511,30 @@ def _data_movement(op: DeviceOp, hw: Hardware, c: Constants, kind: str) -> _Work
         w.dram_io(op, read_bytes={1: out.elements * _bpe(table)})
     else:  # pragma: no cover - OP_KINDS and this dispatch are kept in step
         raise UnknownDeviceOp(op.op_code)
+    w.notes += notes
     return w
+
+
+def _transpose_dim(perm: object) -> str | None:
+    """tt-metal's ``TransposeOpDim`` of a permutation swapping two of the last three dims or the first two.
+
+    ``(..., -1, -2)`` swapped -> ``wh``, ``-2`` and ``-3`` -> ``hc``, dims 0 and 1 of a 4D tensor -> ``cn``;
+    None for anything else (or no permutation).
+    """
+    if not isinstance(perm, (list, tuple)) or not all(isinstance(x, int) for x in perm):
+        return None
+    r = len(perm)
+    moved = [i for i, x in enumerate(perm) if x != i]
+    if len(moved) != 2 or sorted(perm) != list(range(r)):
+        return None
+    i, j = sorted(i - r for i in moved)
+    if (i, j) == (-2, -1):
+        return "wh"
+    if (i, j) == (-3, -2):
+        return "hc"
+    if r == 4 and (i, j) == (-4, -3):
+        return "cn"
+    return None
 
 
 def _sticks(op: DeviceOp, hw: Hardware, c: Constants, src: TensorInfo, out: TensorInfo) -> _Work:
@@ -508,6 +577,7 @@ class MatmulPlan:
 
     @property
     def k_blocks(self) -> int:
+        """K blocks per batch: ``ceil(k / in0_block_w)``."""
         return _cdiv(self.k, self.in0_block_w)
 
 
@@ -529,14 +599,15 @@ def _split_2d(mt: int, nt: int, cores: int) -> tuple[int, int, int]:
     """(per-core m, per-core n, grid columns) of an ``mt`` x ``nt`` output on ``cores`` cores, squarest grid first."""
     best: tuple[int, int, int] | None = None
     key = None
-    for rows in range(1, cores + 1):
-        if cores % rows:
+    for d in range(1, isqrt(cores) + 1):
+        if cores % d:
             continue
-        cols = cores // rows
-        pm, pn = _cdiv(mt, rows), _cdiv(nt, cols)
-        k = (pm * pn, abs(rows - cols))
-        if key is None or k < key:
-            best, key = (pm, pn, cols), k
+        for rows in sorted({d, cores // d}):
+            cols = cores // rows
+            pm, pn = _cdiv(mt, rows), _cdiv(nt, cols)
+            k = (pm * pn, abs(rows - cols))
+            if key is None or k < key:
+                best, key = (pm, pn, cols), k
     return best if best is not None else (mt, nt, 1)
 
 
@@ -632,12 +703,15 @@ def _matmul(op: DeviceOp, hw: Hardware, c: Constants) -> _Work:
     a, b = op.inputs[0], op.inputs[1]
     out = op.outputs[0]
     arch = op.arch
-    passes = _fidelity_passes(op)
+    notes: list[str] = []
+    passes = _fidelity_passes(op, notes)
+    if (op.attrs.get("program_config") or {}).get("kind") == "minimal" and "grid" not in op.attrs["program_config"]:
+        notes.append("MinimalMatmul grid not given: 8x8 assumed")
     nk = plan.k_blocks
     bw = min(plan.in0_block_w, plan.k)
     h, sw = max(1, plan.subblock[0]), max(1, plan.subblock[1])
     subblocks = _cdiv(plan.m, h) * _cdiv(plan.n, sw)
-    w = _Work(units=plan.batches)
+    w = _Work(units=plan.batches, notes=notes)
     in0_tiles = 0 if plan.in0_local else plan.m * bw
     w.read = _latency(hw, b) + _xfer(hw, in0_tiles, tile_bytes(a)) + _xfer(hw, bw * plan.n, tile_bytes(b))
     if plan.multicast:
@@ -704,13 +778,14 @@ def _conv(op: DeviceOp, hw: Hardware, c: Constants) -> _Work:
             out_w = _cdiv(out.padded[-1], TILE)
     block_h = min(out_h, op.attrs.get("act_block_h") or out_h)
     blocks = _cdiv(out_h, block_h)
-    passes = _fidelity_passes(op)
+    notes: list[str] = []
+    passes = _fidelity_passes(op, notes)
     dilated = tuple(op.attrs.get("dilation", (1, 1)))[-1] > 1
     cols = 1
     if a.memory_layout == "block_sharded" and op.attrs.get("num_cores_nhw"):
         cols = max(1, cores // op.attrs["num_cores_nhw"])
     k_blocks = _cdiv(kt, op.attrs.get("act_block_w") or kt)
-    w = _Work(units=blocks * k_blocks)
+    w = _Work(units=blocks * k_blocks, notes=notes)
     weights = (_latency(hw, wts) + _xfer(hw, kt * out_w, tile_bytes(wts))) / blocks if wts is not None else 0.0
     runs = block_h * TILE * kh * (kw if dilated else 1)
     w.read = (runs * _k(c, "conv_gather", arch) + weights) / k_blocks
@@ -775,7 +850,7 @@ def _halo(op: DeviceOp, hw: Hardware, c: Constants) -> _Work:
     return w
 
 
-def _pool(op: DeviceOp, hw: Hardware, c: Constants) -> _Work:
+def _pool(op: DeviceOp, c: Constants) -> _Work:
     """Max / avg pool 2D on the halo'd shard (Pool2D).
 
     Per core: output sticks (the output over ``num_cores_nhw`` cores) times the
@@ -809,6 +884,38 @@ def _pool(op: DeviceOp, hw: Hardware, c: Constants) -> _Work:
 _PASSES = {"layer": 7, "rms": 4, "softmax": 5, "reduce": 1}
 
 
+def reduce_dim(dim: object, rank: int) -> str | None:
+    """A reduce's dims as tt-metal's ``ReduceOpDim`` (``w``, ``h``, ``hw``), None when not given.
+
+    ``dim`` is ``"w"`` / ``"h"`` / ``"hw"``, or a dim index or list of them (negative
+    from the end) of a tensor of ``rank``: the last dim is W, the one before H.
+
+    Raises:
+        UnmodeledDeviceOp: a dim that is neither H nor W (a leading dim: tt-metal
+            transposes it into H first, a separate device op).
+    """
+    if dim is None:
+        return None
+    if isinstance(dim, str):
+        d = dim.lower()
+        if d in ("w", "h", "hw"):
+            return d
+        raise UnmodeledDeviceOp(f"reduce over dim '{dim}'")
+    dims = list(dim) if isinstance(dim, (list, tuple)) else [dim]
+    if not dims or not all(isinstance(x, int) and not isinstance(x, bool) for x in dims):
+        raise UnmodeledDeviceOp(f"reduce over dims {dim!r}")
+    names = set()
+    for x in dims:
+        i = x + rank if x < 0 else x
+        if i == rank - 1:
+            names.add("w")
+        elif i == rank - 2:
+            names.add("h")
+        else:
+            raise UnmodeledDeviceOp(f"reduce over dim {x} of a rank-{rank} tensor (neither H nor W)")
+    return "hw" if names == {"w", "h"} else names.pop()
+
+
 def _norm(op: DeviceOp, hw: Hardware, c: Constants, kind: str) -> _Work:
     """LayerNorm / RMSNorm, softmax, reduce: rows of tiles split over the cores.
 
@@ -826,14 +933,18 @@ def _norm(op: DeviceOp, hw: Hardware, c: Constants, kind: str) -> _Work:
     out = op.outputs[0]
     arch = op.arch
     cores = max(1, op.cores)
+    notes: list[str] = []
     if kind == "reduce":
-        dim = op.attrs.get("dim")
+        dim = reduce_dim(op.attrs.get("dim"), len(a.padded))
+        if dim is None:
+            dim = "w"
+            notes.append("reduce dim not given: W assumed")
         wt = _cdiv(a.padded[-1], TILE)
-        ht = _cdiv(a.padded[-2], TILE)
+        ht = _cdiv(a.padded[-2], TILE) if len(a.padded) >= 2 else 1
         batch = prod(a.padded[:-2]) if len(a.padded) > 2 else 1
         if dim == "hw":
             tile_rows, per_row = batch, ht * wt
-        elif dim in (-2, 2, "h"):
+        elif dim == "h":
             tile_rows, per_row = batch * wt, ht
         else:
             tile_rows, per_row = batch * ht, wt
@@ -846,10 +957,13 @@ def _norm(op: DeviceOp, hw: Hardware, c: Constants, kind: str) -> _Work:
         per_row = _cdiv(a.shard_shape[1], TILE)
     else:
         rows_pc = _cdiv(tile_rows, cores)
-    passes = _PASSES["reduce" if kind == "reduce" else "softmax" if kind == "softmax"
-                     else op.attrs.get("norm", "layer")]
+    norm = op.attrs.get("norm")
+    if kind == "norm" and norm not in ("layer", "rms"):
+        notes.append(f"norm type {norm or 'not given'}: LayerNorm assumed")
+        norm = "layer"
+    passes = _PASSES["reduce" if kind == "reduce" else "softmax" if kind == "softmax" else norm]
     streams = [t for t in op.inputs if not _local(t) and t.tiles > 1] or ([a] if not _local(a) else [])
-    w = _Work(units=max(1, rows_pc * per_row))
+    w = _Work(units=max(1, rows_pc * per_row), notes=notes)
     w.read = sum(_latency(hw, t) + _xfer(hw, 1, tile_bytes(t)) for t in streams)
     tile_op = _k(c, "eltwise_tile", arch)
     w.compute = passes * tile_op + (_k(c, "sfpu_exp", arch) if kind == "softmax" else 0.0)
@@ -888,26 +1002,36 @@ def work(op: DeviceOp, hw: Hardware, constants: Constants) -> _Work:
 
     Raises:
         UnknownDeviceOp: the op code is not modeled.
-        UnmodeledDeviceOp: a known op in a form the model cannot cost.
+        UnmodeledDeviceOp: a known op in a form the model cannot cost (no output,
+            a core count outside 1..MAX_CORES, an empty tensor, a reduce over a
+            leading dim, a matmul without two operands).
     """
     kind = OP_KINDS.get(op.op_code)
     if kind is None:
         raise UnknownDeviceOp(op.op_code)
     if not op.outputs:
         raise UnmodeledDeviceOp(f"{op.op_code} without an output tensor")
+    if not 1 <= op.cores <= MAX_CORES:
+        raise UnmodeledDeviceOp(f"{op.op_code} on {op.cores} cores (expected 1 to {MAX_CORES:,})")
+    if any(0 in t.padded or 0 in t.shape for t in (*op.inputs, *op.outputs)):
+        raise UnmodeledDeviceOp(f"{op.op_code} with an empty tensor (a dim of 0)")
     if kind in ("unary", "binary", "typecast", "copy"):
-        return _eltwise(op, hw, constants, kind)
-    if kind == "matmul":
-        return _matmul(op, hw, constants)
-    if kind == "conv":
-        return _conv(op, hw, constants)
-    if kind == "halo":
-        return _halo(op, hw, constants)
-    if kind == "pool":
-        return _pool(op, hw, constants)
-    if kind in ("norm", "softmax", "reduce"):
-        return _norm(op, hw, constants, kind)
-    return _data_movement(op, hw, constants, kind)
+        w = _eltwise(op, hw, constants, kind)
+    elif kind == "matmul":
+        w = _matmul(op, hw, constants)
+    elif kind == "conv":
+        w = _conv(op, hw, constants)
+    elif kind == "halo":
+        w = _halo(op, hw, constants)
+    elif kind == "pool":
+        w = _pool(op, constants)
+    elif kind in ("norm", "softmax", "reduce"):
+        w = _norm(op, hw, constants, kind)
+    else:
+        w = _data_movement(op, hw, constants, kind)
+    for dtype in sorted({t.dtype for t in (*op.inputs, *op.outputs)} - set(ELEMENT_BYTES)):
+        w.notes.append(f"dtype {dtype}: {DEFAULT_ELEMENT_BYTES:g} bytes per element assumed")
+    return w
 
 
 def predict(op: DeviceOp, hw: Hardware, constants: Constants | None = None) -> Estimate:
@@ -957,8 +1081,9 @@ def predict(op: DeviceOp, hw: Hardware, constants: Constants | None = None) -> E
     if bound not in ("DRAM", "overhead") and op.cores * 4 < op.grid_cores:
         bound += " (few cores)"
     dram_bytes = sum(b for b, _ in w.dram_reads) + sum(b for b, _ in w.dram_writes)
-    return Estimate(ns=ns, bound=bound, terms=terms, dram_bytes=dram_bytes, flops=w.flops, cores=op.cores)
+    return Estimate(ns=ns, bound=bound, terms=terms, dram_bytes=dram_bytes, flops=w.flops, cores=op.cores,
+                    notes=tuple(dict.fromkeys(w.notes)))
 
 
 __all__ = ["OP_KINDS", "FAMILY", "MatmulPlan", "UnknownDeviceOp", "UnmodeledDeviceOp", "family", "matmul_plan",
-           "page_bytes", "pages", "predict", "tile_bytes", "work"]
+           "page_bytes", "pages", "predict", "reduce_dim", "tile_bytes", "unary_name", "work"]

@@ -25,20 +25,23 @@ lists (``{...}``, ``[...]``, positional ``Name(...)``), core ranges
 (``[(x=0;y=0) - (x=10;y=9)]`` -> ``{"start": (0, 0), "end": (10, 9)}``) and
 scalars (int, float, bool, None for ``std::nullopt``, other text as is).
 
-Malformed input raises :class:`ProfileError` (a ValueError) naming the CSV
-line; nothing here raises anything else for bad input.
+Malformed input (unparseable cells, non-finite numbers, tensor dims of 0,
+core counts that are not positive or exceed :data:`MAX_CORES`) raises
+:class:`ProfileError` (a ValueError) naming the CSV line; attribute values
+that do not parse are ignored (the attribute is treated as absent).
 """
 
 from __future__ import annotations
 
 import csv
 import hashlib
+import math
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from .device_op import DeviceOp, TensorInfo
+from .device_op import MAX_CORES, DeviceOp, TensorInfo
 
 DURATION = "DEVICE KERNEL DURATION [ns]"
 PM_IDEAL = "PM IDEAL [ns]"
@@ -141,19 +144,23 @@ class _Reader:
         self.i = 0
 
     def peek(self) -> str:
+        """The next character ("" at the end)."""
         return self.s[self.i] if self.i < len(self.s) else ""
 
     def ws(self) -> None:
+        """Skip spaces."""
         while self.i < len(self.s) and self.s[self.i] == " ":
             self.i += 1
 
     def expect(self, ch: str) -> None:
+        """Consume ``ch`` after spaces, else raise ValueError."""
         self.ws()
         if self.peek() != ch:
             raise ValueError(f"expected {ch!r} at {self.i} in {self.s[:80]!r}")
         self.i += 1
 
     def value(self) -> Any:
+        """Read one value: a bracketed list or map, a ``Name(...)`` node, or a scalar word."""
         self.ws()
         ch = self.peek()
         if ch in "{[(":
@@ -190,6 +197,7 @@ class _Reader:
         return _scalar(word)
 
     def items(self, close: str) -> list[tuple[str | None, Any]]:
+        """Read ``;``-separated items (``k=v``, ranges ``a - b``, values) up to ``close`` (not consumed)."""
         out: list[tuple[str | None, Any]] = []
         self.ws()
         if self.peek() == close:
@@ -291,7 +299,12 @@ def _grid_cores(grid: Any) -> int | None:
             rng = rng[0]
         if not (isinstance(rng, dict) and "start" in rng):
             return None
-        (x0, y0), (x1, y1) = rng["start"], rng["end"]
+        ends = [_pair(rng.get("start")), _pair(rng.get("end"))]
+        if None in ends:
+            return None
+        (x0, y0), (x1, y1) = ends  # type: ignore[misc]
+        if x1 < x0 or y1 < y0:
+            return None
         total += (x1 - x0 + 1) * (y1 - y0 + 1)
     return total or None
 
@@ -348,8 +361,7 @@ def _sliding_window(v: Any, attrs: dict[str, Any]) -> None:
     """Conv / pool / halo geometry from a parsed ``SlidingWindowConfig``."""
     if not isinstance(v, dict):
         return
-    for key, name in (("window_hw", "window"), ("stride_hw", "stride"), ("dilation_hw", "dilation"),
-                      ("input_hw", "input_hw")):
+    for key, name in (("window_hw", "window"), ("dilation_hw", "dilation"), ("input_hw", "input_hw")):
         p = _pair(v.get(key))
         if p:
             attrs[name] = p
@@ -357,9 +369,6 @@ def _sliding_window(v: Any, attrs: dict[str, Any]) -> None:
     if isinstance(pad, tuple) and len(pad) == 2 and all(_pair(x) for x in pad):
         (t, b), (left, r) = _pair(pad[0]), _pair(pad[1])  # type: ignore[misc]
         attrs["padding"] = (t, b, left, r)
-    b = _int(v.get("batch_size"))
-    if b:
-        attrs["batch"] = b
     n = _int(v.get("num_cores_nhw"))
     if n:
         attrs["num_cores_nhw"] = n
@@ -381,8 +390,7 @@ def _program_config(v: Any) -> dict[str, Any] | None:
     pc: dict[str, Any] = {"kind": kinds[name]}
     for src, dst in (("in0_block_w", "in0_block_w"), ("out_subblock_h", "out_subblock_h"),
                      ("out_subblock_w", "out_subblock_w"), ("per_core_M", "per_core_m"),
-                     ("per_core_N", "per_core_n"), ("M_block_size", "m_block"), ("K_block_size", "k_block"),
-                     ("N_block_size", "n_block"), ("subblock_h", "out_subblock_h"),
+                     ("per_core_N", "per_core_n"), ("K_block_size", "k_block"), ("subblock_h", "out_subblock_h"),
                      ("subblock_w", "out_subblock_w")):
         n = _int(v.get(src))
         if n is not None:
@@ -390,17 +398,15 @@ def _program_config(v: Any) -> dict[str, Any] | None:
     grid = _pair(v.get("compute_with_storage_grid_size"))
     if grid:
         pc["grid"] = grid
-    for flag in ("mcast_in0", "fuse_batch"):
-        if flag in v:
-            pc[flag] = bool(v[flag])
+    if "fuse_batch" in v:
+        pc["fuse_batch"] = bool(v["fuse_batch"])
     return pc
 
 
-def op_attrs(op_code: str, raw: dict[str, str]) -> tuple[dict[str, Any], str | None, bool | None, dict | None]:
+def op_attrs(raw: dict[str, str]) -> tuple[dict[str, Any], str | None, bool | None, dict | None]:
     """The DeviceOp ``attrs`` of one row, with its compute config and output memory config.
 
     Args:
-        op_code: the row's OP CODE.
         raw: :func:`parse_attributes` of its ATTRIBUTES.
 
     Returns:
@@ -446,9 +452,6 @@ def op_attrs(op_code: str, raw: dict[str, str]) -> tuple[dict[str, Any], str | N
         attrs["binary_op"] = _BINARY_NAMES.get(bop, bop.lower())
     if "scalar" in v:
         attrs["scalar"] = v["scalar"] is not None
-    sub = _enum(v.get("subtile_broadcast_type"))
-    if sub:
-        attrs["subtile_broadcast"] = sub.lower()
     for key in ("sliding_window_config", "sliding_window_config_", "config"):
         if isinstance(v.get(key), dict) and v[key].get("__type__") == "SlidingWindowConfig":
             _sliding_window(v[key], attrs)
@@ -456,7 +459,7 @@ def op_attrs(op_code: str, raw: dict[str, str]) -> tuple[dict[str, Any], str | N
     if isinstance(par, dict):
         for src, dst in (("per_core_out_matrix_height_ntile", "per_core_out_h"),
                          ("per_core_out_matrix_width_ntile", "per_core_out_w"),
-                         ("num_cores_nhw", "num_cores_nhw"), ("num_cores_c_out", "num_cores_c_out")):
+                         ("num_cores_nhw", "num_cores_nhw")):
             n = _int(par.get(src))
             if n is not None:
                 attrs[dst] = n
@@ -468,18 +471,14 @@ def op_attrs(op_code: str, raw: dict[str, str]) -> tuple[dict[str, Any], str | N
                 attrs[dst] = n
     ishape = _shape(v.get("input_tensor_shape"))
     if ishape and len(ishape) == 4:
-        attrs.setdefault("batch", ishape[0])
         attrs.setdefault("input_hw", (ishape[1], ishape[2]))
         attrs["channels_in"] = ishape[3]
-    for src, dst in (("output_channels", "channels_out"), ("groups", "groups"),
+    for src, dst in (("groups", "groups"),
                      ("in_nsticks_per_core", "in_sticks_per_core"),
                      ("max_out_nsticks_per_core", "out_sticks_per_core")):
         n = _int(v.get(src))
         if n is not None:
             attrs[dst] = n
-    pool = _enum(v.get("pool_type_") or v.get("pool_type"))
-    if pool:
-        attrs["pool"] = "max" if "MAX" in pool else "avg"
     norm = _enum(v.get("norm_type"))
     if norm:
         attrs["norm"] = "rms" if "RMS" in norm else "layer"
@@ -493,11 +492,6 @@ def op_attrs(op_code: str, raw: dict[str, str]) -> tuple[dict[str, Any], str | N
         perm = _shape(perm.get("args", [None])[0] if isinstance(perm.get("args"), list) else None)
     if isinstance(perm, tuple):
         attrs["perm"] = perm
-    for src, dst in (("slice_start", "slice_start"), ("slice_end", "slice_end"), ("step", "step"),
-                     ("padded_slice_start", "slice_start"), ("padded_slice_end", "slice_end")):
-        s = _shape(v.get(src))
-        if s:
-            attrs[dst] = s
     sh, sw = _int(v.get("scale_factor_h")), _int(v.get("scale_factor_w"))
     if sh and sw:
         attrs["scale"] = (sh, sw)
@@ -517,6 +511,9 @@ def _dims(row: dict[str, str], prefix: str, line: int, path: str) -> tuple[tuple
             raise ProfileError(f"{prefix}_{d}_PAD[LOGICAL] is {c!r}, expected N or PADDED[LOGICAL]", path, line)
         padded.append(int(m.group(1)))
         logical.append(int(m.group(2)) if m.group(2) is not None else int(m.group(1)))
+        if padded[-1] == 0 or logical[-1] == 0:
+            raise ProfileError(f"{prefix}_{d}_PAD[LOGICAL] is {c.strip()!r}: a tensor dim of 0 (an empty tensor "
+                               f"moves no data; the model does not cost it)", path, line)
     return tuple(logical), tuple(padded)
 
 
@@ -549,6 +546,8 @@ def _number(row: dict[str, str], col: str, line: int, path: str, integer: bool =
         x = float(cell)
     except ValueError:
         raise ProfileError(f"{col} is {cell!r}, not a number", path, line) from None
+    if not math.isfinite(x):
+        raise ProfileError(f"{col} is {cell!r}, not a finite number", path, line)
     if integer:
         if not x.is_integer():
             raise ProfileError(f"{col} is {cell!r}, not an integer", path, line)
@@ -571,14 +570,19 @@ def _row_op(row: dict[str, str], line: int, path: str) -> DeviceOp:
     if arch not in ("wormhole_b0", "blackhole"):
         raise ProfileError(f"DEVICE ARCH is {arch!r}, expected wormhole_b0 or blackhole", path, line)
     cores = _number(row, "CORE COUNT", line, path, integer=True)
-    if not cores or cores < 1:
-        raise ProfileError("CORE COUNT is missing or not positive", path, line)
-    grid = _number(row, "AVAILABLE WORKER CORE COUNT", line, path, integer=True) or cores
+    if cores is None:
+        raise ProfileError("CORE COUNT is missing", path, line)
+    grid = _number(row, "AVAILABLE WORKER CORE COUNT", line, path, integer=True)
+    for col, n in (("CORE COUNT", cores), ("AVAILABLE WORKER CORE COUNT", grid)):
+        if n is not None and not 1 <= n <= MAX_CORES:
+            raise ProfileError(f"{col} is {n:g}: expected 1 to {MAX_CORES:,} cores", path, line)
+    if grid is None:
+        grid = cores
     try:
         raw = parse_attributes(row.get("ATTRIBUTES") or "")
     except ValueError as e:
         raise ProfileError(str(e), path, line) from None
-    attrs, fidelity, fp32, out_mem = op_attrs(op_code, raw)
+    attrs, fidelity, fp32, out_mem = op_attrs(raw)
     cell = (row.get("MATH FIDELITY") or "").strip()
     if cell:
         if cell not in FIDELITIES:

@@ -17,9 +17,6 @@ from .. import fmt
 from ..cost.accuracy import ProfileComparison, Score, Summary
 from ..cost.ir import OpCost, ProgramCost
 
-SORT_KEYS = ("line", "ns", "bytes", "flops")
-GROUP_KEYS = ("none", "op", "bound", "device_op")
-
 
 def _sorted(ops: list[OpCost], sort: str) -> list[OpCost]:
     if sort == "ns":
@@ -100,6 +97,10 @@ def cost_text(cost: ProgramCost, path: str, console: Console, sort: str = "line"
     for c in cost.unknown:
         console.print(f"{c.op.pos}: unknown cost of {c.op.name}: {c.reason}", highlight=False, markup=False,
                       soft_wrap=True)
+    for c in costed:
+        for note in c.notes:
+            console.print(f"{c.op.pos}: note: {c.op.name} cost assumes: {note}", highlight=False, markup=False,
+                          soft_wrap=True)
 
 
 def cost_record(cost: ProgramCost, path: str) -> dict[str, Any]:
@@ -114,10 +115,10 @@ def cost_record(cost: ProgramCost, path: str) -> dict[str, Any]:
         "ops": [{
             "index": c.op.index, "line": c.op.pos.line, "col": c.op.pos.col, "name": c.op.name,
             "loc_name": c.op.loc_name, "status": c.status, "reason": c.reason, "ns": c.ns, "bound": c.bound,
-            "cores": c.cores, "dram_bytes": c.dram_bytes, "flops": c.flops,
+            "cores": c.cores, "dram_bytes": c.dram_bytes, "flops": c.flops, "notes": c.notes,
             "device_ops": [{"op_code": d.op_code, "cores": d.cores, "math_fidelity": d.math_fidelity,
                             "ns": e.ns, "bound": e.bound, "terms": e.terms, "dram_bytes": e.dram_bytes,
-                            "flops": e.flops}
+                            "flops": e.flops, "notes": list(e.notes)}
                            for d, e in zip(c.device_ops, c.estimates)],
         } for c in cost.ops],
         "groups": {by: groups(cost, by) for by in ("op", "bound", "device_op")},
@@ -161,6 +162,10 @@ def measured_text(cmp: ProfileComparison, path: str, console: Console, top: int 
     for reason in missing:
         n = sum(1 for p in cmp.rows if p.reason == reason)
         console.print(f"{n} row(s) without a prediction: {reason}", highlight=False, markup=False, soft_wrap=True)
+    notes = [note for p in cmp.rows if p.estimate is not None for note in p.estimate.notes]
+    for note in sorted(set(notes)):
+        console.print(f"note: {notes.count(note)} row(s) assume: {note}", highlight=False, markup=False,
+                      soft_wrap=True)
 
 
 def _score_record(s: Score | None) -> dict[str, Any] | None:
@@ -181,7 +186,8 @@ def measured_record(cmp: ProfileComparison, path: str) -> dict[str, Any]:
             "index": p.row.index, "line": p.row.line, "op_code": p.row.op.op_code, "cores": p.row.op.cores,
             "signature": p.row.signature, "measured_ns": p.row.measured_ns, "pm_ideal_ns": p.row.pm_ideal_ns,
             "predicted_ns": p.estimate.ns if p.estimate else None, "bound": p.estimate.bound if p.estimate else None,
-            "terms": p.estimate.terms if p.estimate else None, "ape": p.ape, "pm_ideal_ape": p.pm_ape,
+            "terms": p.estimate.terms if p.estimate else None, "notes": list(p.estimate.notes) if p.estimate else [],
+            "ape": p.ape, "pm_ideal_ape": p.pm_ape,
             "reason": p.reason or None,
         } for p in cmp.rows],
         "per_op_code": [_summary_record(s) for s in cmp.per_op],
