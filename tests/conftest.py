@@ -1,4 +1,4 @@
-"""Shared helpers: fixture paths, analysis of a file or of inline IR, the CLI runner."""
+"""Shared helpers: fixture paths, analysis of a file or of inline IR, the CLI runner, the executor."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typer.testing import CliRunner
 
 from ttanalyze.analysis import Analysis, analyze
 from ttanalyze.cli import app
+from ttanalyze.executor import client
 from ttanalyze.ir.parse import parse_file, parse_text
 from ttanalyze.rules import run
 
@@ -61,6 +62,29 @@ def bh_module(aliases: str, body: str, args: str = "", results: str = "") -> str
     return _module(BH_SYSTEM_DESC, aliases, body, args, results)
 
 
+# Tile layouts of the inline test programs: DRAM interleaved (r x c tiles) and L1 interleaved on the 8x8
+# Wormhole grid (n tiles per core).
+DRAM_TILE = "#ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<{r}x{c}x!ttcore.tile<32x32, bf16>, #dram>, <interleaved>>"
+L1_TILE = "#ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <8x8>, memref<1x{n}x!ttcore.tile<32x32, bf16>, #l1>, <interleaved>>"
+
+
+def l1_overflow_module() -> str:
+    """A Wormhole program that overflows L1 (TTA004 in tests/test_rules.py, which derives the numbers).
+
+    Three 4096x4096 bf16 L1-interleaved tensors of 524,288 B per core are alive at the add (its line is
+    the program's 3rd op): 1,572,864 B per core, over the 1,329,888-B bank.
+    """
+    aliases = "#d = " + DRAM_TILE.format(r=128, c=128) + "\n#l = " + L1_TILE.format(n=256)
+    t_d, t_l = "tensor<4096x4096xbf16, #d>", "tensor<4096x4096xbf16, #l>"
+    body = f"""
+    %0 = "ttnn.to_memory_config"(%arg0) : ({t_d}) -> {t_l}
+    %1 = "ttnn.relu"(%0) : ({t_l}) -> {t_l}
+    %2 = "ttnn.add"(%0, %1) : ({t_l}, {t_l}) -> {t_l}
+    %3 = "ttnn.to_memory_config"(%2) : ({t_l}) -> {t_d}
+    return %3 : {t_d}"""
+    return wh_module(aliases, body, f"%arg0: {t_d}", t_d)
+
+
 def analyze_text(text: str, path: str = "test.mlir") -> Analysis:
     return analyze(parse_text(text, path))
 
@@ -82,3 +106,15 @@ def cli():
         return runner.invoke(app, [str(a) for a in args])
 
     return invoke
+
+
+# The companion executor: tests marked ``@device`` replay ops with it, and skip with the reason when it is absent.
+EXECUTOR_AVAILABLE, EXECUTOR_WHY_NOT = client.available()
+device = pytest.mark.skipif(not EXECUTOR_AVAILABLE, reason=f"ttnn executor not available: {EXECUTOR_WHY_NOT}")
+
+
+@pytest.fixture(scope="module")
+def ex():
+    """One executor (worker process) per test module."""
+    with client.Executor() as executor:
+        yield executor

@@ -15,8 +15,6 @@ import pytest
 
 from ttanalyze.analysis import analyze
 from ttanalyze.arch import MOCK_P150_TTNN_0_81_1 as MOCK
-from ttanalyze.executor import client
-from ttanalyze.executor.client import Executor
 from ttanalyze.ir.emit import TensorDesc, module_text, single_op_func
 from ttanalyze.ir.parse import parse_text
 from ttanalyze.ops.argmax_topk import find_topk_core_config
@@ -24,7 +22,7 @@ from ttanalyze.ops.registry import lookup, spec_model
 from ttanalyze.ops.work_split import merge as merged
 from ttanalyze.programs import context_for, program_of
 
-from .conftest import BH_SYSTEM_DESC, FIXTURES, analyze_path, findings_of
+from .conftest import BH_SYSTEM_DESC, FIXTURES, analyze_path, device, findings_of
 
 FULL = MOCK.usable_l1  # 1,461,120: the empty mock's free L1 (l1_size 1,572,864 - allocator base 111,744)
 R = lambda x0, y0, x1, y1: (x0, y0, x1, y1)  # noqa: E731
@@ -442,14 +440,6 @@ def test_topk_tta012_uint16_at_65536():
 # On the device (executor replays of IR ops; skipped without the executor)
 # ---------------------------------------------------------------------------
 
-AVAILABLE, WHY_NOT = client.available()
-device = pytest.mark.skipif(not AVAILABLE, reason=f"ttnn executor not available: {WHY_NOT}")
-
-
-@pytest.fixture(scope="module")
-def ex():
-    with Executor() as executor:
-        yield executor
 
 
 SYNTHETIC = {

@@ -24,7 +24,7 @@ from ttanalyze.executor.ttnn_worker import (
 from ttanalyze.ir.attrs import CoreCoord, CoreRange, CoreRangeSet
 from ttanalyze.ops.spec import TensorSpec
 
-from .conftest import FIXTURES, analyze_path, analyze_text, wh_module
+from .conftest import FIXTURES, analyze_path, analyze_text, device, wh_module
 
 DATA = Path(__file__).parent / "data"
 SEED_UNTILIZE = FIXTURES / "seeds" / "mochi_replicate_pad_untilize_wh.mlir"
@@ -264,14 +264,6 @@ def test_mock_descriptor_resolution(monkeypatch):
 # On the device
 # ---------------------------------------------------------------------------
 
-AVAILABLE, WHY_NOT = client.available()
-device = pytest.mark.skipif(not AVAILABLE, reason=f"ttnn executor not available: {WHY_NOT}")
-
-
-@pytest.fixture(scope="module")
-def ex():
-    with Executor() as executor:
-        yield executor
 
 
 def bh_module(body: str, args: str) -> str:

@@ -14,7 +14,6 @@ import numpy as np
 import pytest
 
 from ttanalyze.analysis import analyze
-from ttanalyze.executor import client
 from ttanalyze.fixes.catalog import fix_file, suggest, suggest_all
 from ttanalyze.fixes.matmul_config import cb_budget
 from ttanalyze.interp import compare, random_inputs, run as interp_run
@@ -23,8 +22,7 @@ from ttanalyze.rules import run
 from ttanalyze.validate import device_check, device_text, diff_programs, semantic_check
 from ttanalyze.versions import DEFAULT_TT_METAL
 
-from .conftest import FIXTURES, analyze_text, wh_module
-from .test_rules import DRAM_TILE, L1_TILE
+from .conftest import DRAM_TILE, FIXTURES, analyze_text, device, l1_overflow_module, wh_module
 
 SEED0 = FIXTURES / "seeds" / "mochi_conv1_norm2_reshape_wh.mlir"
 SEED1 = FIXTURES / "seeds" / "mochi_replicate_pad_untilize_wh.mlir"
@@ -103,22 +101,8 @@ def test_seed003_transposed_linear_with_bias_gets_two_fixes():
     _same_outputs(src, result.text, exact=False)
 
 
-def _l1_program() -> str:
-    # tests/test_rules.py: three 4096x4096 bf16 L1-interleaved tensors of 524,288 B per core are alive at
-    # the add: 1,572,864 B > the 1,329,888-B bank.
-    aliases = "#d = " + DRAM_TILE.format(r=128, c=128) + "\n#l = " + L1_TILE.format(n=256)
-    t_d, t_l = "tensor<4096x4096xbf16, #d>", "tensor<4096x4096xbf16, #l>"
-    body = f"""
-    %0 = "ttnn.to_memory_config"(%arg0) : ({t_d}) -> {t_l}
-    %1 = "ttnn.relu"(%0) : ({t_l}) -> {t_l}
-    %2 = "ttnn.add"(%0, %1) : ({t_l}, {t_l}) -> {t_l}
-    %3 = "ttnn.to_memory_config"(%2) : ({t_l}) -> {t_d}
-    return %3 : {t_d}"""
-    return wh_module(aliases, body, f"%arg0: {t_d}", t_d)
-
-
 def test_l1_overflow_moves_the_largest_live_tensor_to_dram():
-    src = _l1_program()
+    src = l1_overflow_module()
     a, findings = _analyze(src)
     [f] = [f for f in findings if f.rule == "TTA004"]
     fx, tip = suggest(f, src, a, findings)
@@ -238,14 +222,6 @@ def test_fix_cli_input_errors(cli, tmp_path, bad):
 # The companion executor checks every applied fix (skipped without it)
 # ---------------------------------------------------------------------------
 
-AVAILABLE, WHY_NOT = client.available()
-device = pytest.mark.skipif(not AVAILABLE, reason=f"ttnn executor not available: {WHY_NOT}")
-
-
-@pytest.fixture(scope="module")
-def ex():
-    with client.Executor() as executor:
-        yield executor
 
 
 def _validated(ex, src: str, fixed: str, exact: bool):

@@ -26,7 +26,7 @@ from ttanalyze.findings import Finding, Note
 from ttanalyze.report.html import render
 from ttanalyze.rules import catalog, run
 
-from .conftest import FIXTURES, REAL, SEEDS, analyze_path, analyze_text, wh_module
+from .conftest import FIXTURES, REAL, SEEDS, analyze_path, analyze_text, l1_overflow_module, wh_module
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 CONV = FIXTURES / "real" / "conv2d_block_o0" / "ttnn.mlir"
@@ -34,21 +34,9 @@ SEED_MLP = FIXTURES / "seeds" / "simple_mlp_wh.mlir"
 FFN = FIXTURES / "real" / "transformer_ffn_o2" / "ttnn.mlir"
 SVG_NS = "{http://www.w3.org/2000/svg}"
 
-DRAM_TILE = "#ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<{r}x{c}x!ttcore.tile<32x32, bf16>, #dram>, <interleaved>>"
-L1_TILE = "#ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <8x8>, memref<1x{n}x!ttcore.tile<32x32, bf16>, #l1>, <interleaved>>"
-
-
 def l1_overflow_program():
     """test_rules' TTA004 program: 3 x 524,288 B per core live at the add, over a 1,329,888 B bank."""
-    aliases = "#d = " + DRAM_TILE.format(r=128, c=128) + "\n#l = " + L1_TILE.format(n=256)
-    t_d, t_l = "tensor<4096x4096xbf16, #d>", "tensor<4096x4096xbf16, #l>"
-    body = f"""
-    %0 = "ttnn.to_memory_config"(%arg0) : ({t_d}) -> {t_l}
-    %1 = "ttnn.relu"(%0) : ({t_l}) -> {t_l}
-    %2 = "ttnn.add"(%0, %1) : ({t_l}, {t_l}) -> {t_l}
-    %3 = "ttnn.to_memory_config"(%2) : ({t_l}) -> {t_d}
-    return %3 : {t_d}"""
-    return analyze_text(wh_module(aliases, body, f"%arg0: {t_d}", t_d), "l1_overflow.mlir")
+    return analyze_text(l1_overflow_module(), "l1_overflow.mlir")
 
 
 class Page(HTMLParser):

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from ttanalyze.rules import catalog, implemented
 
-from .conftest import FIXTURES, analyze_path, analyze_text, findings_of, wh_module
+from .conftest import DRAM_TILE, FIXTURES, analyze_path, analyze_text, findings_of, l1_overflow_module, wh_module
 
-DRAM_TILE = "#ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<{r}x{c}x!ttcore.tile<32x32, bf16>, #dram>, <interleaved>>"
-L1_TILE = "#ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <8x8>, memref<1x{n}x!ttcore.tile<32x32, bf16>, #l1>, <interleaved>>"
 
 
 def test_catalog_and_implementations_match():
@@ -80,16 +78,8 @@ def test_tta004_l1_overflow_with_the_proof():
     # 4096x4096 bf16 = 128 x 128 = 16,384 tiles, L1 interleaved over the 64 Wormhole cores:
     # ceil(16,384 / 64) = 256 tiles * 2,048 B = 524,288 B in every bank. At the add, %0, %1 and
     # %2 are alive: 3 * 524,288 = 1,572,864 B per core > the bank of 1,499,136 - 103,712 -
-    # 65,536 (L1_SMALL) = 1,329,888 B, over by 242,976 B.
-    aliases = "#d = " + DRAM_TILE.format(r=128, c=128) + "\n#l = " + L1_TILE.format(n=256)
-    t_d, t_l = "tensor<4096x4096xbf16, #d>", "tensor<4096x4096xbf16, #l>"
-    body = f"""
-    %0 = "ttnn.to_memory_config"(%arg0) : ({t_d}) -> {t_l}
-    %1 = "ttnn.relu"(%0) : ({t_l}) -> {t_l}
-    %2 = "ttnn.add"(%0, %1) : ({t_l}, {t_l}) -> {t_l}
-    %3 = "ttnn.to_memory_config"(%2) : ({t_l}) -> {t_d}
-    return %3 : {t_d}"""
-    a = analyze_text(wh_module(aliases, body, f"%arg0: {t_d}", t_d))
+    # 65,536 (L1_SMALL) = 1,329,888 B, over by 242,976 B. The program: conftest.l1_overflow_module.
+    a = analyze_text(l1_overflow_module())
     [f] = findings_of(a, "TTA004")
     assert f.pos.line == a.program.ops[2].pos.line
     assert f.data["bytes_used"] == 1_572_864

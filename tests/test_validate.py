@@ -23,7 +23,7 @@ from ttanalyze.validate import (
     MIN_PCC, device_check, device_text, diff_programs, moves_data_only, semantic_check, semantic_text,
 )
 
-from .conftest import FIXTURES, analyze_path
+from .conftest import FIXTURES, analyze_path, device
 
 CONV2D = FIXTURES / "real" / "conv2d_block_o0" / "ttnn.mlir"
 ATTENTION = FIXTURES / "real" / "attention_o0" / "ttnn.mlir"
@@ -324,14 +324,6 @@ def test_cli_file_alone(cli):
 # On the device (skipped without the executor)
 # ---------------------------------------------------------------------------
 
-AVAILABLE, WHY_NOT = client.available()
-device = pytest.mark.skipif(not AVAILABLE, reason=f"ttnn executor not available: {WHY_NOT}")
-
-
-@pytest.fixture(scope="module")
-def ex():
-    with client.Executor() as executor:
-        yield executor
 
 
 def replay_changed(ex, original: Path, fixed: Path):
