@@ -18,7 +18,7 @@ from typing import Callable
 from ..analysis import Analysis
 from ..findings import Finding
 from ..ir.rewrite import Rewriter
-from .model import Fix, apply_rewrites, evaluate, figures, rank, reanalyze
+from .model import Fix, apply_rewrites, evaluate, figures, rank, reanalyze, site_names
 
 Builder = Callable[[Finding, Analysis, list[Finding]], list[Fix]]
 BUILDERS: dict[str, list[Builder]] = {}
@@ -125,16 +125,12 @@ class FixResult:
 
 def _original(f: Finding, cur: Analysis, cur_text: str, a: Analysis, source: str,
               findings: list[Finding]) -> Finding:
-    """The finding of the input file that ``f`` (raised on a rewritten program) is, by rule and the result
-    names of its op as the files spell them (rewrites keep the names they replace); ``f`` when there is none."""
+    """The finding of the input file that ``f`` (raised on a rewritten program) is: the same rule on the
+    same site (:func:`~ttanalyze.fixes.model.site_names`); ``f`` when there is none."""
     if f.op_index is None or cur is a:
         return f
-    cur_rw, rw = Rewriter(cur_text, cur.program), Rewriter(source, a.program)
-    names = {cur_rw.name(r) for r in cur.program.ops[f.op_index].results}
-    for g in findings:
-        if g.rule == f.rule and g.op_index is not None and names & {rw.name(r) for r in a.program.ops[g.op_index].results}:
-            return g
-    return f
+    names, rw = site_names(f, Rewriter(cur_text, cur.program)), Rewriter(source, a.program)
+    return next((g for g in findings if g.rule == f.rule and names & site_names(g, rw)), f)
 
 
 def _selected(f: Finding, rule: str | None) -> bool:
@@ -155,10 +151,9 @@ def fix_file(source: str, a: Analysis, findings: list[Finding], rule: str | None
     text, cur_a, cur_f = source, a, findings
     result = FixResult(source, analysis=a, findings=findings)
     names = None
-    if line is not None:  # the file's spelling of the values the selected ops define (MLIR renumbers its own)
+    if line is not None:  # the sites of the findings on that line
         rw = Rewriter(source, a.program)
-        names = {rw.name(r) for f in findings if f.pos.line == line and f.op_index is not None
-                 for r in a.program.ops[f.op_index].results}
+        names = set().union(*(site_names(f, rw) for f in findings if f.pos.line == line))
     tried: set[tuple[str, str, frozenset[str]]] = set()
     for _ in range(MAX_ROUNDS):
         chosen = None
@@ -166,8 +161,7 @@ def fix_file(source: str, a: Analysis, findings: list[Finding], rule: str | None
         for f in cur_f:
             if f.rule not in BUILDERS or not _selected(f, rule):
                 continue
-            op_names = ({cur_rw.name(r) for r in cur_a.program.ops[f.op_index].results}
-                        if f.op_index is not None else set())
+            op_names = site_names(f, cur_rw)
             if names is not None and not names & op_names:
                 continue
             key = (f.rule, f.message, frozenset(op_names))

@@ -20,14 +20,14 @@ from ..findings import Finding
 from ..ir.model import Value
 from ..ir.rewrite import Rewriter, desc_of
 from .catalog import builder
-from .layout_fixes import attrs_of, dealloc_line, loc_of, op_line
+from .layout_fixes import dealloc_line, loc_of, op_line
 from .model import Fix
 
 
 def _live_l1(f: Finding, a: Analysis) -> list[Value]:
     names = [t["value"] for t in f.data.get("live_tensors", [])]
     func = a.program.ops[f.op_index].func
-    by_name = {v.name: v for v in a.memory.lifetimes if v.func is func} if hasattr(a.memory, "lifetimes") else {}
+    by_name = {v.name: v for v in a.memory.lifetimes if v.func is func}
     return [by_name[n] for n in names if n in by_name]
 
 
@@ -40,11 +40,7 @@ def _move_to_dram(v: Value, size: int) -> Fix:
         lines = [op_line(m, "ttnn.to_memory_config", [rw.name(v)], "", [rw.value_type(v)], dram, loc),
                  f'"ttnn.deallocate"({rw.name(v)}) <{{force = false}}> : ({rw.value_type(v)}) -> (){" " + loc if loc else ""}']
         rw.insert_after(p, lines)
-        for u in v.users:
-            if u.name == "ttnn.deallocate":
-                rw.replace(u, [dealloc_line(rw, u, m, dram)])
-                continue
-            rw.rewrite_operands(u, {i: (m, dram) for i, o in enumerate(u.operands) if o is v})
+        rw.replace_uses(v, m, dram)
     return Fix("l1/move-to-dram", f"move {v.name} ({size:,} B per core in L1) to DRAM after line {v.producer.pos.line}",
                f"{v.name} is the largest L1 tensor alive at the overflow; a DRAM interleaved copy frees its "
                f"{size:,} B in every L1 bank while its readers stream it from DRAM",
@@ -53,11 +49,8 @@ def _move_to_dram(v: Value, size: int) -> Fix:
 
 def _deallocate_earlier(v: Value, last_use, dealloc) -> Fix:
     def rewrite(rw: Rewriter) -> None:
-        a = attrs_of(rw, dealloc)
-        loc = loc_of(rw, dealloc)
         rw.replace(dealloc, [])
-        rw.insert_after(last_use, [f'"ttnn.deallocate"({rw.name(v)}){" " + a if a else ""} : ({rw.value_type(v)}) -> ()'
-                                   f'{" " + loc if loc else ""}'])
+        rw.insert_after(last_use, [dealloc_line(rw, dealloc, rw.name(v), rw.value_type(v))])
     return Fix("l1/deallocate-earlier", f"deallocate {v.name} after its last use at line {last_use.pos.line}",
                f"{v.name} stays allocated until line {dealloc.pos.line} although nothing reads it after line "
                f"{last_use.pos.line}", rewrite=rewrite, details={"value": v.name})

@@ -168,15 +168,21 @@ def use_after_deallocate(a: Analysis, text: str | None = None) -> list[str]:
     return out
 
 
+def site_names(f: Finding, rw: Rewriter) -> set[str]:
+    """The values the op of ``f`` defines, named as ``rw``'s file spells them (empty for a finding without
+    an op).  A finding keeps its site across rewrites by these names: rewrites keep the names of the values
+    they replace, while the parser's names are renumbered."""
+    if f.op_index is None:
+        return set()
+    return {rw.name(r) for r in rw.program.ops[f.op_index].results}
+
+
 def _same_site(f: Finding, original: Finding, a: Analysis, source: str, b: Analysis, text: str) -> bool:
-    """Whether ``f`` (raised on the rewritten program ``b``) is ``original`` again: the same rule on an op
-    defining a value of the same name as the files spell it (rewrites keep the names of the values they
-    replace; the parser's names are renumbered), or, for findings without an op, on the same line."""
+    """Whether ``f`` (raised on the rewritten program ``b``) is ``original`` again: the same op by
+    :func:`site_names`, or, for findings without an op, the same line."""
     if f.op_index is None or original.op_index is None:
         return f.pos.line == original.pos.line
-    rw_a, rw_b = Rewriter(source, a.program), Rewriter(text, b.program)
-    names = {rw_a.name(r) for r in a.program.ops[original.op_index].results}
-    return bool(names & {rw_b.name(r) for r in b.program.ops[f.op_index].results})
+    return bool(site_names(original, Rewriter(source, a.program)) & site_names(f, Rewriter(text, b.program)))
 
 
 def rank(fixes: list[Fix]) -> list[Fix]:

@@ -205,8 +205,16 @@ class Rewriter:
         end = text.find(" loc(", start)
         end = len(text) if end < 0 else end
         self.replace(op, [text[:start] + type_text + text[end:]])
+        self.replace_uses(v, self.name(v), type_text)
+
+    def replace_uses(self, v, name: str, type_text: str) -> None:
+        """Make every op that reads ``v`` (deallocates included) read ``name`` of type ``type_text`` instead.
+
+        Raises:
+            RewriteError: a reader is not in generic form.
+        """
         for u in v.users:
-            self.rewrite_operands(u, {i: (self.name(v), type_text) for i, o in enumerate(u.operands) if o is v})
+            self.rewrite_operands(u, {i: (name, type_text) for i, o in enumerate(u.operands) if o is v})
 
     # -- result ----------------------------------------------------------------
     def text(self) -> str:
