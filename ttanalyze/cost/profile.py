@@ -281,6 +281,14 @@ def _int(v: Any) -> int | None:
     return None
 
 
+def _copy_ints(src: dict[str, Any], dst: dict[str, Any], names: tuple[tuple[str, str], ...]) -> None:
+    """``dst[to] = src[frm]`` for each ``(frm, to)`` whose value reads as an integer."""
+    for frm, to in names:
+        n = _int(src.get(frm))
+        if n is not None:
+            dst[to] = n
+
+
 def _pair(v: Any) -> tuple[int, int] | None:
     if isinstance(v, (tuple, list)) and len(v) == 2 and all(_int(x) is not None for x in v):
         return (_int(v[0]), _int(v[1]))  # type: ignore[return-value]
@@ -388,13 +396,10 @@ def _program_config(v: Any) -> dict[str, Any] | None:
     if name not in kinds:
         return None
     pc: dict[str, Any] = {"kind": kinds[name]}
-    for src, dst in (("in0_block_w", "in0_block_w"), ("out_subblock_h", "out_subblock_h"),
-                     ("out_subblock_w", "out_subblock_w"), ("per_core_M", "per_core_m"),
-                     ("per_core_N", "per_core_n"), ("K_block_size", "k_block"), ("subblock_h", "out_subblock_h"),
-                     ("subblock_w", "out_subblock_w")):
-        n = _int(v.get(src))
-        if n is not None:
-            pc[dst] = n
+    _copy_ints(v, pc, (("in0_block_w", "in0_block_w"), ("out_subblock_h", "out_subblock_h"),
+                       ("out_subblock_w", "out_subblock_w"), ("per_core_M", "per_core_m"),
+                       ("per_core_N", "per_core_n"), ("K_block_size", "k_block"), ("subblock_h", "out_subblock_h"),
+                       ("subblock_w", "out_subblock_w")))
     grid = _pair(v.get("compute_with_storage_grid_size"))
     if grid:
         pc["grid"] = grid
@@ -473,12 +478,8 @@ def op_attrs(raw: dict[str, str]) -> tuple[dict[str, Any], str | None, bool | No
     if ishape and len(ishape) == 4:
         attrs.setdefault("input_hw", (ishape[1], ishape[2]))
         attrs["channels_in"] = ishape[3]
-    for src, dst in (("groups", "groups"),
-                     ("in_nsticks_per_core", "in_sticks_per_core"),
-                     ("max_out_nsticks_per_core", "out_sticks_per_core")):
-        n = _int(v.get(src))
-        if n is not None:
-            attrs[dst] = n
+    _copy_ints(v, attrs, (("groups", "groups"), ("in_nsticks_per_core", "in_sticks_per_core"),
+                          ("max_out_nsticks_per_core", "out_sticks_per_core")))
     norm = _enum(v.get("norm_type"))
     if norm:
         attrs["norm"] = "rms" if "RMS" in norm else "layer"
