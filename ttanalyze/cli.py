@@ -83,6 +83,10 @@ def _load(path: str, arch: Optional[ArchName], l1_small_size: Optional[int] = No
 L1_SMALL_HELP = "Bytes of L1_SMALL per core (default 65536, what the tt-mlir runtime opens its device with)."
 TT_METAL_HELP = "tt-metal version whose program factories to model: " + "; ".join(
     f"{k}: {v}" for k, v in TT_METAL_VERSIONS.items())
+# The options every command that analyzes a file takes (typer reads an option's metadata, so one serves all).
+ARCH_OPTION = typer.Option(None, help="Arch defaults for files without a ttcore.system_desc.")
+L1_SMALL_OPTION = typer.Option(None, help=L1_SMALL_HELP)
+TT_METAL_OPTION = typer.Option(DEFAULT_TT_METAL, help=TT_METAL_HELP)
 
 
 def _internal_error(exc: BaseException) -> None:
@@ -101,9 +105,9 @@ def _progress(enabled: bool) -> Progress:
 @app.command()
 def check(
     files: list[Path] = typer.Argument(..., help="TTNN IR files (.mlir)."),
-    arch: Optional[ArchName] = typer.Option(None, help="Arch defaults for files without a ttcore.system_desc."),
-    l1_small_size: Optional[int] = typer.Option(None, help=L1_SMALL_HELP),
-    tt_metal: str = typer.Option(DEFAULT_TT_METAL, help=TT_METAL_HELP),
+    arch: Optional[ArchName] = ARCH_OPTION,
+    l1_small_size: Optional[int] = L1_SMALL_OPTION,
+    tt_metal: str = TT_METAL_OPTION,
     format: CheckFormat = typer.Option(CheckFormat.text, "--format", "-f",
                                        help="Output format: text, json (ttanalyze.check/1), sarif (SARIF 2.1.0), html."),
     fail_on: FailOn = typer.Option(FailOn.error, help="Lowest severity that makes the exit status 1."),
@@ -244,9 +248,9 @@ def _with_fixes(record: dict, suggestions: dict) -> dict:
 def explain(
     file: Path = typer.Argument(..., help="TTNN IR file."),
     op: str = typer.Option(..., "--op", help="The op: its line number, result name (%5) or func:%5."),
-    arch: Optional[ArchName] = typer.Option(None, help="Arch defaults for files without a ttcore.system_desc."),
-    l1_small_size: Optional[int] = typer.Option(None, help=L1_SMALL_HELP),
-    tt_metal: str = typer.Option(DEFAULT_TT_METAL, help=TT_METAL_HELP),
+    arch: Optional[ArchName] = ARCH_OPTION,
+    l1_small_size: Optional[int] = L1_SMALL_OPTION,
+    tt_metal: str = TT_METAL_OPTION,
     format: Format = typer.Option(Format.text, "--format", "-f", help="Output format."),
 ) -> None:
     """Everything known about one op: operands and results with every layout number, memory, rule verdicts."""
@@ -282,9 +286,9 @@ def fix(
     output: Path = typer.Option(..., "--output", "-o", help="Where to write the fixed IR."),
     rule: Optional[str] = typer.Option(None, "--rule", help="Fix only findings of this rule (TTA010)."),
     op: Optional[int] = typer.Option(None, "--op", help="Fix only findings on the op at this line."),
-    arch: Optional[ArchName] = typer.Option(None, help="Arch defaults for files without a ttcore.system_desc."),
-    l1_small_size: Optional[int] = typer.Option(None, help=L1_SMALL_HELP),
-    tt_metal: str = typer.Option(DEFAULT_TT_METAL, help=TT_METAL_HELP),
+    arch: Optional[ArchName] = ARCH_OPTION,
+    l1_small_size: Optional[int] = L1_SMALL_OPTION,
+    tt_metal: str = TT_METAL_OPTION,
     format: Format = typer.Option(Format.text, "--format", "-f", help="Output format of the summary."),
 ) -> None:
     """Apply the best applicable fix of each finding and write the rewritten IR to OUT.
@@ -351,7 +355,7 @@ def validate(
     fixed: Optional[Path] = typer.Option(None, "--fixed", help="The rewritten program (e.g. ttanalyze fix -o OUT)."),
     seed: int = typer.Option(0, help="Seed of the random inputs both programs run on."),
     no_device: bool = typer.Option(False, "--no-device", help="Skip the device check (no ttnn replay)."),
-    arch: Optional[ArchName] = typer.Option(None, help="Arch defaults for files without a ttcore.system_desc."),
+    arch: Optional[ArchName] = ARCH_OPTION,
     format: Format = typer.Option(Format.text, "--format", "-f", help="Output format."),
 ) -> None:
     """Check a fix: the reference interpreter runs original and fixed on the same random inputs (identical
@@ -422,9 +426,9 @@ def cost(
     group: GroupKey = typer.Option(GroupKey.none, help="Group the table by IR op name, bound or device op."),
     top: int = typer.Option(5, help="Hotspots to list."),
     constants: Optional[Path] = typer.Option(None, help="Cost-model constants JSON (default: the calibrated ones)."),
-    arch: Optional[ArchName] = typer.Option(None, help="Arch defaults for files without a ttcore.system_desc."),
-    l1_small_size: Optional[int] = typer.Option(None, help=L1_SMALL_HELP),
-    tt_metal: str = typer.Option(DEFAULT_TT_METAL, help=TT_METAL_HELP),
+    arch: Optional[ArchName] = ARCH_OPTION,
+    l1_small_size: Optional[int] = L1_SMALL_OPTION,
+    tt_metal: str = TT_METAL_OPTION,
     format: Format = typer.Option(Format.text, "--format", "-f", help="Output format."),
 ) -> None:
     """Predicted device time per op (ns), what bounds it, bytes and FLOPs; or predicted vs measured per profiler row."""
@@ -491,9 +495,9 @@ def diff_cmd(
         help="Whether an op the cost model stops knowing (or a new unknown op) may pass (default: a regression)."),
     config: Optional[Path] = typer.Option(
         None, "--config", help="TOML file with a tool.ttanalyze.diff table (default: the nearest pyproject.toml)."),
-    arch: Optional[ArchName] = typer.Option(None, help="Arch defaults for files without a ttcore.system_desc."),
-    l1_small_size: Optional[int] = typer.Option(None, help=L1_SMALL_HELP),
-    tt_metal: str = typer.Option(DEFAULT_TT_METAL, help=TT_METAL_HELP),
+    arch: Optional[ArchName] = ARCH_OPTION,
+    l1_small_size: Optional[int] = L1_SMALL_OPTION,
+    tt_metal: str = TT_METAL_OPTION,
 ) -> None:
     """Compare a program before and after a compiler pass: matched ops, findings that appear or vanish,
     per-op and total L1, CB, DRAM and latency changes; exit 1 on a regression beyond the thresholds
@@ -544,9 +548,9 @@ def limits(
     max_value: int = typer.Option(2**20, "--max", help="Largest size to consider (elements)."),
     auto_matmul_config: bool = typer.Option(False, "--auto-matmul-config", help="Drop the matmul_program_config of "
                                             "matmuls the dimension reaches (tt-metal picks its own) instead of refusing."),
-    arch: Optional[ArchName] = typer.Option(None, help="Arch defaults for files without a ttcore.system_desc."),
-    l1_small_size: Optional[int] = typer.Option(None, help=L1_SMALL_HELP),
-    tt_metal: str = typer.Option(DEFAULT_TT_METAL, help=TT_METAL_HELP),
+    arch: Optional[ArchName] = ARCH_OPTION,
+    l1_small_size: Optional[int] = L1_SMALL_OPTION,
+    tt_metal: str = TT_METAL_OPTION,
     format: Format = typer.Option(Format.text, "--format", "-f", help="Output format."),
 ) -> None:
     """The largest size of one dimension before an op overflows L1 (z3 search, the analyzer as oracle)."""
