@@ -177,7 +177,7 @@ def check(
     splits = [baseline_mod.split(accepted, a, fs, fps) for (a, fs), fps in zip(results, fingerprints)]
     reported = [(a, s.new) for (a, _), s in zip(results, splits)]
     try:  # fixes of the reported findings (index into each file's reported list)
-        suggestions = [suggest_all(Path(a.program.path).read_text(), a, fs, fix_limit,
+        suggestions = [suggest_all(a.program.source, a, fs, fix_limit,
                                    evaluate_fixes=len(a.program.ops) <= FIX_MAX_OPS) if fixes and fs else {}
                        for a, fs in reported]
     except Exception as exc:  # noqa: BLE001 - a bug in a fix builder
@@ -312,7 +312,7 @@ def fix(
         if op is not None and not any(f.pos.line == op for f in findings):
             print(f"{file}:{op}:1: error: no finding on line {op}", file=sys.stderr)
             raise typer.Exit(EXIT_INPUT)
-        result = fix_file(file.read_text(), a, findings, rule, op)
+        result = fix_file(a.program.source, a, findings, rule, op)
         output.write_text(result.text)
     except InputError as exc:
         print(str(exc), file=sys.stderr)

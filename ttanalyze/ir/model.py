@@ -155,6 +155,7 @@ class Program:
         system_desc: the module's ``ttcore.system_desc``, or None.
         ops: every op of every function, in program order (``Op.index``).
         module_attrs: the module's other attributes, as text.
+        source: the text it was parsed from ('' for a program built otherwise).
     """
 
     path: str
@@ -162,6 +163,7 @@ class Program:
     system_desc: SystemDesc | None
     ops: list[Op] = field(default_factory=list)
     module_attrs: dict[str, str] = field(default_factory=dict)
+    source: str = ""
 
     def func(self, name: str) -> Func | None:
         for f in self.funcs:

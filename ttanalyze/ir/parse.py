@@ -80,7 +80,9 @@ def parse_text(text: str, path: str = "<string>") -> Program:
         module = ir.Module.parse(norm.text, ctx)
     except ir.MLIRError as exc:
         raise _mlir_error(exc, norm, path) from None
-    return _Walker(norm, text, path).program(module)
+    program = _Walker(norm, text, path).program(module)
+    program.source = text
+    return program
 
 
 def _mlir_error(exc: ir.MLIRError, norm: Normalized, path: str) -> InputError:

@@ -2,8 +2,7 @@
 
 A fix edits the user's file as text, so everything it does not touch (other
 ops, locations, comments, aliases, module attributes) stays as it was, line
-endings aside (the text is read with Python's universal newlines: written
-back with LF).
+endings aside (CRLF is written back as LF).
 Ops are located by the line and column the parser recorded
 (:attr:`ttanalyze.ir.model.Op.pos`); an op's text runs from there to the end of
 the line on which its brackets balance (tt-mlir prints one op per line, in
@@ -44,7 +43,7 @@ class Rewriter:
     """
 
     def __init__(self, source: str, program: Program):
-        self.lines = source.split("\n")
+        self.lines = source.replace("\r\n", "\n").split("\n")
         self.program = program
         self._replace: dict[int, list[str]] = {}
         self._before: dict[int, list[str]] = {}
