@@ -351,3 +351,14 @@ def test_fix_cli_selection_errors_and_exit_status(cli, tmp_path):
     assert r.exit_code == 1 and "1 error(s)" in r.output
     r = cli("check", SEED3, "-o", tmp_path / "missing" / "report.txt")
     assert r.exit_code == 2 and "cannot write" in r.output
+
+
+def test_fix_of_a_file_without_system_desc_keeps_its_arch(cli, tmp_path):
+    # The rewritten file is analyzed with the --arch the original needed.
+    src = SEED3.read_text().replace(" attributes {ttcore.system_desc = #system_desc}", "")
+    src = "\n".join(line for line in src.splitlines() if not line.startswith("#system_desc"))
+    bare = tmp_path / "bare.mlir"
+    bare.write_text(src)
+    r = cli("fix", "--arch", "wormhole_b0", bare, "-o", tmp_path / "out.mlir")
+    assert r.exit_code == 0, r.output
+    assert "3 fix(es) applied" in r.output

@@ -122,8 +122,9 @@ def apply_rewrites(source: str, a: Analysis, rewrites: list[Rewrite]) -> str:
 
 
 def reanalyze(text: str, a: Analysis) -> tuple[Analysis, list[Finding]]:
-    """Parse and analyze rewritten text with the original's settings."""
-    b = analyze(parse_text(text, a.program.path), None, a.arch.l1_small_size, a.tt_metal)
+    """Parse and analyze rewritten text with the original's settings (its arch too, for a file without a
+    system_desc)."""
+    b = analyze(parse_text(text, a.program.path), a.arch.name, a.arch.l1_small_size, a.tt_metal)
     return b, run(b)
 
 
