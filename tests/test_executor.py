@@ -255,7 +255,7 @@ def test_mock_descriptor_resolution(monkeypatch):
     assert client.mock_descriptor() == Path("/somewhere/p150.yaml")
     monkeypatch.delenv("TTANALYZE_MOCK_DESC")
     monkeypatch.setattr(client, "has_hardware", lambda: False)
-    assert client.mock_descriptor() == (client.REPO.parent / "shared" / "mock" / "blackhole_P150.yaml").resolve()
+    assert client.mock_descriptor() == (client.REPO / "ttanalyze" / "executor" / "mock" / "blackhole_P150.yaml").resolve()
     monkeypatch.setattr(client, "has_hardware", lambda: True)
     assert client.mock_descriptor() is None
 

@@ -7,7 +7,7 @@ CPython 3.12 venv with ttnn 0.81.1 made by ``scripts/setup-executor.sh``:
 * interpreter: ``$TTANALYZE_TTNN_PYTHON``, else ``<repo>/.venv-ttnn/bin/python``;
 * device: real hardware when ``/dev/tenstorrent`` exists, else a mock
   Blackhole P150 described by ``$TTANALYZE_MOCK_DESC``, else
-  ``<repo>/../shared/mock/blackhole_P150.yaml`` (passed to the worker as
+  ``<repo>/ttanalyze/executor/mock/blackhole_P150.yaml`` (passed to the worker as
   ``TT_METAL_MOCK_CLUSTER_DESC_PATH``; a value already in the environment wins).
 
 The worker is started on first use and restarted after it dies: an op that
@@ -60,7 +60,7 @@ def mock_descriptor() -> Path | None:
     """The mock cluster descriptor the worker opens, None when it opens real hardware.
 
     ``$TT_METAL_MOCK_CLUSTER_DESC_PATH`` if set, then ``$TTANALYZE_MOCK_DESC``,
-    then (without hardware) ``<repo>/../shared/mock/blackhole_P150.yaml``.
+    then (without hardware) ``<repo>/ttanalyze/executor/mock/blackhole_P150.yaml``.
     """
     for var in (MOCK_ENV, MOCK_OVERRIDE_ENV):
         if os.environ.get(var):

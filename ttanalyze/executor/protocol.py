@@ -72,5 +72,5 @@ PROTOCOL_VERSION = 1
 
 MOCK_ENV = "TT_METAL_MOCK_CLUSTER_DESC_PATH"  # tt-metal: open a mock cluster from this descriptor
 MOCK_OVERRIDE_ENV = "TTANALYZE_MOCK_DESC"
-DEFAULT_MOCK_DESC = ("..", "shared", "mock", "blackhole_P150.yaml")  # path parts from the repository root
+DEFAULT_MOCK_DESC = ("ttanalyze", "executor", "mock", "blackhole_P150.yaml")  # path parts from the repository root
 DEVICE_NODE_GLOBS = ("/dev/tenstorrent/*", "/dev/tenstorrent[0-9]*")  # tt-kmd device nodes

@@ -1040,7 +1040,7 @@ def choose_device() -> None:
 
     Keeps ``$TT_METAL_MOCK_CLUSTER_DESC_PATH`` when set; else uses
     ``$TTANALYZE_MOCK_DESC``; else, without a tt-kmd device node, the repository's
-    default mock descriptor (``<repo>/../shared/mock/blackhole_P150.yaml``) when it exists.
+    default mock descriptor (``<repo>/ttanalyze/executor/mock/blackhole_P150.yaml``) when it exists.
     Must run before ttnn is imported.
     """
     if os.environ.get(MOCK_ENV):
