@@ -54,6 +54,11 @@ class OpModel:
 REGISTRY: dict[str, OpModel] = {}
 CB_MODELS: dict[str, CBFn] = {}
 SPEC_MODELS: dict[str, SpecFn] = {}
+# How an op's program model was checked (docs/coverage.md): "mock" (replayed on the mock device, CBs
+# compared), "source" (read from the program factory, not runnable on the mock), or "none" (no program).
+CHECKS: dict[str, tuple[str, str]] = {}
+# The device operations (profiler OP CODEs) an op's programs run, for the cost model's coverage.
+DEVICE_OPS: dict[str, tuple[str, ...]] = {}
 
 
 def register(names: str | tuple[str, ...], family: str, attrs: tuple[str, ...] = (), source: str = ""):
@@ -74,6 +79,24 @@ def register(names: str | tuple[str, ...], family: str, attrs: tuple[str, ...] =
 def register_passive(names: tuple[str, ...], family: str, attrs: tuple[str, ...] = (), source: str = "") -> None:
     """Register ops whose results are not shape-checked (no tensor results, host ops...)."""
     register(names, family, attrs, source)(None)
+
+
+def register_check(names: str | tuple[str, ...], how: str, where: str,
+                   device_ops: tuple[str, ...] = ()) -> None:
+    """Record how the program models of ``names`` were checked and which device operations they run.
+
+    Args:
+        how: ``mock`` (CBs compared with a replay on the mock device), ``source`` (from the
+            program factory's source only) or ``none`` (the op runs no device program).
+        where: the test or source file that shows it.
+        device_ops: the device operations' profiler OP CODEs (``SDPAOperation``...).
+    """
+    if how not in ("mock", "source", "none"):
+        raise ValueError(f"unknown check kind {how!r}")
+    for name in (names,) if isinstance(names, str) else names:
+        CHECKS[name] = (how, where)
+        if device_ops:
+            DEVICE_OPS[name] = tuple(device_ops)
 
 
 def lookup(name: str) -> OpModel | None:
