@@ -1,4 +1,4 @@
-"""Cost model accuracy: the committed constants against the measured data in /work/shared/perf.
+"""Cost model accuracy: the committed constants against the measured data in measurements/perf.
 
 Scores ``ttanalyze/cost/constants.json`` on every timed row of each trace, on
 the held-out split (``benchmarks/fit_cost.py``: signature hash, so identical
@@ -39,16 +39,20 @@ BEGIN, END = "<!-- cost:begin -->", "<!-- cost:end -->"
 TARGET_MEDIAN, TARGET_MAPE = 15.0, 25.0
 
 
-def trace_rows(path: Path, c: K.Constants, cv: dict[str, float] | None = None) -> list[dict]:
-    """Every timed row of a trace with its prediction (per signature), split, PM IDEAL and CV prediction."""
+def trace_rows(path: Path, c: K.Constants, cv: dict[str, float] | None = None, board: str | None = None) -> list[dict]:
+    """Every timed row of a trace with its prediction (per signature), split, PM IDEAL and CV prediction.
+
+    ``board``: the trace's board (default: ``fit_cost.TRACE_BOARDS`` by file name).
+    """
     out = []
     cache: dict[str, float | None] = {}
+    board = board or F.TRACE_BOARDS.get(F.source_name(path))
     for r in read_profile(path):
         if r.measured_ns is None:
             continue
         if r.signature not in cache:
             try:
-                cache[r.signature] = predict(r.op, for_device(r.op.arch, r.op.grid_cores), c).ns
+                cache[r.signature] = predict(r.op, for_device(r.op.arch, r.op.grid_cores, board=board), c).ns
             except (UnknownDeviceOp, UnmodeledDeviceOp):
                 cache[r.signature] = None
         out.append({"op_code": r.op.op_code, "signature": r.signature, "measured": r.measured_ns,
@@ -113,7 +117,7 @@ def render(results: dict, c: K.Constants, cv_done: bool, seconds: float) -> str:
         f"({meta.get('date', '?')}), fitted on the training split only.  Install the `fit` extra first "
         "(`.venv/bin/pip install -e '.[fit]'`, scipy) to refit or to run `--cv`.",
         "",
-        "Data: `/work/shared/perf` (README there): `wh_clip_encoder_2.csv` (Wormhole n150, CLIP encoder, 1,872 "
+        "Data: `measurements/perf` (README there; gzip-compressed copies): `wh_clip_encoder_2.csv` (Wormhole n150, CLIP encoder, 1,872 "
         "device ops), `bh_p100_dlv3.csv` (Blackhole p100, DeepLabV3, 387 device ops), two Wormhole sweeps "
         "(`exp_unary_sweep.csv`, `matmul_height_sharded.csv`).  Split: a row is held out iff "
         "`int(sha1(signature), 16) % 10 < 3`, the signature being every static column (op code, arch, "
@@ -223,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--cv", action="store_true", help="grouped 5-fold cross-validation (refits five times)")
     ap.add_argument("--no-write", action="store_true", help="print, do not write docs/accuracy.md")
-    ap.add_argument("--data", type=Path, default=F.DATA)
+    ap.add_argument("--data", type=Path, default=F.DATA, help="directory of the measured data (default: measurements/perf)")
     args = ap.parse_args(argv)
     t0 = time.time()
     c = K.load()
@@ -235,7 +239,7 @@ def main(argv: list[str] | None = None) -> int:
     cv = cross_validate(samples) if args.cv else {}
     results: dict = {"traces": {}, "sweeps": sweep_scores(samples, c, nui)}
     for t in F.TRACES:
-        results["traces"][t] = {"rows": trace_rows(args.data / t, c, cv)}
+        results["traces"][t] = {"rows": trace_rows(F.data_file(args.data, t), c, cv)}
     text = render(results, c, bool(cv), time.time() - t0)
     print(text)
     summary = {}

@@ -1,6 +1,6 @@
-"""Fit the cost model's constants on the training split of the measured data in /work/shared/perf.
+"""Fit the cost model's constants on the training split of the measured data in measurements/perf.
 
-Data (``/work/shared/perf/README.md``): two tt-metal device-profiler traces
+Data (``measurements/perf/README.md``, gzip-compressed copies): two tt-metal device-profiler traces
 (``wh_clip_encoder_2.csv``: Wormhole n150, CLIP encoder; ``bh_p100_dlv3.csv``:
 Blackhole p100, DeepLabV3) and two Wormhole n150 sweeps from
 ttnn-op-runtime-predictor (``exp_unary_sweep.csv``: ``ttnn.exp``;
@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import csv
 import datetime
+import gzip
 import hashlib
 import json
 import math
@@ -52,10 +53,30 @@ from ttanalyze.cost.hardware import Hardware, for_device  # noqa: E402
 from ttanalyze.cost.model import UnknownDeviceOp, UnmodeledDeviceOp, predict  # noqa: E402
 from ttanalyze.cost.profile import read_profile  # noqa: E402
 
-DATA = Path("/work/shared/perf")
+DATA = ROOT / "measurements" / "perf"
 TRACES = ("wh_clip_encoder_2.csv", "bh_p100_dlv3.csv")
 EXP_SWEEP = "exp_unary_sweep.csv"
 MM_SWEEP = "matmul_height_sharded.csv"
+# The board each calibration trace ran on (measurements/perf/traces.json): its DRAM channels.
+TRACE_BOARDS = {"wh_clip_encoder_2.csv": "n150", "bh_p100_dlv3.csv": "p100"}
+
+
+def data_file(data: Path, name: str) -> Path:
+    """``data/name``, or its gzip-compressed copy ``data/name.gz`` when only that exists."""
+    p = data / name
+    return p if p.exists() else data / f"{name}.gz"
+
+
+def open_text(path: Path):
+    """Open a CSV, plain or ``.gz``, as text."""
+    if path.name.endswith(".gz"):
+        return gzip.open(path, "rt", newline="")
+    return open(path, newline="")
+
+
+def source_name(path: Path) -> str:
+    """A data file's name without ``.gz`` (the key of SOURCE_WEIGHT, TRACE_BOARDS and constants.json)."""
+    return path.name[:-3] if path.name.endswith(".gz") else path.name
 SOURCE_WEIGHT = {"wh_clip_encoder_2.csv": 1.0, "bh_p100_dlv3.csv": 1.0, EXP_SWEEP: 0.5, MM_SWEEP: 0.5}
 SWEEP_CAP = 700  # training configurations kept per sweep (every one is scored)
 
@@ -132,16 +153,18 @@ def is_heldout(key: str) -> bool:
     return int(hashlib.sha1(key.encode()).hexdigest(), 16) % 10 < 3
 
 
-def trace_samples(path: Path) -> list[Sample]:
-    """Timed rows of a profiler trace, merged by signature."""
+def trace_samples(path: Path, board: str | None = None) -> list[Sample]:
+    """Timed rows of a profiler trace, merged by signature (the board: ``TRACE_BOARDS`` by file name)."""
     groups: dict[str, list] = defaultdict(list)
+    name = source_name(path)
+    board = board or TRACE_BOARDS.get(name)
     for r in read_profile(path):
         if r.measured_ns is not None:
             groups[r.signature].append(r)
     out = []
     for sig, rs in groups.items():
         op = rs[0].op
-        out.append(Sample(path.name, sig, op, for_device(op.arch, op.grid_cores),
+        out.append(Sample(name, sig, op, for_device(op.arch, op.grid_cores, board=board),
                           statistics.median(r.measured_ns for r in rs), len(rs), rs[0].pm_ideal_ns))
     return out
 
@@ -161,7 +184,7 @@ def exp_samples(path: Path) -> list[Sample]:
     hw = for_device("wormhole_b0", 64)
     groups: dict[str, list[float]] = defaultdict(list)
     ops: dict[str, DeviceOp] = {}
-    with open(path, newline="") as fh:
+    with open_text(path) as fh:
         for rec in csv.DictReader(fh):
             rec = {k.strip(): v.strip() for k, v in rec.items()}
             shape = tuple(int(rec[f"input_shape_{i}"]) for i in range(1, 5) if int(rec[f"input_shape_{i}"]) > 0)
@@ -172,9 +195,9 @@ def exp_samples(path: Path) -> list[Sample]:
                 t = TensorInfo(shape, _tile_padded(shape), dtype, "tile", buf)
                 cores = min(64, max(1, t.tiles))
                 ops[key] = DeviceOp("UnaryDeviceOperation", "wormhole_b0", cores, 64, (t,), (t,), "HiFi4", False,
-                                    {"unary_ops": ["exp"]}, f"{path.name}:{key}")
+                                    {"unary_ops": ["exp"]}, f"{source_name(path)}:{key}")
             groups[key].append(float(rec["kernel_duration"]))
-    return [Sample(path.name, k, ops[k], hw, statistics.median(v), len(v)) for k, v in groups.items()]
+    return [Sample(source_name(path), k, ops[k], hw, statistics.median(v), len(v)) for k, v in groups.items()]
 
 
 def matmul_samples(path: Path) -> list[Sample]:
@@ -182,7 +205,7 @@ def matmul_samples(path: Path) -> list[Sample]:
     hw = for_device("wormhole_b0", 64)
     groups: dict[str, list[float]] = defaultdict(list)
     ops: dict[str, DeviceOp] = {}
-    with open(path, newline="") as fh:
+    with open_text(path) as fh:
         for rec in csv.DictReader(fh):
             m, k, n, cores = (int(float(rec[c])) for c in ("m_size", "k_size", "n_size", "num_cores"))
             key = f"mm|{m}|{k}|{n}|{cores}"
@@ -197,18 +220,18 @@ def matmul_samples(path: Path) -> list[Sample]:
                 pc = {"kind": "mcast_1d", "per_core_m": pm, "per_core_n": nt, "in0_block_w": kt,
                       "mcast_in0": False, "fuse_batch": True}
                 ops[key] = DeviceOp("Matmul", "wormhole_b0", cores, 64, (a, b), (o,), "LoFi", False,
-                                    {"program_config": pc}, f"{path.name}:{key}")
+                                    {"program_config": pc}, f"{source_name(path)}:{key}")
             groups[key].append(float(rec["duration"]))
-    return [Sample(path.name, k, ops[k], hw, statistics.median(v), len(v)) for k, v in groups.items()]
+    return [Sample(source_name(path), k, ops[k], hw, statistics.median(v), len(v)) for k, v in groups.items()]
 
 
 def all_samples(data: Path = DATA) -> list[Sample]:
     """Every sample of the four data sets (both splits)."""
     out: list[Sample] = []
     for t in TRACES:
-        out += trace_samples(data / t)
-    out += exp_samples(data / EXP_SWEEP)
-    out += matmul_samples(data / MM_SWEEP)
+        out += trace_samples(data_file(data, t))
+    out += exp_samples(data_file(data, EXP_SWEEP))
+    out += matmul_samples(data_file(data, MM_SWEEP))
     return out
 
 
@@ -334,7 +357,7 @@ def provenance(c: K.Constants, nui: dict, train: list[Sample]) -> dict[tuple[str
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--data", type=Path, default=DATA)
+    ap.add_argument("--data", type=Path, default=DATA, help="directory of the measured data (default: measurements/perf)")
     ap.add_argument("--out", type=Path, default=K.DEFAULT_PATH)
     args = ap.parse_args(argv)
     samples = fittable(all_samples(args.data))

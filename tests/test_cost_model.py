@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 
 import pytest
@@ -50,15 +51,18 @@ def test_hardware_constants():
     assert wh.clock_hz == 1.0e9 and wh.dram_channels == 12
     assert wh.dram_bytes_per_s == pytest.approx(288e9)  # 12 banks x 24 GB/s
     assert wh.noc_txn_cycles == pytest.approx(16 / 0.436)  # 36.7 ns per 16-B transaction, at 1 GHz
-    p100 = for_device("blackhole", 110)
+    p100 = for_device("blackhole", 110, board="p100")
     assert p100.dram_channels == 7 and p100.dram_bytes_per_s == pytest.approx(448e9)
+    # A grid does not name the board: a 110-core Blackhole without one is costed as a p150 (8 channels).
+    assert for_device("blackhole", 110).dram_channels == 8
     assert p100.core_noc_bytes_per_cycle == pytest.approx(50.6 / 1.35)
     p150 = for_device("blackhole", 130)
     assert p150.dram_channels == 8 and p150.dram_bytes_per_s == pytest.approx(512e9)
     assert for_device("BLACKHOLE", 110, dram_channels=8).dram_bytes_per_s == pytest.approx(512e9)
 
 
-@pytest.mark.parametrize("args", [("grayskull", 64), ("wormhole_b0", 0), ("blackhole", 110, 0)])
+@pytest.mark.parametrize("args", [("grayskull", 64), ("wormhole_b0", 0), ("blackhole", 110, 0),
+                                  ("blackhole", 110, None, "n150"), ("wormhole_b0", 64, None, "x9")])
 def test_hardware_rejects(args):
     with pytest.raises(ValueError):
         for_device(*args)
@@ -76,7 +80,7 @@ def test_unary_dram_bound_blackhole():
     # R = W = 2,359,296 B; max(R / (0.8 * 448), W / (0.6 * 448), (R + W) / (0.75 * 448)) = 14043.4 ns.
     t = _t((1, 1, 32768, 64))
     op = DeviceOp("UnaryDeviceOperation", "blackhole", 110, 110, (t,), (t,), "HiFi4", False, {"unary_ops": ["relu"]})
-    e = predict(op, for_device("blackhole", 110), _constants())
+    e = predict(op, for_device("blackhole", 110, board="p100"), _constants())
     assert e.terms["dram"] == pytest.approx(4718592 / 336, rel=1e-6)
     assert e.terms["noc"] + e.terms["compute"] + e.terms["per_core"] == pytest.approx(11746.2 / 1.35, rel=1e-4)
     assert e.ns == pytest.approx(500 + 4718592 / 336, rel=1e-6)
@@ -134,7 +138,7 @@ def test_interleaved_to_sharded_tiles():
     src = _t((1, 1, 131072, 64))
     out = _t((1, 1, 131072, 64), buf="l1", mem="height_sharded", shard=(1280, 64), shard_cores=103)
     op = DeviceOp("InterleavedToShardedDeviceOperation", "blackhole", 103, 110, (src,), (out,))
-    e = predict(op, for_device("blackhole", 110), _constants())
+    e = predict(op, for_device("blackhole", 110, board="p100"), _constants())
     assert e.terms["noc"] == pytest.approx((529 + 80 * 16 / 0.387 * 1.35) / 1.35, rel=1e-6)
     assert e.ns == pytest.approx(500 + 9437184 / 336, rel=1e-6)
     assert e.bound == "DRAM"
@@ -145,7 +149,7 @@ def test_move_copies_the_shard_in_l1():
     # at l1_copy_bytes 48 B/cycle = 2523 cycles = 1868.9 ns; no DRAM.
     t = _t((1, 1, 832590, 8), "bf16", "row_major", "l1", "height_sharded", (7569, 8), 110)
     op = DeviceOp("MoveDeviceOperation", "blackhole", 110, 110, (t,), (t,))
-    e = predict(op, for_device("blackhole", 110), _constants())
+    e = predict(op, for_device("blackhole", 110, board="p100"), _constants())
     assert e.ns == pytest.approx(500 + 832590 * 8 * 2 / 110 / 48 / 1.35, rel=1e-6)
     assert e.terms["dram"] == 0 and e.dram_bytes == 0
 
@@ -176,7 +180,7 @@ def test_matmul_1d_sharded_compute_bound():
     # + fused bias 48 tiles * 50 = 2400 -> 9600.  Output owned (L1 shard): no write stage.
     # core = 5100.84 + 9600 = 14700.84 cycles = 10889.5 ns.
     # DRAM (reads then writes): in1 64 + bias 16 tiles of 1152 B = 92,160 B / (0.8 * 448) / 0.6 = 428.6 ns.
-    e = predict(_mm_1d(), for_device("blackhole", 110), _constants())
+    e = predict(_mm_1d(), for_device("blackhole", 110, board="p100"), _constants())
     read = 529 + 64 * 16 / 0.387 * 1.35 + 1000
     assert e.ns == pytest.approx(500 + (read + 9600) / 1.35, rel=1e-6)
     assert e.terms["dram"] == pytest.approx(92160 / 358.4 / 0.6, rel=1e-6)
@@ -203,7 +207,7 @@ def test_matmul_auto_config_narrow_and_2d():
 def test_matmul_needs_two_operands():
     t = _t((1, 1, 32, 32))
     with pytest.raises(UnmodeledDeviceOp):
-        predict(DeviceOp("Matmul", "blackhole", 1, 110, (t,), (t,)), for_device("blackhole", 110), _constants())
+        predict(DeviceOp("Matmul", "blackhole", 1, 110, (t,), (t,)), for_device("blackhole", 110, board="p100"), _constants())
 
 
 # ----------------------------------------------------------------------------- unknown ops, families
@@ -213,7 +217,7 @@ def test_unknown_op_code_is_reported_not_guessed():
     t = _t((1, 1, 32, 32))
     op = DeviceOp("AllGatherAsyncDeviceOperation", "blackhole", 8, 110, (t,), (t,))
     with pytest.raises(UnknownDeviceOp) as err:
-        predict(op, for_device("blackhole", 110), _constants())
+        predict(op, for_device("blackhole", 110, board="p100"), _constants())
     assert err.value.op_code == "AllGatherAsyncDeviceOperation"
     with pytest.raises(UnknownDeviceOp):
         family("AllGatherAsyncDeviceOperation")
@@ -324,9 +328,10 @@ def _csv_with(tmp_path, op_code="Matmul", **cells):
     ("DEVICE KERNEL DURATION [ns]", "inf", "not a finite number"),
     ("DEVICE KERNEL DURATION [ns]", "nan", "not a finite number"),
     ("PM IDEAL [ns]", "-inf", "not a finite number"),
-    ("OUTPUT_0_X_PAD[LOGICAL]", "0[0]", "a tensor dim of 0"),
-    ("INPUT_0_W_PAD[LOGICAL]", "0", "a tensor dim of 0"),
-    ("INPUT_0_Y_PAD[LOGICAL]", "32[0]", "a tensor dim of 0"),
+    ("OUTPUT_0_X_PAD[LOGICAL]", "0[0]", "no output tensor"),
+    ("OUTPUT_0_LAYOUT", "SIDEWAYS", "OUTPUT_0_LAYOUT is 'SIDEWAYS'"),
+    ("OUTPUT_0_MEMORY", "DEV_0_HBM", "OUTPUT_0_MEMORY is 'DEV_0_HBM'"),
+    ("ATTRIBUTES", "not a map", "ATTRIBUTES is not"),
 ])
 def test_bad_rows_are_profile_errors_with_their_line(tmp_path, col, value, message):
     from ttanalyze.cost.profile import ProfileError
@@ -335,6 +340,12 @@ def test_bad_rows_are_profile_errors_with_their_line(tmp_path, col, value, messa
     with pytest.raises(ProfileError, match=message) as err:
         read_profile(p)
     assert err.value.line == 2 and str(err.value).startswith(f"{p}:2: error: ")
+    # Without strict, the row is skipped and reported with its line, reason and measured time.
+    from ttanalyze.cost.profile import load_profile
+
+    prof = load_profile(p)
+    assert prof.rows == [] and len(prof.skipped) == 1
+    assert prof.skipped[0].line == 2 and re.search(message, prof.skipped[0].reason)
 
 
 def test_a_shard_grid_with_odd_coordinates_is_ignored(tmp_path):
@@ -357,7 +368,7 @@ def test_huge_core_counts_do_not_hang():
     assert _split_2d(4, 1000, 99_991) == (4, 1, 99_991)  # a prime: 1 x n or n x 1
     a, b = _t((1, 1, 2048, 2048)), _t((1, 1, 2048, 2048))
     with pytest.raises(UnmodeledDeviceOp, match="cores"):
-        predict(DeviceOp("Matmul", "blackhole", 10**30, 110, (a, b), (a,)), for_device("blackhole", 110), _constants())
+        predict(DeviceOp("Matmul", "blackhole", 10**30, 110, (a, b), (a,)), for_device("blackhole", 110, board="p100"), _constants())
 
 
 # ----------------------------------------------------------------------------- constants (review)
@@ -482,4 +493,4 @@ def test_empty_tensors_are_not_costed():
     empty = TensorInfo((1, 1, 0, 32), (1, 1, 0, 32), "bf16", "tile", "dram")
     for code in ("Conv2dDeviceOperation", "ReduceDeviceOperation", "LayerNormDeviceOperation"):
         with pytest.raises(UnmodeledDeviceOp, match="empty tensor"):
-            predict(DeviceOp(code, "blackhole", 1, 110, (empty, t), (t,)), for_device("blackhole", 110), _constants())
+            predict(DeviceOp(code, "blackhole", 1, 110, (empty, t), (t,)), for_device("blackhole", 110, board="p100"), _constants())

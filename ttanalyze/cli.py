@@ -426,6 +426,10 @@ def cost(
     group: GroupKey = typer.Option(GroupKey.none, help="Group the table by IR op name, bound or device op."),
     top: int = typer.Option(5, help="Hotspots to list."),
     constants: Optional[Path] = typer.Option(None, help="Cost-model constants JSON (default: the calibrated ones)."),
+    board: Optional[str] = typer.Option(None, help="Board of --measured's rows: n150, n300, p100, p150, p300 "
+                                        "(sets the DRAM channels; default: n150 / p150, noted)."),
+    strict: bool = typer.Option(False, "--strict", help="Stop on the first --measured row that cannot be read "
+                                "(default: skip and report it)."),
     arch: Optional[ArchName] = ARCH_OPTION,
     l1_small_size: Optional[int] = L1_SMALL_OPTION,
     tt_metal: str = TT_METAL_OPTION,
@@ -456,7 +460,11 @@ def cost(
             from .cost import profile
             from .cost.accuracy import compare_profile
 
-            comparison = compare_profile(profile.read_profile(measured), consts)
+            trace = profile.load_profile(measured, arch=arch.value if arch else None, strict=strict)
+            try:
+                comparison = compare_profile(trace, consts, board=board)
+            except ValueError as exc:  # an unknown board, or one of another arch
+                raise profile.ProfileError(str(exc), str(measured), 1) from None
             if format == Format.json:
                 doc["measured"] = cost_report.measured_record(comparison, str(measured))
             else:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 
@@ -143,40 +143,136 @@ class PredictedRow:
 
 
 @dataclass(frozen=True)
+class DeviceTotal:
+    """One device's rows: measured and predicted kernel time (ns).
+
+    Attributes:
+        device_id: the DEVICE ID (None for rows without one).
+        rows: device-op rows of the device (read and skipped).
+        measured_ns: measured kernel time over all its timed rows (skipped ones too).
+        predicted_ns: predicted time over the timed rows the model predicts.
+        covered_measured_ns: measured time of those predicted rows.
+    """
+
+    device_id: int | None
+    rows: int
+    measured_ns: float
+    predicted_ns: float
+    covered_measured_ns: float
+
+    @property
+    def coverage(self) -> float:
+        """Share of the measured time in rows the model predicts (0..1; 1 when nothing is timed)."""
+        return self.covered_measured_ns / self.measured_ns if self.measured_ns > 0 else 1.0
+
+
+@dataclass(frozen=True)
 class ProfileComparison:
-    """Every row of a profiler CSV predicted, and the scores per op code and overall."""
+    """Every row of a profiler CSV predicted, and the scores per op code, per device and overall.
+
+    Attributes:
+        rows: every device-op row read, with its estimate or the reason it has none.
+        per_op / total: scores (:class:`Summary`).
+        skipped: rows the reader could not read (:class:`ttanalyze.cost.profile.SkippedRow`).
+        devices: per-device totals (:class:`DeviceTotal`), by device id.
+        notes: how the file was read and costed where it did not say (arch, grid, board).
+        board: the board the rows were costed on, None when it was not known (``notes`` says
+            what was assumed).
+    """
 
     rows: list[PredictedRow]
     per_op: list[Summary]
     total: Summary
+    skipped: list[Any] = field(default_factory=list)
+    devices: list[DeviceTotal] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    board: str | None = None
+
+    @property
+    def measured_ns(self) -> float:
+        """Measured kernel time over every timed row, read or skipped, all devices (ns)."""
+        return sum(d.measured_ns for d in self.devices)
+
+    @property
+    def coverage(self) -> float:
+        """Share of the measured time (all devices) in rows the model predicts (0..1)."""
+        m = self.measured_ns
+        return sum(d.covered_measured_ns for d in self.devices) / m if m > 0 else 1.0
+
+    @property
+    def slowest(self) -> DeviceTotal | None:
+        """The device with the largest measured time: the program's time on a multi-device mesh."""
+        return max(self.devices, key=lambda d: d.measured_ns, default=None)
+
+    def share(self, measured_ns: float | None) -> float:
+        """A measured time as a share of the whole trace's (0..1)."""
+        m = self.measured_ns
+        return (measured_ns or 0.0) / m if m > 0 else 0.0
 
 
-def compare_profile(rows: Iterable[Any], constants: Any = None) -> ProfileComparison:
+def _device_totals(rows: list[PredictedRow], skipped: list[Any]) -> list[DeviceTotal]:
+    acc: dict[int | None, list[float]] = {}
+    for p in rows:
+        a = acc.setdefault(p.row.device_id, [0, 0.0, 0.0, 0.0])
+        a[0] += 1
+        m = p.row.measured_ns or 0.0
+        a[1] += m
+        if p.estimate is not None and m > 0:
+            a[2] += p.estimate.ns
+            a[3] += m
+    for s in skipped:
+        a = acc.setdefault(s.device_id, [0, 0.0, 0.0, 0.0])
+        a[0] += 1
+        a[1] += s.measured_ns or 0.0
+    return [DeviceTotal(d, int(a[0]), a[1], a[2], a[3])
+            for d, a in sorted(acc.items(), key=lambda kv: (kv[0] is None, kv[0] or 0))]
+
+
+def compare_profile(rows: Iterable[Any], constants: Any = None, board: str | None = None) -> ProfileComparison:
     """Predict each profiler row from its static columns and score it against its measured duration.
 
     Rows that share a signature (identical static columns) share one
     prediction.  The device of each row is ``for_device(arch, AVAILABLE WORKER
-    CORE COUNT)`` with the arch's default clock and DRAM channels.
+    CORE COUNT, board=board)``: without a board, the arch's default board
+    (:data:`ttanalyze.cost.hardware.DEFAULT_BOARD`), noted.
 
     Args:
-        rows: :class:`ttanalyze.cost.profile.ProfileRow` records (``read_profile``).
+        rows: a :class:`ttanalyze.cost.profile.Profile` (its skipped rows and notes are carried
+            over) or :class:`ttanalyze.cost.profile.ProfileRow` records.
         constants: :class:`ttanalyze.cost.constants.Constants` (default: the calibrated ones).
+        board: ``n150``, ``p100``, ``p150``... (:data:`ttanalyze.cost.hardware.BOARDS`).
+
+    Raises:
+        ValueError: an unknown board, or one of another arch than a row's.
     """
-    from .hardware import for_device
+    from .hardware import DEFAULT_BOARD, board_channels, for_device
     from .model import UnknownDeviceOp, UnmodeledDeviceOp, predict
 
-    cache: dict[str, tuple[Any, str]] = {}
+    skipped: list[Any] = list(getattr(rows, "skipped", []))
+    notes: list[str] = list(getattr(rows, "notes", []))
+    rows = list(getattr(rows, "rows", rows))
+    archs = sorted({r.op.arch for r in rows})
+    if board is not None:
+        for a in archs:
+            board_channels(board, a)
+    else:
+        for a in archs:
+            notes.append(f"board not given: {a} rows costed as on a {DEFAULT_BOARD[a]} (its DRAM channels); "
+                         f"--board sets it")
+    cache: dict[tuple[str, str], tuple[Any, str]] = {}
     out: list[PredictedRow] = []
     for r in rows:
-        if r.signature not in cache:
+        key = (r.signature, r.op.arch)
+        if key not in cache:
             try:
-                cache[r.signature] = (predict(r.op, for_device(r.op.arch, r.op.grid_cores), constants), "")
+                hw = for_device(r.op.arch, r.op.grid_cores, board=board)
+                cache[key] = (predict(r.op, hw, constants), "")
             except UnknownDeviceOp as exc:
-                cache[r.signature] = (None, f"unknown op: {exc}")
+                cache[key] = (None, f"unknown op: {exc}")
             except UnmodeledDeviceOp as exc:
-                cache[r.signature] = (None, f"not modeled: {exc}")
-        est, reason = cache[r.signature]
+                cache[key] = (None, f"not modeled: {exc}")
+        est, reason = cache[key]
         out.append(PredictedRow(r, est, reason))
     per_op, total = summarize(Compared(p.row.op.op_code, p.row.measured_ns, p.estimate.ns if p.estimate else None,
                                        p.row.pm_ideal_ns) for p in out)
-    return ProfileComparison(out, per_op, total)
+    return ProfileComparison(out, per_op, total, skipped, _device_totals(out, skipped), notes, board)

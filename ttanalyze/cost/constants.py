@@ -16,7 +16,7 @@ Every value must be finite and not negative; those the model divides by
 (:data:`POSITIVE`) must be above 0.
 
 ``constants.json`` is written by ``benchmarks/fit_cost.py`` from the training
-split of ``/work/shared/perf`` only; :func:`load` reads it.
+split of ``measurements/perf`` only; :func:`load` reads it.
 """
 
 from __future__ import annotations

@@ -101,32 +101,57 @@ _ARCH = {
 }
 
 
-def default_dram_channels(arch: str, grid_cores: int) -> int:
-    """DRAM channels when the caller does not know them.
+# Boards -> (arch, DRAM channels per chip) [dram]: Wormhole n150 / n300 (per chip) 12 banks; Blackhole p100(a)
+# 7 channels (448 GB/s), p150(a/b/c) and p300 (per chip) 8 channels (512 GB/s).  A 110-core Blackhole grid
+# may be either (a p150 with dispatch cores taken, as in tt-perf-report's bh_8xp150 trace): the board is
+# never guessed from the grid.
+BOARDS = {"n150": ("wormhole_b0", 12), "n300": ("wormhole_b0", 12), "galaxy": ("wormhole_b0", 12),
+          "p100": ("blackhole", 7), "p150": ("blackhole", 8), "p300": ("blackhole", 8)}
+# The board assumed when none is given: the arch's full-DRAM single-chip board.
+DEFAULT_BOARD = {"wormhole_b0": "n150", "blackhole": "p150"}
 
-    Wormhole: 12 banks.  Blackhole: 7 for the 110-core p100, else 8 (p150): a
-    profiler CSV names the arch and the worker grid but not the board.
+
+def default_dram_channels(arch: str, grid_cores: int = 0) -> int:
+    """DRAM channels when the caller knows neither them nor the board: those of :data:`DEFAULT_BOARD`.
+
+    Wormhole 12 banks (n150), Blackhole 8 channels (p150), whatever the grid
+    (``grid_cores`` is accepted and ignored: a grid does not name a board).
     """
-    if arch == "blackhole":
-        return 7 if grid_cores == 110 else 8
-    return 12
+    return BOARDS[DEFAULT_BOARD.get(arch.lower(), "n150")][1]
 
 
-def for_device(arch: str, grid_cores: int, dram_channels: int | None = None) -> Hardware:
+def board_channels(board: str, arch: str) -> int:
+    """DRAM channels per chip of a board (:data:`BOARDS`).
+
+    Raises:
+        ValueError: an unknown board, or one of the other arch.
+    """
+    b = board.lower()
+    if b not in BOARDS:
+        raise ValueError(f"unknown board '{board}': expected one of {', '.join(BOARDS)}")
+    if BOARDS[b][0] != arch.lower():
+        raise ValueError(f"board '{board}' is a {BOARDS[b][0]} board, not {arch}")
+    return BOARDS[b][1]
+
+
+def for_device(arch: str, grid_cores: int, dram_channels: int | None = None, board: str | None = None) -> Hardware:
     """The :class:`Hardware` of a device.
 
     Args:
         arch: ``wormhole_b0`` or ``blackhole`` (the system_desc's arch or the CSV's DEVICE ARCH).
         grid_cores: worker cores (the system_desc's grid, or AVAILABLE WORKER CORE COUNT).
-        dram_channels: DRAM channels (the system_desc's ``num_dram_channels``);
-            None: :func:`default_dram_channels`.
+        dram_channels: DRAM channels (the system_desc's ``num_dram_channels``); None: the board's.
+        board: ``n150``, ``n300``, ``p100``, ``p150``, ``p300`` (:data:`BOARDS`); None with no
+            ``dram_channels``: :func:`default_dram_channels`.
 
     Raises:
-        ValueError: unknown arch, or a non-positive grid or channel count.
+        ValueError: unknown arch or board, a board of the other arch, or a non-positive grid or channel count.
     """
     a = arch.lower()
     if a not in _ARCH:
         raise ValueError(f"unknown arch '{arch}': expected one of {', '.join(ARCHS)}")
+    if dram_channels is None and board is not None:
+        dram_channels = board_channels(board, a)
     if grid_cores < 1:
         raise ValueError(f"grid_cores must be positive, not {grid_cores}")
     if dram_channels is None:

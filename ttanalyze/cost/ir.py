@@ -8,7 +8,7 @@ pool also runs the sliding-window programs around its own (sharding the input,
 the halo gather, the move of the halo output, unsharding the output), as the
 profiler shows them (``HaloDeviceOperation``, ``MoveDeviceOperation``,
 ``InterleavedToShardedDeviceOperation``...; tt-metal ``conv2d.cpp`` /
-``pool2d.cpp``, and the BH DeepLabV3 trace in ``../shared/perf``).
+``pool2d.cpp``, and the BH DeepLabV3 trace in ``measurements/perf``).
 
 Tensors: a program's own inputs and outputs where its model records them (the
 steps of a composite op).  Otherwise a single program takes the IR op's

@@ -25,37 +25,67 @@ lists (``{...}``, ``[...]``, positional ``Name(...)``), core ranges
 (``[(x=0;y=0) - (x=10;y=9)]`` -> ``{"start": (0, 0), "end": (10, 9)}``) and
 scalars (int, float, bool, None for ``std::nullopt``, other text as is).
 
-Malformed input (unparseable cells, non-finite numbers, tensor dims of 0,
-core counts that are not positive or exceed :data:`MAX_CORES`) raises
-:class:`ProfileError` (a ValueError) naming the CSV line; attribute values
-that do not parse are ignored (the attribute is treated as absent).
+Every era of the format is read (tt-metal ``tools/tracy/process_ops_logs.py``
+and its predecessor ``tt_metal/tools/profiler/process_ops_logs.py``):
+
+* tensor dims as ``INPUT_0_W_PAD[LOGICAL]`` (``padded[logical]``, from 2024-12)
+  or as ``INPUT_0_W`` (one number, older); a dim of ``0`` (``0[0]``) marks an
+  absent optional tensor, which is skipped;
+* no ``DEVICE ARCH`` / ``AVAILABLE WORKER CORE COUNT`` (before 2025-10): the
+  arch is the caller's (``--arch``), else inferred from the AI clock the
+  ``DEVICE FW DURATION [ns]`` and ``DEVICE FW START/END CYCLE`` columns give
+  (1.0 GHz Wormhole, 1.35 GHz Blackhole), with a note; the grid is the
+  largest CORE COUNT of the trace, with a note;
+* ``ATTRIBUTES`` empty, ``{}`` or ``None``; attribute values that are empty;
+* memory ``DEV_<n>_<DRAM|L1>_ND_SHARDED`` (2025 ND sharding);
+* any number of INPUT_i / OUTPUT_i groups, extra columns (utilisations,
+  program hashes) ignored.
+
+A row the model cannot read (an unparseable cell, a non-finite number, a core
+count outside 1..:data:`MAX_CORES`, no output tensor) is skipped and reported
+(:class:`SkippedRow`: line, reason, its measured time) by :func:`load_profile`;
+with ``strict=True`` (and always in :func:`read_profile`) it raises
+:class:`ProfileError` (a ValueError) naming the CSV line.  A file that is not
+an ops_perf_results CSV at all (no OP CODE or no tensor columns) always raises.
+Attribute values that do not parse are ignored (the attribute is treated as
+absent).
 """
 
 from __future__ import annotations
 
 import csv
+import gzip
 import hashlib
 import math
 import re
-from dataclasses import dataclass, replace
+import statistics
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from .device_op import MAX_CORES, DeviceOp, TensorInfo
+from .device_op import MAX_CORES, TILE, DeviceOp, TensorInfo
 
 DURATION = "DEVICE KERNEL DURATION [ns]"
 PM_IDEAL = "PM IDEAL [ns]"
 # The static columns a prediction may read besides the tensor columns (INPUT_*/OUTPUT_*).
 STATIC_COLUMNS = ("OP CODE", "DEVICE ARCH", "ATTRIBUTES", "MATH FIDELITY", "CORE COUNT",
                   "AVAILABLE WORKER CORE COUNT")
-REQUIRED_COLUMNS = ("OP CODE", "DEVICE ARCH", "CORE COUNT", "OUTPUT_0_W_PAD[LOGICAL]")
+REQUIRED_COLUMNS = ("OP CODE", "CORE COUNT")
+# The tensor columns of each era: ``<prefix>_<dim><suffix>`` (process_ops_logs.py: ``_PAD[LOGICAL]`` since 2024-12).
+DIM_SUFFIXES = ("_PAD[LOGICAL]", "")
+# AI clock (GHz) -> arch, for traces without DEVICE ARCH (hardware.py [clock]).
+CLOCK_ARCH = ((1.0, "wormhole_b0"), (1.35, "blackhole"))
 
 DTYPES = {"BFLOAT16": "bf16", "FLOAT32": "f32", "BFLOAT8_B": "bfp_bf8", "BFLOAT4_B": "bfp_bf4",
           "UINT32": "u32", "INT32": "si32", "UINT16": "u16", "UINT8": "u8"}
+# DataType names tt-metal prints that the model has no size for: read as is (the model notes its default).
+_DTYPE_WORD = re.compile(r"^[A-Z][A-Z0-9_]*$")
 LAYOUTS = {"TILE": "tile", "ROW_MAJOR": "row_major"}
 MEMORY_LAYOUTS = {"INTERLEAVED": "interleaved", "HEIGHT_SHARDED": "height_sharded",
-                  "WIDTH_SHARDED": "width_sharded", "BLOCK_SHARDED": "block_sharded"}
-_MEMORY = re.compile(r"^DEV_\d+_(DRAM|L1|L1_SMALL)_(INTERLEAVED|HEIGHT_SHARDED|WIDTH_SHARDED|BLOCK_SHARDED)$")
+                  "WIDTH_SHARDED": "width_sharded", "BLOCK_SHARDED": "block_sharded", "ND_SHARDED": "nd_sharded"}
+_MEMORY = re.compile(r"^DEV_\d+_(DRAM|L1|L1_SMALL)_(INTERLEAVED|HEIGHT_SHARDED|WIDTH_SHARDED|BLOCK_SHARDED|ND_SHARDED)$")
+# Storage types process_ops_logs.py prints as MEMORY for a tensor not on a device (``storage_type`` a string).
+_HOST_STORAGE = re.compile(r"^(HOST|OWNED|BORROWED|MULTI_DEVICE_HOST|MULTI_DEVICE|HostStorage|.*HOST.*)$", re.I)
 _DIM = re.compile(r"^\s*(\d+)(?:\[(\d+)\])?\s*$")
 FIDELITIES = ("LoFi", "HiFi2", "HiFi3", "HiFi4")
 _BINARY_NAMES = {"ADD": "add", "SUB": "subtract", "MUL": "multiply", "DIV": "divide"}
@@ -163,7 +193,7 @@ class _Reader:
         """Read one value: a bracketed list or map, a ``Name(...)`` node, or a scalar word."""
         self.ws()
         ch = self.peek()
-        if ch in "{[(":
+        if ch and ch in "{[(":
             close = {"{": "}", "[": "]", "(": ")"}[ch]
             self.i += 1
             items = self.items(close)
@@ -260,7 +290,7 @@ def parse_value(text: str) -> Any:
         v = r.value()
         r.ws()
         return v if r.i == len(r.s) else text
-    except (ValueError, IndexError):
+    except (ValueError, IndexError, KeyError, RecursionError):
         return text
 
 
@@ -501,25 +531,26 @@ def op_attrs(raw: dict[str, str]) -> tuple[dict[str, Any], str | None, bool | No
 
 # ----------------------------------------------------------------------------- rows
 
-def _dims(row: dict[str, str], prefix: str, line: int, path: str) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
-    cells = [row.get(f"{prefix}_{d}_PAD[LOGICAL]", "") or "" for d in "WZYX"]
-    if not any(c.strip() for c in cells):
+def _dims(row: dict[str, str], prefix: str, suffix: str, line: int,
+          path: str) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+    """(logical, padded) dims of one tensor group; None when the group is empty or an absent optional tensor."""
+    cells = [(row.get(f"{prefix}_{d}{suffix}") or "").strip() for d in "WZYX"]
+    if not any(cells):
         return None
     padded, logical = [], []
     for d, c in zip("WZYX", cells):
         m = _DIM.match(c)
         if not m:
-            raise ProfileError(f"{prefix}_{d}_PAD[LOGICAL] is {c!r}, expected N or PADDED[LOGICAL]", path, line)
+            raise ProfileError(f"{prefix}_{d}{suffix} is {c!r}, expected N or PADDED[LOGICAL]", path, line)
         padded.append(int(m.group(1)))
         logical.append(int(m.group(2)) if m.group(2) is not None else int(m.group(1)))
-        if padded[-1] == 0 or logical[-1] == 0:
-            raise ProfileError(f"{prefix}_{d}_PAD[LOGICAL] is {c.strip()!r}: a tensor dim of 0 (an empty tensor "
-                               f"moves no data; the model does not cost it)", path, line)
+    if 0 in padded or 0 in logical:  # an empty tensor (an absent optional one): moves no data
+        return None
     return tuple(logical), tuple(padded)
 
 
-def _tensor(row: dict[str, str], prefix: str, line: int, path: str) -> TensorInfo | None:
-    dims = _dims(row, prefix, line, path)
+def _tensor(row: dict[str, str], prefix: str, suffix: str, line: int, path: str) -> TensorInfo | None:
+    dims = _dims(row, prefix, suffix, line, path)
     if dims is None:
         return None
     logical, padded = dims
@@ -528,13 +559,18 @@ def _tensor(row: dict[str, str], prefix: str, line: int, path: str) -> TensorInf
     mem = (row.get(f"{prefix}_MEMORY") or "").strip()
     if layout not in LAYOUTS:
         raise ProfileError(f"{prefix}_LAYOUT is {layout!r}, expected TILE or ROW_MAJOR", path, line)
-    if dtype not in DTYPES:
-        raise ProfileError(f"{prefix}_DATATYPE is {dtype!r}, expected one of {', '.join(DTYPES)}", path, line)
+    if dtype not in DTYPES and not _DTYPE_WORD.match(dtype):
+        raise ProfileError(f"{prefix}_DATATYPE is {dtype!r}, expected a DataType name ({', '.join(DTYPES)}, ...)",
+                           path, line)
     m = _MEMORY.match(mem)
+    if not m and _HOST_STORAGE.match(mem):  # a host tensor (process_ops_logs prints its storage type): no device data
+        return None
     if not m:
         raise ProfileError(f"{prefix}_MEMORY is {mem!r}, expected DEV_<n>_<DRAM|L1>_<INTERLEAVED|..._SHARDED>",
                            path, line)
-    return TensorInfo(shape=logical, padded=padded, dtype=DTYPES[dtype], layout=LAYOUTS[layout],
+    if layout == "TILE" and suffix == "":  # the older columns print the tensor's shape: tile-pad it
+        padded = tuple(padded[:-2]) + tuple(-(-d // TILE) * TILE for d in padded[-2:])
+    return TensorInfo(shape=logical, padded=padded, dtype=DTYPES.get(dtype, dtype.lower()), layout=LAYOUTS[layout],
                       buffer_type="dram" if m.group(1) == "DRAM" else "l1",
                       memory_layout=MEMORY_LAYOUTS[m.group(2)])
 
@@ -563,51 +599,65 @@ def signature(row: dict[str, str]) -> str:
     return hashlib.sha1(text.encode()).hexdigest()
 
 
-def _row_op(row: dict[str, str], line: int, path: str) -> DeviceOp:
+def _groups(header: list[str], kind: str, suffix: str) -> list[str]:
+    """The ``INPUT_i`` / ``OUTPUT_i`` prefixes the header has, in index order."""
+    found = sorted({int(m.group(1)) for h in header
+                    for m in [re.match(rf"^{kind}_(\d+)_W{re.escape(suffix)}$", h)] if m})
+    return [f"{kind}_{i}" for i in found]
+
+
+@dataclass(frozen=True)
+class _Format:
+    """What one file's header holds: the tensor-column era and its tensor groups."""
+
+    suffix: str
+    inputs: tuple[str, ...]
+    outputs: tuple[str, ...]
+
+
+def _row_op(row: dict[str, str], line: int, path: str, fmt: _Format, arch: str, grid: int) -> DeviceOp:
     op_code = row["OP CODE"].strip()
     if not op_code:
         raise ProfileError("OP CODE is empty", path, line)
-    arch = (row.get("DEVICE ARCH") or "").strip().lower()
-    if arch not in ("wormhole_b0", "blackhole"):
-        raise ProfileError(f"DEVICE ARCH is {arch!r}, expected wormhole_b0 or blackhole", path, line)
+    cell_arch = (row.get("DEVICE ARCH") or "").strip().lower()
+    if cell_arch:
+        if cell_arch not in ("wormhole_b0", "blackhole"):
+            raise ProfileError(f"DEVICE ARCH is {cell_arch!r}, expected wormhole_b0 or blackhole", path, line)
+        arch = cell_arch
     cores = _number(row, "CORE COUNT", line, path, integer=True)
     if cores is None:
         raise ProfileError("CORE COUNT is missing", path, line)
-    grid = _number(row, "AVAILABLE WORKER CORE COUNT", line, path, integer=True)
-    for col, n in (("CORE COUNT", cores), ("AVAILABLE WORKER CORE COUNT", grid)):
+    cell_grid = _number(row, "AVAILABLE WORKER CORE COUNT", line, path, integer=True)
+    for col, n in (("CORE COUNT", cores), ("AVAILABLE WORKER CORE COUNT", cell_grid)):
         if n is not None and not 1 <= n <= MAX_CORES:
             raise ProfileError(f"{col} is {n:g}: expected 1 to {MAX_CORES:,} cores", path, line)
-    if grid is None:
-        grid = cores
+    grid = int(cell_grid) if cell_grid is not None else max(grid, int(cores))
+    cell = (row.get("ATTRIBUTES") or "").strip()
     try:
-        raw = parse_attributes(row.get("ATTRIBUTES") or "")
+        raw = parse_attributes("" if cell == "None" else cell)
     except ValueError as e:
         raise ProfileError(str(e), path, line) from None
     attrs, fidelity, fp32, out_mem = op_attrs(raw)
     cell = (row.get("MATH FIDELITY") or "").strip()
-    if cell:
+    if cell and cell != "N/A":
         if cell not in FIDELITIES:
             raise ProfileError(f"MATH FIDELITY is {cell!r}, expected one of {', '.join(FIDELITIES)}", path, line)
         fidelity = cell
-    inputs = []
-    for i in range(16):
-        if f"INPUT_{i}_W_PAD[LOGICAL]" not in row:
-            break
-        t = _tensor(row, f"INPUT_{i}", line, path)
-        if t is not None:
-            inputs.append(t)
-    out = _tensor(row, "OUTPUT_0", line, path)
-    if out is None:
-        raise ProfileError("the row has no OUTPUT_0 tensor", path, line)
+    inputs = [t for p in fmt.inputs if (t := _tensor(row, p, fmt.suffix, line, path)) is not None]
+    outputs = [t for p in fmt.outputs if (t := _tensor(row, p, fmt.suffix, line, path)) is not None]
+    if not outputs:
+        raise ProfileError("the row has no output tensor (none, or only empty ones: a dim of 0)", path, line)
+    out = outputs[0]
     if out_mem and out_mem["shard_shape"] and out.sharded:
-        out = replace(out, shard_shape=out_mem["shard_shape"], shard_cores=out_mem["shard_cores"])
+        outputs[0] = out = replace(out, shard_shape=out_mem["shard_shape"], shard_cores=out_mem["shard_cores"])
     arity = _ARITY.get(op_code)
     if arity is not None and attrs.get("scalar"):
         arity = 1
     if arity is not None and len(inputs) > arity and _same(inputs[-1], out):
         inputs.pop()
-    return DeviceOp(op_code=op_code, arch=arch, cores=int(cores), grid_cores=int(grid), inputs=tuple(inputs),
-                    outputs=(out,), math_fidelity=fidelity, fp32_dest_acc=fp32, attrs=attrs, where=f"{path}:{line}")
+    return DeviceOp(op_code=op_code, arch=arch, cores=int(cores), grid_cores=grid, inputs=tuple(inputs),
+                    outputs=tuple(outputs), math_fidelity=fidelity, fp32_dest_acc=fp32, attrs=attrs,
+                    where=f"{path}:{line}")
 
 
 def _same(a: TensorInfo, b: TensorInfo) -> bool:
@@ -615,51 +665,193 @@ def _same(a: TensorInfo, b: TensorInfo) -> bool:
         (b.padded, b.dtype, b.layout, b.buffer_type, b.memory_layout)
 
 
-def read_profile(path: str | Path) -> list[ProfileRow]:
-    """Read an ops_perf_results CSV into its device-op rows.
+@dataclass(frozen=True)
+class SkippedRow:
+    """A device-op row the model could not read.
 
-    Rows whose ``OP TYPE`` is not a device op (host ops, signposts) are skipped.
+    Attributes:
+        line: 1-based CSV line.
+        op_code: its OP CODE ("" when unreadable).
+        reason: what is wrong (the :class:`ProfileError` message).
+        measured_ns: its DEVICE KERNEL DURATION [ns] when that cell reads, else None.
+        device_id: its DEVICE ID when that cell reads, else None.
+    """
+
+    line: int
+    op_code: str
+    reason: str
+    measured_ns: float | None
+    device_id: int | None
+
+
+@dataclass
+class Profile:
+    """A profiler CSV as read: its device-op rows, the rows skipped, and how it was read.
+
+    Attributes:
+        path: the file as given.
+        rows: the device-op rows read (:class:`ProfileRow`).
+        skipped: device-op rows that could not be read (:class:`SkippedRow`).
+        arch: the arch of rows without DEVICE ARCH (given or inferred), None when every row names it.
+        notes: how the file was read where it did not say (the inferred arch, the assumed grid).
+    """
+
+    path: str
+    rows: list[ProfileRow]
+    skipped: list[SkippedRow] = field(default_factory=list)
+    arch: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def devices(self) -> list[int | None]:
+        """The device ids of the rows (read and skipped), sorted (None for rows without one last)."""
+        ids = {r.device_id for r in self.rows} | {s.device_id for s in self.skipped}
+        return sorted(ids, key=lambda d: (d is None, d or 0))
+
+
+def read_profile(path: str | Path, arch: str | None = None) -> list[ProfileRow]:
+    """Read an ops_perf_results CSV into its device-op rows, failing on the first row it cannot read.
+
+    ``load_profile(path, arch, strict=True).rows`` (see :func:`load_profile`).
 
     Raises:
         ProfileError: unreadable file, missing columns, or a malformed row (with its line).
     """
+    return load_profile(path, arch=arch, strict=True).rows
+
+
+def load_profile(path: str | Path, arch: str | None = None, strict: bool = False) -> Profile:
+    """Read an ops_perf_results CSV (plain or ``.gz``) of any era (module docstring).
+
+    Rows whose ``OP TYPE`` is not a device op (host ops, signposts) are left out.
+
+    Args:
+        path: the CSV.
+        arch: ``wormhole_b0`` / ``blackhole`` for rows without DEVICE ARCH (None: inferred from the clock).
+        strict: raise on the first row that cannot be read instead of skipping it.
+
+    Raises:
+        ProfileError: unreadable file, not an ops_perf_results CSV (no OP CODE / CORE COUNT / output
+            tensor columns), rows without DEVICE ARCH whose arch is neither given nor inferable, or
+            (``strict``) a malformed row, with its line.
+    """
     path = str(path)
     try:
+        if path.endswith(".gz"):
+            with gzip.open(path, "rt", newline="", encoding="utf-8") as fh:
+                return _read(fh, path, arch, strict)
         with open(path, newline="", encoding="utf-8") as fh:
-            return _read(fh, path)
+            return _read(fh, path, arch, strict)
     except OSError as e:
         raise ProfileError(f"cannot read: {e.strerror or e}", path, 1) from None
-    except UnicodeDecodeError:
+    except (UnicodeDecodeError, EOFError):
         raise ProfileError("not a UTF-8 text file", path, 1) from None
 
 
-def _read(fh, path: str) -> list[ProfileRow]:
+def _clock_arch(recs: list[tuple[int, dict[str, str]]]) -> tuple[str | None, float | None]:
+    """The arch whose AI clock matches the rows' FW cycles over FW duration (median over rows), and the clock."""
+    ghz = []
+    for _, rec in recs:
+        try:
+            cycles = float(rec.get("DEVICE FW END CYCLE") or "") - float(rec.get("DEVICE FW START CYCLE") or "")
+            ns = float(rec.get("DEVICE FW DURATION [ns]") or "")
+        except ValueError:
+            continue
+        if ns > 0 and cycles > 0 and math.isfinite(cycles / ns):
+            ghz.append(cycles / ns)
+    if not ghz:
+        return None, None
+    f = statistics.median(ghz)
+    best = min(CLOCK_ARCH, key=lambda ca: abs(ca[0] - f))
+    return (best[1] if abs(best[0] - f) < 0.05 * best[0] else None), f
+
+
+def _read(fh, path: str, arch: str | None, strict: bool) -> Profile:
     reader = csv.DictReader(fh)
-    header = reader.fieldnames
+    try:
+        header = reader.fieldnames
+    except csv.Error as e:
+        raise ProfileError(f"malformed CSV: {e}", path, 1) from None
     if not header:
         raise ProfileError("empty file: no header row", path, 1)
     header = [h.strip() for h in header]
     reader.fieldnames = header
     missing = [c for c in REQUIRED_COLUMNS if c not in header]
+    suffix = next((s for s in DIM_SUFFIXES if f"OUTPUT_0_W{s}" in header), None)
+    if suffix is None:
+        missing.append("OUTPUT_0_W_PAD[LOGICAL] (or OUTPUT_0_W)")
     if missing:
         raise ProfileError(f"not an ops_perf_results CSV: missing column(s) {', '.join(missing)}", path, 1)
-    rows: list[ProfileRow] = []
+    fmt = _Format(suffix, tuple(_groups(header, "INPUT", suffix)),  # type: ignore[arg-type]
+                  tuple(_groups(header, "OUTPUT", suffix)))  # type: ignore[arg-type]
+    recs: list[tuple[int, dict[str, str]]] = []
+    skipped: list[SkippedRow] = []
     try:
         for rec in reader:
             line = reader.line_num
-            if None in rec:
-                raise ProfileError(f"the record has {len(header) + len(rec[None])} fields, the header "
-                                   f"{len(header)}", path, line)
             op_type = (rec.get("OP TYPE") or "tt_dnn_device").strip()
             if "device" not in op_type:
                 continue
-            op = _row_op(rec, line, path)
+            recs.append((line, rec))
+    except csv.Error as e:
+        raise ProfileError(f"malformed CSV: {e}", path, reader.line_num) from None
+    notes: list[str] = []
+    need_arch = any(not (rec.get("DEVICE ARCH") or "").strip() for _, rec in recs)
+    if need_arch and arch is None:
+        arch, ghz = _clock_arch(recs)
+        if arch is None:
+            what = f"the AI clock {ghz:.3f} GHz matches neither" if ghz else "no FW cycle and duration columns"
+            raise ProfileError(f"no DEVICE ARCH column and {what} (Wormhole 1.0 GHz, Blackhole 1.35 GHz): give "
+                               f"--arch", path, 1)
+        notes.append(f"no DEVICE ARCH: {arch} inferred from the AI clock ({ghz:.3f} GHz from the DEVICE FW "
+                     f"columns); --arch overrides")
+    elif need_arch:
+        arch = arch.lower()
+        if arch not in ("wormhole_b0", "blackhole"):
+            raise ProfileError(f"arch {arch!r} is neither wormhole_b0 nor blackhole", path, 1)
+        notes.append(f"no DEVICE ARCH: {arch} as given")
+    grid = 1
+    if "AVAILABLE WORKER CORE COUNT" not in header:
+        for _, rec in recs:
+            try:
+                n = int(float(rec.get("CORE COUNT") or ""))
+            except ValueError:
+                continue
+            if 1 <= n <= MAX_CORES:
+                grid = max(grid, n)
+        notes.append(f"no AVAILABLE WORKER CORE COUNT: the worker grid taken as the largest CORE COUNT, {grid}")
+    rows: list[ProfileRow] = []
+    for line, rec in recs:
+        try:
+            if None in rec:
+                raise ProfileError(f"the record has {len(header) + len(rec[None])} fields, the header "
+                                   f"{len(header)}", path, line)
+            op = _row_op(rec, line, path, fmt, arch or "", grid)
+            if not op.arch:
+                raise ProfileError("DEVICE ARCH is empty and no arch was given", path, line)
             dur = _number(rec, DURATION, line, path)
             pm = _number(rec, PM_IDEAL, line, path)
             rows.append(ProfileRow(
                 line=line, index=len(rows), op=op, measured_ns=dur if dur and dur > 0 else None,
                 pm_ideal_ns=pm, global_call_count=_number(rec, "GLOBAL CALL COUNT", line, path, integer=True),
                 device_id=_number(rec, "DEVICE ID", line, path, integer=True), signature=signature(rec)))
-    except csv.Error as e:
-        raise ProfileError(f"malformed CSV: {e}", path, reader.line_num) from None
-    return rows
+        except ProfileError as e:
+            if strict:
+                raise
+            skipped.append(SkippedRow(line, (rec.get("OP CODE") or "").strip(), e.message,
+                                      _lenient(rec.get(DURATION)), _lenient_int(rec.get("DEVICE ID"))))
+    return Profile(path, rows, skipped, arch if need_arch else None, notes)
+
+
+def _lenient(cell: str | None) -> float | None:
+    """A cell as a positive finite number, else None (for the report of a skipped row)."""
+    try:
+        x = float((cell or "").strip())
+    except ValueError:
+        return None
+    return x if math.isfinite(x) and x > 0 else None
+
+
+def _lenient_int(cell: str | None) -> int | None:
+    x = _lenient(cell) if (cell or "").strip() not in ("0", "0.0") else 0.0
+    return int(x) if x is not None and float(x).is_integer() else None

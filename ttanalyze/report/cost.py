@@ -166,6 +166,32 @@ def measured_text(cmp: ProfileComparison, path: str, console: Console, top: int 
     for note in sorted(set(notes)):
         console.print(f"note: {notes.count(note)} row(s) assume: {note}", highlight=False, markup=False,
                       soft_wrap=True)
+    for s in cmp.skipped:
+        share = fmt.pct(100 * cmp.share(s.measured_ns))
+        console.print(f"{path}:{s.line}: warning: row skipped ({s.op_code or 'no op code'}, {share} of the "
+                      f"measured time): {s.reason}", highlight=False, markup=False, soft_wrap=True)
+    for note in cmp.notes:
+        console.print(f"{path}: note: {note}", highlight=False, markup=False, soft_wrap=True)
+    for line in device_lines(cmp):
+        console.print(line, highlight=False, markup=False, soft_wrap=True)
+
+
+def device_lines(cmp: ProfileComparison) -> list[str]:
+    """The per-device totals, the program's time (the slowest device) and the share of time predicted, as text."""
+    out = []
+    if len(cmp.devices) > 1:
+        for d in cmp.devices:
+            out.append(f"device {d.device_id if d.device_id is not None else '-'}: {d.rows} rows, measured "
+                       f"{_us(d.measured_ns)} us, predicted {_us(d.predicted_ns)} us over the rows it predicts "
+                       f"({fmt.pct(100 * d.coverage)} of the device's measured time)")
+        slow = cmp.slowest
+        if slow is not None:
+            out.append(f"program time (slowest device, {slow.device_id}): measured {_us(slow.measured_ns)} us; "
+                       f"predicted slowest device {_us(max(d.predicted_ns for d in cmp.devices))} us")
+    out.append(f"predicted rows hold {fmt.pct(100 * cmp.coverage)} of the measured device time "
+               f"({_us(cmp.measured_ns)} us over {len(cmp.rows) + len(cmp.skipped)} device-op rows, "
+               f"{len(cmp.skipped)} skipped)")
+    return out
 
 
 def _score_record(s: Score | None) -> dict[str, Any] | None:
@@ -188,8 +214,18 @@ def measured_record(cmp: ProfileComparison, path: str) -> dict[str, Any]:
             "predicted_ns": p.estimate.ns if p.estimate else None, "bound": p.estimate.bound if p.estimate else None,
             "terms": p.estimate.terms if p.estimate else None, "notes": list(p.estimate.notes) if p.estimate else [],
             "ape": p.ape, "pm_ideal_ape": p.pm_ape,
-            "reason": p.reason or None,
+            "reason": p.reason or None, "device_id": p.row.device_id,
         } for p in cmp.rows],
         "per_op_code": [_summary_record(s) for s in cmp.per_op],
         "total": _summary_record(cmp.total),
+        "skipped": [{"line": s.line, "op_code": s.op_code, "reason": s.reason, "measured_ns": s.measured_ns,
+                     "device_id": s.device_id, "share_of_measured": cmp.share(s.measured_ns)} for s in cmp.skipped],
+        "devices": [{"device_id": d.device_id, "rows": d.rows, "measured_ns": d.measured_ns,
+                     "predicted_ns": d.predicted_ns, "covered_measured_ns": d.covered_measured_ns,
+                     "coverage": d.coverage} for d in cmp.devices],
+        "program_measured_ns": cmp.slowest.measured_ns if cmp.slowest else 0.0,
+        "program_predicted_ns": max((d.predicted_ns for d in cmp.devices), default=0.0),
+        "coverage": cmp.coverage,
+        "board": cmp.board,
+        "notes": list(cmp.notes),
     }
