@@ -1,0 +1,286 @@
+"""Scaled dot-product attention: prefill, decode, paged decode, chunked prefill, flash MLA, training.
+
+Shape rules
+-----------
+From the ops' verifiers (tt-mlir ``lib/Dialect/TTNN/IR/TTNNOps.cpp`` @19c86fca,
+``ScaledDotProductAttentionOp::verify`` and the others named at each rule); shapes are
+``[batch, heads, seq, head_dim]`` for prefill, ``[1, batch, heads, head_dim]`` for the decode query:
+
+* ``scaled_dot_product_attention`` / ``_decode`` / ``paged_..._decode`` /
+  ``chunked_scaled_dot_product_attention``: the result has the query's shape;
+* ``flash_mla_prefill`` / ``paged_flash_multi_latent_attention_decode``: the query's shape with
+  the last dim ``head_dim_v``;
+* ``sdpa_fw``: the query's shape (its optional intermediates are taken as declared);
+  ``sdpa_bw``: the gradients of query, key and value, shaped like them;
+* ``indexer_score_dsa``: ``[B, 1, Sq, T]``.
+
+What they return
+----------------
+tt-metal's ``compute_output_specs`` of the SDPA device operations
+(``ttnn/cpp/ttnn/operations/transformer/sdpa*/device/*_device_operation.cpp``) build the output as
+``TensorSpec(q.logical_shape (head dim replaced for MLA), TensorLayout(q.dtype, TILE,
+output_mem_config))``; tt-mlir's runtime passes the result's memory config
+(``runtime/lib/ttnn/operations/transformer/*.cpp`` @19c86fca).  So the result is a TILE tensor
+of the query's dtype in the declared memory config.
+"""
+
+from __future__ import annotations
+
+from ..ir.model import Op
+from .cb import CBContext, CBModelError
+from .operands import operand_groups, shape_of, tensor_or_none
+from .registry import ShapeError, int_attr, register, register_spec
+from .spec import TensorSpec
+from .tensors import result, tensor_of
+
+_SRC = "tt-mlir lib/Dialect/TTNN/IR/TTNNOps.cpp @19c86fca"
+
+SDPA_OPERANDS = ("query", "key", "value", "attention_mask?", "attention_sink?")
+DECODE_OPERANDS = ("query", "key", "value", "attention_mask?", "cur_pos_tensor?", "attention_sink?")
+PAGED_DECODE_OPERANDS = ("query", "key", "value", "page_table", "attention_mask?", "cur_pos_tensor?",
+                         "attention_sink?")
+CHUNKED_OPERANDS = ("query", "key", "value", "page_table", "chunk_start_idx")
+MLA_DECODE_OPERANDS = ("query", "key", "value?", "page_table", "attention_mask?", "cur_pos_tensor?",
+                       "attention_sink?")
+MLA_PREFILL_OPERANDS = ("query", "key", "value?", "attention_mask?")
+
+
+def _rank4(op: Op, shape: tuple[int, ...], what: str) -> None:
+    if len(shape) != 4:
+        raise ShapeError(f"{op.name}: {what} must be a 4D tensor, got rank {len(shape)}")
+
+
+def _heads_divide(op: Op, nq: int, nkv: int) -> None:
+    if nkv == 0 or nq % nkv:
+        raise ShapeError(f"{op.name}: query num heads {nq} must be divisible by key/value num heads {nkv}")
+
+
+def _mask(op: Op, groups, batch: int, heads: int, seq: int, kv_seq: int, decode: bool) -> None:
+    mask = tensor_or_none(groups, "attention_mask")
+    if mask is None:
+        return
+    if bool(op.attrs.get("is_causal", True)):
+        raise ShapeError(f"{op.name}: attention mask is not allowed when is_causal is true")
+    m = shape_of(op, mask, "attention mask")
+    _rank4(op, m, "attention mask")
+    if m[0] not in (1, batch):
+        raise ShapeError(f"{op.name}: attention mask batch size {m[0]} must be 1 (broadcast) or {batch}")
+    if decode:
+        if m[1] != 1 or m[2] not in (1, heads):
+            raise ShapeError(f"{op.name}: decode attention mask must be [B, 1, 1 or {heads}, {kv_seq}], got {list(m)}")
+    elif m[1] not in (1, heads) or m[2] != seq:
+        raise ShapeError(f"{op.name}: attention mask must be [B, 1 or {heads}, {seq}, ...], got {list(m)}")
+    if m[3] != kv_seq:
+        raise ShapeError(f"{op.name}: attention mask last dim {m[3]} must match the key sequence length {kv_seq}")
+
+
+@register("ttnn.scaled_dot_product_attention", "attention",
+          ("is_causal", "scale", "sliding_window_size", "operandSegmentSizes"),
+          f"{_SRC} ScaledDotProductAttentionOp::verify")
+def sdpa(op: Op):
+    """``[B, NQH, S, D]`` query, ``[B, NKV, T, D]`` key and value -> the query's shape."""
+    g = operand_groups(op, SDPA_OPERANDS)
+    q, k, v = (shape_of(op, tensor_or_none(g, n), n) for n in ("query", "key", "value"))
+    for s, n in ((q, "query"), (k, "key/value")):
+        _rank4(op, s, n)
+    if k != v:
+        raise ShapeError(f"{op.name}: key {list(k)} and value {list(v)} must have the same shape")
+    if k[0] != q[0]:
+        raise ShapeError(f"{op.name}: key/value batch size {k[0]} must match query batch size {q[0]}")
+    if k[3] != q[3]:
+        raise ShapeError(f"{op.name}: key/value head size {k[3]} must match query head size {q[3]}")
+    _heads_divide(op, q[1], k[1])
+    _mask(op, g, q[0], q[1], q[2], k[2], decode=False)
+    return [q]
+
+
+def _decode_common(op: Op, g, q, k) -> None:
+    _rank4(op, q, "query")
+    _rank4(op, k, "key/value")
+    if q[0] != 1:
+        raise ShapeError(f"{op.name}: query dim 0 must be 1, got {q[0]}")
+    if k[3] != q[3]:
+        raise ShapeError(f"{op.name}: key/value head size {k[3]} must match query head size {q[3]}")
+    _heads_divide(op, q[2], k[1])
+    cur = tensor_or_none(g, "cur_pos_tensor")
+    if cur is not None:
+        c = shape_of(op, cur, "cur_pos_tensor")
+        if len(c) != 1 or c[0] != q[1]:
+            raise ShapeError(f"{op.name}: cur_pos_tensor must be 1D of the query batch {q[1]}, got {list(c)}")
+
+
+@register("ttnn.scaled_dot_product_attention_decode", "attention",
+          ("is_causal", "scale", "sliding_window_size", "program_config", "operandSegmentSizes"),
+          f"{_SRC} ScaledDotProductAttentionDecodeOp::verify")
+def sdpa_decode(op: Op):
+    """``[1, B, NQH, D]`` query, ``[B, NKV, T, D]`` KV cache -> the query's shape."""
+    g = operand_groups(op, DECODE_OPERANDS)
+    q, k = shape_of(op, tensor_or_none(g, "query"), "query"), shape_of(op, tensor_or_none(g, "key"), "key")
+    _decode_common(op, g, q, k)
+    if k[0] != q[1]:
+        raise ShapeError(f"{op.name}: key/value batch size {k[0]} must match query batch size {q[1]}")
+    _mask(op, g, q[1], q[2], 1, k[2], decode=True)
+    return [q]
+
+
+def _paged(op: Op, g, q, k, block_dim: int = 2) -> None:
+    pt = shape_of(op, tensor_or_none(g, "page_table"), "page_table")
+    if len(pt) != 2:
+        raise ShapeError(f"{op.name}: page table must be 2D, got rank {len(pt)}")
+    if k[block_dim] % 32:
+        raise ShapeError(f"{op.name}: block size {k[block_dim]} must be divisible by 32")
+    return pt
+
+
+@register("ttnn.paged_scaled_dot_product_attention_decode", "attention",
+          ("is_causal", "scale", "sliding_window_size", "program_config", "operandSegmentSizes"),
+          f"{_SRC} PagedScaledDotProductAttentionDecodeOp::verify")
+def paged_sdpa_decode(op: Op):
+    """``[1, B, NQH, D]`` query, paged ``[blocks, NKV, block_size, D]`` cache, ``[B, blocks/user]``
+    page table -> the query's shape."""
+    g = operand_groups(op, PAGED_DECODE_OPERANDS)
+    q, k = shape_of(op, tensor_or_none(g, "query"), "query"), shape_of(op, tensor_or_none(g, "key"), "key")
+    v = shape_of(op, tensor_or_none(g, "value"), "value")
+    if k != v:
+        raise ShapeError(f"{op.name}: key {list(k)} and value {list(v)} must have the same shape")
+    _decode_common(op, g, q, k)
+    pt = _paged(op, g, q, k)
+    if pt[0] != q[1]:
+        raise ShapeError(f"{op.name}: page table users {pt[0]} must match query users {q[1]}")
+    causal = bool(op.attrs.get("is_causal", True))
+    if not causal and tensor_or_none(g, "attention_mask") is None:
+        raise ShapeError(f"{op.name}: an attention mask is required when is_causal is false")
+    if causal and tensor_or_none(g, "attention_mask") is not None:
+        raise ShapeError(f"{op.name}: attention mask is not allowed when is_causal is true")
+    return [q]
+
+
+@register("ttnn.chunked_scaled_dot_product_attention", "attention", ("scale", "program_config"),
+          f"{_SRC} ChunkedScaledDotProductAttentionOp::verify")
+def chunked_sdpa(op: Op):
+    """``[B, NQH, S, D]`` query chunk over a paged cache -> the query's shape."""
+    g = operand_groups(op, CHUNKED_OPERANDS)
+    q, k = shape_of(op, tensor_or_none(g, "query"), "query"), shape_of(op, tensor_or_none(g, "key"), "key")
+    v = shape_of(op, tensor_or_none(g, "value"), "value")
+    _rank4(op, q, "query")
+    _rank4(op, k, "key")
+    if k != v:
+        raise ShapeError(f"{op.name}: key {list(k)} and value {list(v)} must have the same shape")
+    if q[3] != k[3]:
+        raise ShapeError(f"{op.name}: query head size {q[3]} must match key/value head size {k[3]}")
+    _heads_divide(op, q[1], k[1])
+    pt = _paged(op, g, q, k)
+    if pt[0] != q[0]:
+        raise ShapeError(f"{op.name}: page table users {pt[0]} must match query users {q[0]}")
+    c = shape_of(op, tensor_or_none(g, "chunk_start_idx"), "chunk_start_idx")
+    if c != (1,):
+        raise ShapeError(f"{op.name}: chunk start index must have shape [1], got {list(c)}")
+    return [q]
+
+
+@register("ttnn.flash_mla_prefill", "attention", ("head_dim_v", "is_causal", "scale",
+                                                  "operandSegmentSizes"), f"{_SRC} FlashMlaPrefillOp::verify")
+def flash_mla_prefill(op: Op):
+    """``[B, NQH, S, Dqk]`` query, ``[B, NKV, S, Dqk]`` key -> ``[B, NQH, S, head_dim_v]``."""
+    g = operand_groups(op, MLA_PREFILL_OPERANDS)
+    q, k = shape_of(op, tensor_or_none(g, "query"), "query"), shape_of(op, tensor_or_none(g, "key"), "key")
+    _rank4(op, q, "query")
+    _rank4(op, k, "key")
+    dv = int_attr(op, "head_dim_v")
+    if k[0] != q[0] or k[3] != q[3] or k[2] != q[2]:
+        raise ShapeError(f"{op.name}: key {list(k)} must match query {list(q)} in batch, sequence and head size")
+    _heads_divide(op, q[1], k[1])
+    value = tensor_or_none(g, "value")
+    if value is not None:
+        v = shape_of(op, value, "value")
+        if v != (q[0], k[1], q[2], dv):
+            raise ShapeError(f"{op.name}: value must be {[q[0], k[1], q[2], dv]}, got {list(v)}")
+    elif dv > q[3]:
+        raise ShapeError(f"{op.name}: head_dim_v {dv} cannot exceed the key's head dim {q[3]} without a value")
+    if dv <= 0:
+        raise ShapeError(f"{op.name}: head_dim_v must be greater than 0")
+    _mask(op, g, q[0], q[1], q[2], q[2], decode=False)
+    return [(q[0], q[1], q[2], dv)]
+
+
+@register("ttnn.paged_flash_multi_latent_attention_decode", "attention",
+          ("head_dim_v", "is_causal", "scale", "program_config", "operandSegmentSizes"),
+          f"{_SRC} PagedFlashMultiLatentAttentionDecodeOp::verify")
+def paged_flash_mla_decode(op: Op):
+    """``[1, B, NQH, Dqk]`` query over a paged single-head latent cache -> ``[1, B, NQH, head_dim_v]``."""
+    g = operand_groups(op, MLA_DECODE_OPERANDS)
+    q, k = shape_of(op, tensor_or_none(g, "query"), "query"), shape_of(op, tensor_or_none(g, "key"), "key")
+    _rank4(op, q, "query")
+    _rank4(op, k, "key")
+    if k[1] != 1:
+        raise ShapeError(f"{op.name}: key num KV heads must be 1, got {k[1]}")
+    pt = shape_of(op, tensor_or_none(g, "page_table"), "page_table")
+    if len(pt) != 2:
+        raise ShapeError(f"{op.name}: page table must be 2D, got rank {len(pt)}")
+    dv = int_attr(op, "head_dim_v")
+    if dv <= 0:
+        raise ShapeError(f"{op.name}: head_dim_v must be greater than 0")
+    return [(q[0], q[1], q[2], dv)]
+
+
+@register("ttnn.sdpa_fw", "attention", ("mask_type", "dropout_probability", "return_intermediates"),
+          f"{_SRC} SDPAForwardOp::verify")
+def sdpa_fw(op: Op):
+    """Training forward: ``[B, H, S, D]`` query, key, value -> the attention output (the query's
+    shape); the optional intermediates (``return_intermediates``) are taken as declared."""
+    g = operand_groups(op, ("query", "key", "value", "attention_mask?"))
+    q, k, v = (shape_of(op, tensor_or_none(g, n), n) for n in ("query", "key", "value"))
+    for s, n in ((q, "query"), (k, "key"), (v, "value")):
+        _rank4(op, s, n)
+    arbitrary = "arbitrary" in str(op.raw_attrs.get("mask_type", "causal")).lower()
+    if arbitrary != (tensor_or_none(g, "attention_mask") is not None):
+        raise ShapeError(f"{op.name}: an attention mask is given iff mask_type is 'arbitrary'")
+    if bool(op.attrs.get("return_intermediates", False)) != (len(op.results) == 2):
+        raise ShapeError(f"{op.name}: the intermediates result must be present iff return_intermediates is true")
+    return None if len(op.results) == 2 else [q]
+
+
+@register("ttnn.sdpa_bw", "attention", ("mask_type", "dropout_probability"), f"{_SRC} SDPABackwardOp::verify")
+def sdpa_bw(op: Op):
+    """Training backward: the gradients of query, key and value, shaped like them."""
+    g = operand_groups(op, ("grad_output", "attn_output", "query", "key", "value", "intermediates",
+                            "attention_mask?"))
+    q, k, v = (shape_of(op, tensor_or_none(g, n), n) for n in ("query", "key", "value"))
+    for s, n in ((q, "query"), (k, "key"), (v, "value")):
+        _rank4(op, s, n)
+    return [q, k, v]
+
+
+@register("ttnn.indexer_score_dsa", "attention", ("chunk_start_idx", "cluster_axis"), f"{_SRC} IndexerScoreDsaOp::verify")
+def indexer_score_dsa(op: Op):
+    """``[1, Hi, Sq, D]`` query, ``[1, 1, T, D]`` key, ``[1, Hi, Sq, 1]`` weights -> ``[1, 1, Sq, T]``."""
+    if len(op.operands) < 3:
+        raise ShapeError(f"{op.name} expects query, key and weights")
+    q, k, w = (shape_of(op, op.operands[i], n) for i, n in enumerate(("query", "key", "weights")))
+    for s, n in ((q, "query"), (k, "key"), (w, "weights")):
+        _rank4(op, s, n)
+    if q[0] != 1 or k[0] != 1 or k[1] != 1 or k[3] != q[3]:
+        raise ShapeError(f"{op.name}: query must be [1, Hi, Sq, D] and key [1, 1, T, D], got {list(q)}, {list(k)}")
+    if w != (1, q[1], q[2], 1):
+        raise ShapeError(f"{op.name}: weights must be {[1, q[1], q[2], 1]}, got {list(w)}")
+    return [(1, 1, q[2], k[2])]
+
+
+@register_spec(("ttnn.scaled_dot_product_attention", "ttnn.scaled_dot_product_attention_decode",
+                "ttnn.paged_scaled_dot_product_attention_decode", "ttnn.chunked_scaled_dot_product_attention",
+                "ttnn.flash_mla_prefill", "ttnn.paged_flash_multi_latent_attention_decode"))
+def attention_spec(ctx: CBContext) -> list[TensorSpec]:
+    """TILE, the query's dtype, the declared memory config, the query's shape (last dim
+    ``head_dim_v`` for MLA) (module docstring).
+
+    Raises:
+        CBModelError: the query or the result is not a device tensor with a TTNN layout.
+    """
+    q = tensor_of(ctx.op.operands[0], ctx.arch, f"query of {ctx.op.name}")
+    out = result(ctx)
+    shape = q.shape
+    if "head_dim_v" in ctx.op.attrs:
+        shape = (*shape[:-1], int(ctx.op.attrs["head_dim_v"]))
+    if len(shape) != 4:
+        raise CBModelError(f"{ctx.op.name}: a query of rank {len(shape)}")
+    return [q.with_(shape=shape, layout="tile", mem=out.mem).spec()]

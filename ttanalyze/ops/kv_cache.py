@@ -1,0 +1,103 @@
+"""KV-cache updates: ``update_cache``, ``fill_cache``, ``paged_update_cache``, ``paged_fill_cache``.
+
+In-place ops (``TTNN_InplaceOp``): they write into the cache operand and have no results, so
+their rule checks the operands the way the verifiers do (tt-mlir ``lib/Dialect/TTNN/IR/
+TTNNOps.cpp`` @19c86fca ``UpdateCacheOp``/``FillCacheOp``/``PagedUpdateCacheOp``/
+``PagedFillCacheOp::verify``) and returns no shape:
+
+* ``update_cache(cache [B, H, S, D], input [1, H, b, D], update_index)``: dims 1 and 3 match;
+* ``fill_cache(cache [B, H, S, D], input [1|b, H, s <= S, D])``: dims 1 and 3 match, ``s <= S``;
+* ``paged_update_cache(cache [blocks, H, block, D], input [1, users, H', D], update_index [users],
+  page_table? [users, blocks/user])``: block size a multiple of 32 when paged, ``D`` matches;
+* ``paged_fill_cache(cache [blocks, H, block, D], input [b, H, s, D], page_table [users, ...],
+  batch_idx_tensor? [b])``: block size a multiple of 32, ``H`` and ``D`` match, ``b = 1`` without
+  a batch index tensor.
+"""
+
+from __future__ import annotations
+
+from ..ir.model import Op
+from .operands import operand_groups, shape_of, tensor_or_none
+from .registry import ShapeError, register
+
+_SRC = "tt-mlir lib/Dialect/TTNN/IR/TTNNOps.cpp @19c86fca"
+
+
+def _rank4(op: Op, shape: tuple[int, ...], what: str) -> None:
+    if len(shape) != 4:
+        raise ShapeError(f"{op.name}: {what} tensor must be a 4D tensor, got rank {len(shape)}")
+
+
+def _heads_and_dim(op: Op, cache: tuple[int, ...], x: tuple[int, ...]) -> None:
+    if cache[1] != x[1] or cache[3] != x[3]:
+        raise ShapeError(f"{op.name}: cache {list(cache)} and input {list(x)} must match on dims 1 and 3")
+
+
+@register("ttnn.update_cache", "kv_cache", ("batch_offset",), f"{_SRC} UpdateCacheOp::verify")
+def update_cache(op: Op):
+    g = operand_groups(op, ("cache", "input", "update_index"))
+    cache, x = shape_of(op, tensor_or_none(g, "cache"), "cache"), shape_of(op, tensor_or_none(g, "input"), "input")
+    _rank4(op, cache, "cache")
+    _rank4(op, x, "input")
+    if x[0] != 1:
+        raise ShapeError(f"{op.name}: input dim 0 must be 1, got {x[0]}")
+    _heads_and_dim(op, cache, x)
+    return []
+
+
+@register("ttnn.fill_cache", "kv_cache", ("batch_offset",), f"{_SRC} FillCacheOp::verify")
+def fill_cache(op: Op):
+    g = operand_groups(op, ("cache", "input"))
+    cache, x = shape_of(op, tensor_or_none(g, "cache"), "cache"), shape_of(op, tensor_or_none(g, "input"), "input")
+    _rank4(op, cache, "cache")
+    _rank4(op, x, "input")
+    if x[2] > cache[2]:
+        raise ShapeError(f"{op.name}: input dim 2 ({x[2]}) exceeds the cache's ({cache[2]})")
+    _heads_and_dim(op, cache, x)
+    return []
+
+
+@register("ttnn.paged_update_cache", "kv_cache", ("share_cache", "operandSegmentSizes"),
+          f"{_SRC} PagedUpdateCacheOp::verify")
+def paged_update_cache(op: Op):
+    g = operand_groups(op, ("cache", "input", "update_index", "page_table?"))
+    cache, x = shape_of(op, tensor_or_none(g, "cache"), "cache"), shape_of(op, tensor_or_none(g, "input"), "input")
+    idx = shape_of(op, tensor_or_none(g, "update_index"), "update index")
+    _rank4(op, cache, "cache")
+    _rank4(op, x, "input")
+    if len(idx) != 1:
+        raise ShapeError(f"{op.name}: the update index must be 1D, got rank {len(idx)}")
+    page_table = tensor_or_none(g, "page_table")
+    if page_table is not None and cache[2] % 32:
+        raise ShapeError(f"{op.name}: block size {cache[2]} must be divisible by 32")
+    if x[0] != 1 or x[1] != idx[0]:
+        raise ShapeError(f"{op.name}: input must be [1, {idx[0]} users, heads, {cache[3]}], got {list(x)}")
+    if x[3] != cache[3]:
+        raise ShapeError(f"{op.name}: input head dim {x[3]} must equal the cache's {cache[3]}")
+    if page_table is not None:
+        pt = shape_of(op, page_table, "page table")
+        if len(pt) != 2 or pt[0] != idx[0]:
+            raise ShapeError(f"{op.name}: the page table must be [{idx[0]} users, blocks], got {list(pt)}")
+    return []
+
+
+@register("ttnn.paged_fill_cache", "kv_cache", ("operandSegmentSizes",), f"{_SRC} PagedFillCacheOp::verify")
+def paged_fill_cache(op: Op):
+    g = operand_groups(op, ("cache", "input", "page_table", "batch_idx_tensor?"))
+    cache, x = shape_of(op, tensor_or_none(g, "cache"), "cache"), shape_of(op, tensor_or_none(g, "input"), "input")
+    pt = shape_of(op, tensor_or_none(g, "page_table"), "page table")
+    _rank4(op, cache, "cache")
+    _rank4(op, x, "input")
+    if len(pt) != 2:
+        raise ShapeError(f"{op.name}: the page table must be 2D, got rank {len(pt)}")
+    batch_idx = tensor_or_none(g, "batch_idx_tensor")
+    if batch_idx is not None:
+        b = shape_of(op, batch_idx, "batch index")
+        if len(b) != 1 or b[0] != x[0]:
+            raise ShapeError(f"{op.name}: the batch index tensor must be [{x[0]}], got {list(b)}")
+    elif x[0] != 1:
+        raise ShapeError(f"{op.name}: input batch must be 1 without a batch_idx_tensor, got {x[0]}")
+    if cache[2] % 32:
+        raise ShapeError(f"{op.name}: block size {cache[2]} must be divisible by 32")
+    _heads_and_dim(op, cache, x)
+    return []

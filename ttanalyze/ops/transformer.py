@@ -1,0 +1,119 @@
+"""Transformer head ops and rotary embeddings.
+
+Shape rules from the verifiers (tt-mlir ``lib/Dialect/TTNN/IR/TTNNOps.cpp`` @19c86fca, named at
+each rule).  Prefill tensors are ``[batch, heads, seq, head_dim]``; decode tensors put the single
+token first: ``[1, batch, heads, head_dim]``.
+
+* ``concatenate_heads``: ``[B, H, S, D]`` -> ``[B, S, H*D]``;
+* ``nlp_concat_heads``: ``[B, H, S, D]`` -> ``[B, 1, S, H*D]``;
+* ``nlp_concat_heads_decode``: ``[S, B, H, D]`` -> ``[S, 1, B, num_heads*D]``;
+* ``split_query_key_value_and_split_heads``: fused ``[B, S, (H + 2*KVH)*D]`` (or query ``[B, S, H*D]``
+  and fused KV ``[B, T, 2*KVH*D]``) -> query ``[B, H, S, D]``, key ``[B, KVH, T, D]`` (``[B, KVH, D, T]``
+  with ``transpose_key``), value ``[B, KVH, T, D]``;
+* ``nlp_create_qkv_heads_decode``: ``[1, 1, B, (H + 2*KVH)*D]`` -> ``[1, B', H, D]``, ``[1, B', KVH, D]``
+  twice, ``B'`` = ``slice_size`` when given, else ``B``;
+* ``rotary_embedding`` / ``rotary_embedding_llama``: the input's shape.
+"""
+
+from __future__ import annotations
+
+from ..ir.model import Op
+from .operands import operand_groups, shape_of, tensor_or_none
+from .registry import ShapeError, int_attr, register, tensor_shape
+
+_SRC = "tt-mlir lib/Dialect/TTNN/IR/TTNNOps.cpp @19c86fca"
+
+
+def _rank(op: Op, shape: tuple[int, ...], rank: int, what: str) -> None:
+    if len(shape) != rank:
+        raise ShapeError(f"{op.name}: {what} must be a {rank}D tensor, got rank {len(shape)}")
+
+
+@register("ttnn.concatenate_heads", "transformer", (), f"{_SRC} ConcatenateHeadsOp::verify")
+def concatenate_heads(op: Op):
+    x = tensor_shape(op, 0)
+    _rank(op, x, 4, "input")
+    return [(x[0], x[2], x[1] * x[3])]
+
+
+@register("ttnn.nlp_concat_heads", "transformer", (), f"{_SRC} NLPConcatHeadsOp::verify")
+def nlp_concat_heads(op: Op):
+    x = tensor_shape(op, 0)
+    _rank(op, x, 4, "input")
+    return [(x[0], 1, x[2], x[1] * x[3])]
+
+
+@register("ttnn.nlp_concat_heads_decode", "transformer", ("num_heads",), f"{_SRC} NLPConcatHeadsDecodeOp::verify")
+def nlp_concat_heads_decode(op: Op):
+    x = tensor_shape(op, 0)
+    _rank(op, x, 4, "input")
+    heads = int_attr(op, "num_heads")
+    if heads > x[2]:
+        raise ShapeError(f"{op.name}: num_heads {heads} exceeds the input's {x[2]} heads")
+    return [(x[0], 1, x[1], heads * x[3])]
+
+
+@register("ttnn.split_query_key_value_and_split_heads", "transformer", ("num_heads", "num_kv_heads", "transpose_key"),
+          f"{_SRC} SplitQueryKeyValueAndSplitHeadsOp::verify")
+def split_qkv(op: Op):
+    g = operand_groups(op, ("input_tensor", "kv_input_tensor?"))
+    x = shape_of(op, tensor_or_none(g, "input_tensor"), "input")
+    _rank(op, x, 3, "input")
+    kv_value = tensor_or_none(g, "kv_input_tensor")
+    kv = shape_of(op, kv_value, "kv input") if kv_value is not None else x
+    heads = int_attr(op, "num_heads")
+    kv_heads = int_attr(op, "num_kv_heads", heads)
+    if heads <= 0 or kv_heads <= 0:
+        raise ShapeError(f"{op.name}: num_heads and num_kv_heads must be positive")
+    if kv_value is not None:
+        dq, dkv = x[2] // heads, kv[2] // (2 * kv_heads)
+    else:
+        dq = dkv = x[2] // (heads + 2 * kv_heads)
+    key = (kv[0], kv_heads, dkv, kv[1]) if op.attrs.get("transpose_key") else (kv[0], kv_heads, kv[1], dkv)
+    return [(x[0], heads, x[1], dq), key, (kv[0], kv_heads, kv[1], dkv)]
+
+
+@register("ttnn.nlp_create_qkv_heads_decode", "transformer",
+          ("num_heads", "num_kv_heads", "overlap_qk_coregrid", "slice_size"),
+          f"{_SRC} NLPCreateQKVHeadsDecodeOp::verify")
+def nlp_create_qkv_heads_decode(op: Op):
+    g = operand_groups(op, ("input", "batch_offset?"))
+    x = shape_of(op, tensor_or_none(g, "input"), "input")
+    _rank(op, x, 4, "input")
+    if x[0] != 1 or x[1] != 1:
+        raise ShapeError(f"{op.name}: input dims 0 and 1 must be 1, got {list(x)}")
+    has_offset, has_slice = tensor_or_none(g, "batch_offset") is not None, "slice_size" in op.attrs
+    if has_offset != has_slice:
+        raise ShapeError(f"{op.name}: both or neither of batch_offset and slice_size must be set")
+    heads = int_attr(op, "num_heads")
+    kv_heads = int_attr(op, "num_kv_heads", heads)
+    batch = int_attr(op, "slice_size") if has_slice else x[2]
+    d = x[3] // (heads + 2 * kv_heads)
+    return [(1, batch, heads, d), (1, batch, kv_heads, d), (1, batch, kv_heads, d)]
+
+
+@register("ttnn.rotary_embedding", "transformer", ("token_index", "compute_config"), f"{_SRC} RotaryEmbeddingOp::verify")
+def rotary_embedding(op: Op):
+    if len(op.operands) != 3:
+        raise ShapeError(f"{op.name} expects input, cos and sin caches")
+    x, cos, sin = (tensor_shape(op, i) for i in range(3))
+    for s, n in ((x, "input"), (cos, "cos cache"), (sin, "sin cache")):
+        _rank(op, s, 4, n)
+    if cos != sin:
+        raise ShapeError(f"{op.name}: cos {list(cos)} and sin {list(sin)} caches must have the same shape")
+    return [x]
+
+
+@register("ttnn.rotary_embedding_llama", "transformer", ("is_decode_mode", "compute_config"),
+          f"{_SRC} RotaryEmbeddingLlamaOp::verify")
+def rotary_embedding_llama(op: Op):
+    if len(op.operands) != 4:
+        raise ShapeError(f"{op.name} expects input, cos, sin and the transformation matrix")
+    x, cos, sin, trans = (tensor_shape(op, i) for i in range(4))
+    if cos != sin:
+        raise ShapeError(f"{op.name}: cos {list(cos)} and sin {list(sin)} caches must have the same shape")
+    if x and x[-1] > 256:
+        raise ShapeError(f"{op.name}: head dimension must be <= 256, got {x[-1]}")
+    if len(trans) != 4 or tuple(trans) != (1, 1, 32, 32):
+        raise ShapeError(f"{op.name}: the transformation matrix must be [1, 1, 32, 32], got {list(trans)}")
+    return [x]
