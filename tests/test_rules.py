@@ -93,8 +93,8 @@ def test_tta004_l1_overflow_with_the_proof():
 
 def test_tta005_dram_overflow():
     # 65536x65536 bf16 = 2048 x 2048 = 4,194,304 tiles over 12 banks: ceil(/12) = 349,526
-    # tiles * 2,048 = 715,829,248 B per bank; two alive = 1,431,658,496 B > 1,073,119,552 -
-    # 1,920,032 = 1,071,199,520 B available per bank.
+    # tiles * 2,048 = 715,829,248 B per bank; two alive = 1,431,658,496 B > tt-metal's DRAM bank,
+    # dram_channel_size 1,073,741,824 - dram_unreserved_base 1,920,032 = 1,071,821,792 B.
     aliases = "#d = " + DRAM_TILE.format(r=2048, c=2048)
     t = "tensor<65536x65536xbf16, #d>"
     body = f"""
@@ -103,7 +103,8 @@ def test_tta005_dram_overflow():
     a = analyze_text(wh_module(aliases, body, f"%arg0: {t}", t))
     [f] = findings_of(a, "TTA005")
     assert f.data["bytes_used"] == 2 * 715_829_248
-    assert f.data["bytes_available"] == 1_071_199_520
+    assert f.data["bytes_available"] == 1_071_821_792
+    assert f.severity == "error" and f.data["certain"]
 
 
 def test_tta006_memref_mismatch_in_seed_mlp():

@@ -12,7 +12,7 @@ from . import ops as O
 from .arch import Arch, resolve_arch
 from .graph import build_graph
 from .ir.model import Op, Program, TensorType, Value
-from .memory import MemoryTimeline, timeline
+from .memory import AllocationReplay, MemoryTimeline, replay, timeline
 from .ops.spec import TensorSpec
 from .programs import OpProgram, op_models
 from .versions import DEFAULT_TT_METAL, check_version
@@ -45,6 +45,7 @@ class Analysis:
         specs: per op index with an output model, what tt-metal returns for each result.
         tt_metal: the tt-metal version whose factories the CB models follow.
         tensor_views: the op models' device view of each value (a cache, by ``id``).
+        allocation: the program through tt-metal's allocator model (:func:`ttanalyze.memory.replay`).
     """
 
     program: Program
@@ -56,6 +57,7 @@ class Analysis:
     specs: dict[int, list[TensorSpec]] = field(default_factory=dict)
     tt_metal: str = DEFAULT_TT_METAL
     tensor_views: dict = field(default_factory=dict, repr=False)
+    allocation: AllocationReplay | None = None
 
     @cached_property
     def graph(self) -> nx.DiGraph:
@@ -113,6 +115,11 @@ def analyze(program: Program, arch_name: str | None = None, l1_small_size: int |
             point = analysis.memory.points[index]
             point.cb_per_core = max(p.per_core_bytes() for p in prog.stages)
             point.op_l1_buffers_per_core = max(p.l1_buffers_per_core for p in prog.stages)
+    analysis.allocation = replay(analysis)
+    for index, ap in analysis.allocation.points.items():
+        if index in analysis.memory.points:
+            analysis.memory.points[index].l1_extent_per_core = ap.l1_extent
+            analysis.memory.points[index].dram_extent_per_bank = ap.dram_extent
     return analysis
 
 

@@ -7,19 +7,26 @@ of its buffer type from its producer to the end of its lifetime
 range in every bank, so the per-core figure is the same on all cores.
 
 Circular buffers are added per op from the op's program model
-(:mod:`ttanalyze.programs`).  Not modeled: allocator fragmentation and
-alignment gaps between buffers (the figures are a lower bound on the address
-range in use), and views: every op result is counted as its own buffer.
+(:mod:`ttanalyze.programs`).  These sums ignore placement; :func:`replay` runs
+the same program through the model of tt-metal's allocator
+(:mod:`ttanalyze.allocator`), buffer by buffer in program order, and gives the
+address range in use, out-of-memory by capacity and by fragmentation, and how
+sure it is of each (see :class:`AllocationReplay`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import prod
+from typing import TYPE_CHECKING
 
 from . import layout as L
 from .arch import Arch
 from .graph import Lifetime, lifetimes
 from .ir.model import Program, Value
+
+if TYPE_CHECKING:
+    from .allocator import Allocation, OutOfMemory
 
 
 @dataclass
@@ -38,6 +45,8 @@ class MemoryPoint:
     dram_per_bank: int
     cb_per_core: int = 0
     op_l1_buffers_per_core: int = 0
+    l1_extent_per_core: int = 0
+    dram_extent_per_bank: int = 0
 
     @property
     def l1_total_per_core(self) -> int:
@@ -110,3 +119,367 @@ def timeline(program: Program, arch: Arch, infos: dict[Value, L.LayoutInfo]) -> 
             dram += delta_dram[i]
             points[op.index] = MemoryPoint(op.index, l1, dram)
     return MemoryTimeline(points, all_lifetimes, infos)
+
+
+# ---------------------------------------------------------------------------
+# The allocator replay
+# ---------------------------------------------------------------------------
+
+# Ops that ttnn may run as a view of (or return) their input: their result shares the input's
+# buffer when the op's model says no program runs (reshape_view/reshape.cpp ``this_is_view``,
+# to_memory_config of the same config...); without a model the result may or may not be new.
+VIEW_CAPABLE = frozenset({
+    "ttnn.reshape", "ttnn.permute", "ttnn.transpose", "ttnn.pad", "ttnn.slice_static", "ttnn.repeat",
+    "ttnn.to_memory_config", "ttnn.to_layout", "ttnn.typecast", "ttnn.squeeze", "ttnn.unsqueeze", "ttnn.view",
+})
+NEAR_FULL = 0.95  # share of a bank above which a fit is reported as tight (TTA015)
+
+
+@dataclass
+class Buffer:
+    """One device buffer of the replay: an IR tensor (``value``) or an op-internal buffer.
+
+    ``certain`` is False when the buffer may not exist as modeled (a possible view, an
+    intermediate of a composite op whose allocation order is approximated); ``members``
+    counts the live values sharing it (views).
+    """
+
+    label: str
+    buffer_type: str  # l1 / dram
+    allocation: "Allocation"
+    certain: bool
+    value: Value | None = None
+    members: int = 1
+
+
+@dataclass(frozen=True)
+class LiveBuffer:
+    """A buffer alive at a refused allocation (the refused one has ``requested``), bytes per bank."""
+
+    label: str
+    bytes_per_bank: int
+    certain: bool
+    value: Value | None = None
+    requested: bool = False
+
+
+@dataclass
+class AllocationFailure:
+    """An allocation tt-metal's allocator would refuse.
+
+    Attributes:
+        op_index: the op during which it happens.
+        label: what is allocated (``result %3``, ``an intermediate buffer of ...``).
+        buffer_type: ``l1`` / ``dram``.
+        oom: the refusal, with tt-metal's figures and text.
+        certain: the model is sure (see :func:`replay`).
+        uncertain: what the model is unsure of, when not certain.
+        live: the buffers alive at the failure and the refused one, largest first.
+        certain_bytes: per-bank bytes that certainly coexist (the request included when certain).
+        value: the IR value whose buffer fails, if any.
+    """
+
+    op_index: int
+    label: str
+    buffer_type: str
+    oom: "OutOfMemory"
+    certain: bool
+    uncertain: list[str]
+    live: list[LiveBuffer]
+    certain_bytes: int
+    value: Value | None = None
+
+    @property
+    def fragmentation(self) -> bool:
+        return self.oom.fragmentation
+
+
+@dataclass
+class AllocatorPoint:
+    """The allocator's state at the busiest moment of one op (bytes per bank).
+
+    ``allocated``: sum of the live blocks (64-B aligned); ``extent``: the address range
+    in use from the allocation end of the bank (top of L1 / DRAM base) to the farthest
+    live block, holes included.
+    """
+
+    op_index: int
+    l1_allocated: int = 0
+    l1_extent: int = 0
+    dram_allocated: int = 0
+    dram_extent: int = 0
+
+
+@dataclass
+class AllocationReplay:
+    """Every allocation and deallocation of a program through tt-metal's allocator model.
+
+    Attributes:
+        configs: the banks (:func:`ttanalyze.allocator.bank_configs`).
+        points: per op index, the allocator's state at its peak.
+        failures: refused allocations, in program order (one per function at most is
+            certain: tt-metal stops at the first).
+        assumptions: what the whole replay assumes (e.g. the device holds nothing else).
+    """
+
+    configs: dict
+    points: dict[int, AllocatorPoint]
+    failures: list[AllocationFailure]
+    assumptions: list[str]
+
+
+def _request(info: L.LayoutInfo) -> tuple[int, int, int | None]:
+    """(size, page size, shards) tt-metal's Buffer passes to the allocator for an IR tensor (bytes)."""
+    p = info.placement
+    if not p.memory_layout or not p.memory_layout.endswith("sharded"):
+        return p.pages * p.page_bytes, p.page_bytes, None
+    memref = info.ir_memref
+    shard_pages = prod(memref) if info.tile else prod(memref[:-1])
+    return shard_pages * p.cores_with_data * p.aligned_page_bytes, p.aligned_page_bytes, p.cores_with_data
+
+
+def _tensor_request(t) -> tuple[str, int, int, int | None]:
+    """(buffer type, size, page size, shards) of an op model's :class:`~ttanalyze.ops.tensors.Tensor`."""
+    if t.tiled:
+        page = t.tile_bytes
+        pages = t.physical_volume // 1024
+        if t.sharded:
+            return t.buffer_type, t.shard.tiles * len(t.shard.cores) * page, page, len(t.shard.cores)
+        return t.buffer_type, pages * page, page, None
+    page = t.width * t.element_bytes
+    if t.sharded:
+        rows, width = t.shard.shape
+        page = width * t.element_bytes
+        return t.buffer_type, rows * len(t.shard.cores) * page, page, len(t.shard.cores)
+    return t.buffer_type, t.height * page, page, None
+
+
+class _Replay:
+    def __init__(self, analysis, trace_region_size: int):
+        from .allocator import DeviceAllocator
+        self.a = analysis
+        self.trace_region_size = trace_region_size
+        self.dev = DeviceAllocator(analysis.arch, trace_region_size)
+        self.points: dict[int, AllocatorPoint] = {}
+        self.failures: list[AllocationFailure] = []
+        self.live: dict[int, Buffer] = {}  # id(buffer) -> buffer
+        self.inexact: dict[str, list[str]] = {"l1": [], "dram": []}  # why placement may differ from tt-metal's
+        self.failed_in_func = False
+
+    def reset(self) -> None:
+        from .allocator import DeviceAllocator
+        self.dev = DeviceAllocator(self.a.arch, self.trace_region_size)
+        self.live = {}
+        self.inexact = {"l1": [], "dram": []}
+        self.failed_in_func = False
+
+    # -- allocation primitives -------------------------------------------------
+    def alloc(self, op_index: int, label: str, buffer_type: str, size: int, page: int, shards: int | None,
+              certain: bool, value: Value | None = None, why_uncertain: str = "") -> Buffer | None:
+        from .allocator import OutOfMemory
+        try:
+            got = self.dev.allocate(buffer_type, size, page, shards)
+        except ValueError:
+            return None
+        if isinstance(got, OutOfMemory):
+            self._fail(op_index, label, buffer_type, got, certain, value, why_uncertain)
+            self.inexact[buffer_type].append(f"an earlier allocation ({label}) already failed")
+            return None
+        buf = Buffer(label, buffer_type, got, certain, value)
+        self.live[id(buf)] = buf
+        if not certain and why_uncertain:
+            self.inexact[buffer_type].append(why_uncertain)
+        return buf
+
+    def free(self, buf: Buffer | None) -> None:
+        if buf is None or id(buf) not in self.live:
+            return
+        buf.members -= 1
+        if buf.members <= 0:
+            del self.live[id(buf)]
+            self.dev.deallocate(buf.allocation)
+
+    def _fail(self, op_index, label, buffer_type, oom, certain, value, why_uncertain) -> None:
+        live = [LiveBuffer(b.label, b.allocation.aligned_size_per_bank, b.certain, b.value) for b in self.live.values()
+                if b.buffer_type == buffer_type]
+        live.append(LiveBuffer(label, oom.aligned_size_per_bank, certain, value, requested=True))
+        live.sort(key=lambda x: -x.bytes_per_bank)
+        certain_bytes = sum(x.bytes_per_bank for x in live if x.certain)
+        reasons: list[str] = []
+        if not certain:
+            reasons.append(why_uncertain or f"{label} may not be allocated as modeled")
+        if self.failed_in_func:
+            reasons.append("an earlier allocation of this function already failed: tt-metal stops there")
+        if oom.fragmentation:
+            reasons += self.inexact[buffer_type]
+            sure = not reasons
+        else:
+            # capacity: sure when the buffers certain to coexist already exceed the bank
+            if certain_bytes > oom.stats.bank_size and not self.failed_in_func:
+                reasons = []
+            elif certain_bytes <= oom.stats.bank_size:
+                reasons.append(f"the buffers certain to be alive hold {certain_bytes} B per bank, within the bank")
+            sure = not reasons
+        self.failures.append(AllocationFailure(op_index, label, buffer_type, oom, sure, _dedup(reasons), live,
+                                               certain_bytes, value))
+        self.failed_in_func = True
+
+    def snapshot(self, op_index: int) -> None:
+        pt = self.points.setdefault(op_index, AllocatorPoint(op_index))
+        l1, dram = self.dev.managers["l1"], self.dev.managers["dram"]
+        pt.l1_allocated = max(pt.l1_allocated, l1.statistics().allocated)
+        pt.l1_extent = max(pt.l1_extent, l1.in_use_extent())
+        pt.dram_allocated = max(pt.dram_allocated, dram.statistics().allocated)
+        pt.dram_extent = max(pt.dram_extent, dram.in_use_extent())
+
+    # -- program walk ------------------------------------------------------------
+    def value_buffer(self, op_index: int, v: Value, label: str, certain: bool = True, why: str = "") -> Buffer | None:
+        info = self.a.infos.get(v)
+        if info is None or info.placement is None:
+            return None
+        size, page, shards = _request(info)
+        return self.alloc(op_index, label, info.placement.buffer_type, size, page, shards, certain, v, why)
+
+    def run_func(self, func, bound: dict[Value, Buffer | None], depth: int = 0) -> dict[Value, Buffer | None]:
+        """Replay ``func``'s ops; ``bound`` maps its arguments to buffers. Returns every value's buffer."""
+        lts = lifetimes(func)
+        ends: dict[int, list[Value]] = {}
+        for v, lt in lts.items():
+            if v in bound or v.producer is not None:
+                ends.setdefault(lt.end, []).append(v)
+        bufs: dict[Value, Buffer | None] = dict(bound)
+        returned = set(func.returns)
+        pinned: set[int] = set()  # buffers of load_cached results: the cache keeps them
+        for op in func.ops:
+            self.run_op(op, bufs, pinned, depth)
+            self.snapshot(op.index)
+            for v in ends.get(op.index, ()):
+                if v in returned or v in bound:
+                    continue  # the caller owns arguments; returned values outlive the function
+                b = bufs.get(v)
+                if b is None or id(b) in pinned:
+                    continue
+                if lts[v].end_reason == "last use" and b.buffer_type in self.inexact:
+                    self.inexact[b.buffer_type].append(
+                        f"{v.name} has no ttnn.deallocate: freed at its last use here, while the tt-mlir runtime "
+                        "keeps it until the program ends")
+                self.free(b)
+        return bufs
+
+    def run_op(self, op, bufs: dict[Value, Buffer | None], pinned: set[int], depth: int) -> None:
+        i = op.index
+        if op.name == "ttnn.deallocate":
+            return  # frees through lifetimes (the deallocate op ends its operand's lifetime)
+        if op.callee and depth < 8:
+            callee = self.a.program.func(op.callee)
+            if callee is not None:
+                bound = {a: bufs.get(v) for a, v in zip(callee.args, op.operands)}
+                inner = self.run_func(callee, bound, depth + 1)  # never frees its arguments
+                for r, rv in zip(op.results, callee.returns):
+                    b = inner.get(rv)
+                    if b is not None and rv in bound:
+                        b.members += 1  # the callee returns its argument
+                    bufs[r] = b
+                    if b is not None and op.name == "ttcore.load_cached":
+                        pinned.add(id(b))
+                return
+        prog = self.a.programs.get(i)
+        status = prog.status if prog is not None else "unmodeled"
+        for k, r in enumerate(op.results):
+            src = op.operands[0] if op.operands else None
+            info, src_info = self.a.infos.get(r), self.a.infos.get(src) if src is not None else None
+            if op.name in VIEW_CAPABLE and src is not None and status == "not_device" and info is not None \
+                    and src_info is not None and info.placement is not None and src_info.placement is not None \
+                    and info.placement.buffer_type == src_info.placement.buffer_type and bufs.get(src) is not None:
+                b = bufs[src]
+                b.members += 1
+                bufs[r] = b
+                continue
+            maybe_view = op.name in VIEW_CAPABLE and status != "modeled"
+            why = (f"{op.name} at line {op.pos.line} has no program model here ({status}): its result may be a view "
+                   "of its input" if maybe_view else "")
+            bufs[r] = self.value_buffer(i, r, f"result {r.name} of {op.name}", not maybe_view, why)
+        if prog is not None and prog.stages:
+            self.op_internal(op, prog.stages)
+
+    def op_internal(self, op, stages) -> None:
+        """Buffers the op allocates while it runs: intermediates between the programs of a composite op and
+        each program's own L1 buffers (:attr:`ProgramModel.l1_buffers_per_core`)."""
+        finals = {id(t) for t in stages[-1].outputs}
+        pending: list[Buffer] = []
+        arch = self.a.arch
+        for k, st in enumerate(stages):
+            fresh: list[Buffer] = []
+            if k < len(stages) - 1:
+                for t in st.outputs:
+                    if id(t) in finals or any(t == f for f in stages[-1].outputs) or any(t == x for x in st.inputs):
+                        continue
+                    try:
+                        bt, size, page, shards = _tensor_request(t)
+                    except Exception:
+                        continue
+                    b = self.alloc(op.index, f"an intermediate {'x'.join(map(str, t.shape))} {t.dtype} {bt} tensor "
+                                   f"of {op.name} ({st.factory})", bt, size, page, shards, False, None,
+                                   f"{op.name} at line {op.pos.line} is a composite whose intermediate buffers' order "
+                                   "is approximated")
+                    if b is not None:
+                        fresh.append(b)
+            if st.l1_buffers_per_core:
+                n = st.l1_buffers_per_core
+                b = self.alloc(op.index, f"the L1 buffers of {st.factory} ({n} B per core)", "l1",
+                               n * arch.num_cores, n, None, False, None,
+                               f"{op.name} at line {op.pos.line} allocates L1 buffers inside its program "
+                               "(their order relative to its output is approximated)")
+                self.snapshot(op.index)
+                self.free(b)
+            self.snapshot(op.index)
+            for b in pending:
+                self.free(b)
+            pending = fresh
+        for b in pending:
+            self.free(b)
+
+
+def _dedup(items: list[str]) -> list[str]:
+    seen: dict[str, None] = {}
+    for x in items:
+        seen.setdefault(x, None)
+    return list(seen)
+
+
+def replay(analysis, trace_region_size: int = 0) -> AllocationReplay:
+    """Run every allocation and deallocation of the program through tt-metal's allocator model.
+
+    Order, per function (from an empty device): its tensor arguments in order; then per op,
+    its results (tt-metal allocates an op's outputs before its program runs, while the
+    inputs are alive; a view shares its input's buffer), the buffers the op allocates while
+    it runs (intermediates of a composite op's programs, each program's L1 buffers), and
+    after the op the values whose lifetime ends there (:func:`ttanalyze.graph.lifetimes`).
+    A ``ttcore.load_cached`` or call runs the callee in place; the cache keeps
+    ``load_cached`` results to the end.  Functions called from another are replayed
+    there only.
+
+    Certainty of a refusal: by capacity, sure when the buffers certain to be alive
+    (IR tensors of modeled ops, arguments) already exceed the bank; by fragmentation, sure
+    only when every allocation and free before it in that buffer type is known exactly
+    (no last-use frees, no possible view, no approximated intermediate, no earlier
+    failure).
+
+    Args:
+        analysis: a program's :class:`~ttanalyze.analysis.Analysis` (its programs computed).
+        trace_region_size: the device's trace region in bytes (0: the tt-mlir runtime's).
+    """
+    r = _Replay(analysis, trace_region_size)
+    program = analysis.program
+    called = {op.callee for op in program.ops if op.callee}
+    for func in program.funcs:
+        if func.name in called or not func.ops:
+            continue
+        r.reset()
+        bound = {}
+        for v in func.args:
+            bound[v] = r.value_buffer(func.ops[0].index, v, f"argument {v.name}")
+        r.run_func(func, bound)
+    assumptions = ["the device holds nothing but this program's buffers, and each function starts from an empty "
+                   "allocator with its arguments allocated first, in order"]
+    return AllocationReplay(r.dev.configs, r.points, r.failures, assumptions)

@@ -1,10 +1,14 @@
-"""Capacity rules: L1 per core (TTA004) and DRAM per bank (TTA005).
+"""Memory rules from the allocator replay (:func:`ttanalyze.memory.replay`).
 
-At each op, the live tensors of a buffer type hold their per-bank bytes in
-every bank (:mod:`ttanalyze.memory`).  L1 is compared with the L1 bank size,
-``l1_size - l1_unreserved_base - l1_small_size`` (:attr:`Arch.usable_l1`),
-DRAM with ``dram_unreserved_end - dram_unreserved_base``.  One finding per contiguous run of overflowing ops, at
-the op where use peaks.
+* TTA004 / TTA005: an L1 / DRAM allocation tt-metal refuses by capacity (the request
+  exceeds the free bytes of the bank);
+* TTA014: an allocation refused by fragmentation (enough free bytes in total, no free
+  block large enough);
+* TTA015: a bank more than 95% allocated at some op, although everything fits.
+
+A refusal is an error when the model is sure of it (see :func:`ttanalyze.memory.replay`),
+a warning that says what is uncertain otherwise.  Each finding quotes the message tt-metal
+would print (``BankManager::allocate_buffer``, tt-metal d80d9482).
 """
 
 from __future__ import annotations
@@ -12,59 +16,104 @@ from __future__ import annotations
 from .. import fmt
 from ..analysis import Analysis
 from ..findings import Note
+from ..memory import NEAR_FULL, AllocationFailure
 from . import Reporter, rule
 
 MAX_NOTES = 5
+UNIT = {"l1": "per core", "dram": "per DRAM bank"}
 
 
-def _report(a: Analysis, r: Reporter, buffer_type: str) -> None:
-    arch = a.arch
-    if buffer_type == "l1":
-        budget = arch.usable_l1
-        budget_text = (f"{fmt.nbytes(budget)} available per core (l1_size {fmt.num(arch.l1_size)} - "
-                       f"l1_unreserved_base {fmt.num(arch.l1_unreserved_base)} - l1_small_size "
-                       f"{fmt.num(arch.l1_small_size)})")
-        used = {i: p.l1_per_core for i, p in a.memory.points.items()}
-        unit = "per core"
-    else:
-        budget = arch.usable_dram_per_bank
-        budget_text = (f"{fmt.nbytes(budget)} available per DRAM bank (dram_unreserved_end "
-                       f"{fmt.num(arch.dram_unreserved_end)} - dram_unreserved_base {fmt.num(arch.dram_unreserved_base)})")
-        used = {i: p.dram_per_bank for i, p in a.memory.points.items()}
-        unit = "per DRAM bank"
-    ops = a.program.ops
-    run: list[int] = []
-    for op in ops + [None]:
-        over = op is not None and used.get(op.index, 0) > budget
-        if over and (not run or (run[-1] == op.index - 1 and ops[run[-1]].func is op.func)):
-            run.append(op.index)
+def _notes(a: Analysis, f: AllocationFailure) -> list[Note]:
+    op = a.program.ops[f.op_index]
+    notes = []
+    for x in f.live[:MAX_NOTES]:
+        v = x.value
+        pos = (v.producer.pos if v.producer else v.func.pos) if v is not None else op.pos
+        info = a.infos.get(v) if v is not None else None
+        what = (f"{v.name} {fmt.shape(info.logical_shape)} {info.dtype} {info.placement.memory_layout}"
+                if v is not None and info is not None and info.placement is not None else x.label)
+        tag = "requested: " if x.requested else ""
+        sure = "" if x.certain else " (may not be allocated as modeled)"
+        notes.append(Note(pos, f"{tag}{what} holds {fmt.nbytes(x.bytes_per_bank)} {UNIT[f.buffer_type]}{sure}"))
+    if f.uncertain:
+        notes.append(Note(op.pos, "not certain: " + "; ".join(f.uncertain)))
+    return notes
+
+
+def _data(a: Analysis, f: AllocationFailure) -> dict:
+    s = f.oom.stats
+    used = s.allocated + f.oom.aligned_size_per_bank
+    return {"buffer_type": f.buffer_type, "bytes_used": used, "bytes_available": s.bank_size,
+            "overflow_bytes": used - s.bank_size, "request": f.label,
+            "request_bytes_per_bank": f.oom.size_per_bank, "allocated": s.allocated, "free": s.free,
+            "largest_free_block": s.largest_free, "certain": f.certain, "uncertain": f.uncertain,
+            "certain_bytes": f.certain_bytes, "tt_metal_message": f.oom.message(),
+            "live_tensors": [{"value": x.value.name, "bytes": x.bytes_per_bank} for x in f.live if x.value is not None]}
+
+
+def _report(a: Analysis, r: Reporter, buffer_type: str, fragmentation: bool) -> None:
+    if a.allocation is None:
+        return
+    for f in a.allocation.failures:
+        if f.buffer_type != buffer_type or f.fragmentation != fragmentation:
             continue
-        if run:
-            peak = max(run, key=lambda i: used[i])
-            live = a.memory.live_at(peak, buffer_type)
-            notes = [Note(v.producer.pos if v.producer else v.func.pos,
-                          f"{v.name} {fmt.shape(info.logical_shape)} {info.dtype} {info.placement.memory_layout} holds "
-                          f"{fmt.nbytes(info.placement.bytes_per_bank)} {unit}")
-                     for v, info in live[:MAX_NOTES]]
-            peak_op = ops[peak]
-            span = f" (over budget for {len(run)} consecutive ops)" if len(run) > 1 else ""
-            r.op(peak_op, f"{buffer_type.upper()} overflow: {len(live)} live {buffer_type.upper()} tensors hold "
-                          f"{fmt.nbytes(used[peak])} {unit} at this op, beyond the {budget_text} by "
-                          f"{fmt.nbytes(used[peak] - budget)}{span}",
-                 notes=notes,
-                 data={"buffer_type": buffer_type, "bytes_used": used[peak], "bytes_available": budget,
-                       "overflow_bytes": used[peak] - budget, "ops_over_budget": len(run),
-                       "live_tensors": [{"value": v.name, "bytes": info.placement.bytes_per_bank} for v, info in live]})
-            run = []
-        if over:
-            run = [op.index]
+        s, o = f.oom.stats, f.oom
+        unit = UNIT[buffer_type]
+        bt = buffer_type.upper()
+        if fragmentation:
+            head = (f"{bt} fragmentation: {f.label} needs {fmt.nbytes(o.aligned_size_per_bank)} {unit}; "
+                    f"{fmt.nbytes(s.free)} of the {fmt.nbytes(s.bank_size)} bank are free, but the largest free "
+                    f"block is {fmt.nbytes(s.largest_free)}")
+        else:
+            head = (f"{bt} overflow: {f.label} needs {fmt.nbytes(o.aligned_size_per_bank)} {unit} but only "
+                    f"{fmt.nbytes(s.free)} of the {fmt.nbytes(s.bank_size)} bank are free: {len(f.live)} "
+                    f"{bt} buffers would hold {fmt.nbytes(s.allocated + o.aligned_size_per_bank)} {unit}, beyond "
+                    f"the bank by {fmt.nbytes(s.allocated + o.aligned_size_per_bank - s.bank_size)}")
+        verdict = "tt-metal refuses it" if f.certain else "tt-metal may refuse it (see the notes)"
+        r.op(a.program.ops[f.op_index], f'{head}; {verdict}: "{o.message()}"', notes=_notes(a, f),
+             data=_data(a, f), severity=None if f.certain else "warning")
 
 
 @rule("TTA004")
 def l1_capacity(a: Analysis, r: Reporter) -> None:
-    _report(a, r, "l1")
+    _report(a, r, "l1", fragmentation=False)
 
 
 @rule("TTA005")
 def dram_capacity(a: Analysis, r: Reporter) -> None:
-    _report(a, r, "dram")
+    _report(a, r, "dram", fragmentation=False)
+
+
+@rule("TTA014")
+def fragmentation(a: Analysis, r: Reporter) -> None:
+    _report(a, r, "l1", fragmentation=True)
+    _report(a, r, "dram", fragmentation=True)
+
+
+@rule("TTA015")
+def near_full(a: Analysis, r: Reporter) -> None:
+    """One warning per run of consecutive ops (of one function) above 95% of a bank, at its peak."""
+    if a.allocation is None:
+        return
+    failed = {f.op_index for f in a.allocation.failures}
+    ops = a.program.ops
+    for bt in ("l1", "dram"):
+        bank = a.allocation.configs[bt].bank_size
+        if bank <= 0:
+            continue
+        used = {i: (p.l1_allocated if bt == "l1" else p.dram_allocated) for i, p in a.allocation.points.items()}
+        run: list[int] = []
+        for op in ops + [None]:
+            hot = op is not None and op.index not in failed and used.get(op.index, 0) > NEAR_FULL * bank
+            if hot and run and (run[-1] == op.index - 1 and ops[run[-1]].func is op.func):
+                run.append(op.index)
+                continue
+            if run:
+                peak = max(run, key=lambda i: used[i])
+                span = f" (above {NEAR_FULL:.0%} for {len(run)} consecutive ops)" if len(run) > 1 else ""
+                r.op(ops[peak], f"{bt.upper()} nearly full: {fmt.nbytes(used[peak])} of the {fmt.nbytes(bank)} bank "
+                                f"({100 * used[peak] / bank:.1f}%) {UNIT[bt]} allocated at this op{span}; it fits, "
+                                "but within the margin of a layout or tt-metal version change",
+                     data={"buffer_type": bt, "bytes_allocated": used[peak], "bank_size": bank,
+                           "ops_near_full": len(run)})
+            run = [op.index] if hot else []
