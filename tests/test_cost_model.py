@@ -215,12 +215,12 @@ def test_matmul_needs_two_operands():
 
 def test_unknown_op_code_is_reported_not_guessed():
     t = _t((1, 1, 32, 32))
-    op = DeviceOp("AllGatherAsyncDeviceOperation", "blackhole", 8, 110, (t,), (t,))
+    op = DeviceOp("MeshPartitionDeviceOperation", "blackhole", 8, 110, (t,), (t,))
     with pytest.raises(UnknownDeviceOp) as err:
         predict(op, for_device("blackhole", 110, board="p100"), _constants())
-    assert err.value.op_code == "AllGatherAsyncDeviceOperation"
+    assert err.value.op_code == "MeshPartitionDeviceOperation"
     with pytest.raises(UnknownDeviceOp):
-        family("AllGatherAsyncDeviceOperation")
+        family("MeshPartitionDeviceOperation")
     assert family("Conv2dDeviceOperation") == "conv" and family("MinimalMatmulOp") == "matmul"
 
 

@@ -36,6 +36,10 @@ Every number here is cited, none is fitted (the fitted ones are in
   ``tech_reports/matrix_engine/matrix_engine.md`` (0909e36a);
   ``MatmulDeviceOperation::create_op_performance_model``
   (``tensix_mul_adds_per_cycle_lofi = 4096``, 9f46ee6b).
+* [eth] Ethernet link peak, per direction: Wormhole 100 Gb/s (12.5 GB/s) per
+  ethernet core, Blackhole 400 Gb/s (50 GB/s); docs.tenstorrent.com Wormhole /
+  Blackhole specifications (Wormhole 16 x 100 GbE, Blackhole 400G ethernet
+  ports).  A peak: no measured CCL row calibrates the achieved rate.
 * [grid] Worker grid: Wormhole n150 8x8 = 64; Blackhole p100 11x10 = 110 (the
   trace's ``AVAILABLE WORKER CORE COUNT``), p150 13x10 = 130 (tt-perf-report
   ``ArchitectureSpec.worker_cores``).  The caller passes the grid it has.
@@ -68,6 +72,7 @@ class Hardware:
             cycles (issue-bound small transactions) [tm].
         dram_latency_cycles: first-transaction DRAM read latency, cycles [tm].
         l1_latency_cycles: first-transaction remote L1 read latency, cycles [tm].
+        eth_link_bytes_per_s: one ethernet link's peak, bytes/s per direction [eth].
     """
 
     arch: str
@@ -80,6 +85,7 @@ class Hardware:
     noc_txn_cycles: float
     dram_latency_cycles: float
     l1_latency_cycles: float
+    eth_link_bytes_per_s: float = 12.5e9
 
     @property
     def ns_per_cycle(self) -> float:
@@ -95,9 +101,9 @@ class Hardware:
 # Per-arch constants; DRAM per channel: Wormhole 288 GB/s / 12 banks = 24 GB/s, Blackhole 64 GB/s [dram].
 _ARCH = {
     "wormhole_b0": dict(clock_hz=1.0e9, default_channels=12, channel_bytes_per_s=24e9, noc=32.0,
-                        core_noc=28.4, txn_ns=16 / 0.436, dram_lat=358.0, l1_lat=259.0),
+                        core_noc=28.4, txn_ns=16 / 0.436, dram_lat=358.0, l1_lat=259.0, eth=12.5e9),
     "blackhole": dict(clock_hz=1.35e9, default_channels=8, channel_bytes_per_s=64e9, noc=64.0,
-                      core_noc=50.6 / 1.35, txn_ns=16 / 0.387, dram_lat=529.0, l1_lat=403.0),
+                      core_noc=50.6 / 1.35, txn_ns=16 / 0.387, dram_lat=529.0, l1_lat=403.0, eth=50e9),
 }
 
 
@@ -164,4 +170,4 @@ def for_device(arch: str, grid_cores: int, dram_channels: int | None = None, boa
         arch=a, clock_hz=clock, grid_cores=grid_cores, dram_channels=dram_channels,
         dram_bytes_per_s=dram_channels * p["channel_bytes_per_s"], noc_bytes_per_cycle=p["noc"],
         core_noc_bytes_per_cycle=p["core_noc"], noc_txn_cycles=p["txn_ns"] * clock / 1e9,
-        dram_latency_cycles=p["dram_lat"], l1_latency_cycles=p["l1_lat"])
+        dram_latency_cycles=p["dram_lat"], l1_latency_cycles=p["l1_lat"], eth_link_bytes_per_s=p["eth"])

@@ -79,8 +79,11 @@ OP_KINDS: dict[str, str] = {
     # layout conversion
     "TilizeDeviceOperation": "tilize", "TilizeWithValPaddingDeviceOperation": "tilize",
     "UntilizeDeviceOperation": "untilize", "UntilizeWithUnpaddingDeviceOperation": "untilize",
+    "Tilize": "tilize", "TilizeWithValPadding": "tilize", "Untilize": "untilize",  # before the 2025-10 rename
+    "UntilizeWithUnpadding": "untilize",
     # data movement
-    "TransposeDeviceOperation": "transpose", "PermuteDeviceOperation": "permute",
+    "TransposeDeviceOperation": "transpose", "PermuteDeviceOperation": "permute", "Transpose": "transpose",
+    "ShardedToInterleavedPartialDeviceOperation": "s2i", "InterleavedToShardedPartialDeviceOperation": "i2s",
     "ReshapeDeviceOperation": "reshape", "ReshapeViewDeviceOperation": "reshape",
     "ConcatDeviceOperation": "concat", "SliceDeviceOperation": "slice",
     "PaddedSliceDeviceOperation": "padded_slice", "SliceWriteDeviceOperation": "slice_write",
@@ -102,6 +105,28 @@ OP_KINDS: dict[str, str] = {
     # reductions and normalization
     "LayerNormDeviceOperation": "norm", "SoftmaxDeviceOperation": "softmax",
     "ReduceDeviceOperation": "reduce", "Reduce": "reduce",
+    "GroupNormDeviceOperation": "group_norm", "GroupNorm": "group_norm",
+    "FastReduceNCDeviceOperation": "reduce_nc",
+    # scans: cumsum / cumprod (AccumulationDeviceOperation), the integral image
+    "AccumulationDeviceOperation": "scan", "IntImgDeviceOperation": "scan",
+    # sampling
+    "GridSampleOperation": "grid_sample", "GridSample": "grid_sample", "GridSampleDeviceOperation": "grid_sample",
+    # attention
+    "ScaledDotProductAttention": "sdpa", "SDPAOperation": "sdpa", "SDPADeviceOperation": "sdpa",
+    "ScaledDotProductAttentionDecode": "sdpa", "SdpaDecodeDeviceOperation": "sdpa",
+    "SDPADecodeDeviceOperation": "sdpa", "JointSDPADeviceOperation": "sdpa", "RingJointSDPADeviceOperation": "sdpa",
+    "RingDistributedSDPADeviceOperation": "sdpa", "FlashMLADecodeDeviceOperation": "sdpa",
+    # KV-cache updates: copies of the new tokens' tiles into the cache
+    "UpdateKVCacheOperation": "cache_update", "UpdateCacheDeviceOperation": "cache_update",
+    "PagedUpdateCacheDeviceOperation": "cache_update", "PagedFillCacheDeviceOperation": "cache_update",
+    "FillCacheDeviceOperation": "cache_update", "PagedFusedUpdateCacheDeviceOperation": "cache_update",
+    "SplitDeviceOperation": "split",
+    # collectives (CCL) over ethernet
+    "AllGatherAsyncDeviceOperation": "all_gather", "AllGatherDeviceOperation": "all_gather",
+    "AllGatherAsync": "all_gather", "AllGather": "all_gather",
+    "ReduceScatterMinimalAsyncDeviceOperation": "reduce_scatter", "ReduceScatterAsyncDeviceOperation": "reduce_scatter",
+    "ReduceScatterDeviceOperation": "reduce_scatter", "ReduceScatter": "reduce_scatter",
+    "AllReduceAsyncDeviceOperation": "all_reduce", "AllReduceDeviceOperation": "all_reduce",
 }
 
 FAMILY = {
@@ -113,6 +138,9 @@ FAMILY = {
     "upsample": "data movement", "embedding": "data movement", "pad": "data movement",
     "repeat": "data movement", "matmul": "matmul", "conv": "conv", "halo": "conv", "pool": "pooling",
     "norm": "normalization", "softmax": "normalization", "reduce": "reduction",
+    "group_norm": "normalization", "reduce_nc": "reduction", "scan": "reduction", "grid_sample": "pooling",
+    "sdpa": "attention", "cache_update": "data movement", "split": "data movement",
+    "all_gather": "collective", "reduce_scatter": "collective", "all_reduce": "collective",
 }
 
 # SFPU unary ops with a measured per-tile cost of their own (constant ``sfpu_<name>``); SFPU_HEAVY
@@ -976,6 +1004,227 @@ def _norm(op: DeviceOp, hw: Hardware, c: Constants, kind: str) -> _Work:
     return w
 
 
+# ----------------------------------------------------------------------------- op families of 2025-2026 models
+
+
+def _grid_sample(op: DeviceOp, hw: Hardware, c: Constants) -> _Work:
+    """GridSample (bilinear): per output point, four input sticks gathered and blended.
+
+    tt-metal ``pool/grid_sample/device/kernels/grid_sample_reader_common.hpp``
+    (``process_grid_point``): per grid point the reader issues the four corner
+    sticks' reads (``C x bytes`` each) and waits once (``noc_async_read_barrier``);
+    a grid stick (one point, or ``points`` with ``batch_output_channels``) is read
+    with a wait of its own.  The compute kernel is the pool's reduction
+    (``compute_grid_sample.cpp``: the four weighted sticks summed per channel
+    block), ``pool_stick`` cycles per stick and 64-channel block.  Points split
+    over the cores; the reader, compute and writer pipeline per point.
+    """
+    a = op.inputs[0]
+    grid = op.inputs[1] if len(op.inputs) > 1 else None
+    out = op.outputs[0]
+    channels = a.padded[-1]
+    stick = channels * _bpe(a)
+    grid_rows = prod(grid.padded[:-1]) if grid is not None else out.rows
+    per_point = 6 if op.attrs.get("use_precomputed_grid") else 2
+    points_per_row = max(1, grid.shape[-1] // per_point) if grid is not None else 1
+    points = grid_rows * points_per_row
+    cores = max(1, op.cores)
+    w = _Work(units=max(1, _cdiv(points, cores)))
+    grid_read = _stick_read(hw, c, grid, page_bytes(grid)) / points_per_row if grid is not None else 0.0
+    w.read = _stick_read(hw, c, a, stick) + _xfer(hw, 3, stick) + grid_read
+    w.compute = 4 * _cdiv(channels, 64) * _k(c, "pool_stick", op.arch)
+    if not _local(out):
+        w.write = _xfer(hw, 1, stick)
+    w.dram_io(op, read_bytes={0: min(a.bytes, 4.0 * points * stick)})
+    w.flops = 8.0 * points * channels
+    return w
+
+
+def _group_norm(op: DeviceOp, hw: Hardware, c: Constants) -> _Work:
+    """GroupNorm: per core, every group's tiles go through the kernel's passes; per group a cross-core reduce.
+
+    tt-metal ``normalization/groupnorm/device/kernels/compute/groupnorm_sharded_v2.cpp``:
+    for each batch and group, over the ``block_h x block_w`` tiles the group's
+    channels span (a group narrower than a tile still costs whole tiles): mask,
+    accumulate E[x], subtract E[x], re-mask, square, scale by 1/sqrt(Var + eps),
+    add into the output (7 tile ops, ``eltwise_tile`` each); per group two
+    single-tile REDUCE_SCALARs and a global one (3 tile ops), one rsqrt
+    (``sfpu_heavy``), and two cross-core hand-offs of the partial sums
+    (multicast semaphores, ``mm_block`` each).  Row-major input is tilized and
+    the output untilized on the core (``tilize_tile`` / ``untilize_tile``); DRAM
+    input is streamed tile by tile (latency + transfer per tile).
+    """
+    a = op.inputs[0]
+    out = op.outputs[0]
+    arch = op.arch
+    cores = max(1, op.cores)
+    notes: list[str] = []
+    groups = op.attrs.get("num_groups")
+    if not groups:
+        groups = 32
+        notes.append("GroupNorm num_groups not given: 32 assumed")
+    channels = a.shape[-1]
+    group_w = max(1, channels // groups)
+    if a.sharded and a.shard_shape:
+        rows_pc, cols_pc = a.shard_shape
+    elif a.memory_layout == "block_sharded" or a.sharded:
+        rows_pc, cols_pc = _cdiv(a.rows, cores), a.padded[-1]
+    else:
+        rows_pc, cols_pc = _cdiv(a.rows, cores), a.padded[-1]
+    block_h = _cdiv(rows_pc, TILE)
+    groups_pc = max(1, min(groups, _cdiv(groups * cols_pc, max(1, a.padded[-1]))))
+    span = _cdiv(group_w, TILE) + (1 if group_w % TILE and TILE % group_w else 0)
+    tile_groups = block_h * groups_pc * span
+    tile_op = _k(c, "eltwise_tile", arch)
+    tiles_pc = block_h * _cdiv(cols_pc, TILE)
+    w = _Work(units=1, notes=notes)
+    w.compute = tile_groups * 7 * tile_op + groups_pc * (3 * tile_op + _k(c, "sfpu_heavy", arch))
+    w.extra = groups_pc * 2 * _k(c, "mm_block", arch) if cores > 1 else 0.0
+    if a.layout != "tile":
+        w.compute += tiles_pc * (_k(c, "tilize_tile", arch) + _k(c, "untilize_tile", arch))
+    if not _local(a):
+        w.read = tiles_pc * (_latency(hw, a) + _xfer(hw, 1, tile_bytes(a)))
+    if not _local(out):
+        w.write = tiles_pc * _xfer(hw, 1, tile_bytes(out))
+    w.core = max(w.read, w.compute, w.write)
+    w.dram_io(op)
+    w.flops = 10.0 * a.elements
+    return w
+
+
+def _sdpa(op: DeviceOp, hw: Hardware, c: Constants) -> _Work:
+    """Scaled dot-product attention (flash attention; decode, joint and ring-joint variants).
+
+    tt-metal ``transformer/sdpa/device/kernels/compute/sdpa.cpp`` (and
+    ``ring_joint_sdpa``): each core takes (batch, head, Q chunk) units; per unit
+    it streams the K / V chunks (``k_chunk`` rows; causal: only those at or
+    before the Q chunk, on average half) from DRAM, and per (Q chunk, K chunk)
+    computes ``Q K^T`` (``qt x kt x dqk_t`` tile products) and ``P V``
+    (``qt x kt x dv_t``) on the matrix engine (``mm_cycles_per_pass`` x
+    fidelity passes) and an online softmax over the ``qt x kt`` score tiles
+    (an ``sfpu_exp`` and 5 tile ops: max, subtract, sum, two rescales).  The
+    reader's K / V transfer overlaps the compute (double-buffered chunks).
+    Q = input 0; K and V: the inputs with Q's and the output's head dim and the
+    longest sequence (the gathered K / V of a ring).  Chunk sizes: the program
+    config's, else 32 rows for decode (Q of one row) and 256 otherwise (noted).
+    """
+    q = op.inputs[0]
+    out = op.outputs[0]
+    arch = op.arch
+    notes: list[str] = []
+    dqk, dv = q.padded[-1], out.padded[-1]
+    rest = [t for t in op.inputs[1:] if len(t.padded) >= 2]
+    ks = [t for t in rest if t.padded[-1] == dqk]
+    vs = [t for t in rest if t.padded[-1] == dv and t is not q]
+    k = max(ks, key=lambda t: t.padded[-2]) if ks else None
+    v = max(vs, key=lambda t: t.padded[-2]) if vs else k
+    if k is None:
+        raise UnmodeledDeviceOp(f"{op.op_code} without a K input of Q's head dim {dqk}")
+    sq, sk = q.padded[-2], k.padded[-2]
+    heads_q = prod(q.padded[:-2])
+    qc = op.attrs.get("q_chunk") or (TILE if sq <= TILE else 256)
+    kc = op.attrs.get("k_chunk") or 256
+    if not op.attrs.get("q_chunk") or not op.attrs.get("k_chunk"):
+        notes.append(f"SDPA chunk sizes not given: q_chunk {qc}, k_chunk {kc} assumed")
+    qc, kc = min(qc, max(TILE, sq)), min(kc, max(TILE, sk))
+    units = heads_q * _cdiv(sq, qc)
+    k_chunks = _cdiv(sk, kc)
+    causal_share = 0.5 + 0.5 / k_chunks if op.attrs.get("is_causal") else 1.0
+    pairs = _cdiv(units, max(1, op.cores)) * max(1.0, k_chunks * causal_share)
+    qt, kt = _cdiv(qc, TILE), _cdiv(kc, TILE)
+    passes = _fidelity_passes(op, notes)
+    mm = _k(c, "mm_cycles_per_pass", arch) * passes
+    tile_op = _k(c, "eltwise_tile", arch)
+    w = _Work(units=max(1.0, pairs), notes=notes)
+    w.compute = qt * kt * (_cdiv(dqk, TILE) + _cdiv(dv, TILE)) * mm \
+        + qt * kt * (_k(c, "sfpu_exp", arch) + 5 * tile_op)
+    kv_tiles = kt * (_cdiv(dqk, TILE) + (_cdiv(dv, TILE) if v is not k else 0))
+    w.read = _latency(hw, k) + _xfer(hw, kv_tiles, tile_bytes(k))
+    w.write = 0.0 if _local(out) else _xfer(hw, qt * _cdiv(dv, TILE), tile_bytes(out)) / max(1.0, k_chunks * causal_share)
+    kv_bytes = units * causal_share * (k.bytes / max(1, prod(k.padded[:-2])) + (
+        v.bytes / max(1, prod(v.padded[:-2])) if v is not k else 0.0))
+    w.dram_reads.append((q.bytes if q.in_dram else 0.0, page_bytes(q)))
+    if k.in_dram:
+        w.dram_reads.append((kv_bytes, page_bytes(k)))
+    if out.in_dram:
+        w.dram_writes.append((out.bytes, page_bytes(out)))
+    w.flops = 2.0 * heads_q * sq * sk * (dqk + dv) * causal_share
+    return w
+
+
+def _collective(op: DeviceOp, hw: Hardware, c: Constants, kind: str) -> _Work:
+    """All-gather / reduce-scatter / all-reduce over ``ring_size`` devices on ``num_links`` ethernet links.
+
+    tt-metal ``experimental/ccl/all_gather_async`` and
+    ``reduce_scatter_minimal_async``: each device sends ``(N - 1) / N`` of the
+    gathered tensor (all-gather: the output; reduce-scatter: the input) over
+    its links, ``N - 1`` hops of a ring or line, the link at its peak
+    [eth] (:mod:`hardware`); reduce-scatter adds the received slices on the
+    worker cores (``eltwise_tile`` per tile); the workers read and write the
+    tensors in DRAM (the usual DRAM roof).  All-reduce = reduce-scatter +
+    all-gather.  Ring size 2 and 1 link when the attributes do not say (noted).
+    """
+    a = op.inputs[0]
+    out = op.outputs[0]
+    notes: list[str] = []
+    n = op.attrs.get("ring_size")
+    if not n:
+        n = 2
+        notes.append("CCL ring_size not given: 2 devices assumed")
+    links = op.attrs.get("num_links") or 1
+    if not op.attrs.get("num_links"):
+        notes.append("CCL num_links not given: 1 link assumed")
+    full = out if kind == "all_gather" else a
+    moved = full.bytes * (n - 1) / n * (2 if kind == "all_reduce" else 1)
+    w = _Work(units=1, notes=notes)
+    eth_ns = moved / (links * hw.eth_link_bytes_per_s / 1e9)
+    w.write = eth_ns / hw.ns_per_cycle + (n - 1) * hw.dram_latency_cycles
+    if kind in ("reduce_scatter", "all_reduce"):
+        w.compute = _cdiv(full.tiles * (n - 1) / n, max(1, op.cores)) * _k(c, "eltwise_tile", op.arch)
+    w.core = max(w.write, w.compute)
+    w.dram_io(op)
+    return w
+
+
+def _tile_pass(op: DeviceOp, hw: Hardware, c: Constants, kind: str) -> _Work:
+    """Tile-streaming ops with one tile op per tile: scans, KV-cache updates, split, reduce over N / C.
+
+    * scan (``AccumulationDeviceOperation``: cumsum / cumprod along a dim;
+      ``IntImgDeviceOperation``): per tile a read (wait), the running
+      accumulation (``eltwise_tile``; the integral image two: rows and columns),
+      a write (tt-metal ``reduction/accumulation/device/kernels``);
+    * KV-cache update / fill: the new tokens' tiles read (wait) and written into
+      the cache (``kv_cache/device/kernels/dataflow``), no compute;
+    * split: each output tile read (wait) and written;
+    * reduce over N / C (``FastReduceNCDeviceOperation``): each input tile read
+      (wait) and added (``eltwise_tile``), the output written once per
+      ``C`` input tiles (``moreh``-style ``reduce_nc`` kernels).
+    """
+    a = op.inputs[0] if op.inputs else op.outputs[0]
+    out = op.outputs[0]
+    cores = max(1, op.cores)
+    tile_op = _k(c, "eltwise_tile", op.arch)
+    if kind == "reduce_nc":
+        n_tiles = _cdiv(a.tiles, cores)
+        w = _tile_stream(op, hw, c, tile_op, a, n_tiles)
+        w.write *= out.tiles / max(1, a.tiles)
+    elif kind == "cache_update":
+        src = op.inputs[1] if len(op.inputs) > 1 else a
+        w = _tile_stream(op, hw, c, 0.0, src, _cdiv(src.tiles, cores))
+        w.dram_io(op, read_bytes={0: 0.0}, write_bytes=src.bytes)
+        return w
+    elif kind == "split":
+        total = sum(t.tiles for t in op.outputs)
+        w = _tile_stream(op, hw, c, 0.0, a, _cdiv(total, cores))
+    else:  # scan
+        ops = 2 if op.op_code == "IntImgDeviceOperation" else 1
+        w = _tile_stream(op, hw, c, ops * tile_op, a, _cdiv(out.tiles, cores))
+    w.dram_io(op)
+    if kind == "split":
+        w.dram_writes = [(t.bytes, page_bytes(t)) for t in op.outputs if t.in_dram]
+    return w
+
+
 # ----------------------------------------------------------------------------- predict
 
 
@@ -1027,6 +1276,16 @@ def work(op: DeviceOp, hw: Hardware, constants: Constants) -> _Work:
         w = _pool(op, constants)
     elif kind in ("norm", "softmax", "reduce"):
         w = _norm(op, hw, constants, kind)
+    elif kind == "group_norm":
+        w = _group_norm(op, hw, constants)
+    elif kind == "grid_sample":
+        w = _grid_sample(op, hw, constants)
+    elif kind == "sdpa":
+        w = _sdpa(op, hw, constants)
+    elif kind in ("all_gather", "reduce_scatter", "all_reduce"):
+        w = _collective(op, hw, constants, kind)
+    elif kind in ("scan", "cache_update", "split", "reduce_nc"):
+        w = _tile_pass(op, hw, constants, kind)
     else:
         w = _data_movement(op, hw, constants, kind)
     for dtype in sorted({t.dtype for t in (*op.inputs, *op.outputs)} - set(ELEMENT_BYTES)):

@@ -523,6 +523,19 @@ def op_attrs(raw: dict[str, str]) -> tuple[dict[str, Any], str | None, bool | No
         perm = _shape(perm.get("args", [None])[0] if isinstance(perm.get("args"), list) else None)
     if isinstance(perm, tuple):
         attrs["perm"] = perm
+    _copy_ints(v, attrs, (("num_groups", "num_groups"), ("ring_size", "ring_size"), ("num_links", "num_links"),
+                          ("logical_n", "logical_n")))
+    for key in ("is_causal", "use_precomputed_grid", "batch_output_channels"):
+        if isinstance(v.get(key), bool):
+            attrs[key] = v[key]
+    if isinstance(v.get("mode"), str):
+        attrs["mode"] = v["mode"].rsplit("::", 1)[-1].lower()
+    topo = _enum(v.get("topology"))
+    if topo:
+        attrs["topology"] = topo.lower()
+    sdpa = v.get("program_config")
+    if isinstance(sdpa, dict) and sdpa.get("__type__") == "SDPAProgramConfig":
+        _copy_ints(sdpa, attrs, (("q_chunk_size", "q_chunk"), ("k_chunk_size", "k_chunk")))
     sh, sw = _int(v.get("scale_factor_h")), _int(v.get("scale_factor_w"))
     if sh and sw:
         attrs["scale"] = (sh, sw)

@@ -1,0 +1,97 @@
+"""Cost formulas of the op families the 2025-2026 traces hold: grid sample, group norm, SDPA, CCL, scans,
+KV-cache updates (ttanalyze/cost/model.py), checked by hand from each docstring's mechanism."""
+
+from __future__ import annotations
+
+import pytest
+
+from ttanalyze.cost import constants as K
+from ttanalyze.cost.device_op import DeviceOp, TensorInfo
+from ttanalyze.cost.hardware import for_device
+from ttanalyze.cost.model import FAMILY, OP_KINDS, UnmodeledDeviceOp, family, predict
+
+
+def _t(shape, dtype="bf16", layout="tile", buf="dram", mem="interleaved", shard=None, shard_cores=None):
+    padded = tuple(shape[:-2]) + tuple(-(-d // 32) * 32 for d in shape[-2:]) if layout == "tile" else tuple(shape)
+    return TensorInfo(tuple(shape), padded, dtype, layout, buf, mem, shard, shard_cores)
+
+
+C = K.load()
+BH = for_device("blackhole", 20, board="p150")
+
+
+def test_grid_sample_per_point_is_four_stick_reads_one_wait_and_the_pool_reduce():
+    # bh20_oft.csv line 382-like: 48x160 input sticks of 256 bf16 channels in L1, a precomputed grid of
+    # 1408 rows x 7 points (42 values), output 1408 x 1792 height-sharded on 20 cores.
+    a = _t((1, 48, 160, 256), layout="row_major", buf="l1")
+    g = _t((1, 1, 1408, 42), layout="row_major")
+    o = _t((1, 1, 1408, 1792), layout="row_major", buf="l1", mem="height_sharded", shard=(96, 1792), shard_cores=20)
+    op = DeviceOp("GridSampleOperation", "blackhole", 20, 20, (a, g), (o,), None, None,
+                  {"use_precomputed_grid": True, "batch_output_channels": True})
+    e = predict(op, BH, C)
+    points = 1408 * 7 / 20  # 492.8 -> 493 per core
+    stick = 512
+    read = (C.get("stick_read_l1", "blackhole") + max(BH.noc_txn_cycles, stick / BH.core_noc_bytes_per_cycle) * 4
+            + (C.get("stick_read_dram", "blackhole") + max(BH.noc_txn_cycles, 84 / BH.core_noc_bytes_per_cycle)) / 7)
+    compute = 4 * 4 * C.get("pool_stick", "blackhole")
+    write = 0.0  # the output is an L1 shard the core owns
+    core = read + compute + write + (493 - 1) * max(read, compute, write)
+    assert points < 493
+    assert e.ns == pytest.approx(C.get("launch_ns", "blackhole") + core * BH.ns_per_cycle, rel=1e-9)
+    assert family("GridSample") == family("GridSampleOperation") == "pooling"
+
+
+def test_group_norm_costs_whole_tiles_per_group_and_a_handoff_per_group():
+    # 30720 x 64 row-major, height-sharded on 20 cores, 16 groups of 4 channels: each group spans one tile
+    # column; 48 tile rows per core.
+    a = _t((1, 1, 30720, 64), layout="row_major", buf="l1", mem="height_sharded", shard=(1536, 64), shard_cores=20)
+    op = DeviceOp("GroupNormDeviceOperation", "blackhole", 20, 20, (a,), (a,), "HiFi4", False, {"num_groups": 16})
+    e = predict(op, BH, C)
+    tile = C.get("eltwise_tile", "blackhole")
+    compute = (48 * 16 * 1 * 7 * tile + 16 * (3 * tile + C.get("sfpu_heavy", "blackhole"))
+               + 96 * (C.get("tilize_tile", "blackhole") + C.get("untilize_tile", "blackhole")))
+    extra = 16 * 2 * C.get("mm_block", "blackhole")
+    assert e.ns == pytest.approx(C.get("launch_ns", "blackhole") + (compute + extra) * BH.ns_per_cycle, rel=1e-9)
+    op2 = DeviceOp("GroupNorm", "blackhole", 20, 20, (a,), (a,))
+    assert any("num_groups not given" in n for n in predict(op2, BH, C).notes)
+
+
+def test_sdpa_tile_products_softmax_and_causal_half():
+    q = _t((1, 8, 1024, 128))
+    k = _t((1, 8, 1024, 128), dtype="bfp_bf8")
+    o = _t((1, 8, 1024, 128))
+    base = {"q_chunk": 256, "k_chunk": 256}
+    full = predict(DeviceOp("SDPAOperation", "blackhole", 64, 110, (q, k, k), (o,), "HiFi2", False, dict(base)), BH, C)
+    causal = predict(DeviceOp("SDPAOperation", "blackhole", 64, 110, (q, k, k), (o,), "HiFi2", False,
+                              dict(base, is_causal=True)), BH, C)
+    # 8 heads x 4 Q chunks = 32 units on 64 cores: 1 unit per core, 4 K chunks (causal: 0.5 + 0.5/4 = 62.5%).
+    assert full.flops == pytest.approx(2 * 8 * 1024 * 1024 * 256)
+    assert causal.flops == pytest.approx(full.flops * 0.625)
+    assert causal.ns < full.ns
+    with pytest.raises(UnmodeledDeviceOp, match="K input"):
+        predict(DeviceOp("SDPAOperation", "blackhole", 64, 110, (q, _t((1, 8, 1024, 64))), (o,)), BH, C)
+
+
+def test_ccl_moves_the_gathered_share_over_the_links():
+    a = _t((1, 1, 3200, 384))
+    o = _t((1, 1, 3200, 1536))
+    op = DeviceOp("AllGatherAsyncDeviceOperation", "blackhole", 18, 110, (a,), (o,), None, None,
+                  {"ring_size": 4, "num_links": 2})
+    e = predict(op, for_device("blackhole", 110, board="p150"), C)
+    eth_ns = o.bytes * 3 / 4 / (2 * 50.0)  # 2 links at 50 GB/s
+    assert e.terms["noc"] + e.terms["compute"] == pytest.approx(eth_ns + 3 * 529 / 1.35, rel=1e-6)
+    assert family("ReduceScatterMinimalAsyncDeviceOperation") == "collective"
+    no_attrs = predict(DeviceOp("AllGather", "blackhole", 18, 110, (a,), (o,)), BH, C)
+    assert any("ring_size not given" in n for n in no_attrs.notes)
+
+
+@pytest.mark.parametrize("code", ["AccumulationDeviceOperation", "UpdateKVCacheOperation", "SplitDeviceOperation",
+                                  "FastReduceNCDeviceOperation", "IntImgDeviceOperation", "PagedUpdateCacheDeviceOperation"])
+def test_tile_pass_families_predict(code):
+    t = _t((1, 4, 256, 256))
+    e = predict(DeviceOp(code, "blackhole", 20, 20, (t, t), (t,)), BH, C)
+    assert e.ns > C.get("launch_ns", "blackhole")
+
+
+def test_every_op_kind_has_a_family():
+    assert set(OP_KINDS.values()) <= set(FAMILY)
