@@ -1,18 +1,26 @@
-"""Generate a large synthetic TTNN program in the real compiler's module shape.
+"""Generate large synthetic TTNN programs in the real compiler's module shape.
 
-The program is a chain of ``n_ops`` ops cycling through to_layout-free
-eltwise, matmul, reshape, permute, typecast and deallocate ops on
-``1x128x768``-sized bf16 tile tensors in DRAM and L1, inside
-``ttcore.device_module { builtin.module { ttcore.device; func.func } }`` with a
-Wormhole system_desc, so that ``ttanalyze check`` does the work it does on
-real output.
+Two kinds, both inside ``ttcore.device_module { builtin.module { func.func } }``
+with a Wormhole system_desc, so that ``ttanalyze check`` does the work it does on
+real output:
 
-Usage: python benchmarks/generate.py N_OPS OUT.mlir
+* ``repeated``: one function, a chain of ops cycling through eltwise, matmul,
+  reshape, permute, typecast and deallocate ops on ``1x128x768``-sized bf16 tile
+  tensors in DRAM and L1: 14 distinct op signatures, as the repeated layers of a
+  real model (a per-signature cache makes it cheap).
+* ``distinct``: several functions whose layers all have different shapes (each
+  layer slices a ``[1, S, H]`` input of its own size from the function's
+  argument, moves it to L1, and runs eltwise ops, a reshape, a transpose, two
+  matmuls ``[S, H] x [H, S]`` and ``[S, S] x [S, H]`` and a typecast round trip
+  on it), with a layout alias per distinct tensor type in DRAM and L1: thousands
+  of distinct op signatures and layouts, so nothing is shared between layers.
+
+Usage: python benchmarks/generate.py N_OPS OUT.mlir [--kind repeated|distinct]
 """
 
 from __future__ import annotations
 
-import sys
+import argparse
 from pathlib import Path
 
 SYSTEM_DESC = (
@@ -90,7 +98,127 @@ def generate(n_ops: int) -> str:
     return "".join(lines)
 
 
+DISTINCT_FUNCS = 4
+DISTINCT_S = 53  # layer j: S = 32 + 7 * (j % 53), H = 64 + 16 * ((j // 53) % 71): 3,763 distinct (S, H)
+DISTINCT_H = 71
+
+
+def _tiles(n: int) -> int:
+    return -(-n // 32)
+
+
+def _layer_shape(j: int) -> tuple[int, int]:
+    return 32 + 7 * (j % DISTINCT_S), 64 + 16 * ((j // DISTINCT_S) % DISTINCT_H)
+
+
+class _Layouts:
+    """One ``#ttnn_layoutN`` alias per distinct (shape, dtype, buffer) as tt-mlir's layout builder makes it."""
+
+    def __init__(self) -> None:
+        self.aliases: dict[tuple, str] = {}
+        self.lines: list[str] = []
+
+    def type(self, shape: tuple[int, ...], dtype: str = "bf16", buffer: str = "dram") -> str:
+        key = (shape, dtype, buffer)
+        alias = self.aliases.get(key)
+        if alias is None:
+            alias = self.aliases[key] = f"#ttnn_layout{len(self.aliases)}"
+            rank = len(shape)
+            dims = ", ".join(f"d{i}" for i in range(rank))
+            padded = [*shape[:-2], _tiles(shape[-2]) * 32, shape[-1]]
+            terms = []
+            for i in range(rank - 1):
+                stride = 1
+                for d in padded[i + 1:rank - 1]:
+                    stride *= d
+                terms.append(f"d{i} * {stride}" if stride != 1 else f"d{i}")
+            rows = 1
+            for d in shape[:-2]:
+                rows *= d
+            tiles_h, tiles_w = rows * _tiles(shape[-2]), _tiles(shape[-1])
+            if buffer == "l1":
+                grid, memref = "8x8", f"1x{-(-tiles_h * tiles_w // 64)}"
+            else:
+                grid, memref = "1x1", f"{tiles_h}x{tiles_w}"
+            self.lines.append(f"{alias} = #ttnn.ttnn_layout<({dims}) -> ({' + '.join(terms)}, d{rank - 1}), <{grid}>, "
+                              f"memref<{memref}x!ttcore.tile<32x32, {dtype}>, #{buffer}>, <interleaved>>\n")
+        dims = "x".join(str(d) for d in shape)
+        return f"tensor<{dims}x{dtype}, {alias}>"
+
+
+def generate_distinct(n_ops: int) -> str:
+    """Text of a program of at least ``n_ops`` ops whose layers all differ in shape (see module docstring)."""
+    layouts = _Layouts()
+    s_max = max(_layer_shape(j)[0] for j in range(DISTINCT_S))
+    h_max = max(_layer_shape(j * DISTINCT_S)[1] for j in range(DISTINCT_H))
+    arg = layouts.type((1, s_max, h_max))
+    per_func = -(-n_ops // DISTINCT_FUNCS)
+    body: list[str] = []
+    count = 0
+    layer = 0
+
+    def emit(text: str) -> None:
+        nonlocal count
+        body.append(f"        {text} loc(\"op{count}\")\n")
+        count += 1
+
+    for fi in range(DISTINCT_FUNCS):
+        visibility = "" if fi == DISTINCT_FUNCS - 1 else "private "
+        start = count
+        last = None
+        body.append(f"      func.func {visibility}@layers{fi}(%arg0: {arg} loc(\"x\")) -> "
+                    f"RESULT_TYPE_{fi} {{\n")
+        while count - start < per_func:
+            s, h = _layer_shape(layer)
+            A, B = layouts.type((1, s, h)), layouts.type((1, s, h), buffer="l1")
+            R, RT, M = layouts.type((s, h)), layouts.type((h, s)), layouts.type((s, s))
+            F = layouts.type((s, h), "f32")
+            v = [f"%l{layer}_{k}" for k in range(10)]
+            if last is not None:
+                emit(f'"ttnn.deallocate"({last}) <{{force = false}}> : ({layouts.type(last_shape)}) -> ()')
+            emit(f'{v[0]} = "ttnn.slice_static"(%arg0) <{{begins = [0 : i32, 0 : i32, 0 : i32], '
+                 f'ends = [1 : i32, {s} : i32, {h} : i32], step = [1 : i32, 1 : i32, 1 : i32]}}> : ({arg}) -> {A}')
+            emit(f'{v[1]} = "ttnn.to_memory_config"({v[0]}) : ({A}) -> {B}')
+            emit(f'"ttnn.deallocate"({v[0]}) <{{force = false}}> : ({A}) -> ()')
+            emit(f'{v[2]} = "ttnn.relu"({v[1]}) : ({B}) -> {B}')
+            emit(f'"ttnn.deallocate"({v[1]}) <{{force = false}}> : ({B}) -> ()')
+            emit(f'{v[3]} = "ttnn.add"({v[2]}, {v[2]}) <{{activations = [], input_tensor_a_activations = [], '
+                 f'input_tensor_b_activations = []}}> : ({B}, {B}) -> {A}')
+            emit(f'"ttnn.deallocate"({v[2]}) <{{force = false}}> : ({B}) -> ()')
+            emit(f'{v[4]} = "ttnn.reshape"({v[3]}) <{{shape = [{s} : i32, {h} : i32]}}> : ({A}) -> {R}')
+            emit(f'"ttnn.deallocate"({v[3]}) <{{force = false}}> : ({A}) -> ()')
+            emit(f'{v[5]} = "ttnn.permute"({v[4]}) <{{permutation = array<i64: 1, 0>}}> : ({R}) -> {RT}')
+            emit(f'{v[6]} = "ttnn.matmul"({v[4]}, {v[5]}) <{{transpose_a = false, transpose_b = false}}> : '
+                 f'({R}, {RT}) -> {M}')
+            emit(f'"ttnn.deallocate"({v[5]}) <{{force = false}}> : ({RT}) -> ()')
+            emit(f'{v[7]} = "ttnn.matmul"({v[6]}, {v[4]}) <{{transpose_a = false, transpose_b = false}}> : '
+                 f'({M}, {R}) -> {R}')
+            emit(f'"ttnn.deallocate"({v[6]}) <{{force = false}}> : ({M}) -> ()')
+            emit(f'"ttnn.deallocate"({v[4]}) <{{force = false}}> : ({R}) -> ()')
+            emit(f'{v[8]} = "ttnn.typecast"({v[7]}) <{{dtype = #ttcore.supportedDataTypes<f32>}}> : ({R}) -> {F}')
+            emit(f'"ttnn.deallocate"({v[7]}) <{{force = false}}> : ({R}) -> ()')
+            emit(f'{v[9]} = "ttnn.typecast"({v[8]}) <{{dtype = #ttcore.supportedDataTypes<bf16>}}> : ({F}) -> {R}')
+            emit(f'"ttnn.deallocate"({v[8]}) <{{force = false}}> : ({F}) -> ()')
+            last, last_shape = v[9], (s, h)
+            layer += 1
+        ret = layouts.type(last_shape)
+        body[body.index(next(b for b in body if f"RESULT_TYPE_{fi}" in b))] = (
+            f"      func.func {visibility}@layers{fi}(%arg0: {arg} loc(\"x\")) -> {ret} {{\n")
+        body.append(f"        return {last} : {ret} loc(#loc1)\n      }} loc(#loc1)\n")
+    head = ["#dram = #ttnn.buffer_type<dram>\n", "#l1 = #ttnn.buffer_type<l1>\n", SYSTEM_DESC + "\n",
+            '#loc1 = loc("x")\n', *layouts.lines,
+            "module @bench attributes {} {\n  ttcore.device_module {\n"
+            "    builtin.module @bench attributes {ttcore.system_desc = #system_desc} {\n"]
+    return "".join(head + body + ["    } loc(#loc1)\n  } loc(#loc1)\n} loc(#loc1)\n"])
+
+
+KINDS = {"repeated": generate, "distinct": generate_distinct}
+
 if __name__ == "__main__":
-    n, out = int(sys.argv[1]), Path(sys.argv[2])
-    out.write_text(generate(n))
-    print(f"wrote {out} ({out.stat().st_size:,} bytes, >= {n:,} ops)")
+    ap = argparse.ArgumentParser(description="Write a generated TTNN program.")
+    ap.add_argument("n_ops", type=int)
+    ap.add_argument("out", type=Path)
+    ap.add_argument("--kind", choices=sorted(KINDS), default="repeated")
+    args = ap.parse_args()
+    args.out.write_text(KINDS[args.kind](args.n_ops))
+    print(f"wrote {args.out} ({args.out.stat().st_size:,} bytes, >= {args.n_ops:,} ops)")

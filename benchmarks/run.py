@@ -1,13 +1,27 @@
-"""Time and peak memory of ``ttanalyze check`` (run on demand, not in the test suite).
+"""Time and peak memory of ``ttanalyze check`` against the MLIR parse-and-walk of the same file
+(run on demand, not in the test suite).
 
-Measures, each in a fresh subprocess (median of ``--repeat`` runs, wall time and the
-child's peak RSS from getrusage):
-* the largest bundled fixture;
-* a generated program of ``--ops`` ops (benchmarks/generate.py);
-and prints ops/s. Also prints a per-phase breakdown of one in-process run on the
-generated program (normalize, MLIR parse, walk, analyses, rules).
+For each program (generated ones of ``--ops`` ops, of each ``--kind``, plus the
+files given), in rounds of fresh subprocesses so that the load of a shared
+machine hits every measurement alike:
 
-Usage: .venv/bin/python benchmarks/run.py [--ops 50000] [--repeat 3]
+* ``walk``: the MLIR Python bindings parse the file (after ttanalyze's
+  normalization to generic form, which is not timed) and walk every op: its
+  name, result names (one shared ``AsmState``), operand and result types and
+  attributes as text (each distinct type and attribute printed once).  This is
+  the floor any analyzer built on the bindings pays; its time is measured inside
+  the process, without start-up.
+* ``check --format F -o FILE`` for each format: the wall time of the whole
+  command, start-up included, as a user sees it, and the child's peak RSS
+  (getrusage).
+
+Prints, per program and format, the median over ``--repeat`` rounds of the time,
+its multiple of the walk's median, ops per second and the largest peak RSS;
+then the load average before and after.  ``--phases`` adds the phases of one
+in-process check (normalize, MLIR parse, walk to the model, analyses, rules).
+
+Usage: .venv/bin/python benchmarks/run.py [--ops 50000] [--kind distinct --kind repeated]
+       [--format text --format json ...] [--repeat 3] [--out-dir benchmarks/out] [--phases] [FILE ...]
 """
 
 from __future__ import annotations
@@ -17,21 +31,75 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.generate import generate  # noqa: E402
+from benchmarks.generate import KINDS  # noqa: E402
+
+FORMATS = ("text", "json", "sarif", "html")
 
 
-def run_check(path: Path) -> tuple[float, int]:
-    """Wall seconds and peak RSS (KiB) of one ``ttanalyze check`` subprocess."""
-    exe = ROOT / ".venv" / "bin" / "ttanalyze"
-    cmd = [str(exe) if exe.exists() else "ttanalyze", "check", "--fail-on", "never", str(path)]
+def walk(path: Path) -> tuple[float, int]:
+    """Seconds the MLIR bindings take to parse ``path`` (normalized beforehand) and walk every op; op count."""
+    from iree.compiler import ir
+
+    from ttanalyze.ir.normalize import normalize
+
+    text = normalize(path.read_text(), str(path)).text
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+    ctx = ir.Context()
+    ctx.allow_unregistered_dialects = True
+    module = ir.Module.parse(text, ctx)
+    asm = ir.AsmState(module.operation)
+    printed: dict = {}
+    n_ops = 0
+
+    def visit(op) -> None:
+        nonlocal n_ops
+        for region in op.regions:
+            for block in region.blocks:
+                for arg in block.arguments:
+                    arg.get_name(asm)
+                    if arg.type not in printed:
+                        printed[arg.type] = str(arg.type)
+                for child in block.operations:
+                    child = child.operation
+                    n_ops += 1
+                    child.name  # noqa: B018 - the walk reads it
+                    str(child.location)
+                    for value in (*child.operands, *child.results):
+                        if value.type not in printed:
+                            printed[value.type] = str(value.type)
+                    for r in child.results:
+                        r.get_name(asm)
+                    attrs = child.attributes
+                    for name in attrs:
+                        attr = attrs[name]
+                        if attr not in printed:
+                            printed[attr] = str(attr)
+                    visit(child)
+
+    visit(module.operation)
+    return time.perf_counter() - start, n_ops
+
+
+def run_walk(path: Path) -> tuple[float, int]:
+    """The walk's seconds and op count, from a fresh subprocess."""
+    out = subprocess.run([sys.executable, __file__, "--walk", str(path)], check=True, capture_output=True,
+                         text=True, env=_env()).stdout.split()
+    return float(out[0]), int(out[1])
+
+
+def run_check(path: Path, fmt: str, out: Path) -> tuple[float, int]:
+    """Wall seconds and peak RSS (KiB) of one ``ttanalyze check --format fmt -o out`` subprocess."""
+    cmd = [sys.executable, "-m", "ttanalyze", "check", "--fail-on", "never", "--format", fmt, "-o", str(out),
+           str(path)]
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, env=_env())
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
     if os.waitstatus_to_exitcode(status) != 0:
@@ -39,7 +107,14 @@ def run_check(path: Path) -> tuple[float, int]:
     return wall, usage.ru_maxrss
 
 
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    return env
+
+
 def phases(path: Path) -> dict[str, float]:
+    """Seconds of each phase of one in-process check of ``path``."""
     from iree.compiler import ir
 
     from ttanalyze import rules
@@ -70,28 +145,55 @@ def phases(path: Path) -> dict[str, float]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--ops", type=int, default=50_000)
-    ap.add_argument("--repeat", type=int, default=3)
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("files", nargs="*", type=Path, help="More programs to measure.")
+    ap.add_argument("--ops", type=int, default=50_000, help="Ops of each generated program (0: none).")
+    ap.add_argument("--kind", action="append", choices=sorted(KINDS), help="Generated kinds (default: distinct).")
+    ap.add_argument("--format", action="append", choices=FORMATS, dest="formats",
+                    help="check formats to time (default: text, json, sarif).")
+    ap.add_argument("--repeat", type=int, default=3, help="Rounds; each figure is the median.")
+    ap.add_argument("--out-dir", type=Path, default=ROOT / "benchmarks" / "out",
+                    help="Where generated programs are written.")
+    ap.add_argument("--phases", action="store_true", help="Also time the phases of one in-process check.")
+    ap.add_argument("--walk", type=Path, help=argparse.SUPPRESS)  # the walk subprocess
     args = ap.parse_args()
-    out_dir = ROOT / "benchmarks" / "out"
-    out_dir.mkdir(exist_ok=True)
-    big = out_dir / f"generated_{args.ops}.mlir"
-    big.write_text(generate(args.ops))
-    largest = max((ROOT / "fixtures").rglob("*.mlir"), key=lambda p: p.stat().st_size)
-    from ttanalyze.ir.parse import parse_file
-
-    for path in (largest, big):
-        n_ops = len(parse_file(path).ops)
-        runs = [run_check(path) for _ in range(args.repeat)]
-        wall = statistics.median(r[0] for r in runs)
-        rss = max(r[1] for r in runs)
-        print(f"{path.relative_to(ROOT)}: {n_ops:,} ops, {path.stat().st_size:,} B; "
-              f"check {wall:.2f} s (median of {args.repeat}), {n_ops / wall:,.0f} ops/s, peak RSS {rss / 1024:.0f} MiB")
-    print("phases of one in-process run on the generated program:")
-    for name, secs in phases(big).items():
-        print(f"  {name:<14} {secs:.3f} s")
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpus, load {os.getloadavg()[0]:.2f}")
+    if args.walk:
+        secs, n_ops = walk(args.walk)
+        print(secs, n_ops)
+        return
+    programs = list(args.files)
+    if args.ops:
+        args.out_dir.mkdir(parents=True, exist_ok=True)
+        for kind in args.kind or ["distinct"]:
+            path = args.out_dir / f"{kind}_{args.ops}.mlir"
+            if not path.exists():
+                path.write_text(KINDS[kind](args.ops))
+            programs.append(path)
+    formats = args.formats or ["text", "json", "sarif"]
+    print(f"load average {os.getloadavg()[0]:.2f} at the start; python {sys.version.split()[0]}, "
+          f"{os.cpu_count()} cpus; medians of {args.repeat} rounds")
+    with tempfile.TemporaryDirectory() as tmp:
+        for path in programs:
+            walks: list[float] = []
+            checks: dict[str, list[tuple[float, int]]] = {f: [] for f in formats}
+            n_ops = 0
+            for _ in range(args.repeat):
+                secs, n_ops = run_walk(path)
+                walks.append(secs)
+                for fmt in formats:
+                    checks[fmt].append(run_check(path, fmt, Path(tmp) / f"report.{fmt}"))
+            base = statistics.median(walks)
+            print(f"{path} ({path.stat().st_size:,} B, {n_ops:,} ops): MLIR parse and walk {base:.2f} s")
+            for fmt, runs in checks.items():
+                wall = statistics.median(r[0] for r in runs)
+                rss = max(r[1] for r in runs) / 1024
+                size = (Path(tmp) / f"report.{fmt}").stat().st_size
+                print(f"  check --format {fmt:<5} {wall:7.2f} s = {wall / base:5.1f}x walk, {n_ops / wall:8,.0f} ops/s, "
+                      f"peak RSS {rss:5.0f} MiB, report {size:,} B")
+            if args.phases:
+                for name, secs in phases(path).items():
+                    print(f"    {name:<14} {secs:.3f} s")
+    print(f"load average {os.getloadavg()[0]:.2f} at the end")
 
 
 if __name__ == "__main__":

@@ -43,7 +43,7 @@ def test_the_refusal_cases_are_all_here():
 def test_check_predicts_the_device_outcome(cli, case):
     info = _case(case)
     assert info["compile_ok"] and info["tt_metal_sha"].startswith("614f605f")
-    result = cli("check", case / "ttnn.mlir", "--format", "json")
+    result = cli("check", case / "ttnn.mlir", "--format", "json", "--detail", "ops")
     report = json.loads(result.stdout)
     [file] = report["files"]
     overflow = [f for f in file["findings"] if f["rule"] == "TTA010"]

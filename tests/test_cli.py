@@ -46,11 +46,17 @@ def test_verbose_table(cli):
 
 @pytest.mark.parametrize("path", REAL + SEEDS, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_json_report_is_valid_and_complete(cli, path):
-    result = cli("check", path, "--format", "json")
+    result = cli("check", path, "--format", "json", "--detail", "ops")
     doc = json.loads(result.stdout)
     jsonschema.validate(doc, SCHEMA)
     [f] = doc["files"]
-    assert len(f["ops"]) == f["summary"]["ops"]
+    assert len(f["ops"]) == f["summary"]["ops"] == sum(len(fn["ops"]) for fn in f["functions"])
+    brief = json.loads(cli("check", path, "--format", "json").stdout)
+    jsonschema.validate(brief, SCHEMA)
+    [b] = brief["files"]
+    assert brief["detail"] == "findings" and "ops" not in b
+    assert {k: v for k, v in f.items() if k not in ("ops", "functions")} == {k: v for k, v in b.items() if k != "functions"}
+    assert [{k: v for k, v in fn.items() if k != "ops"} for fn in f["functions"]] == b["functions"]
     for op in f["ops"]:
         for r in op["results"]:
             if r.get("layout"):
@@ -60,7 +66,7 @@ def test_json_report_is_valid_and_complete(cli, path):
 
 
 def test_json_carries_the_seed_numbers(cli):
-    doc = json.loads(cli("check", SEED0, "--format", "json").stdout)
+    doc = json.loads(cli("check", SEED0, "--format", "json", "--detail", "ops").stdout)
     reshape = doc["files"][0]["ops"][2]
     res = reshape["results"][0]["layout"]
     assert res["padded_shape"] == [4, 32, 32, 6368]

@@ -16,20 +16,22 @@ from enum import Enum
 from pathlib import Path
 from typing import Optional
 
+from typing import TYPE_CHECKING
+
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from . import __version__
-from .analysis import Analysis, analyze
 from .errors import InputError
 from .findings import Finding, severity_rank
-from .fixes.catalog import fix_file, suggest_all
-from .ir.parse import parse_file
-from .report import explain as explain_mod
-from .report import records, text
-from .rules import catalog, run
 from .versions import DEFAULT_TT_METAL, TT_METAL_VERSIONS
+
+# The analysis, its reports, rich, the MLIR bindings, sympy and networkx are imported by the commands that
+# use them, so `ttanalyze --help` and `ttanalyze rules` start in a fraction of the time a check takes.
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from .analysis import Analysis
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Static analyzer and cost model for Tenstorrent TTNN IR (tt-mlir output).")
@@ -50,12 +52,19 @@ class Format(str, Enum):
 
 
 class CheckFormat(str, Enum):
-    """Output of ``check``: text, JSON (ttanalyze.check/1), SARIF 2.1.0, or one HTML page."""
+    """Output of ``check``: text, JSON (ttanalyze.check/2), SARIF 2.1.0, or one HTML page."""
 
     text = "text"
     json = "json"
     sarif = "sarif"
     html = "html"
+
+
+class Detail(str, Enum):
+    """Level of detail of ``check --format json`` (:data:`ttanalyze.report.records.DETAILS`)."""
+
+    findings = "findings"
+    ops = "ops"
 
 
 class FailOn(str, Enum):
@@ -73,6 +82,9 @@ class ArchName(str, Enum):
 def _load(path: str, arch: Optional[ArchName], l1_small_size: Optional[int] = None,
           tt_metal: str = DEFAULT_TT_METAL) -> Analysis:
     """Parse and analyze one file; input problems become InputError."""
+    from .analysis import analyze
+    from .ir.parse import parse_file
+
     program = parse_file(path)
     try:
         return analyze(program, arch.value if arch else None, l1_small_size, tt_metal)
@@ -97,7 +109,10 @@ def _internal_error(exc: BaseException) -> None:
     raise typer.Exit(EXIT_INTERNAL)
 
 
-def _progress(enabled: bool) -> Progress:
+def _progress(enabled: bool) -> "Progress":
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
     return Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
                     TimeElapsedColumn(), console=Console(stderr=True), transient=True, disable=not enabled)
 
@@ -109,7 +124,9 @@ def check(
     l1_small_size: Optional[int] = L1_SMALL_OPTION,
     tt_metal: str = TT_METAL_OPTION,
     format: CheckFormat = typer.Option(CheckFormat.text, "--format", "-f",
-                                       help="Output format: text, json (ttanalyze.check/1), sarif (SARIF 2.1.0), html."),
+                                       help="Output format: text, json (ttanalyze.check/2), sarif (SARIF 2.1.0), html."),
+    detail: Detail = typer.Option(Detail.findings, "--detail", help="JSON report detail: findings (summary, "
+                                  "functions, findings) or ops (also every op's layouts, memory and programs)."),
     fail_on: FailOn = typer.Option(FailOn.error, help="Lowest severity that makes the exit status 1."),
     select: Optional[list[str]] = typer.Option(None, "--select", help="Run only these rule ids (repeatable)."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Also print a per-op table."),
@@ -126,7 +143,12 @@ def check(
                                               "to (uriBaseId %SRCROOT%; default: the current directory)."),
 ) -> None:
     """Analyze TTNN IR files and report findings with the numbers behind them, and their ranked fixes."""
+    from rich.console import Console
+
     from . import baseline as baseline_mod
+    from .fixes.catalog import suggest_all
+    from .report import records, text
+    from .rules import run
 
     accepted = None
     if baseline is not None:
@@ -198,19 +220,21 @@ def check(
         doc = {
             "schema": records.SCHEMA,
             "tool": {"name": "ttanalyze", "version": __version__},
-            "files": [_with_fixes(records.file_record(a, f), sug) for (a, f), sug in zip(reported, suggestions)],
+            "detail": detail.value,
+            "files": [_with_fixes(records.file_record(a, f, detail.value), sug)
+                      for (a, f), sug in zip(reported, suggestions)],
             "input_errors": [{"path": e.path, "line": e.pos.line if e.pos else 1, "col": e.pos.col if e.pos else 1,
                               "message": e.message} for e in input_errors],
         }
         if baseline_summary is not None:
             doc["baseline"] = baseline_summary
-        console.file.write(json.dumps(doc, indent=1) + "\n")
+        records.write_json(doc, console.file.write)
     elif format == CheckFormat.sarif:
         from .report import sarif as sarif_report
 
         log = sarif_report.sarif_log([(a, s.new, s.new_fingerprints) for (a, _), s in zip(results, splits)],
                                      input_errors, exit_code, sarif_root, baseline_summary, suggestions)
-        console.file.write(json.dumps(log, indent=1) + "\n")
+        console.file.write(records.dumps(log) + "\n")
     elif format == CheckFormat.html:
         from .report import html as html_report
 
@@ -254,6 +278,10 @@ def explain(
     format: Format = typer.Option(Format.text, "--format", "-f", help="Output format."),
 ) -> None:
     """Everything known about one op: operands and results with every layout number, memory, rule verdicts."""
+    from .report import explain as explain_mod
+    from .report import records
+    from .rules import run
+
     try:
         a = _load(str(file), arch, l1_small_size, tt_metal)
         findings = run(a)
@@ -298,7 +326,10 @@ def fix(
     written), 2 on input errors (OUT = FILE, an unknown --rule, no finding on
     the --op line).
     """
+    from .fixes.catalog import fix_file
+    from .report import records
     from .report.fixes import fix_record
+    from .rules import catalog, run
 
     try:
         if output.resolve() == file.resolve():
@@ -362,6 +393,8 @@ def validate(
     outputs for pure data movement, PCC >= 0.999 otherwise), and the ttnn executor replays the changed ops
     (tt-metal accepts them, its CBs match the prediction). Without --fixed: FILE runs alone, every op replayed."""
     from . import validate as V
+    from .analysis import analyze
+    from .ir.parse import parse_file
 
     progress = _progress(sys.stderr.isatty() and format == Format.text)
     try:
@@ -436,6 +469,8 @@ def cost(
     format: Format = typer.Option(Format.text, "--format", "-f", help="Output format."),
 ) -> None:
     """Predicted device time per op (ns), what bounds it, bytes and FLOPs; or predicted vs measured per profiler row."""
+    from rich.console import Console
+
     from .cost import constants as cost_constants
     from .cost.constants import ConstantsError
     from .cost.ir import program_cost
@@ -510,7 +545,10 @@ def diff_cmd(
     """Compare a program before and after a compiler pass: matched ops, findings that appear or vanish,
     per-op and total L1, CB, DRAM and latency changes; exit 1 on a regression beyond the thresholds
     (command line, else the tool.ttanalyze.diff table of pyproject.toml, else 5% each and new errors)."""
+    from rich.console import Console
+
     from . import diff as diff_mod
+    from .rules import run
 
     given = {"latency": max_latency_increase, "l1": max_l1_increase, "cb": max_cb_increase,
              "dram": max_dram_increase}
@@ -585,6 +623,8 @@ def limits(
 @app.command("rules")
 def rules_cmd(rule_id: Optional[str] = typer.Argument(None, help="Show one rule in full.")) -> None:
     """List the rules (id, severity, title), or show one rule's explanation."""
+    from .rules import catalog
+
     metas = catalog()
     if rule_id:
         meta = metas.get(rule_id.upper())

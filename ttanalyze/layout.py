@@ -35,8 +35,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from math import prod
 
-import sympy
-
 from .arch import Arch
 from .ir.attrs import TILE_HEIGHT, TILE_WIDTH, DataType, TileType, TTNNLayout
 from .ir.model import TensorType
@@ -78,14 +76,18 @@ def collapse_2d(shape: tuple[int, ...]) -> tuple[int, int]:
 
 
 @lru_cache(maxsize=None)
-def _symbolic_strides(rank: int, tiled: bool) -> tuple[tuple[sympy.Symbol, ...], tuple[sympy.Expr, ...]]:
-    """Expected row strides of each dim in the collapsed map, as sympy expressions.
+def _stride_formulas(rank: int, tiled: bool) -> tuple[str, ...]:
+    """Expected row strides of each dim in the collapsed map, as formulas in the logical sizes.
 
     Dim ``i < rank-1`` has stride ``prod_{j=i+1}^{rank-2} P_j`` where ``P_j`` is
     dim ``j`` tile-padded (``ceiling(S_j/32)*32`` for the second-last dim of a
     tiled tensor) and ``S_j`` the logical size; the last dim maps to the column
     with stride 1 (tt-mlir ``collapsedLinearAffineMap`` over the padded shape).
+    The formulas are sympy's printing of these products (:func:`expected_strides`
+    computes their values).
     """
+    import sympy
+
     syms = tuple(sympy.Symbol(f"S{i}", integer=True, positive=True) for i in range(rank))
     padded = list(syms)
     if tiled and rank >= 2:
@@ -96,7 +98,36 @@ def _symbolic_strides(rank: int, tiled: bool) -> tuple[tuple[sympy.Symbol, ...],
             strides.append(sympy.Integer(1))
         else:
             strides.append(sympy.Mul(*padded[i + 1: rank - 1]) if i + 1 <= rank - 2 else sympy.Integer(1))
-    return syms, tuple(strides)
+    return tuple(str(s) for s in strides)
+
+
+def expected_strides(shape: tuple[int, ...], tiled: bool) -> tuple[int, ...]:
+    """The row stride of each dim in tt-mlir's collapsed map of ``shape`` (elements; see :func:`_stride_formulas`).
+
+    >>> expected_strides((2, 60, 106), True)
+    (64, 1, 1)
+    """
+    rank = len(shape)
+    padded = list(shape)
+    if tiled and rank >= 2:
+        padded[rank - 2] = ceil_div(shape[rank - 2], TILE_HEIGHT) * TILE_HEIGHT
+    return tuple(prod(padded[i + 1: rank - 1]) if i < rank - 1 else 1 for i in range(rank))
+
+
+@lru_cache(maxsize=None)
+def _map_coefficients(expr) -> dict | None:
+    """``{dim symbol: integer coefficient}`` of an affine result that is a sum of integer multiples of
+    dims (plus a constant); None when it has other terms (floordiv, mod, products), which
+    :func:`_strides` then differentiates."""
+    coeffs = {}
+    for term, coeff in expr.as_coefficients_dict().items():
+        if not coeff.is_Integer:
+            return None
+        if term.is_Symbol:
+            coeffs[term] = int(coeff)
+        elif not term.is_Number:
+            return None
+    return coeffs
 
 
 @dataclass(frozen=True)
@@ -254,29 +285,39 @@ def _analyze(t: TensorType, arch: Arch) -> LayoutInfo:
 
 
 def _strides(lay: TTNNLayout, shape: tuple[int, ...], tiled: bool, problems: list[str]) -> tuple[Stride, ...]:
-    """Strides of the IR map (sympy derivative per dim) against the expected collapse."""
+    """Strides of the IR map (each dim's coefficient; a sympy derivative where the map is not a plain
+    linear combination) against the expected collapse."""
     rank = len(shape)
     linear = lay.linear
     if len(linear.dims) != rank:
         problems.append(f"layout map has {len(linear.dims)} dims but the tensor has rank {rank}")
         return ()
-    syms, formulas = _symbolic_strides(rank, tiled)
-    subs = dict(zip(syms, shape))
+    formulas = _stride_formulas(rank, tiled)
+    expected_values = expected_strides(shape, tiled)
     results = linear.results
+    coefficients = [_map_coefficients(expr) for expr in results]
     out = []
     for i, d in enumerate(linear.dims):
         expected_result = len(results) - 1 if i == rank - 1 else max(len(results) - 2, 0)
         value, result = None, expected_result
         for k, expr in enumerate(results):
+            linear_terms = coefficients[k]
+            if linear_terms is not None:
+                if d in linear_terms:
+                    result, value = k, linear_terms[d]
+                    break
+                continue
             if expr.has(d):
+                import sympy
+
                 result = k
                 coeff = sympy.diff(expr, d)
                 value = int(coeff) if coeff.is_Integer and expr.is_polynomial(d) else None
                 break
         else:
             value = 0
-        expected = int(formulas[i].subs(subs))
-        out.append(Stride(i, result, value, expected, str(formulas[i])))
+        expected = expected_values[i]
+        out.append(Stride(i, result, value, expected, formulas[i]))
         if value != expected or result != expected_result:
             if shape[i] == 1 and value is not None and result == expected_result:
                 continue  # a size-1 dim never moves: its stride is irrelevant

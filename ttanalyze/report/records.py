@@ -3,12 +3,21 @@
 Every number ``explain`` prints comes from these records, and the JSON report
 is these records, so the two cannot drift apart.  Units: shapes in elements
 unless named ``tiles``, sizes in bytes.
+
+The JSON report has two levels of detail (``check --detail``): ``findings``
+(the default: arch, summary, functions with their arguments, findings) and
+``ops`` (also every op's record, with every layout number of its results, its
+memory and its programs).  :func:`write_json` encodes with orjson and streams
+the op records one per line, so a 50,000-op report never exists as one object.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict
-from typing import Any
+from typing import Any, Callable
+
+import orjson
 
 from ..analysis import Analysis
 from ..findings import Finding
@@ -16,7 +25,8 @@ from ..ir import attrs as A
 from ..ir.model import Op, Value
 from ..layout import LayoutInfo
 
-SCHEMA = "ttanalyze.check/1"
+SCHEMA = "ttanalyze.check/2"
+DETAILS = ("findings", "ops")  # levels of the JSON report, least first
 
 
 def arch_record(a: Analysis) -> dict[str, Any]:
@@ -74,7 +84,10 @@ def value_record(a: Analysis, v: Value) -> dict[str, Any]:
 
 
 def attr_value(value: Any) -> Any:
-    """A JSON-friendly form of a typed attribute value."""
+    """A JSON-friendly form of a typed attribute value (an infinite or NaN float as the string ``inf``,
+    ``-inf`` or ``nan``: JSON has no such numbers)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
     if isinstance(value, (bool, int, float, str)) or value is None:
         return value
     if isinstance(value, list):
@@ -172,20 +185,86 @@ def summary_record(a: Analysis, findings: list[Finding]) -> dict[str, Any]:
     }
 
 
-def file_record(a: Analysis, findings: list[Finding]) -> dict[str, Any]:
-    """The whole record of one analyzed file."""
-    return {
+class OpRecords:
+    """The op records of one analysis, made one at a time when :func:`write_json` writes them."""
+
+    def __init__(self, a: Analysis):
+        self.analysis = a
+
+    def __iter__(self):
+        a = self.analysis
+        return (op_record(a, op) for op in a.program.ops)
+
+
+def file_record(a: Analysis, findings: list[Finding], detail: str = "ops") -> dict[str, Any]:
+    """The record of one analyzed file at a level of :data:`DETAILS`.
+
+    With ``detail="ops"`` its ``ops`` is an :class:`OpRecords` (iterate it, or
+    let :func:`write_json` stream it) and each function lists its op indices.
+
+    Raises:
+        ValueError: an unknown detail level.
+    """
+    if detail not in DETAILS:
+        raise ValueError(f"unknown detail level {detail!r}: expected one of {', '.join(DETAILS)}")
+    with_ops = detail == "ops"
+    functions = []
+    for f in a.program.funcs:
+        rec = {"name": f.name, "kind": f.kind, "line": f.pos.line, "col": f.pos.col,
+               "arguments": [value_record(a, v) for v in f.args],
+               "returns": [v.name for v in f.returns], "num_ops": len(f.ops)}
+        if with_ops:
+            rec["ops"] = [op.index for op in f.ops]
+        functions.append(rec)
+    record = {
         "path": a.program.path,
         "arch": arch_record(a),
         "tt_metal": a.tt_metal,
         "summary": summary_record(a, findings),
-        "functions": [
-            {"name": f.name, "kind": f.kind, "line": f.pos.line, "col": f.pos.col,
-             "arguments": [value_record(a, v) for v in f.args],
-             "returns": [v.name for v in f.returns],
-             "ops": [op.index for op in f.ops]}
-            for f in a.program.funcs
-        ],
-        "ops": [op_record(a, op) for op in a.program.ops],
+        "functions": functions,
         "findings": [finding_record(f) for f in findings],
     }
+    if with_ops:
+        record["ops"] = OpRecords(a)
+    return record
+
+
+_JSON_OPTIONS = orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS | orjson.OPT_SERIALIZE_NUMPY
+
+
+def dumps(doc: Any) -> str:
+    """``doc`` as indented JSON text (orjson; tuples as arrays, non-string keys as strings)."""
+    return orjson.dumps(doc, option=_JSON_OPTIONS).decode()
+
+
+def write_json(doc: Any, write: Callable[[str], Any]) -> None:
+    """Write ``doc`` as JSON through ``write`` (text chunks), ending with a newline.
+
+    Every :class:`OpRecords` inside it becomes an array written one compact op
+    record per line, each encoded when it is written; the rest is indented
+    like :func:`dumps`.
+
+    Raises:
+        TypeError: a value orjson cannot encode.
+    """
+    lazy: list[OpRecords] = []
+
+    def placeholder(obj: Any) -> str:
+        if isinstance(obj, OpRecords):
+            lazy.append(obj)
+            return f"\x00ops{len(lazy) - 1}"  # a NUL never occurs in the report's own strings
+        raise TypeError(f"cannot encode {type(obj).__name__} as JSON")
+
+    text = orjson.dumps(doc, default=placeholder, option=_JSON_OPTIONS).decode()
+    for i, ops in enumerate(lazy):
+        before, text = text.split(f'"\\u0000ops{i}"', 1)
+        write(before)
+        write("[")
+        sep = "\n"
+        for rec in ops:
+            write(sep)
+            write(orjson.dumps(rec, option=orjson.OPT_NON_STR_KEYS | orjson.OPT_SERIALIZE_NUMPY).decode())
+            sep = ",\n"
+        write("\n]")
+    write(text)
+    write("\n")

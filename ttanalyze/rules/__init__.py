@@ -12,14 +12,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 import sys
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
-import yaml
-
-from ..analysis import Analysis
 from ..errors import SourcePos
 from ..findings import Finding, Note, severity_rank
-from ..ir.model import Op
+
+if TYPE_CHECKING:  # the catalog alone (ttanalyze rules) needs no analysis
+    from ..analysis import Analysis
+    from ..ir.model import Op
 
 def _catalog_dir() -> Path:
     """``rules/`` beside the package (a checkout or an editable install), else the copy a wheel installs
@@ -56,6 +56,8 @@ def catalog() -> dict[str, RuleMeta]:
     """
     if not CATALOG_DIR.is_dir():
         raise RuntimeError(f"rule catalog not found at {CATALOG_DIR}")
+    import yaml
+
     out = {}
     for path in sorted(CATALOG_DIR.glob("TTA*.yaml")):
         data = yaml.safe_load(path.read_text())
@@ -68,7 +70,7 @@ def catalog() -> dict[str, RuleMeta]:
     return out
 
 
-CheckFn = Callable[[Analysis, "Reporter"], None]
+CheckFn = Callable[["Analysis", "Reporter"], None]
 _CHECKS: dict[str, CheckFn] = {}
 
 
