@@ -95,3 +95,38 @@ def test_tile_pass_families_predict(code):
 
 def test_every_op_kind_has_a_family():
     assert set(OP_KINDS.values()) <= set(FAMILY)
+
+
+@pytest.mark.parametrize("code", ["BatchNormOperation", "SortDeviceOperation", "GatherDeviceOperation",
+                                  "ScatterDeviceOperation"])
+def test_batch_norm_sort_gather_predict(code):
+    t = _t((1, 4, 256, 256))
+    e = predict(DeviceOp(code, "blackhole", 20, 20, (t, t), (t,)), BH, C)
+    assert e.ns > C.get("launch_ns", "blackhole")
+
+
+def test_ir_ops_without_a_program_model_cost_by_name():
+    # An SDPA and an all-gather in TTNN IR: the op name gives the device op; cores: the whole grid, noted.
+    from ttanalyze.analysis import analyze
+    from ttanalyze.cost.ir import NAME_OP_CODES, device_ops, hardware_of, op_cost
+    from ttanalyze.ir.emit import TensorDesc, module_text, single_op_func
+    from ttanalyze.ir.parse import parse_text
+
+    from .conftest import BH_SYSTEM_DESC
+
+    q, kv = TensorDesc((1, 8, 256, 64), "bf16", "tile"), TensorDesc((1, 8, 256, 64), "bf16", "tile")
+    text = module_text(BH_SYSTEM_DESC, single_op_func(
+        "ttnn.scaled_dot_product_attention", [q, kv, kv], [q],
+        "operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, is_causal = true"))
+    a = analyze(parse_text(text, "t.mlir"))
+    op = next(o for o in a.program.ops if o.name == "ttnn.scaled_dot_product_attention")
+    hw = hardware_of(a)
+    prog = a.programs.get(op.index)
+    ops, why = device_ops(op, a, hw)
+    if prog is not None and prog.status == "modeled":
+        assert why == "" and ops  # its CB model's programs
+    else:
+        assert why == "" and [d.op_code for d in ops] == [NAME_OP_CODES[op.name]]
+        assert ops[0].cores == hw.grid_cores and ops[0].attrs["is_causal"] is True
+        cost = op_cost(op, a, hw, C)
+        assert cost.status == "costed" and any("not modeled" in n for n in cost.notes)

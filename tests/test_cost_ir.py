@@ -234,3 +234,57 @@ def test_cost_json_carries_the_model_notes(cli):
     assert divide["device_ops"][0]["notes"] == divide["notes"]
     text = cli("cost", str(ATTENTION_O0))
     assert "note: ttnn.divide cost assumes: binary op 'divide'" in text.output
+
+
+def _profile_of(a, tmp_path, with_loc: bool, extra_first: bool = True):
+    """A profiler CSV with one row per device op of the IR (in order), 1,000 ns each, and a stray row first."""
+    import csv as _csv
+
+    from ttanalyze.cost.ir import program_cost as _pc
+
+    pc = _pc(a)
+    cols = ["OP CODE", "OP TYPE", "DEVICE ID", "DEVICE ARCH", "CORE COUNT", "DEVICE KERNEL DURATION [ns]", "LOC"]
+    cols += [f"OUTPUT_0_{d}_PAD[LOGICAL]" for d in "WZYX"] + ["OUTPUT_0_LAYOUT", "OUTPUT_0_DATATYPE", "OUTPUT_0_MEMORY"]
+    tensor = {"OUTPUT_0_W_PAD[LOGICAL]": "1[1]", "OUTPUT_0_Z_PAD[LOGICAL]": "1[1]", "OUTPUT_0_Y_PAD[LOGICAL]": "32[32]",
+              "OUTPUT_0_X_PAD[LOGICAL]": "32[32]", "OUTPUT_0_LAYOUT": "TILE", "OUTPUT_0_DATATYPE": "BFLOAT16",
+              "OUTPUT_0_MEMORY": "DEV_0_DRAM_INTERLEAVED"}
+    rows = []
+    if extra_first:
+        rows.append({"OP CODE": "SomethingElseDeviceOperation", "LOC": "loc(\"nowhere\")" if with_loc else ""})
+    for c in pc.ops:
+        for d in c.device_ops:
+            rows.append({"OP CODE": d.op_code, "LOC": f'loc("{c.op.loc_name}")' if with_loc else ""})
+    p = tmp_path / ("loc.csv" if with_loc else "order.csv")
+    with open(p, "w", newline="") as fh:
+        w = _csv.DictWriter(fh, fieldnames=cols)
+        w.writeheader()
+        for r in rows:
+            w.writerow({"OP TYPE": "tt_dnn_device", "DEVICE ID": "0", "DEVICE ARCH": "blackhole", "CORE COUNT": "8",
+                        "DEVICE KERNEL DURATION [ns]": "1000", **tensor, **r})
+    return pc, p
+
+
+@pytest.mark.parametrize("with_loc", [False, True])
+def test_measured_rows_match_the_ir_ops(tmp_path, cli, with_loc):
+    from ttanalyze.cost.accuracy import match_ir
+    from ttanalyze.cost.profile import load_profile
+
+    a = analyze_path(MLP_O2)
+    pc, p = _profile_of(a, tmp_path, with_loc)
+    matches, unmatched = match_ir(pc, load_profile(p).rows)
+    # by LOC, the rows of ops without a location name stay unmatched too
+    nameless = sum(len(c.device_ops) for c in pc.ops if not c.op.loc_name) if with_loc else 0
+    assert [r.op.op_code for r in unmatched][:1] == ["SomethingElseDeviceOperation"]
+    assert len(unmatched) == 1 + nameless
+    for m in matches:
+        if with_loc and not m.cost.op.loc_name:
+            continue
+        assert len(m.rows) == len(m.cost.device_ops)
+        if m.rows:
+            assert m.measured_ns == 1000 * len(m.rows) and m.how == ("loc" if with_loc else "order")
+    r = cli("cost", MLP_O2, "--measured", p)
+    assert r.exit_code == 0, r.output
+    assert "predicted vs measured per IR op" in r.output and f"{1 + nameless} profiler row(s) matched to no IR op" \
+        in r.output
+    doc = json.loads(cli("cost", MLP_O2, "--measured", p, "-f", "json").stdout)
+    assert doc["per_ir_op"]["how"] == ("loc" if with_loc else "order") and doc["per_ir_op"]["unmatched_rows"][0] == 2

@@ -504,6 +504,14 @@ def cost(
                 doc["measured"] = cost_report.measured_record(comparison, str(measured))
             else:
                 cost_report.measured_text(comparison, str(measured), console, top)
+            if file is not None:  # predicted vs measured per IR op
+                from .cost.accuracy import match_ir
+
+                matches, unmatched = match_ir(pc, trace.rows)
+                if format == Format.json:
+                    doc["per_ir_op"] = cost_report.ir_match_record(matches, unmatched)
+                else:
+                    cost_report.ir_match_text(matches, unmatched, str(measured), console)
     except (InputError, ProfileError) as exc:  # both print as path:line[:col]: error: message
         print(str(exc), file=sys.stderr)
         raise typer.Exit(EXIT_INPUT)

@@ -276,3 +276,101 @@ def compare_profile(rows: Iterable[Any], constants: Any = None, board: str | Non
     per_op, total = summarize(Compared(p.row.op.op_code, p.row.measured_ns, p.estimate.ns if p.estimate else None,
                                        p.row.pm_ideal_ns) for p in out)
     return ProfileComparison(out, per_op, total, skipped, _device_totals(out, skipped), notes, board)
+
+
+@dataclass(frozen=True)
+class IrOpMatch:
+    """One IR op next to the profiler rows matched to it.
+
+    Attributes:
+        cost: the op's :class:`ttanalyze.cost.ir.OpCost`.
+        rows: the matched :class:`ttanalyze.cost.profile.ProfileRow` records (one device).
+        how: ``loc`` (the runtime's LOC column) or ``order`` (op codes aligned in program order).
+    """
+
+    cost: Any
+    rows: tuple[Any, ...]
+    how: str
+
+    @property
+    def measured_ns(self) -> float | None:
+        """Measured time over the matched timed rows, None when none is timed."""
+        timed = [r.measured_ns for r in self.rows if r.measured_ns]
+        return sum(timed) if timed else None
+
+    @property
+    def ape(self) -> float | None:
+        """APE of the op's predicted time against its matched rows' (percent), None when unmatched or untimed."""
+        m = self.measured_ns
+        if m is None or self.cost.status != "costed":
+            return None
+        return ape(self.cost.ns, m)
+
+
+def _loc_key(text: str) -> str:
+    """A location as ``loc("name")`` / ``name`` / ``"name"(...)`` reduced to its name."""
+    t = text.strip()
+    if t.startswith("loc("):
+        t = t[4:-1] if t.endswith(")") else t[4:]
+    t = t.strip()
+    if t.startswith('"'):
+        end = t.find('"', 1)
+        t = t[1:end] if end > 0 else t[1:]
+    return t
+
+
+def match_ir(program_cost: Any, rows: Iterable[Any]) -> tuple[list[IrOpMatch], list[Any]]:
+    """Match profiler rows to the IR ops of a costed program.
+
+    Rows of one device only (the lowest device id: every device of a mesh runs
+    the same program).  When the rows carry the runtime's ``LOC`` column, a row
+    goes to the IR op whose location name (``Op.loc_name``) equals its LOC's
+    name (IR ops sharing a name take its rows in program order, each as many
+    as it runs device ops).  Otherwise the IR's device ops, in program order, and the rows are
+    aligned by op family (``OP_KINDS``: ``TilizeWithValPadding`` and
+    ``TilizeWithValPaddingDeviceOperation`` match) with the longest common
+    subsequence (``difflib.SequenceMatcher``); a row in no matching block stays
+    unmatched.
+
+    Returns:
+        ``(matches, unmatched rows)``: one :class:`IrOpMatch` per IR op with device work, in program order.
+    """
+    import difflib
+
+    from .model import OP_KINDS
+
+    rows = list(rows)
+    devices = sorted({r.device_id for r in rows if r.device_id is not None})
+    if devices:
+        rows = [r for r in rows if r.device_id in (devices[0], None)]
+    ops = [c for c in program_cost.ops if c.status != "no_device_op"]
+    got: dict[int, list[Any]] = {id(c): [] for c in ops}
+    unmatched: list[Any] = []
+    if rows and any(r.loc for r in rows):
+        # IR ops sharing a location name take its rows in program order, each as many as it runs device ops.
+        by_name: dict[str, list[list[Any]]] = {}
+        for c in ops:
+            if c.op.loc_name:
+                by_name.setdefault(_loc_key(c.op.loc_name), []).append([c, max(1, len(c.device_ops))])
+        for r in rows:
+            queue = by_name.get(_loc_key(r.loc)) if r.loc else None
+            if not queue:
+                unmatched.append(r)
+                continue
+            slot = next((q for q in queue if q[1] > 0), queue[-1])
+            slot[1] -= 1
+            got[id(slot[0])].append(r)
+        how = "loc"
+    else:
+        seq = [(c, d.op_code) for c in ops for d in c.device_ops]
+        key = [OP_KINDS.get(code, code) for _, code in seq]
+        rkey = [OP_KINDS.get(r.op.op_code, r.op.op_code) for r in rows]
+        sm = difflib.SequenceMatcher(None, key, rkey, autojunk=False)
+        taken = set()
+        for blk in sm.get_matching_blocks():
+            for k in range(blk.size):
+                got[id(seq[blk.a + k][0])].append(rows[blk.b + k])
+                taken.add(blk.b + k)
+        unmatched = [r for i, r in enumerate(rows) if i not in taken]
+        how = "order"
+    return [IrOpMatch(c, tuple(got[id(c)]), how) for c in ops], unmatched

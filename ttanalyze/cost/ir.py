@@ -78,7 +78,74 @@ OP_CODES: tuple[tuple[str, str], ...] = (
     ("TopkLargeIndices", "TopkLargeIndicesDeviceOperation"),
     ("TopkRoutePrep", "TopkRoutePrepDeviceOperation"),
     ("TopkRouteFinish", "TopkRouteFinishDeviceOperation"),
+    ("ScaledDotProductAttentionDecode", "SdpaDecodeDeviceOperation"),
+    ("SdpaDecode", "SdpaDecodeDeviceOperation"),
+    ("ScaledDotProductAttention", "SDPAOperation"),
+    ("SDPA", "SDPAOperation"),
+    ("FlashMLA", "FlashMLADecodeDeviceOperation"),
+    ("RotaryEmbeddingLlama", "RotaryEmbeddingLlamaDeviceOperation"),
+    ("RotaryEmbedding", "RotaryEmbeddingDeviceOperation"),
+    ("NlpCreateHeadsDecode", "NlpCreateHeadsDecodeDeviceOperation"),
+    ("NLPCreateHeadsDecode", "NlpCreateHeadsDecodeDeviceOperation"),
+    ("NlpCreateHeads", "NlpCreateHeadsDeviceOperation"),
+    ("NLPCreateHeads", "NlpCreateHeadsDeviceOperation"),
+    ("NlpConcatHeadsDecode", "NlpConcatHeadsDecodeDeviceOperation"),
+    ("NLPConcatHeadsDecode", "NlpConcatHeadsDecodeDeviceOperation"),
+    ("NlpConcatHeads", "NlpConcatHeadsDeviceOperation"),
+    ("NLPConcatHeads", "NlpConcatHeadsDeviceOperation"),
+    ("PagedUpdateCache", "PagedUpdateCacheDeviceOperation"),
+    ("PagedFillCache", "PagedFillCacheDeviceOperation"),
+    ("UpdateCache", "UpdateCacheDeviceOperation"),
+    ("FillCache", "FillCacheDeviceOperation"),
+    ("Accumulation", "AccumulationDeviceOperation"),
+    ("GridSample", "GridSampleOperation"),
+    ("AllGather", "AllGatherAsyncDeviceOperation"),
+    ("ReduceScatter", "ReduceScatterMinimalAsyncDeviceOperation"),
+    ("AllReduce", "AllReduceAsyncDeviceOperation"),
+    ("BatchNorm", "BatchNormOperation"),
+    ("Sort", "SortDeviceOperation"),
+    ("Gather", "GatherDeviceOperation"),
+    ("Scatter", "ScatterDeviceOperation"),
+    ("Split", "SplitDeviceOperation"),
 )
+
+# TTNN IR ops -> the device operation tt-metal runs for them, for ops whose programs the analyzer does not
+# model (no CB model): one device op on the IR op's operands and results, on the whole worker grid (noted).
+# tt-metal's ttnn entry points (ttnn/cpp/ttnn/operations/transformer/sdpa*, experimental/transformer,
+# kv_cache, reduction/accumulation, normalization, experimental/ccl, data_movement/sort|gather|scatter).
+NAME_OP_CODES: dict[str, str] = {
+    "ttnn.scaled_dot_product_attention": "SDPAOperation",
+    "ttnn.chunked_scaled_dot_product_attention": "SDPAOperation",
+    "ttnn.sdpa_fw": "SDPAOperation",
+    "ttnn.flash_mla_prefill": "SDPAOperation",
+    "ttnn.scaled_dot_product_attention_decode": "SdpaDecodeDeviceOperation",
+    "ttnn.paged_scaled_dot_product_attention_decode": "SdpaDecodeDeviceOperation",
+    "ttnn.paged_flash_multi_latent_attention_decode": "FlashMLADecodeDeviceOperation",
+    "ttnn.rotary_embedding": "RotaryEmbeddingDeviceOperation",
+    "ttnn.rotary_embedding_llama": "RotaryEmbeddingLlamaDeviceOperation",
+    "ttnn.nlp_create_qkv_heads": "NlpCreateHeadsDeviceOperation",
+    "ttnn.nlp_create_qkv_heads_decode": "NlpCreateHeadsDecodeDeviceOperation",
+    "ttnn.split_query_key_value_and_split_heads": "NlpCreateHeadsDeviceOperation",
+    "ttnn.nlp_concat_heads": "NlpConcatHeadsDeviceOperation",
+    "ttnn.concatenate_heads": "NlpConcatHeadsDeviceOperation",
+    "ttnn.nlp_concat_heads_decode": "NlpConcatHeadsDecodeDeviceOperation",
+    "ttnn.update_cache": "UpdateCacheDeviceOperation",
+    "ttnn.fill_cache": "FillCacheDeviceOperation",
+    "ttnn.paged_update_cache": "PagedUpdateCacheDeviceOperation",
+    "ttnn.paged_fill_cache": "PagedFillCacheDeviceOperation",
+    "ttnn.cumsum": "AccumulationDeviceOperation",
+    "ttnn.cumprod": "AccumulationDeviceOperation",
+    "ttnn.group_norm": "GroupNormDeviceOperation",
+    "ttnn.batch_norm_inference": "BatchNormOperation",
+    "ttnn.batch_norm": "BatchNormOperation",
+    "ttnn.sort": "SortDeviceOperation",
+    "ttnn.gather": "GatherDeviceOperation",
+    "ttnn.scatter": "ScatterDeviceOperation",
+    "ttnn.grid_sample": "GridSampleOperation",
+    "ttnn.all_gather": "AllGatherAsyncDeviceOperation",
+    "ttnn.reduce_scatter": "ReduceScatterMinimalAsyncDeviceOperation",
+    "ttnn.all_reduce": "AllReduceAsyncDeviceOperation",
+}
 
 FIDELITIES = {"lofi": "LoFi", "hifi2": "HiFi2", "hifi3": "HiFi3", "hifi4": "HiFi4"}
 
@@ -320,12 +387,41 @@ def _sliding_window_ops(op: Op, stage: ProgramModel, a: Analysis, hw: Hardware) 
     return steps
 
 
+def _by_name(op: Op, a: Analysis, hw: Hardware) -> list[DeviceOp]:
+    """The one device op :data:`NAME_OP_CODES` names for ``op``, on its operands and results and the whole grid."""
+    code = NAME_OP_CODES[op.name]
+    ins, outs = _ir_tensors(op.operands, a), _ir_tensors(op.results, a)
+    if not ins or not outs:
+        return []
+    attrs: dict = {"cores_assumed": True}
+    for key in ("is_causal",):
+        if key in op.attrs:
+            attrs[key] = bool(op.attrs[key])
+    for key, to in (("num_groups", "num_groups"), ("num_links", "num_links"), ("dim", "dim"),
+                    ("all_gather_dim", "dim"), ("scatter_dim", "dim"), ("reduce_scatter_dim", "dim")):
+        v = op.attrs.get(key)
+        if isinstance(v, int) and not isinstance(v, bool):
+            attrs[to] = v
+    if code in ("AllGatherAsyncDeviceOperation", "ReduceScatterMinimalAsyncDeviceOperation"):
+        big, small = (outs[0], ins[0]) if code.startswith("AllGather") else (ins[0], outs[0])
+        d = attrs.get("dim")
+        if isinstance(d, int) and -big.rank <= d < big.rank and small.shape[d]:
+            attrs["ring_size"] = max(1, big.shape[d] // small.shape[d])  # the gathered dim grows N-fold
+    if code == "AllGatherAsyncDeviceOperation" and "ring_size" not in attrs and ins[0].volume:
+        attrs["ring_size"] = max(1, outs[0].volume // ins[0].volume)
+    fid, fp32 = math_fidelity(op, code, [t.dtype.name for t in ins], False, a.arch)
+    return [DeviceOp(code, hw.arch, hw.grid_cores, hw.grid_cores, tuple(tensor_info(t) for t in ins),
+                     tuple(tensor_info(t) for t in outs), fid, fp32, attrs, f"{op.pos}")]
+
+
 def device_ops(op: Op, a: Analysis, hw: Hardware) -> tuple[list[DeviceOp], str]:
     """The device operations ``op`` runs, in order, and, when they cannot be listed, why ("" otherwise).
 
-    An op whose programs are not modeled, a factory with no known device
-    operation, or a program whose tensors are not known (:func:`stage_tensors`)
-    gives an empty list and the reason.
+    An op whose programs are not modeled runs the device op :data:`NAME_OP_CODES`
+    names for it (on the whole grid: ``attrs["cores_assumed"]``, which the
+    estimate notes), else gives an empty list and the reason; so do a factory
+    with no known device operation and a program whose tensors are not known
+    (:func:`stage_tensors`).
 
     Raises:
         ValueError: odd conv / pool attributes (:func:`op_cost` reports them as unknown).
@@ -334,6 +430,10 @@ def device_ops(op: Op, a: Analysis, hw: Hardware) -> tuple[list[DeviceOp], str]:
     if prog is None or prog.status == "not_device":
         return [], ""
     if prog.status != "modeled":
+        if op.name in NAME_OP_CODES and prog.status in ("unmodeled", "out_of_scope"):
+            by_name = _by_name(op, a, hw)
+            if by_name:
+                return by_name, ""
         return [], f"its programs are not modeled ({prog.status}: {prog.reason})"
     out: list[DeviceOp] = []
     tensors = stage_tensors(op, prog.stages, a)

@@ -121,6 +121,8 @@ OP_KINDS: dict[str, str] = {
     "PagedUpdateCacheDeviceOperation": "cache_update", "PagedFillCacheDeviceOperation": "cache_update",
     "FillCacheDeviceOperation": "cache_update", "PagedFusedUpdateCacheDeviceOperation": "cache_update",
     "SplitDeviceOperation": "split",
+    "BatchNormOperation": "batch_norm", "BatchNormDeviceOperation": "batch_norm",
+    "SortDeviceOperation": "sort", "GatherDeviceOperation": "gather", "ScatterDeviceOperation": "gather",
     # collectives (CCL) over ethernet
     "AllGatherAsyncDeviceOperation": "all_gather", "AllGatherDeviceOperation": "all_gather",
     "AllGatherAsync": "all_gather", "AllGather": "all_gather",
@@ -140,6 +142,7 @@ FAMILY = {
     "norm": "normalization", "softmax": "normalization", "reduce": "reduction",
     "group_norm": "normalization", "reduce_nc": "reduction", "scan": "reduction", "grid_sample": "pooling",
     "sdpa": "attention", "cache_update": "data movement", "split": "data movement",
+    "batch_norm": "normalization", "sort": "reduction", "gather": "data movement",
     "all_gather": "collective", "reduce_scatter": "collective", "all_reduce": "collective",
 }
 
@@ -1187,7 +1190,7 @@ def _collective(op: DeviceOp, hw: Hardware, c: Constants, kind: str) -> _Work:
 
 
 def _tile_pass(op: DeviceOp, hw: Hardware, c: Constants, kind: str) -> _Work:
-    """Tile-streaming ops with one tile op per tile: scans, KV-cache updates, split, reduce over N / C.
+    """Tile-streaming ops: scans, KV-cache updates, split, reduce over N / C, batch norm, sort, gather / scatter.
 
     * scan (``AccumulationDeviceOperation``: cumsum / cumprod along a dim;
       ``IntImgDeviceOperation``): per tile a read (wait), the running
@@ -1216,6 +1219,28 @@ def _tile_pass(op: DeviceOp, hw: Hardware, c: Constants, kind: str) -> _Work:
     elif kind == "split":
         total = sum(t.tiles for t in op.outputs)
         w = _tile_stream(op, hw, c, 0.0, a, _cdiv(total, cores))
+    elif kind == "batch_norm":
+        # (x - mean) * rsqrt(var + eps) * weight + bias (normalization/batch_norm/device/kernels/compute/
+        # batch_norm_kernel.cpp): the stats are per-channel tiles read once per channel; 4 FPU tile ops per tile.
+        w = _tile_stream(op, hw, c, 4 * tile_op, a, _cdiv(out.tiles, cores))
+    elif kind == "sort":
+        # Bitonic sort along the last dim (data_movement/sort/device/kernels/compute/sort_single_row_multi_core.cpp):
+        # an in-tile sort of each tile (SFPU, ``sfpu_heavy``), then log2(Wt) (log2(Wt) + 1) / 2 merge stages,
+        # each passing every tile of the row through a compare-and-swap (2 tile ops).
+        wt = _cdiv(a.padded[-1], TILE)
+        lg = max(0, (wt - 1).bit_length())
+        stages = lg * (lg + 1) // 2
+        w = _tile_stream(op, hw, c, _k(c, "sfpu_heavy", op.arch) + stages * 2 * tile_op, a, _cdiv(a.tiles, cores))
+        w.write *= len(op.outputs)
+    elif kind == "gather":
+        # Gather / scatter along the last dim (data_movement/gather|scatter/device/kernels): per output tile the
+        # index tile and the input row's Wt tiles are read (a wait each), the elements picked on the SFPU
+        # (one tile op per input tile).
+        idx = op.inputs[1] if len(op.inputs) > 1 else a
+        wt = _cdiv(a.padded[-1], TILE)
+        w = _tile_stream(op, hw, c, wt * tile_op, a, _cdiv(out.tiles, cores))
+        w.read = (1 + wt) * (_latency(hw, a) + _xfer(hw, 1, tile_bytes(a))) if not _local(a) else \
+            _latency(hw, idx) + _xfer(hw, 1, tile_bytes(idx))
     else:  # scan
         ops = 2 if op.op_code == "IntImgDeviceOperation" else 1
         w = _tile_stream(op, hw, c, ops * tile_op, a, _cdiv(out.tiles, cores))
@@ -1284,10 +1309,12 @@ def work(op: DeviceOp, hw: Hardware, constants: Constants) -> _Work:
         w = _sdpa(op, hw, constants)
     elif kind in ("all_gather", "reduce_scatter", "all_reduce"):
         w = _collective(op, hw, constants, kind)
-    elif kind in ("scan", "cache_update", "split", "reduce_nc"):
+    elif kind in ("scan", "cache_update", "split", "reduce_nc", "batch_norm", "sort", "gather"):
         w = _tile_pass(op, hw, constants, kind)
     else:
         w = _data_movement(op, hw, constants, kind)
+    if op.attrs.get("cores_assumed"):
+        w.notes.append(f"{op.op_code}: its program is not modeled; the whole grid ({op.cores} cores) assumed")
     for dtype in sorted({t.dtype for t in (*op.inputs, *op.outputs)} - set(ELEMENT_BYTES)):
         w.notes.append(f"dtype {dtype}: {DEFAULT_ELEMENT_BYTES:g} bytes per element assumed")
     return w

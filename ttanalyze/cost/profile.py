@@ -132,6 +132,7 @@ class ProfileRow:
         signature: sha1 of the static columns (OP CODE, DEVICE ARCH, ATTRIBUTES,
             MATH FIDELITY, CORE COUNT, AVAILABLE WORKER CORE COUNT, every
             INPUT_*/OUTPUT_* column): identical ops share it.
+        loc: the MLIR location tt-mlir's runtime records for the op (a ``LOC`` column), None when absent.
     """
 
     line: int
@@ -142,6 +143,7 @@ class ProfileRow:
     global_call_count: int | None
     device_id: int | None
     signature: str
+    loc: str | None = None
 
 
 # ----------------------------------------------------------------------------- ATTRIBUTES
@@ -847,7 +849,8 @@ def _read(fh, path: str, arch: str | None, strict: bool) -> Profile:
             rows.append(ProfileRow(
                 line=line, index=len(rows), op=op, measured_ns=dur if dur and dur > 0 else None,
                 pm_ideal_ns=pm, global_call_count=_number(rec, "GLOBAL CALL COUNT", line, path, integer=True),
-                device_id=_number(rec, "DEVICE ID", line, path, integer=True), signature=signature(rec)))
+                device_id=_number(rec, "DEVICE ID", line, path, integer=True), signature=signature(rec),
+                loc=(rec.get("LOC") or "").strip() or None))
         except ProfileError as e:
             if strict:
                 raise

@@ -194,6 +194,41 @@ def device_lines(cmp: ProfileComparison) -> list[str]:
     return out
 
 
+def ir_match_text(matches: list, unmatched: list, path: str, console: Console) -> None:
+    """Print predicted vs measured per IR op (rows matched by LOC or by op order) and the overall score."""
+    how = matches[0].how if matches else "order"
+    table = Table(title=f"{path}: predicted vs measured per IR op (profiler rows matched by "
+                        f"{'the LOC column' if how == 'loc' else 'op order'})")
+    for col in ("line", "op", "device ops", "rows", "predicted us", "measured us", "APE"):
+        table.add_column(col, justify="left" if col in ("op", "device ops") else "right")
+    for m in matches:
+        c = m.cost
+        codes = ", ".join(d.op_code for d in c.device_ops) or "-"
+        pred = _us(c.ns) if c.status == "costed" else "unknown"
+        meas = _us(m.measured_ns) if m.measured_ns is not None else "-"
+        table.add_row(str(c.op.pos.line), c.op.name, codes, str(len(m.rows)), pred, meas,
+                      fmt.pct(m.ape) if m.ape is not None else "-")
+    console.print(table)
+    apes = [m.ape for m in matches if m.ape is not None]
+    from ..cost.accuracy import score
+
+    s = score((m.cost.ns, m.measured_ns) for m in matches if m.ape is not None)
+    console.print(f"IR ops matched to measured rows: {len(apes)} of {len(matches)}"
+                  + (f"; {s}" if s else "") + f"; {len(unmatched)} profiler row(s) matched to no IR op",
+                  highlight=False, markup=False, soft_wrap=True)
+
+
+def ir_match_record(matches: list, unmatched: list) -> dict[str, Any]:
+    """The JSON record of the IR-op matching: per IR op its predicted and measured ns, rows and APE."""
+    return {
+        "how": matches[0].how if matches else "order",
+        "ops": [{"line": m.cost.op.pos.line, "name": m.cost.op.name, "loc_name": m.cost.op.loc_name,
+                 "status": m.cost.status, "predicted_ns": m.cost.ns if m.cost.status == "costed" else None,
+                 "measured_ns": m.measured_ns, "rows": [r.line for r in m.rows], "ape": m.ape} for m in matches],
+        "unmatched_rows": [r.line for r in unmatched],
+    }
+
+
 def _score_record(s: Score | None) -> dict[str, Any] | None:
     return {"rows": s.rows, "median_ape": s.median_ape, "mape": s.mape} if s else None
 
