@@ -17,8 +17,11 @@ TTNNOps.cpp`` @19c86fca ``UpdateCacheOp``/``FillCacheOp``/``PagedUpdateCacheOp``
 from __future__ import annotations
 
 from ..ir.model import Op
+from .cb import CB, CBContext, ProgramModel
 from .operands import operand_groups, shape_of, tensor_or_none
-from .registry import ShapeError, register
+from .registry import ShapeError, register, register_cb, register_check
+from .tensors import TILE, operand
+from .work_split import split_work_to_cores
 
 _SRC = "tt-mlir lib/Dialect/TTNN/IR/TTNNOps.cpp @19c86fca"
 
@@ -101,3 +104,30 @@ def paged_fill_cache(op: Op):
         raise ShapeError(f"{op.name}: block size {cache[2]} must be divisible by 32")
     _heads_and_dim(op, cache, x)
     return []
+
+
+_FILL_SRC = "tt-metal ttnn/cpp/ttnn/operations/kv_cache/device/fill_cache_multi_core_program_factory.cpp (0a991929)"
+
+
+@register_cb("ttnn.fill_cache")
+def fill_cache_program(ctx: CBContext) -> ProgramModel:
+    """``FillCacheMultiCoreProgramFactory``: ``input.padded[1] * input.padded[-2] / 32`` blocks (one tile
+    row of one head each) split row-major over the grid (``split_work_to_cores``); c_0 holds 2 tiles of the
+    input's data format (double buffer); a sharded input backs c_0 with its shard (``shard[0]*shard[1]/1024``
+    tiles) on its shard grid.  Measured: measurements/dialect/results.jsonl.
+    """
+    x = operand(ctx, 1)
+    if x.sharded:
+        cores = x.shard.grid
+        tiles = x.shard.shape[0] * x.shard.shape[1] // (TILE * TILE)
+        return ProgramModel("UpdateKVCacheOperation::FillCacheMultiCoreProgramFactory", _FILL_SRC, cores,
+                            [CB(0, "src0", x.tile_bytes, tiles, cores, globally_allocated=True)],
+                            ["sharded input: c_0 is the input's shard"])
+    split = split_work_to_cores(ctx.grid, x.padded[1] * x.padded[-2] // TILE, row_wise=True)
+    cores = split.all_cores
+    return ProgramModel("UpdateKVCacheOperation::FillCacheMultiCoreProgramFactory", _FILL_SRC, cores,
+                        [CB(0, "src0", x.tile_bytes, 2, cores)], [f"{split.num_cores} cores for {split.units} tile rows"])
+
+
+register_check("ttnn.fill_cache", "mock", "tests/test_ops_dialect_measured.py against measurements/dialect/results.jsonl",
+               ("UpdateKVCacheOperation",))

@@ -18,8 +18,12 @@ token first: ``[1, batch, heads, head_dim]``.
 from __future__ import annotations
 
 from ..ir.model import Op
+from .cb import CB, CBContext, CBModelError, ProgramModel
 from .operands import operand_groups, shape_of, tensor_or_none
-from .registry import ShapeError, int_attr, register, tensor_shape
+from .registry import ShapeError, int_attr, register, register_cb, register_check, register_spec, tensor_shape
+from .spec import TensorSpec
+from .tensors import TILE, operand, result
+from .work_split import split_work_to_cores
 
 _SRC = "tt-mlir lib/Dialect/TTNN/IR/TTNNOps.cpp @19c86fca"
 
@@ -117,3 +121,51 @@ def rotary_embedding_llama(op: Op):
     if len(trans) != 4 or tuple(trans) != (1, 1, 32, 32):
         raise ShapeError(f"{op.name}: the transformation matrix must be [1, 1, 32, 32], got {list(trans)}")
     return [x]
+
+
+# ---------------------------------------------------------------------------
+# Programs
+# ---------------------------------------------------------------------------
+
+_CONCAT_SRC = ("tt-metal ttnn/cpp/ttnn/operations/experimental/transformer/nlp_concat_heads/device/"
+               "nlp_concat_heads_program_factory.cpp (0172564a; the work split measured on ttnn 0.81.1)")
+
+
+@register_cb(("ttnn.nlp_concat_heads", "ttnn.concatenate_heads"))
+def concat_heads_program(ctx: CBContext) -> ProgramModel:
+    """``NLPConcatHeadsProgramFactory`` (``concatenate_heads`` runs ``nlp_concat_heads`` then a view).
+
+    Interleaved input ``[B, H, S, D]`` (tile-padded): ``per_tensor_tiles = H * D / 32``; c_0 holds two
+    of them (double buffer) in the input's tile size.  ttnn 0.81.1 splits ``B * S/32 * H`` blocks with
+    ``split_work_to_cores`` column-major (measured: measurements/dialect/results.jsonl; the stored
+    source at 0172564a splits ``B * S/32`` blocks).
+
+    Raises:
+        CBModelError: a sharded input (the sharded path is not measured).
+    """
+    x = operand(ctx, 0)
+    if x.sharded:
+        raise CBModelError(f"{ctx.op.name}: a sharded input (the factory's sharded path is not modeled)")
+    b, h, s, d = x.padded
+    per_tensor = h * d // TILE
+    split = split_work_to_cores(ctx.grid, b * (s // TILE) * h, row_wise=False)
+    cores = split.all_cores
+    prog = ProgramModel("NLPConcatHeadsDeviceOperation::NLPConcatHeadsProgramFactory", _CONCAT_SRC, cores,
+                        [CB(0, "in0", x.tile_bytes, 2 * per_tensor, cores)],
+                        [f"{split.num_cores} cores for {split.units} blocks (B * Ht * heads)"])
+    return prog
+
+
+register_check(("ttnn.nlp_concat_heads", "ttnn.concatenate_heads"), "mock",
+               "tests/test_ops_dialect_measured.py against measurements/dialect/results.jsonl",
+               ("NLPConcatHeadsDeviceOperation",))
+
+
+@register_spec(("ttnn.nlp_concat_heads", "ttnn.concatenate_heads"))
+def concat_heads_spec(ctx: CBContext) -> list[TensorSpec]:
+    """``[B, 1, S, H*D]`` (``concatenate_heads``: ``[B, S, H*D]``), TILE, the input's dtype, the
+    declared memory config (``NLPConcatHeadsDeviceOperation::compute_output_specs``; measured)."""
+    x = operand(ctx, 0)
+    b, h, s, d = x.shape
+    shape = (b, 1, s, h * d) if ctx.op.name == "ttnn.nlp_concat_heads" else (b, s, h * d)
+    return [x.with_(shape=shape, layout="tile", mem=result(ctx).mem).spec()]
