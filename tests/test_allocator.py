@@ -121,3 +121,83 @@ def test_measured_sequences_replay_exactly():
     out = subprocess.run([sys.executable, str(REPO / "measurements" / "allocator" / "compare.py"), str(raw)],
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stdout + out.stderr
+
+
+# ---------------------------------------------------------------------------
+# The replay of a whole program (ttanalyze.memory.replay) and its rules
+# ---------------------------------------------------------------------------
+
+from tests.conftest import DRAM_TILE, L1_TILE, analyze_text, findings_of, wh_module  # noqa: E402
+
+
+def _fragmenting_program(deallocate: bool) -> str:
+    """Wormhole (64 cores, L1 bank 1,499,136 - 103,712 - 65,536 = 1,329,888 B): four L1 results of 160
+    tiles per core (327,680 B each) fill the bank top-down to 1,310,720 B (19,168 B left at the bottom);
+    freeing the 1st and 3rd leaves 674,528 B free in holes of at most 327,680 B; then a 200-tile result
+    (409,600 B per core) is requested."""
+    n, m = 160, 200
+    aliases = "\n".join(["#d = " + DRAM_TILE.format(r=1, c=64 * n), "#l = " + L1_TILE.format(n=n),
+                         "#D = " + DRAM_TILE.format(r=1, c=64 * m), "#L = " + L1_TILE.format(n=m)])
+    td, tl = f"tensor<32x{2048 * n}xbf16, #d>", f"tensor<32x{2048 * n}xbf16, #l>"
+    tD, tL = f"tensor<32x{2048 * m}xbf16, #D>", f"tensor<32x{2048 * m}xbf16, #L>"
+    frees = (f'\n    "ttnn.deallocate"(%0) <{{force = false}}> : ({tl}) -> ()'
+             f'\n    "ttnn.deallocate"(%2) <{{force = false}}> : ({tl}) -> ()') if deallocate else ""
+    body = f"""
+    %0 = "ttnn.relu"(%arg0) : ({td}) -> {tl}
+    %1 = "ttnn.relu"(%arg0) : ({td}) -> {tl}
+    %2 = "ttnn.relu"(%arg0) : ({td}) -> {tl}
+    %3 = "ttnn.relu"(%arg0) : ({td}) -> {tl}
+    %4 = "ttnn.add"(%0, %2) : ({tl}, {tl}) -> {td}{frees}
+    %5 = "ttnn.relu"(%arg1) : ({tD}) -> {tL}
+    return %1, %3, %4, %5 : {tl}, {tl}, {td}, {tL}"""
+    return wh_module(aliases, body, f"%arg0: {td}, %arg1: {tD}", f"{tl}, {tl}, {td}, {tL}")
+
+
+def test_fragmentation_in_l1_is_an_error_when_every_free_is_explicit():
+    a = analyze_text(_fragmenting_program(deallocate=True))
+    [f] = findings_of(a, "TTA014")
+    assert f.severity == "error" and f.data["certain"]
+    assert f.data["tt_metal_message"] == (
+        "Out of Memory: Not enough space to allocate 26214400 B L1 buffer across 64 banks, where each bank needs "
+        "to store 409600 B, but bank size is 1329888 B (allocated: 655360 B, free: 674528 B, largest free block: "
+        "327680 B).")
+    assert findings_of(a, "TTA004") == []  # not a capacity problem: 674,528 B are free
+    # the four L1 results fill the bank from its top: 4 x 327,680 B of address range at the 4th relu
+    fourth = next(o for o in a.program.ops if o.results and o.results[0].name == "%3")
+    assert a.memory.points[fourth.index].l1_extent_per_core == 1_310_720
+
+
+def test_fragmentation_after_last_use_frees_is_only_a_warning():
+    # the same program without ttnn.deallocate: the model frees %0 and %2 at their last use (the add),
+    # but the tt-mlir runtime keeps undeallocated tensors until the program ends
+    a = analyze_text(_fragmenting_program(deallocate=False))
+    [f] = findings_of(a, "TTA014")
+    assert f.severity == "warning" and not f.data["certain"]
+    assert any("no ttnn.deallocate" in u for u in f.data["uncertain"])
+
+
+def test_capacity_overflow_is_certain_whatever_the_frees():
+    # 3 x 524,288 B per core of live L1 tensors at the add (conftest.l1_overflow_module): by capacity,
+    # the buffers certain to be alive already exceed the 1,329,888 B bank
+    from tests.conftest import l1_overflow_module
+    a = analyze_text(l1_overflow_module())
+    [f] = findings_of(a, "TTA004")
+    assert f.severity == "error" and f.data["certain_bytes"] == 3 * 524_288
+    assert f.data["tt_metal_message"].startswith(
+        "Out of Memory: Not enough space to allocate 33554432 B L1 buffer across 64 banks, where each bank needs "
+        "to store 524288 B, but bank size is 1329888 B (allocated: 1048576 B, free: 281312 B")
+
+
+def test_a_view_shares_its_input_buffer():
+    # reshape [32, 4096] -> [1, 32, 4096] keeps the last dim and the tile padding: ttnn returns a view, so
+    # DRAM holds one buffer of 128 tiles over 12 banks = 11 pages x 2,048 B = 22,528 B per bank, not two
+    aliases = "#d = " + DRAM_TILE.format(r=1, c=128) + "\n#e = #ttnn.ttnn_layout<(d0, d1, d2) -> (d0 * 32 + d1, d2), " \
+              "<1x1>, memref<1x128x!ttcore.tile<32x32, bf16>, #dram>, <interleaved>>"
+    body = """
+    %0 = "ttnn.reshape"(%arg0) <{shape = [1 : i32, 32 : i32, 4096 : i32]}> : (tensor<32x4096xbf16, #d>) -> tensor<1x32x4096xbf16, #e>
+    return %0 : tensor<1x32x4096xbf16, #e>"""
+    a = analyze_text(wh_module(aliases, body, "%arg0: tensor<32x4096xbf16, #d>", "tensor<1x32x4096xbf16, #e>"))
+    op = a.program.ops[0]
+    assert a.programs[op.index].status == "not_device"
+    assert a.allocation.points[op.index].dram_allocated == 22_528
+    assert a.memory.points[op.index].dram_per_bank == 2 * 22_528  # the sum counts the view twice

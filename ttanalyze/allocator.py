@@ -279,12 +279,17 @@ class FreeList:
         return Statistics(self.size, self.allocated_bytes, self.size - self.allocated_bytes, largest)
 
     def lowest_allocated(self) -> int | None:
-        """Lowest allocated address (relative), or None."""
-        return min(self.allocated) if self.allocated else None
+        """Lowest allocated address (relative), or None: the end of the free block at 0, if any (O(1))."""
+        if not self.allocated:
+            return None
+        return self.free_by_start.get(0, 0)
 
     def highest_allocated_end(self) -> int:
-        """End of the highest allocated block (relative), 0 when empty."""
-        return max((a + s for a, s in self.allocated.items()), default=0)
+        """End of the highest allocated block (relative), 0 when empty: the start of the free block that
+        ends the bank, if any (O(1))."""
+        if not self.allocated:
+            return 0
+        return self.free_by_end.get(self.size, self.size)
 
 
 @dataclass

@@ -133,6 +133,7 @@ VIEW_CAPABLE = frozenset({
     "ttnn.to_memory_config", "ttnn.to_layout", "ttnn.typecast", "ttnn.squeeze", "ttnn.unsqueeze", "ttnn.view",
 })
 NEAR_FULL = 0.95  # share of a bank above which a fit is reported as tight (TTA015)
+MAX_REASONS = 3  # reasons of doubt kept per buffer type
 
 
 @dataclass
@@ -283,13 +284,20 @@ class _Replay:
             return None
         if isinstance(got, OutOfMemory):
             self._fail(op_index, label, buffer_type, got, certain, value, why_uncertain)
-            self.inexact[buffer_type].append(f"an earlier allocation ({label}) already failed")
+            self.note_inexact(buffer_type, f"an earlier allocation ({label}) already failed")
             return None
         buf = Buffer(label, buffer_type, got, certain, value)
         self.live[id(buf)] = buf
         if not certain and why_uncertain:
-            self.inexact[buffer_type].append(why_uncertain)
+            self.note_inexact(buffer_type, why_uncertain)
         return buf
+
+    def note_inexact(self, buffer_type: str, reason: str) -> None:
+        """Record why placement in ``buffer_type`` may differ from tt-metal's from here on (first few reasons)."""
+        if len(self.inexact[buffer_type]) < MAX_REASONS:
+            self.inexact[buffer_type].append(reason)
+        elif len(self.inexact[buffer_type]) == MAX_REASONS:
+            self.inexact[buffer_type].append("and more")
 
     def free(self, buf: Buffer | None) -> None:
         if buf is None or id(buf) not in self.live:
@@ -327,9 +335,9 @@ class _Replay:
     def snapshot(self, op_index: int) -> None:
         pt = self.points.setdefault(op_index, AllocatorPoint(op_index))
         l1, dram = self.dev.managers["l1"], self.dev.managers["dram"]
-        pt.l1_allocated = max(pt.l1_allocated, l1.statistics().allocated)
+        pt.l1_allocated = max(pt.l1_allocated, l1.free_list.allocated_bytes)
         pt.l1_extent = max(pt.l1_extent, l1.in_use_extent())
-        pt.dram_allocated = max(pt.dram_allocated, dram.statistics().allocated)
+        pt.dram_allocated = max(pt.dram_allocated, dram.free_list.allocated_bytes)
         pt.dram_extent = max(pt.dram_extent, dram.in_use_extent())
 
     # -- program walk ------------------------------------------------------------
@@ -342,7 +350,9 @@ class _Replay:
 
     def run_func(self, func, bound: dict[Value, Buffer | None], depth: int = 0) -> dict[Value, Buffer | None]:
         """Replay ``func``'s ops; ``bound`` maps its arguments to buffers. Returns every value's buffer."""
-        lts = lifetimes(func)
+        all_lts = self.a.memory.lifetimes
+        lts = {v: all_lts[v] for v in func.args if v in all_lts}
+        lts.update((r, all_lts[r]) for op in func.ops for r in op.results if r in all_lts)
         ends: dict[int, list[Value]] = {}
         for v, lt in lts.items():
             if v in bound or v.producer is not None:
@@ -354,15 +364,14 @@ class _Replay:
             self.run_op(op, bufs, pinned, depth)
             self.snapshot(op.index)
             for v in ends.get(op.index, ()):
-                if v in returned or v in bound:
-                    continue  # the caller owns arguments; returned values outlive the function
+                if v in returned or (v in bound and (depth or lts[v].end_reason != "deallocate")):
+                    continue  # the caller owns arguments (an explicit ttnn.deallocate frees one); returned values outlive the function
                 b = bufs.get(v)
                 if b is None or id(b) in pinned:
                     continue
-                if lts[v].end_reason == "last use" and b.buffer_type in self.inexact:
-                    self.inexact[b.buffer_type].append(
-                        f"{v.name} has no ttnn.deallocate: freed at its last use here, while the tt-mlir runtime "
-                        "keeps it until the program ends")
+                if lts[v].end_reason == "last use" and len(self.inexact[b.buffer_type]) < MAX_REASONS:
+                    self.note_inexact(b.buffer_type, f"{v.name} has no ttnn.deallocate: freed at its last use here, "
+                                      "while the tt-mlir runtime keeps it until the program ends")
                 self.free(b)
         return bufs
 
