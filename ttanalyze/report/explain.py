@@ -156,6 +156,11 @@ def explain_text(a: Analysis, op: Op, findings: list[Finding]) -> str:
                      f"per core (bank {fmt.nbytes(a.arch.usable_l1)}, CB region from {fmt.num(a.arch.l1_unreserved_base)} "
                      f"up to l1_size {fmt.num(a.arch.l1_size)}); DRAM {fmt.nbytes(mem['dram_per_bank'])} per bank of "
                      f"{fmt.nbytes(a.arch.usable_dram_per_bank)}")
+        if a.allocation is not None:
+            lines.append(f"  allocator  address range in use: L1 {fmt.nbytes(mem['l1_extent_per_core'])} per core below "
+                         f"the top of the {fmt.nbytes(a.allocation.configs['l1'].bank_size)} bank; DRAM "
+                         f"{fmt.nbytes(mem['dram_extent_per_bank'])} per bank above the base of the "
+                         f"{fmt.nbytes(a.allocation.configs['dram'].bank_size)} bank (tt-metal's allocator, holes included)")
         for v, info in a.memory.live_at(op.index, "l1")[:8]:
             lines.append(f"    live L1  {v.name} {fmt.shape(info.logical_shape)}: {fmt.nbytes(info.placement.bytes_per_bank)} per core")
     lines.append("  rules")

@@ -155,7 +155,9 @@ def op_record(a: Analysis, op: Op) -> dict[str, Any]:
         "operands": [v.name for v in op.operands],
         "results": [value_record(a, v) for v in op.results],
         "memory": {"l1_per_core": point.l1_per_core, "op_l1_buffers_per_core": point.op_l1_buffers_per_core,
-                   "cb_per_core": point.cb_per_core, "dram_per_bank": point.dram_per_bank} if point else None,
+                   "cb_per_core": point.cb_per_core, "dram_per_bank": point.dram_per_bank,
+                   "l1_extent_per_core": point.l1_extent_per_core,
+                   "dram_extent_per_bank": point.dram_extent_per_bank} if point else None,
         "program": program_record(a, op),
         "shape_check": {"status": check.status,
                         "shapes": [list(s) for s in check.shapes] if check and check.shapes else None,
@@ -172,6 +174,12 @@ def finding_record(f: Finding) -> dict[str, Any]:
     }
 
 
+def _peak_extent(a: Analysis, attr: str) -> dict[str, int] | None:
+    """The op with the widest address range in use (allocator replay), bytes per bank."""
+    peak = max(a.memory.points.values(), key=lambda p: getattr(p, attr), default=None)
+    return {"bytes": getattr(peak, attr), "op_index": peak.op_index} if peak else None
+
+
 def summary_record(a: Analysis, findings: list[Finding]) -> dict[str, Any]:
     counts = {s: sum(1 for f in findings if f.severity == s) for s in ("error", "warning", "info")}
     peak_l1, peak_dram = a.memory.peak_l1, a.memory.peak_dram
@@ -182,6 +190,8 @@ def summary_record(a: Analysis, findings: list[Finding]) -> dict[str, Any]:
         "peak_l1_per_core": {"bytes": peak_l1.l1_total_per_core, "tensors": peak_l1.l1_per_core,
                              "op_l1_buffers": peak_l1.op_l1_buffers_per_core, "cbs": peak_l1.cb_per_core, "op_index": peak_l1.op_index} if peak_l1 else None,
         "peak_dram_per_bank": {"bytes": peak_dram.dram_per_bank, "op_index": peak_dram.op_index} if peak_dram else None,
+        "peak_dram_extent_per_bank": _peak_extent(a, "dram_extent_per_bank"),
+        "peak_l1_extent_per_core": _peak_extent(a, "l1_extent_per_core"),
     }
 
 
