@@ -201,3 +201,17 @@ def test_a_view_shares_its_input_buffer():
     assert a.programs[op.index].status == "not_device"
     assert a.allocation.points[op.index].dram_allocated == 22_528
     assert a.memory.points[op.index].dram_per_bank == 2 * 22_528  # the sum counts the view twice
+
+
+def test_reshape_uploads_a_dram_mapping_tensor_kept_by_the_program_cache():
+    # seed mochi_conv1_norm2_reshape_wh: the tiled reshape [1,4,768,60,106] -> [4,32,24,6360] uploads its
+    # page-mapping tensor (25,472 output tiles x 224 segments x 16 B = 3,584 B rows, uint32 row-major, DRAM
+    # interleaved over 12 banks): ceil(25,472 / 12) = 2,123 rows x 3,584 B = 7,608,832 B per bank.  At the
+    # reshape, DRAM holds the argument (3,440,640 B: the caller owns it), %1 (4,194,304 B), the result %2
+    # (4,347,904 B) and the mapping tensor.
+    from tests.conftest import FIXTURES, analyze_path
+    a = analyze_path(FIXTURES / "seeds" / "mochi_conv1_norm2_reshape_wh.mlir")
+    reshape = next(o for o in a.program.ops if o.name == "ttnn.reshape")
+    [db] = [d for st in a.programs[reshape.index].stages for d in st.device_buffers]
+    assert (db.buffer_type, db.size, db.page_size, db.kept) == ("dram", 25_472 * 3_584, 3_584, True)
+    assert a.allocation.points[reshape.index].dram_allocated == 3_440_640 + 4_194_304 + 4_347_904 + 7_608_832

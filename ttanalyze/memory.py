@@ -266,6 +266,7 @@ class _Replay:
         self.live: dict[int, Buffer] = {}  # id(buffer) -> buffer
         self.inexact: dict[str, list[str]] = {"l1": [], "dram": []}  # why placement may differ from tt-metal's
         self.failed_in_func = False
+        self.kept: set = set()  # program-cache keys whose kept buffers are allocated
 
     def reset(self) -> None:
         from .allocator import DeviceAllocator
@@ -273,6 +274,7 @@ class _Replay:
         self.live = {}
         self.inexact = {"l1": [], "dram": []}
         self.failed_in_func = False
+        self.kept = set()
 
     # -- allocation primitives -------------------------------------------------
     def alloc(self, op_index: int, label: str, buffer_type: str, size: int, page: int, shards: int | None,
@@ -412,8 +414,10 @@ class _Replay:
             self.op_internal(op, prog.stages)
 
     def op_internal(self, op, stages) -> None:
-        """Buffers the op allocates while it runs: intermediates between the programs of a composite op and
-        each program's own L1 buffers (:attr:`ProgramModel.l1_buffers_per_core`)."""
+        """Buffers the op allocates while it runs: intermediates between the programs of a composite op, the
+        device buffers its factories allocate (:attr:`ProgramModel.device_buffers`: kept ones stay until the
+        device closes, once per distinct program) and each program's own L1 buffers
+        (:attr:`ProgramModel.l1_buffers_per_core`)."""
         finals = {id(t) for t in stages[-1].outputs}
         pending: list[Buffer] = []
         arch = self.a.arch
@@ -433,6 +437,17 @@ class _Replay:
                                    "is approximated")
                     if b is not None:
                         fresh.append(b)
+            for db in st.device_buffers:
+                key = (st.factory, db.buffer_type, db.size, db.page_size, tuple(t.shape for t in st.inputs),
+                       tuple(a.type for a in op.operands), tuple(r.type for r in op.results))
+                if db.kept and key in self.kept:
+                    continue  # a program-cache hit reuses the cached program and its buffer
+                b = self.alloc(op.index, db.what + f" in {op.name}", db.buffer_type, db.size, db.page_size, None,
+                               True, None)
+                if b is not None and db.kept:
+                    self.kept.add(key)  # held by the program cache (on in the tt-mlir runtime) until the device closes
+                elif b is not None:
+                    fresh.append(b)
             if st.l1_buffers_per_core:
                 n = st.l1_buffers_per_core
                 b = self.alloc(op.index, f"the L1 buffers of {st.factory} ({n} B per core)", "l1",

@@ -78,6 +78,19 @@ class CB:
         return self.page_bytes * self.pages
 
 
+@dataclass(frozen=True)
+class DeviceBuffer:
+    """A buffer a program factory allocates on the device (not a CB): ``buffer_type`` ``dram``/``l1``,
+    ``size`` and ``page_size`` in bytes (interleaved), ``kept`` when something outlives the op holds it
+    (the program cache), ``what`` it is."""
+
+    buffer_type: str
+    size: int
+    page_size: int
+    kept: bool
+    what: str
+
+
 @dataclass
 class ProgramModel:
     """The program an op's factory builds: cores and circular buffers.
@@ -103,6 +116,9 @@ class ProgramModel:
             the IR op's operands and results.
         params: what the factory chose that costs time, by name (``program_config``:
             the matmul config in effect, its fields in tiles).
+        device_buffers: device buffers the factory itself allocates besides
+            CBs (:class:`DeviceBuffer`), e.g. reshape's DRAM page-mapping tensor;
+            the allocator replay (:func:`ttanalyze.memory.replay`) places them.
     """
 
     factory: str
@@ -115,6 +131,7 @@ class ProgramModel:
     inputs: tuple = ()
     outputs: tuple = ()
     params: dict = field(default_factory=dict)
+    device_buffers: tuple = ()
     _busiest: tuple | None = field(default=None, init=False, repr=False, compare=False)
     _regions: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 

@@ -47,7 +47,7 @@ from ..ir.attrs import CoreRangeSet, DataType
 from ..ir.model import Op
 from ..layout import align_up, ceil_div, tile_padded_shape
 from . import layout_conversion as LC
-from .cb import CB, CBContext, CBModelError, DeviceRejection, NoDeviceProgram, ProgramModel, cores_set, core_range
+from .cb import CB, CBContext, CBModelError, DeviceBuffer, DeviceRejection, NoDeviceProgram, ProgramModel, cores_set, core_range
 from .registry import (ShapeError, int_attr, int_list, norm_dim, register, register_cb, register_spec,
                        tensor_shape)
 from .spec import TensorSpec
@@ -345,13 +345,18 @@ def reshape_tiled_program(x: Tensor, new: tuple[int, ...], out: Tensor, grid: tu
     segs = reshape_map_segments(in3, out3)
     pages = out3[0] * ceil_div(out3[1], TILE) * ceil_div(out3[2], TILE)
     cores = split_work_to_cores(grid, pages).all_cores
-    return _program(
+    prog = _program(
         "ReshapeViewTiledProgramFactory", _RESHAPE + "device/reshape_tiled_program_factory.cpp", cores,
         [("mapping", segs * 16, 1), ("in_tiles", x.tile_bytes, 1)],
         [f"3D {list(in3)} -> {list(out3)}; {pages:,} output tiles on {cores.num_cores} cores; "
          f"mapping row {segs} segments x 16 B; scratch one output tile ({out.tile_bytes:,} B)",
          f"also uploads a DRAM mapping tensor of {pages:,} rows x {segs * 16:,} B"],
         scratch=out.tile_bytes)
+    # compute_reshape_mapping_host_tensor(...).to_device(device): uint32 row-major [pages, 4 * segs] in the
+    # default MemoryConfig (DRAM interleaved), kept in the cached program's shared variables
+    prog.device_buffers = (DeviceBuffer("dram", pages * segs * 16, segs * 16, True,
+                                        f"the page-mapping tensor of ReshapeViewTiled ({pages:,} x {segs * 16:,} B)"),)
+    return prog
 
 
 def reshape_rm_program(x: Tensor, new: tuple[int, ...], out: Tensor, grid: tuple[int, int], free_l1: int) -> ProgramModel:
