@@ -47,9 +47,7 @@ CASES = [
     ("unclosed-properties", _replace('"ttnn.relu"(%arg0) :', '"ttnn.relu"(%arg0) <{x = 1 : i32 :'), RELU_LINE, ""),
     ("unknown-buffer-type", _replace("#dram>, <interleaved>", "#ttnn.buffer_type<hbm>>, <interleaved>"), LAYOUT_LINE, "unknown buffer type 'hbm'"),
     ("no-function", "module {\n}\n", 1, "no func.func"),
-    ("custom-syntax-op", _replace('%0 = "ttnn.relu"(%arg0) :', "%0 = ttnn.relu %arg0 :"), RELU_LINE, "custom syntax"),
     ("bad-tile-dtype", _replace("!ttcore.tile<32x32, bf16>", "!ttcore.tile<32x32, bfp_zz>"), LAYOUT_LINE, "bfp_zz"),
-    ("map-grid-rank-mismatch", _replace("(d0, d1) -> (d0, d1), <1x1>", "(d0, d1) -> (d0, d1, d0), <1x1>"), LAYOUT_LINE, "grid"),
     ("bad-system-desc", GOOD.replace("l1_size = 1499136, ", ""), 3, "l1_size"),
 ]
 

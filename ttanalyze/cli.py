@@ -101,6 +101,23 @@ L1_SMALL_OPTION = typer.Option(None, help=L1_SMALL_HELP)
 TT_METAL_OPTION = typer.Option(DEFAULT_TT_METAL, help=TT_METAL_HELP)
 
 
+def _load_all(path: str, arch: Optional[ArchName], l1_small_size: Optional[int] = None,
+              tt_metal: str = DEFAULT_TT_METAL) -> list[Analysis]:
+    """Parse and analyze every TTNN module of one file (a compiler log may hold several)."""
+    from .analysis import analyze
+    from .ir.normalize import decode
+    from .ir.parse import parse_modules
+
+    try:
+        programs = parse_modules(decode(Path(path).read_bytes(), path), path)
+    except OSError as exc:
+        raise InputError(f"cannot read file: {exc.strerror or exc}", path) from None
+    try:
+        return [analyze(p, arch.value if arch else None, l1_small_size, tt_metal) for p in programs]
+    except ValueError as exc:
+        raise InputError(str(exc), path) from None
+
+
 def _internal_error(exc: BaseException) -> None:
     if os.environ.get("TTANALYZE_DEBUG"):
         traceback.print_exc()
@@ -172,8 +189,8 @@ def check(
             for path in files:
                 progress.update(task, description=f"analyzing {path.name}")
                 try:
-                    a = _load(str(path), arch, l1_small_size, tt_metal)
-                    results.append((a, run(a, select)))
+                    for a in _load_all(str(path), arch, l1_small_size, tt_metal):
+                        results.append((a, run(a, select)))
                 except InputError as exc:
                     input_errors.append(exc)
                     print(str(exc), file=sys.stderr)

@@ -5,7 +5,8 @@ The MLIR bindings keep attributes of unregistered dialects as opaque text
 grammar into a small generic tree; :mod:`ttanalyze.ir.attrs` turns the tree
 into typed objects.  The grammar covers the printed forms of tt-mlir's
 TableGen ``assemblyFormat``s (``TTNNOpsAttrs.td``, ``TTCoreOpsTypes.td`` at
-tt-mlir 19c86fca): ``struct(params)`` key/value lists, ``<...>`` parameter
+tt-mlir 19c86fca): ``struct(params)`` key/value lists (also without commas, as
+``physical_helper_cores = {dram = [...] eth = [...]}`` of 2025), ``<...>`` parameter
 lists, dimension lists (``10x11``), coordinates (``(7, 3)``), affine maps,
 ``memref<...>``/``tensor<...>`` types, arrays, dictionaries, aliases and
 nested dialect attributes and types.
@@ -36,6 +37,7 @@ GRAMMAR = r"""
       | typed_int
       | typed_float
       | "array" "<" BARE_ID ":" [num_list] ">"   -> dense_array
+      | "dense" "<" value ">" ":" shaped_type    -> dense_elements
 
 typed_int: INT ":" BARE_ID
 typed_float: FLOAT ":" BARE_ID
@@ -45,6 +47,7 @@ num_list: signed ("," signed)*
        | STRING        -> string
        | BARE_ID       -> ident
        | ALIAS         -> alias
+       | SYMBOL        -> symbol
 
 ?signed: INT           -> int
        | FLOAT         -> float
@@ -58,7 +61,7 @@ coord: "(" signed_int ("," signed_int)+ ")"
            | "-" INT -> neg_int
 
 array: "[" [item ("," item)*] "]"
-dict: "{" [kv ("," kv)*] "}"
+dict: "{" [kv (","? kv)*] "}"
 angle: "<" [item ("," item)*] ">"
      | "<" BARE_ID item ">"            -> verbose
 
@@ -100,6 +103,7 @@ INT: /\d+/
 DIALECT_ATTR.2: /#[A-Za-z_][\w$]*(\.[A-Za-z_][\w$]*)+|#[A-Za-z_][\w$]*(?=<)/
 DIALECT_TYPE.2: /![A-Za-z_][\w$]*(\.[A-Za-z_][\w$]*)*/
 ALIAS: /#[A-Za-z_][\w$-]*/
+SYMBOL: /@(?:[\w.$-]+|"(?:[^"\\]|\\.)*")(?:::@(?:[\w.$-]+|"(?:[^"\\]|\\.)*"))*/
 BARE_ID: /[A-Za-z_][\w$.]*/
 STRING: /"(?:[^"\\]|\\.)*"/
 
@@ -131,6 +135,13 @@ class Ident:
 @dataclass(frozen=True)
 class AliasRef:
     """A reference to a top-level alias (``#dram``), resolved by the caller."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class SymbolRef:
+    """A symbol reference such as ``@datamovement_kernel0`` (``#ttnn.read_kernel<symbol_ref = @k>``)."""
 
     name: str
 
@@ -184,6 +195,11 @@ class Node:
     kind: str = "attr"  # "attr", "type", "angle", "dict"
 
 
+def _dialect_name(name: str) -> str:
+    """``tt.tile`` -> ``ttcore.tile``: the ``tt`` dialect was renamed ``ttcore`` in tt-mlir 820a5207 (2025-06-17)."""
+    return "ttcore" + name[2:] if name == "tt" or name.startswith("tt.") else name
+
+
 def _aconst_sym(name: str) -> sympy.Symbol:
     return sympy.Symbol(name, integer=True, nonnegative=True)
 
@@ -218,6 +234,9 @@ class _ToTree(Transformer):
     def alias(self, tok):
         return AliasRef(str(tok))
 
+    def symbol(self, tok):
+        return SymbolRef(str(tok))
+
     def typed_int(self, value, type_):
         return TypedInt(int(value), str(type_))
 
@@ -226,6 +245,9 @@ class _ToTree(Transformer):
 
     def dense_array(self, elem_type, nums=None):
         return list(nums) if nums is not None else []
+
+    def dense_elements(self, values, _type):
+        return values
 
     def num_list(self, *nums):
         return list(nums)
@@ -267,13 +289,14 @@ class _ToTree(Transformer):
     def dialect_attr(self, name, body=None):
         node = body if body is not None else Node(None)
         # The verbose form #ttnn<mesh_offset 0x0> names the mnemonic inside.
-        node.name = f"{str(name)[1:]}.{node.name}" if node.name else str(name)[1:]
+        name = _dialect_name(str(name)[1:])
+        node.name = f"{name}.{node.name}" if node.name else name
         node.kind = "attr"
         return node
 
     def dialect_type(self, name, body=None):
         node = body if body is not None else Node(None)
-        node.name = str(name)[1:]
+        node.name = _dialect_name(str(name)[1:])
         node.kind = "type"
         return node
 

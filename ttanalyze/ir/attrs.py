@@ -44,7 +44,7 @@ _TILE_BYTES_32x32 = {
     "u32": 4096, "si32": 4096, "u16": 2048, "u8": 1024, "i1": 1024,
 }
 # MLIR builtin element types -> tt DataType names (ttcore::elementTypeToDataType).
-_BUILTIN_TO_DTYPE = {
+BUILTIN_TO_DTYPE = {
     "f32": "f32", "f16": "f16", "bf16": "bf16", "i32": "si32", "si32": "si32", "ui32": "u32",
     "u32": "u32", "ui16": "u16", "u16": "u16", "ui8": "u8", "u8": "u8", "i1": "i1",
 }
@@ -93,8 +93,8 @@ def dtype_from_builtin(name: str) -> DataType:
     Raises:
         AttrError: a type tt-metal cannot store (e.g. ``f64``, ``complex``).
     """
-    if name in _BUILTIN_TO_DTYPE:
-        return DataType(_BUILTIN_TO_DTYPE[name])
+    if name in BUILTIN_TO_DTYPE:
+        return DataType(BUILTIN_TO_DTYPE[name])
     raise AttrError(f"element type '{name}' has no tt DataType")
 
 
@@ -173,6 +173,17 @@ class TTNNLayout:
     interleaved and system memory); ``memref_shape`` is the per-core shard in
     tiles (tiled) or elements (row-major) for sharded and L1-interleaved layouts,
     and the whole 2D tensor for DRAM-interleaved and system memory.
+
+    Forms of every tt-mlir era are read (assemblyFormat of TTNN_TTNNLayoutAttr,
+    ``TTNNOpsAttrs.td``): the grid may carry its virtual-to-physical core maps
+    (``<8x8, virt_to_physical_map = M, physical_to_virt_map = N>`` from 2026,
+    ``<4x1, (d0, d1) -> (...)>`` in 2025), kept in ``grid_mapping``; ``mesh =
+    #ttcore.tensor_mesh<"name">`` names the device mesh a multi-device tensor is
+    spread over (``tensor_mesh``, the mesh's name in the module's
+    ``ttcore.meshes``, see :attr:`ttanalyze.ir.model.Program.meshes`); the linear
+    map may have more results than the grid has dims (ND layouts such as
+    ``(d0, d1, d2, d3) -> (d0 * 32 + d1, d2, d3), <1x1>``), which tt-mlir's
+    verifier accepts.
     """
 
     linear: AffineMapV
@@ -183,6 +194,9 @@ class TTNNLayout:
     memory_layout: str | None
     core_ranges: CoreRangeSet | None = None
     text: str = ""
+    grid_mapping: tuple[AffineMapV, ...] = ()
+    tensor_mesh: str | None = None
+    ignore_physical_layout: bool = False
 
     @property
     def is_tiled(self) -> bool:
@@ -333,6 +347,22 @@ class ChipDesc:
 
     ``grid`` is the worker (Tensix) grid as (rows, cols) as printed (``8x8``,
     ``10x11``); ``dram_grid`` likewise.
+
+    Every era of tt-mlir's chip_desc is read (``TTCoreOpsTypes.td``, ``TTOpsTypes.td``
+    before the ``tt`` -> ``ttcore`` rename of 2025-06-17): a field an older
+    tt-mlir did not write gets the default below, recorded in ``defaulted`` as
+    (field, value, why), which rule TTA026 reports as a note:
+
+    * ``dst_physical_size_tiles`` (from tt-mlir 4e4ab42d, 2025-10-08): earlier
+      files carry ``dst_register_size_tiles``, the half-sync DST capacity, and
+      the physical size is twice it (that commit changed ``getDefault``'s 8 into
+      16); before ``dst_register_size_tiles`` existed (3547e8f5, 2025-06-02) it is 16, the
+      physical DST of Wormhole and Blackhole in 32x32 16-bit tiles.
+    * ``dram_grid`` (from tt-mlir d6102f30, 2026-04-23): ``1 x num_dram_channels``,
+      the DRAM grid tt-mlir's ``#ttcore.device`` used before.
+    * ``physical_helper_cores``, ``coord_translation_offsets``,
+      ``supported_tile_sizes``, ``num_compute_threads``... (removed 2025-08-01)
+      are read and ignored.
     """
 
     arch: str
@@ -351,6 +381,7 @@ class ChipDesc:
     num_cbs: int
     dram_grid: tuple[int, ...]
     supported_data_types: tuple[str, ...] = ()
+    defaulted: tuple[tuple[str, int | tuple[int, ...], str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -359,6 +390,21 @@ class SystemDesc:
 
     chips: tuple[ChipDesc, ...]
     chip_desc_indices: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Meshes:
+    """``#ttcore.meshes<[<"mesh" = 2x4>, ...]>`` (TTCore_MeshesAttr): the device meshes by name.
+
+    ``shapes`` maps each mesh name to its shape (rows x cols of chips); a layout's
+    ``mesh = #ttcore.tensor_mesh<"mesh">`` names one of them.
+    """
+
+    shapes: tuple[tuple[str, tuple[int, ...]], ...]
+
+    def shape(self, name: str) -> tuple[int, ...] | None:
+        """The shape of mesh ``name``, None when the module has no such mesh."""
+        return dict(self.shapes).get(name)
 
 
 @dataclass(frozen=True)
@@ -455,8 +501,8 @@ class _Builder:
             raise AttrError("!ttcore.tile expects <HxW, dtype>")
         h, w = _dims(node.items[0], "tile shape")
         dtype = _ident(node.items[1], "tile data type")
-        if dtype in _BUILTIN_TO_DTYPE:
-            dtype = _BUILTIN_TO_DTYPE[dtype]
+        if dtype in BUILTIN_TO_DTYPE:
+            dtype = BUILTIN_TO_DTYPE[dtype]
         if dtype not in _TILE_BYTES_32x32:
             raise AttrError(f"unknown tile data type '{dtype}'")
         return TileType(h, w, DataType(dtype))
@@ -509,6 +555,25 @@ class _Builder:
         return params
 
 
+def _layout_grid(b: _Builder, v: Any) -> tuple[tuple[int, ...], tuple[AffineMapV, ...]]:
+    """The grid of a layout: ``<8x8>``, ``<4x1, (d0, d1) -> (...)>`` or ``<8x8, virt_to_physical_map = ...>``."""
+    v = b.deref(v)
+    if isinstance(v, Node) and v.name is None and v.items:
+        maps = tuple(x for x in list(v.items[1:]) + list(v.kw.values()) if isinstance(x, AffineMapV))
+        return _dims(v.items[0], "ttnn_layout grid"), maps
+    return _dims(v, "ttnn_layout grid"), ()
+
+
+def _tensor_mesh(b: _Builder, v: Any) -> str:
+    v = b.deref(v)
+    if isinstance(v, Node) and v.name in ("ttcore.tensor_mesh", "tt.tensor_mesh") and v.items:
+        return str(v.items[0]) if isinstance(v.items[0], str) else _ident(v.items[0], "tensor_mesh")
+    if isinstance(v, Node) and v.items:  # other mesh attributes (tensor_mesh_sharding of early 2025): the name
+        first = v.items[0]
+        return first if isinstance(first, str) else _show(first)
+    raise AttrError(f"ttnn_layout mesh: expected #ttcore.tensor_mesh<\"name\">, got {_show(v)}")
+
+
 def _build_layout(b: _Builder, node: Node) -> TTNNLayout:
     items = list(node.items)
     if len(items) < 3:
@@ -516,7 +581,7 @@ def _build_layout(b: _Builder, node: Node) -> TTNNLayout:
     linear = items[0]
     if not isinstance(linear, AffineMapV):
         raise AttrError("#ttnn.ttnn_layout: first parameter must be an affine map")
-    grid = _dims(items[1], "ttnn_layout grid")
+    grid, grid_mapping = _layout_grid(b, items[1])
     memref = b.deref(items[2])
     if not isinstance(memref, ShapedTypeV) or memref.kind != "memref":
         raise AttrError("#ttnn.ttnn_layout: third parameter must be a memref type")
@@ -526,11 +591,10 @@ def _build_layout(b: _Builder, node: Node) -> TTNNLayout:
     buffer_type = b.buffer_type(memref.extra[0], "ttnn_layout memory space")
     mem_layout = b.memory_layout(items[3], "ttnn_layout memory layout") if len(items) > 3 else None
     core_ranges = b.core_range_set(node.kw["core_ranges"]) if "core_ranges" in node.kw else None
-    if len(linear.results) != len(grid):
-        raise AttrError(
-            f"#ttnn.ttnn_layout: linear map has {len(linear.results)} results but grid <{'x'.join(map(str, grid))}> has rank {len(grid)}"
-        )
-    return TTNNLayout(linear, grid, memref.shape, element, buffer_type, mem_layout, core_ranges)
+    mesh = _tensor_mesh(b, node.kw["mesh"]) if "mesh" in node.kw else None
+    ignore = node.kw.get("ignorePhysicalLayout") is True
+    return TTNNLayout(linear, grid, memref.shape, element, buffer_type, mem_layout, core_ranges,
+                      grid_mapping=grid_mapping, tensor_mesh=mesh, ignore_physical_layout=ignore)
 
 
 def _build_memory_config(b: _Builder, node: Node) -> MemoryConfig:
@@ -541,6 +605,9 @@ def _build_memory_config(b: _Builder, node: Node) -> MemoryConfig:
             buffer_type = b.buffer_type(item, "memory_config buffer type")
         elif isinstance(item, Node) and item.name == "ttnn.shard_spec":
             shard = _build_shard_spec(b, item)
+        elif isinstance(item, Node) and item.name is None and len(item.items) == 1 and not item.kw \
+                and isinstance(item.items[0], Ident) and item.items[0].name in BUFFER_TYPES:
+            buffer_type = item.items[0].name  # <dram>: the buffer type printed bare (tt-mlir before 2025-07)
         elif isinstance(item, Node) and item.name in (None, "ttnn.tensor_memory_layout"):
             mem_layout = b.memory_layout(item, "memory_config memory layout")
     for key, item in node.kw.items():
@@ -605,25 +672,45 @@ def _build_system_desc(b: _Builder, node: Node) -> SystemDesc:
 _CHIP_INT_FIELDS = (
     "l1_size", "num_dram_channels", "dram_channel_size", "noc_l1_address_align_bytes",
     "pcie_address_align_bytes", "noc_dram_address_align_bytes", "l1_unreserved_base",
-    "erisc_l1_unreserved_base", "dram_unreserved_base", "dram_unreserved_end",
-    "dst_physical_size_tiles", "num_cbs",
+    "erisc_l1_unreserved_base", "dram_unreserved_base", "dram_unreserved_end", "num_cbs",
 )
+# Physical DST size of Wormhole and Blackhole in 32x32 16-bit tiles: tt-mlir
+# ChipDescAttr::getDefault (lib/Dialect/TTCore/IR/TTCoreOpsTypes.cpp @4e4ab42d).
+DST_PHYSICAL_SIZE_TILES_DEFAULT = 16
 
 
 def _build_chip_desc(b: _Builder, node: Any) -> ChipDesc:
     if not isinstance(node, Node):
         raise AttrError("chip desc must be a {key = value, ...} dictionary")
     kw = node.kw
-    missing = [k for k in ("arch", "grid", *_CHIP_INT_FIELDS, "dram_grid") if k not in kw]
+    missing = [k for k in ("arch", "grid", *_CHIP_INT_FIELDS) if k not in kw]
     if missing:
         raise AttrError(f"chip desc is missing {', '.join(missing)}")
     ints = {k: _int(kw[k], k) for k in _CHIP_INT_FIELDS}
+    defaulted: list[tuple[str, Any, str]] = []
+    if "dst_physical_size_tiles" in kw:
+        dst = _int(kw["dst_physical_size_tiles"], "dst_physical_size_tiles")
+    elif "dst_register_size_tiles" in kw:
+        dst = 2 * _int(kw["dst_register_size_tiles"], "dst_register_size_tiles")
+        defaulted.append(("dst_physical_size_tiles", dst,
+                          f"2 x dst_register_size_tiles {dst // 2} (the half-sync DST of tt-mlir before 2025-10)"))
+    else:
+        dst = DST_PHYSICAL_SIZE_TILES_DEFAULT
+        defaulted.append(("dst_physical_size_tiles", dst, "not written by tt-mlir before 2025-06-02: the physical DST "
+                          "of Wormhole and Blackhole"))
+    if "dram_grid" in kw:
+        dram_grid = _dims(kw["dram_grid"], "dram_grid")
+    else:
+        dram_grid = (1, ints["num_dram_channels"])
+        defaulted.append(("dram_grid", dram_grid, "not written by tt-mlir before 2026-04-23: 1 x num_dram_channels"))
     dtypes = tuple(_ident(d, "supported_data_types") for d in kw.get("supported_data_types", []))
     return ChipDesc(
         arch=_ident(kw["arch"], "arch"),
         grid=_dims(kw["grid"], "grid"),
-        dram_grid=_dims(kw["dram_grid"], "dram_grid"),
+        dram_grid=dram_grid,
         supported_data_types=dtypes,
+        dst_physical_size_tiles=dst,
+        defaulted=tuple(defaulted),
         **ints,
     )
 
@@ -643,6 +730,17 @@ def _build_device(b: _Builder, node: Node) -> DeviceAttr:
         mesh_shape=_dims(kw.get("meshShape", Dims((1, 1))), "meshShape"),
         chip_ids=tuple(_int(c, "chipIds") for c in kw.get("chipIds", [])),
     )
+
+
+def _build_meshes(b: _Builder, node: Node) -> Meshes:
+    shapes = []
+    for entry in node.items[0] if node.items and isinstance(node.items[0], list) else []:
+        entry = b.deref(entry)
+        if not isinstance(entry, Node) or len(entry.kw) != 1:
+            raise AttrError(f'#ttcore.meshes: expected <"name" = RxC>, got {_show(entry)}')
+        (name, shape), = entry.kw.items()
+        shapes.append((name, _dims(shape, "mesh shape")))
+    return Meshes(tuple(shapes))
 
 
 def _build_enum(kind: str) -> Callable[[_Builder, Node], EnumValue]:
@@ -677,7 +775,9 @@ def _build_conv2d_slice_config(b: _Builder, node: Node) -> StructAttr:
                                   "num_slices": _int(b.deref(node.items[1]), "conv2d_slice_config num_slices")})
 
 
-def _field_unary(b: _Builder, v: Any, what: str) -> UnaryWithParam:
+def _field_unary(b: _Builder, v: Any, what: str) -> UnaryWithParam | None:
+    if isinstance(v, str):  # activation = "relu" / "" (conv2d_config before 2025-08)
+        return UnaryWithParam(v) if v else None
     if isinstance(v, Node) and v.name in (None, "ttnn.unary_with_param"):
         return _build_unary(b, v)
     raise AttrError(f"{what}: expected <op_type = ...>, got {_show(v)}")
@@ -739,6 +839,7 @@ _BUILDERS: dict[str, Callable[[_Builder, Node], Any]] = {
     "ttnn.mesh_offset": lambda b, n: ShapeAttr(_dims(n.items[0], "mesh_offset")),
     "ttcore.system_desc": _build_system_desc,
     "ttcore.device": _build_device,
+    "ttcore.meshes": _build_meshes,
     "ttcore.tile": lambda b, n: b.tile(n),
     **{name: _build_matmul_config for name in MATMUL_CONFIG_KINDS},
 }

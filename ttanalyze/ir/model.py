@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..errors import SourcePos
-from .attrs import DataType, SystemDesc, TTNNLayout
+from .attrs import DataType, Meshes, SystemDesc, TTNNLayout
 
 
 @dataclass(frozen=True)
@@ -89,6 +89,12 @@ class Op:
             :attr:`loc_name`.
         func: the enclosing Func.
         callee: for ``ttcore.load_cached``/``func.call``, the called function's name.
+        opaque: why the op is opaque, "" when it is not: ``"custom syntax"`` (printed
+            in a custom syntax ttanalyze cannot read, e.g. ``ttnn.d2m_subgraph``,
+            ``d2m.empty``: its name, the operands it names and its results are
+            known, its attributes are not) or ``"region"`` (an op with regions,
+            whose nested ops are not analyzed).  Opaque ops are reported as
+            unmodeled, never guessed.
     """
 
     index: int
@@ -101,6 +107,7 @@ class Op:
     loc_text: str
     func: "Func"
     callee: str | None = None
+    opaque: str = ""
 
     @property
     def loc_name(self) -> str:
@@ -155,7 +162,20 @@ class Program:
         system_desc: the module's ``ttcore.system_desc``, or None.
         ops: every op of every function, in program order (``Op.index``).
         module_attrs: the module's other attributes, as text.
-        source: the text it was parsed from ('' for a program built otherwise).
+        source: the text it was parsed from ('' for a program built otherwise);
+            for one module of a file holding several, the file with every other
+            line blanked (same line numbers).
+        module_name: for a file holding several modules (a compiler log), this
+            module's name (``@name``, ``after PassName``, ``module at line N``);
+            "" for a file of one module.
+        module_lines: first and last line of the module in the file, or None.
+        meshes: the module's ``ttcore.meshes`` (mesh name -> shape of chips), None
+            when absent (a single device).  A layout's ``tensor_mesh`` names one;
+            :meth:`mesh_shape` resolves it.
+        system_desc_pos: where the module carrying the system_desc starts.
+        host_functions: functions the compiler hoisted to the CPU
+            (``ttcore.cpu_module``, LLVM dialect), by name and position; host
+            work, not analyzed.
     """
 
     path: str
@@ -164,6 +184,25 @@ class Program:
     ops: list[Op] = field(default_factory=list)
     module_attrs: dict[str, str] = field(default_factory=dict)
     source: str = ""
+    module_name: str = ""
+    module_lines: tuple[int, int] | None = None
+    meshes: Meshes | None = None
+    system_desc_pos: SourcePos | None = None
+    host_functions: list[tuple[str, SourcePos]] = field(default_factory=list)
+
+    def mesh_shape(self, tensor: "TensorType | None" = None) -> tuple[int, ...] | None:
+        """Shape of the device mesh (rows x cols of chips).
+
+        With a tensor whose layout names a mesh (``mesh = #ttcore.tensor_mesh<"m">``),
+        that mesh's shape from ``ttcore.meshes``; otherwise the module's only mesh.
+        None when the module declares no mesh (one device) or names an unknown one.
+        """
+        if self.meshes is None:
+            return None
+        name = tensor.layout.tensor_mesh if tensor is not None and tensor.layout is not None else None
+        if name is not None:
+            return self.meshes.shape(name)
+        return self.meshes.shapes[0][1] if len(self.meshes.shapes) == 1 else None
 
     def func(self, name: str) -> Func | None:
         for f in self.funcs:

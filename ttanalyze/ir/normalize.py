@@ -49,7 +49,7 @@ _MASTER = re.compile(
     # property dictionaries without nested braces, strings or newlines in one match
     r"|(?P<simple_props><\{[^{}\"\n]*\}>)"
     r"|(?P<props><\{)"
-    r"|(?P<custom>(?<![\w.$\"%#!@-])ttcore\.(?:device_module|cpu_module|device|load_cached|global|get_global|get_tuple_element|tuple)\b)"
+    r"|(?P<custom>(?<![\w.$\"%#!@-])(?:ttcore|tt)\.(?:device_module|cpu_module|device|load_cached|global|get_global|get_tuple_element|tuple)\b)"
     ")",
     re.MULTILINE,
 )
@@ -84,12 +84,18 @@ class Normalized:
         aliases: top-level attribute/type aliases by name (``#dram``).
         loc_aliases: ``#locN`` aliases by name, with their ``loc(...)`` text.
         line_locs: for each line, the ``loc(...)`` texts that were blanked on it.
+        host_functions: the functions of a ``ttcore.cpu_module`` (CPU-hoisted
+            const-eval, LLVM dialect), by name and position; the module itself
+            is set aside (blanked), its LLVM ops are never parsed.
+        opaque_ops: how many custom-syntax ops were rewritten to opaque ops.
     """
 
     text: str
     aliases: dict[str, AliasDef] = field(default_factory=dict)
     loc_aliases: dict[str, str] = field(default_factory=dict)
     line_locs: dict[int, list[str]] = field(default_factory=dict)
+    host_functions: list[tuple[str, SourcePos]] = field(default_factory=list)
+    opaque_ops: int = 0
     _line_edits: dict[int, list[tuple[int, int, int]]] = field(default_factory=dict)
     _body_pos: dict[str, SourcePos] = field(default_factory=dict)
 
@@ -254,9 +260,139 @@ def normalize(text: str, path: str = "<string>") -> Normalized:
         elif kind == "props":
             _rewrite_properties(src, m.start(), edits)
         elif kind == "custom":
-            _rewrite_custom(src, m, edits)
+            _rewrite_custom(src, m, edits, out)
+    for m in _CUSTOM_STMT.finditer(text):
+        if m.group("name").split(".", 1)[0] not in _PARSED_DIALECTS and not _HANDLED.fullmatch(m.group("name")):
+            _rewrite_opaque(src, m, edits, out)
     out.text = _apply(src, edits, out)
     return out
+
+
+# An op printed in custom syntax at the start of a statement: ``%0 = ttnn.d2m_subgraph @f ins(...)``,
+# ``d2m.empty() : tensor<...>``, ``%a, %b = x.y ...``; not an attribute entry (``ttcore.system_desc = ...``).
+_CUSTOM_STMT = re.compile(
+    r"^[ \t]*(?P<results>%[\w.$-]+(?::\d+)?(?:[ \t]*,[ \t]*%[\w.$-]+)*[ \t]*=[ \t]*)?"
+    r"(?P<name>[A-Za-z_][\w$]*\.[\w.$]+)(?![\w.$])(?![ \t]*=)",
+    re.MULTILINE,
+)
+# Dialects whose custom syntax the MLIR bindings parse, as tt-mlir prints them (func.func, func.call, return).
+_PARSED_DIALECTS = {"func", "builtin"}
+_HANDLED = re.compile(r"(?:ttcore|tt)\.(?:device_module|cpu_module|device|load_cached|global|get_global|"
+                      r"get_tuple_element|tuple)")
+# A line that starts a new statement (ends a custom op printed over several lines).
+_NEW_STMT = re.compile(r"[ \t]*(?:%|\"|\}|\^|return\b|module\b|[#!]|//|[A-Za-z_][\w$]*\.[\w.$]+(?![\w.$])(?![ \t]*=)|$)")
+_OP_TOKENS = re.compile(rf"{_STRING}|//[^\n]*|->|[(\[{{<]|[)\]}}>]|:|,|\n|%[\w.$-]+(?:#\d+)?")
+OPAQUE_OP = "ttanalyze.opaque"
+
+
+def _rewrite_opaque(src: _Source, m: re.Match, edits: list[_Edit], out: Normalized) -> None:
+    """Rewrite one custom-syntax op of an unparsed dialect into an opaque generic op.
+
+    ``%0 = ttnn.d2m_subgraph @f ins(%a : T) outs(%b : T) : T`` (over any number
+    of lines, with or without a region) becomes, on its first line,
+    ``%0 = "ttanalyze.opaque"() {ttanalyze.name = "ttnn.d2m_subgraph",
+    ttanalyze.operands = "%a %b"} : () -> (T)``; its other lines are blanked.
+    The result types are the types after the op's last top-level ``->``, else
+    after its last top-level ``:``.  An op whose result types cannot be found is
+    left alone (the MLIR parser then reports it).
+    """
+    text = src.text
+    start = m.start("name")
+    depth, colon, arrow, stop = 0, -1, -1, -1
+    operands: list[str] = []
+    for t in _OP_TOKENS.finditer(text, m.end("name")):
+        tok = t.group(0)
+        if tok[0] in "([{<":
+            depth += 1
+        elif tok[0] in ")]}>":
+            depth -= 1
+            if depth < 0:  # the op ended inside an enclosing region ('}' of the block)
+                stop = t.start()
+                break
+        elif tok[0] == "%":
+            if tok not in operands:
+                operands.append(tok)
+        elif depth == 0 and tok == ":":
+            colon = t.end()
+        elif depth == 0 and tok == "->":
+            arrow = t.end()
+        elif depth == 0 and tok == "\n" and _NEW_STMT.match(text, t.end()):
+            stop = t.start()
+            break
+    else:
+        stop = len(text)
+    while stop > start and text[stop - 1] in " \t\n":
+        stop -= 1
+    results = m.group("results") or ""
+    n_results = 0
+    if results:
+        first = re.match(r"%[\w.$-]+(?::(\d+))?", results.strip())
+        n_results = int(first.group(1)) if first.group(1) else results.count("%")
+    types = ""
+    if n_results:
+        at = arrow if arrow > colon else colon
+        if at < 0:
+            return
+        types = _type_list(text, at, stop)
+        if types is None or (len(_split_top_level(types)) != n_results and n_results != 1):
+            return
+        # A memref with a tt layout (#ttcore.shard<...>) is no builtin memref the bindings accept;
+        # only opaque ops consume such values, so their type is kept as an opaque type.
+        types = ", ".join(f'!ttanalyze.opaque<"{_escape(t)}">' if t.startswith("memref<") and "#" in t else t
+                          for t in _split_top_level(types))
+    operand_text = " ".join(o for o in operands if not results or o not in results)
+    first_line_end = text.find("\n", start)
+    first_line_end = stop if first_line_end < 0 or first_line_end > stop else first_line_end
+    generic = (f'"{OPAQUE_OP}"() {{ttanalyze.name = "{m.group("name")}", ttanalyze.operands = "{operand_text}"}}'
+               f" : () -> ({types})")
+    edits.append(_Edit(start, first_line_end, generic))
+    if stop > first_line_end:
+        edits.append(_Edit(first_line_end, stop, _blank(text[first_line_end:stop])))
+    out.opaque_ops += 1
+
+
+def _escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _type_list(text: str, start: int, stop: int) -> str | None:
+    """The type list between ``start`` and the op's end or its first top-level ``{`` (a region or attributes)."""
+    depth, end = 0, stop
+    for t in re.compile(rf"{_STRING}|//[^\n]*|->|[(\[{{<]|[)\]}}>]").finditer(text, start, stop):
+        tok = t.group(0)
+        if tok == "{" and depth == 0:
+            end = t.start()
+            break
+        if tok[0] in "([{<":
+            depth += 1
+        elif tok[0] in ")]}>":
+            depth -= 1
+    types = re.sub(r"//[^\n]*", "", text[start:end])
+    types = re.sub(r"(?<![\w.$#-])loc\((?:[^()]|\([^()]*\))*\)", "", types)
+    types = " ".join(types.split())
+    if types.startswith("(") and types.endswith(")") and "->" not in types:
+        types = types[1:-1]
+    return types or None
+
+
+def _set_aside_cpu_module(src: _Source, m: re.Match, edits: list[_Edit], out: Normalized) -> None:
+    """Blank a ``ttcore.cpu_module { ... }`` and record its functions as host work.
+
+    tt-mlir hoists some const-eval functions to the CPU, lowered to the LLVM
+    dialect inside ``ttcore.cpu_module``; the upstream MLIR verifier rejects
+    some of them (``'llvm.mlir.constant' op attribute and type have different
+    integer types``).  They are host work, not TTNN: their names and positions
+    are kept in :attr:`Normalized.host_functions` and the region is never parsed.
+    """
+    text = src.text
+    brace = re.compile(r"\s*(?:attributes\s*\{[^{}]*\}\s*)?\{").match(text, m.end())
+    if not brace:
+        raise src.error("'ttcore.cpu_module' must be followed by a region '{'", m.start())
+    close = src.match_close(brace.end() - 1, "ttcore.cpu_module")
+    for f in re.finditer(r"(?:llvm\.func|func\.func)\s+(?:(?:private|public|internal|external|linkonce|weak)\s+)*"
+                         r"(@[\w.$-]+)", text[m.start():close]):
+        out.host_functions.append((f.group(1)[1:], src.pos(m.start() + f.start())))
+    edits.append(_Edit(m.start(), close + 1, _blank(text[m.start():close + 1])))
 
 
 def _blank(s: str) -> str:
@@ -272,6 +408,11 @@ def _record_alias(src: _Source, out: Normalized, m: re.Match, edits: list[_Edit]
     while body_start < line_end and text[body_start] in " \t":
         body_start += 1
     body = text[body_start:line_end].rstrip()
+    opener = re.search(r"[<(\[{]", body)
+    if opener and _unbalanced(body):  # an alias printed over several lines (hand-written tests)
+        close = src.match_close(body_start + opener.start(), f"alias {m.group('alias')}")
+        end = text.find("\n", close)
+        body = text[body_start:len(text) if end < 0 else end].rstrip()
     name = m.group("alias")
     if body.startswith("loc("):
         out.loc_aliases[name] = body
@@ -280,6 +421,18 @@ def _record_alias(src: _Source, out: Normalized, m: re.Match, edits: list[_Edit]
     pos = src.pos(body_start)
     out.aliases[name] = AliasDef(name, body, pos)
     out._body_pos.setdefault(body, pos)
+
+
+def _unbalanced(body: str) -> bool:
+    """Whether ``body`` opens more brackets than it closes (``->`` is no closer; strings skipped)."""
+    depth = 0
+    for t in re.finditer(rf"{_STRING}|->|[<(\[{{]|[>)\]}}]", body):
+        tok = t.group(0)
+        if tok in "<([{":
+            depth += 1
+        elif tok in ">)]}":
+            depth -= 1
+    return depth > 0
 
 
 def _rewrite_properties(src: _Source, start: int, edits: list[_Edit], close: int | None = None) -> None:
@@ -305,12 +458,16 @@ def _rewrite_properties(src: _Source, start: int, edits: list[_Edit], close: int
 _SYM = r"@[\w.$-]+|@" + _STRING
 
 
-def _rewrite_custom(src: _Source, m: re.Match, edits: list[_Edit]) -> None:
+def _rewrite_custom(src: _Source, m: re.Match, edits: list[_Edit], out: Normalized) -> None:
     text = src.text
     name = m.group("custom")
     line_end = text.find("\n", m.end())
     line_end = len(text) if line_end < 0 else line_end
-    if name in ("ttcore.device_module", "ttcore.cpu_module"):
+    name = "ttcore." + name.split(".", 1)[1]  # the tt dialect of tt-mlir before 2025-06-17 is ttcore
+    if name == "ttcore.cpu_module":
+        _set_aside_cpu_module(src, m, edits, out)
+        return
+    if name == "ttcore.device_module":
         rest = m.end()
         attrs = ""
         kw = re.compile(r"\s*attributes\s*").match(text, rest)
@@ -402,3 +559,98 @@ def _apply(src: _Source, edits: list[_Edit], out: Normalized) -> str:
         last = e.end
     pieces.append(src.text[last:])
     return "".join(pieces)
+
+
+@dataclass
+class ModuleText:
+    """One top-level module of a text that holds several (or log lines around one).
+
+    Attributes:
+        name: ``@sym_name`` of the module, else the pass of the ``IR Dump After``
+            header before it, else ``module at line N``.
+        line / end_line: its first and last line in the file (1-based).
+        text: the whole file with every line outside this module and its own
+            aliases blanked, so positions stay the file's.
+    """
+
+    name: str
+    line: int
+    end_line: int
+    text: str
+
+
+_MODULE_START = re.compile(r"^(?:builtin\.)?module\b(?=[ \t]*(?:@|attributes\b|\{))", re.MULTILINE)
+_DUMP_HEADER = re.compile(r"IR Dump (?:After|Before) (\w+)")
+_ALIAS_LINE = re.compile(r"[ \t]*[#!][A-Za-z_][\w.$-]*[ \t]*=")
+# Lines that may surround the one module of a plain file: blank, comments, aliases (#loc lines at the end).
+_AROUND = re.compile(r"(?:[ \t]*(?:[#!][A-Za-z_][\w.$-]*[ \t]*=[^\n]*|//[^\n]*)?[ \t\r]*(?:\n|$))*")
+
+
+def split_modules(text: str, path: str = "<string>") -> list[ModuleText] | None:
+    """Split a text into its top-level modules, or None when it is one module and nothing else.
+
+    A compiler log holds several modules (the StableHLO, TTIR and TTNN stages of
+    one compilation, ``// -----// IR Dump After ...`` headers) with log lines
+    around them; each module keeps the alias lines printed just before it.
+    Top-level modules start at column 1 (as MLIR prints them).  The common case,
+    one module with only aliases and comments around it, is recognized with two
+    regex matches and returns None.
+
+    Raises:
+        InputError: a module whose region is never closed.
+    """
+    starts = list(_MODULE_START.finditer(text))
+    if not starts:
+        return None
+    if len(starts) == 1:
+        last_close = text.rfind("\n}")
+        if _AROUND.fullmatch(text, 0, starts[0].start()) and last_close >= 0 \
+                and _AROUND.fullmatch(text, last_close + 2):
+            return None
+    src = _Source(text, path)
+    spans: list[tuple[int, int, str]] = []
+    pos = 0
+    for m in starts:
+        if m.start() < pos:
+            continue
+        head = re.compile(r"(?:builtin\.)?module[ \t]*(@[\w.$-]+)?\s*(attributes\s*)?").match(text, m.start())
+        at = head.end()
+        if head.group(2):
+            at = src.match_close(at, "module attributes") + 1
+        brace = re.compile(r"\s*\{").match(text, at)
+        if brace is None:
+            continue
+        close = src.match_close(brace.end() - 1, "module")
+        spans.append((m.start(), close + 1, head.group(1) or ""))
+        pos = close + 1
+    if not spans:
+        return None
+    modules = []
+    prev_end = 0
+    for start, end, sym in spans:
+        kept, offset, header, skip_to = [], prev_end, "", -1
+        for ln in text[prev_end:start].split("\n"):
+            if offset >= skip_to and _ALIAS_LINE.match(ln):
+                alias_end = offset + len(ln)
+                opener = re.search(r"[<(\[{]", ln)
+                if opener and _unbalanced(ln):  # an alias over several lines
+                    close = src.match_close(offset + opener.start(), "alias")
+                    alias_end = text.find("\n", close)
+                    alias_end = len(text) if alias_end < 0 else alias_end
+                kept.append((offset, alias_end))
+                skip_to = alias_end
+            h = _DUMP_HEADER.search(ln)
+            if h:
+                header = h.group(1)
+            offset += len(ln) + 1
+        pieces, last = [], 0
+        for a, b in kept + [(start, end)]:
+            pieces.append(_blank(text[last:a]))
+            pieces.append(text[a:b])
+            last = b
+        pieces.append(_blank(text[last:]))
+        first_line = src.line_of(start)
+        name = sym or (f"after {header}" if header else f"module at line {first_line}")
+        modules.append(ModuleText(name, first_line, src.line_of(end - 1), "".join(pieces)))
+        prev_end = end
+    return modules

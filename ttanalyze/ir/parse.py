@@ -23,7 +23,7 @@ from ..errors import InputError, SourcePos
 from . import attrs as A
 from .attr_grammar import AttrSyntaxError, parse_attr_text
 from .model import Func, Op, OtherType, Program, TensorType, Value
-from .normalize import Normalized, decode, normalize
+from .normalize import OPAQUE_OP, Normalized, decode, normalize, split_modules
 
 # The bindings look up a Python module for every op's dialect when they wrap an
 # op and do not remember a failed lookup: without a module for ttnn/ttcore each
@@ -61,7 +61,7 @@ def parse_bytes(data: bytes, path: str = "<string>") -> Program:
 
 
 def parse_text(text: str, path: str = "<string>") -> Program:
-    """Parse IR text into a Program.
+    """Parse IR text into a Program: its first TTNN module (see :func:`parse_modules` for all).
 
     Accepts a plain ``module { func.func ... }`` and the real compiler's nesting
     ``module { ttcore.device_module { builtin.module { ttcore.device ...;
@@ -69,10 +69,87 @@ def parse_text(text: str, path: str = "<string>") -> Program:
 
     Raises:
         InputError: malformed MLIR, unknown attribute syntax, undefined alias,
-            dynamic/zero/absurd dimensions, or no function at all.
+            dynamic/zero/absurd dimensions, no function at all, or no TTNN
+            module (TTIR, StableHLO: the message says which).
+    """
+    return parse_modules(text, path)[0]
+
+
+def parse_modules(text: str, path: str = "<string>") -> list[Program]:
+    """Parse every TTNN module of ``text``, each into its own Program.
+
+    A plain file holds one module; a compiler log may hold several stages (StableHLO,
+    TTIR, TTNN) or several TTNN modules, with log lines around them.  Each TTNN module
+    becomes a Program named by :attr:`Program.module_name`, with positions in the
+    file; modules of other dialects are skipped.
+
+    Raises:
+        InputError: as :func:`parse_text`; a text with no TTNN module at all says
+            what it is instead ("this is TTIR: ...").
     """
     if not text.strip():
         raise InputError("empty input: expected an MLIR module", path)
+    modules = split_modules(text, path)
+    if modules is None:
+        _check_is_ttnn(text, path)
+        return [_parse_module(text, path)]
+    ttnn = [m for m in modules if _has_ttnn(m.text)]
+    if not ttnn:
+        _check_is_ttnn(text, path)
+        ttnn = modules[:1]
+    programs = []
+    for m in ttnn:
+        program = _parse_module(m.text, path)
+        if len(modules) > 1:
+            program.module_name = m.name
+            program.module_lines = (m.line, m.end_line)
+        programs.append(program)
+    return programs
+
+
+# ttnn ops, attributes or types; not the names EmitC/EmitPy call (call_opaque "ttnn.add")
+_TTNN_TEXT = re.compile(r"(?<![\w.$\"])(?<!call_opaque )[#!\"]?ttnn\.[a-z_]")
+_DIALECT_OP = re.compile(r"(?<![#!\w.$])\"?(ttir|stablehlo|mhlo|d2m|ttmetal|ttkernel|emitc|emitpy|llvm|tosa|linalg)\.[a-z_]\w*")
+_DIALECT_NAMES = {
+    "ttir": "TTIR", "stablehlo": "StableHLO", "mhlo": "MHLO", "d2m": "D2M", "ttmetal": "TTMetal",
+    "ttkernel": "TTKernel", "emitc": "EmitC", "emitpy": "EmitPy", "llvm": "LLVM dialect", "tosa": "TOSA",
+    "linalg": "Linalg",
+}
+
+
+def _has_ttnn(text: str) -> bool:
+    return any(_TTNN_TEXT.search(line) for line in _code_lines(text))
+
+
+def _code_lines(text: str):
+    for line in text.split("\n"):
+        code = line.split("//", 1)[0] if "//" in line else line
+        if code.strip():
+            yield code
+
+
+def _check_is_ttnn(text: str, path: str) -> None:
+    """Raise InputError when ``text`` holds ops of another dialect and nothing of TTNN."""
+    if _TTNN_TEXT.search(text) and _has_ttnn(text):
+        return
+    counts: dict[str, int] = {}
+    first: dict[str, SourcePos] = {}
+    for i, line in enumerate(text.split("\n"), 1):
+        code = line.split("//", 1)[0]
+        for m in _DIALECT_OP.finditer(code):
+            counts[m.group(1)] = counts.get(m.group(1), 0) + 1
+            first.setdefault(m.group(1), SourcePos(i, m.start() + 1))
+    if not counts:
+        return
+    dialect = max(counts, key=counts.get)
+    name = _DIALECT_NAMES[dialect]
+    after = {"TTIR": "the output of ttir-to-ttnn (ttmlir-opt --ttir-to-ttnn-backend-pipeline)",
+             "StableHLO": "what tt-mlir makes of it after stablehlo-to-ttir and ttir-to-ttnn"}.get(
+        name, "the output of tt-mlir's ttir-to-ttnn pipeline")
+    raise InputError(f"this is {name}, not TTNN IR: ttanalyze reads TTNN IR, {after}", path, first[dialect])
+
+
+def _parse_module(text: str, path: str) -> Program:
     norm = normalize(text, path)
     ctx = ir.Context()
     ctx.allow_unregistered_dialects = True
@@ -82,6 +159,7 @@ def parse_text(text: str, path: str = "<string>") -> Program:
         raise _mlir_error(exc, norm, path) from None
     program = _Walker(norm, text, path).program(module)
     program.source = text
+    program.host_functions = list(norm.host_functions)
     return program
 
 
@@ -119,7 +197,11 @@ class _Walker:
         self.alias_trees: dict[str, Any] = {}
         self.ops: list[Op] = []
         self.system_desc: A.SystemDesc | None = None
+        self.meshes: A.Meshes | None = None
+        self.system_desc_pos: SourcePos | None = None
         self.module_attrs: dict[str, str] = {}
+        self.source_names: dict[int, dict[str, Value]] = {}
+        self.source_seen: dict[int, int] = {}
 
     # -- errors ---------------------------------------------------------------
     def error(self, message: str, pos: SourcePos | None) -> InputError:
@@ -148,19 +230,28 @@ class _Walker:
         if not funcs:
             raise self.error("no func.func in the module: nothing to analyze", SourcePos(1, 1))
         program = Program(self.path, funcs, self.system_desc, self.ops, self.module_attrs)
+        program.meshes = self.meshes
+        program.system_desc_pos = self.system_desc_pos
         return program
 
     def collect(self, op: ir.Operation, funcs: list[Func]) -> None:
         name = op.name
         if name in ("builtin.module", "module"):
             attrs = op.attributes
-            if "ttcore.system_desc" in attrs and self.system_desc is None:
-                value, _ = self.convert_attr(attrs["ttcore.system_desc"], self.op_pos(op))
-                if not isinstance(value, A.SystemDesc):
-                    raise self.error("ttcore.system_desc is not a #ttcore.system_desc", self.op_pos(op))
-                self.system_desc = value
+            for key in ("ttcore.system_desc", "tt.system_desc"):  # tt.system_desc before 2025-06-17
+                if key in attrs and self.system_desc is None:
+                    value, _ = self.convert_attr(attrs[key], self.op_pos(op))
+                    if not isinstance(value, A.SystemDesc):
+                        raise self.error(f"{key} is not a #ttcore.system_desc", self.op_pos(op))
+                    self.system_desc = value
+                    self.system_desc_pos = self.op_pos(op)
+            for key in ("ttcore.meshes", "tt.meshes"):
+                if key in attrs and self.meshes is None:
+                    value, _ = self.convert_attr(attrs[key], self.op_pos(op))
+                    if isinstance(value, A.Meshes):
+                        self.meshes = value
             for n in attrs:
-                if n != "ttcore.system_desc":
+                if n not in ("ttcore.system_desc", "tt.system_desc"):
                     self.module_attrs[n] = str(attrs[n])
         if name == "func.func":
             funcs.append(self.func(op))
@@ -196,6 +287,36 @@ class _Walker:
             func.ops.append(self.op(op, func, values))
         return func
 
+    def source_operands(self, names: str, func: Func) -> list[Value]:
+        """The Values an opaque op names in the source (``%arg0 %5``), found by their source names.
+
+        Names are read from the function's signature and its ops' first lines, once per function
+        and only for functions with opaque ops; names defined inside the op's own region are skipped.
+        """
+        table = self.source_names.get(id(func))
+        if table is None:
+            table = self.source_names[id(func)] = {}
+            sig = "\n".join(self.lines[func.pos.line - 1: func.pos.line + 200])
+            paren = sig.find("(")
+            if paren >= 0:
+                for i, m in enumerate(re.finditer(r"(%[\w.$-]+)\s*:", sig[paren:_close_paren(sig, paren)])):
+                    if i < len(func.args):
+                        table[m.group(1)] = func.args[i]
+            self.source_seen[id(func)] = 0
+        for op in func.ops[self.source_seen[id(func)]:]:
+            m = _RESULT_NAMES.match(self.lines[op.pos.line - 1]) if 0 < op.pos.line <= len(self.lines) else None
+            if m and op.results:
+                first, count = m.group(1), m.group(2)
+                if count:
+                    table[first] = op.results[0]
+                    for i, r in enumerate(op.results):
+                        table[f"{first}#{i}"] = r
+                else:
+                    for n, r in zip(re.findall(r"%[\w.$-]+", m.group(0)), op.results):
+                        table[n] = r
+        self.source_seen[id(func)] = len(func.ops)
+        return [table[n] for n in names.split() if n in table]
+
     def lookup(self, values: dict[Any, Value], operand: ir.Value, op: ir.Operation) -> Value:
         v = values.get(operand)
         if v is None:
@@ -204,14 +325,22 @@ class _Walker:
 
     def op(self, op: ir.Operation, func: Func, values: dict[Any, Value]) -> Op:
         pos = self.op_pos(op)
-        if len(op.regions) and any(len(r.blocks) for r in op.regions):
-            raise self.error(f"op '{op.name}' has regions; ttanalyze reads TTNN programs of straight-line ops", pos)
-        operands = [self.lookup(values, o, op) for o in op.operands]
+        name = op.name
         attrs: dict[str, Any] = {}
         raw: dict[str, str] = {}
-        for name in op.attributes:
-            attrs[name], raw[name] = self.convert_attr(op.attributes[name], pos)
-        new = Op(len(self.ops), op.name, operands, [], attrs, raw, pos, self.norm.op_loc_text(pos.line), func)
+        opaque = ""
+        if name == OPAQUE_OP:  # a custom-syntax op normalize could not turn into generic form
+            name = op.attributes["ttanalyze.name"].value
+            opaque = "custom syntax"
+            operands = self.source_operands(op.attributes["ttanalyze.operands"].value, func)
+        else:
+            operands = [self.lookup(values, o, op) for o in op.operands]
+            for attr_name in op.attributes:
+                attrs[attr_name], raw[attr_name] = self.convert_attr(op.attributes[attr_name], pos)
+            if len(op.regions) and any(len(r.blocks) for r in op.regions):
+                opaque = "region"
+        new = Op(len(self.ops), name, operands, [], attrs, raw, pos, self.norm.op_loc_text(pos.line), func)
+        new.opaque = opaque
         if op.name == "ttcore.load_cached":
             new.callee = attrs.get("callee")
         for r in op.results:
@@ -253,7 +382,7 @@ class _Walker:
             raise self.error(f"absurd tensor volume {volume} elements in {text} (more than 2^48)", self.text_pos(text, pos))
         elem_name = str(t.element_type)
         try:
-            element = A.dtype_from_builtin(elem_name)
+            element = _element_dtype(elem_name)
         except A.AttrError as exc:
             raise self.error(str(exc), self.text_pos(text, pos)) from None
         layout = None
@@ -331,5 +460,44 @@ class _Walker:
         return tree
 
 
+_TILE_ELEMENT = re.compile(r"!tt(?:core)?\.tile<\s*(\d+)x(\d+)\s*,\s*(\w+)\s*>")
+
+
+def _element_dtype(name: str) -> A.DataType:
+    """The DataType of a tensor's element type: a builtin (``bf16``, ``ui8``) or a tile.
+
+    tt-mlir writes block-float tensors (bfp8/bfp4 weights) with a tile element
+    type, ``tensor<1x1x3840x8192x!ttcore.tile<32x32, bfp_bf8>, #layout>``: the
+    shape stays the logical shape in elements and the data type is the tile's
+    (``!tt.tile`` before tt-mlir 820a5207, 2025-06-17).
+
+    Raises:
+        AttrError: a type tt-metal cannot store, or a tile of an unknown data type.
+    """
+    tile = _TILE_ELEMENT.fullmatch(name)
+    if tile is None:
+        return A.dtype_from_builtin(name)
+    dtype = A.DataType(A.BUILTIN_TO_DTYPE.get(tile.group(3), tile.group(3)))
+    dtype.tile_bytes(int(tile.group(1)), int(tile.group(2)))  # raises for an unknown type or a bad bfp tile
+    return dtype
+
+
+_RESULT_NAMES = re.compile(r"\s*(%[\w.$-]+)(?::(\d+))?(?:\s*,\s*%[\w.$-]+)*\s*=")
+
+
+def _close_paren(text: str, open_at: int) -> int:
+    depth = 0
+    for i in range(open_at, len(text)):
+        c = text[i]
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return i
+    return len(text)
+
+
 def _clip(text: str, n: int = 60) -> str:
     return text if len(text) <= n else text[: n - 3] + "..."
+

@@ -27,7 +27,10 @@ def summary_line(a: Analysis, findings: list[Finding]) -> str:
     """``file: N ops, E errors, W warnings, I infos; peak L1 X B/core at line L``."""
     counts = {s: sum(1 for f in findings if f.severity == s) for s in ("error", "warning", "info")}
     n = len(a.program.ops)
-    parts = [f"{a.program.path}: {n} op{'s' * (n != 1)}",
+    module = a.program.module_name
+    where_module = (f" [module {module}, lines {a.program.module_lines[0]}-{a.program.module_lines[1]}]"
+                    if module and a.program.module_lines else "")
+    parts = [f"{a.program.path}{where_module}: {n} op{'s' * (n != 1)}",
              f"{counts['error']} error{'s' * (counts['error'] != 1)}",
              f"{counts['warning']} warning{'s' * (counts['warning'] != 1)}",
              f"{counts['info']} info"]

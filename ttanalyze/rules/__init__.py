@@ -112,7 +112,7 @@ def run(analysis: Analysis, select: Iterable[str] | None = None) -> list[Finding
     Raises:
         RuntimeError: a selected id has no metadata or no implementation.
     """
-    from . import capacity, circular_buffers, encoding, padding, reshape, result_spec, result_type, unmodeled  # noqa: F401  (registration)
+    from . import capacity, circular_buffers, encoding, eras, padding, reshape, result_spec, result_type, unmodeled  # noqa: F401  (registration)
 
     metas = catalog()
     ids = list(select) if select else sorted(_CHECKS)
@@ -129,6 +129,6 @@ def run(analysis: Analysis, select: Iterable[str] | None = None) -> list[Finding
 
 def implemented() -> list[str]:
     """Ids of the rules with an implementation."""
-    from . import capacity, circular_buffers, encoding, padding, reshape, result_spec, result_type, unmodeled  # noqa: F401
+    from . import capacity, circular_buffers, encoding, eras, padding, reshape, result_spec, result_type, unmodeled  # noqa: F401
 
     return sorted(_CHECKS)

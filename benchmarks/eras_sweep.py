@@ -1,0 +1,317 @@
+"""Sweep ttanalyze over every TTNN test file of tt-mlir, at several commits ("eras").
+
+For each commit, every ``test/**/*.mlir`` file is split at ``// -----`` (as
+``ttmlir-opt --split-input-file`` does); a split that holds ``ttnn.`` ops outside
+comments is a *TTNN case*.  A case is *negative* when tt-mlir's own test expects
+the verifier to refuse it (the split has an ``expected-error``, or the file's RUN
+lines run ``not ttmlir-opt``/``not ttmlir-translate``); every other case is text
+tt-mlir's verifier accepts, which ttanalyze must analyze (exit 0 or 1).
+
+Each case is analyzed in-process, as ``ttanalyze check --arch wormhole_b0`` would
+(the file's own system_desc wins): parse every TTNN module of the text, analyze,
+run every rule.  Identical texts are analyzed once (keyed by their SHA-1), work
+is done in chunks of one worker process each (``nice``), with a per-case
+timeout, and results are appended to a resumable JSON-lines file.
+
+Usage (the mirror is a bare git directory of tenstorrent/tt-mlir)::
+
+    python benchmarks/eras_sweep.py MIRROR.git 2025-06=42db2e48 2025-10=47da1597 \
+        2026-04=41988b57 HEAD=19c86fca --results measurements/eras/results.jsonl.gz \
+        --table docs/eras.md
+
+``LABEL=COMMIT`` names each era; a bare commit is labeled by itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import gzip
+import hashlib
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SPLIT = re.compile(r"^// -----.*$", re.M)
+# an op of the ttnn dialect in code (generic "ttnn.x"(...) or custom ttnn.x), not an attribute #ttnn.x
+TTNN_OP = re.compile(r"(?<![#!\w.$\"])(?<!call_opaque )\"?ttnn\.[a-z_][\w]*\"?\s*[(<{:%@]|=\s*\"?ttnn\.[a-z_]\w*")
+COMMENT = re.compile(r"//[^\n]*")
+NEGATIVE_RUN = re.compile(r"RUN:.*\bnot\s+(ttmlir-opt|ttmlir-translate)\b")
+
+
+def git(mirror: str, *args: str) -> bytes:
+    return subprocess.run(["git", "--git-dir", mirror, *args], check=True, capture_output=True).stdout
+
+
+def test_files(mirror: str, commit: str) -> list[tuple[str, str]]:
+    """(path, blob sha) of every test/**.mlir file at ``commit``."""
+    out = git(mirror, "ls-tree", "-r", commit, "--", "test/").decode()
+    files = []
+    for line in out.splitlines():
+        meta, path = line.split("\t", 1)
+        _mode, kind, sha = meta.split()
+        if kind == "blob" and path.endswith(".mlir"):
+            files.append((path, sha))
+    return files
+
+
+def read_blobs(mirror: str, shas: list[str]) -> dict[str, str]:
+    """Blob texts by sha, read with one ``git cat-file --batch``."""
+    proc = subprocess.run(["git", "--git-dir", mirror, "cat-file", "--batch"], input="\n".join(shas).encode() + b"\n",
+                          capture_output=True, check=True)
+    data, pos, out = proc.stdout, 0, {}
+    for sha in shas:
+        nl = data.index(b"\n", pos)
+        header = data[pos:nl].split()
+        size = int(header[2])
+        out[sha] = data[nl + 1: nl + 1 + size].decode("utf-8", "replace")
+        pos = nl + 1 + size + 1
+    return out
+
+
+def splits(text: str) -> list[tuple[int, str]]:
+    """(first line number in the file, text) of each ``// -----`` split.
+
+    The split keeps its place in the file: earlier lines are blank, so the
+    analyzer's line numbers are the file's.
+    """
+    out, start, line = [], 0, 1
+    for m in SPLIT.finditer(text):
+        out.append((line, text[start:m.start()]))
+        line += text.count("\n", start, m.end())
+        start = m.end()
+    out.append((line, text[start:]))
+    return [(ln, "\n" * (ln - 1) + body) for ln, body in out]
+
+
+def is_ttnn(text: str) -> bool:
+    return bool(TTNN_OP.search(COMMENT.sub("", text)))
+
+
+def cases(mirror: str, commit: str) -> list[dict]:
+    """Every TTNN case of ``commit``'s test files, with its text."""
+    files = test_files(mirror, commit)
+    blobs = read_blobs(mirror, sorted({sha for _, sha in files}))
+    out = []
+    for path, sha in files:
+        text = blobs[sha]
+        file_negative = bool(NEGATIVE_RUN.search(text))
+        parts = splits(text) if "// -----" in text else [(1, text)]
+        for index, (line, body) in enumerate(parts):
+            if not is_ttnn(body):
+                continue
+            negative = file_negative or "expected-error" in body
+            key = hashlib.sha1(body.encode()).hexdigest()
+            out.append({"path": path, "split": index, "line": line, "negative": negative, "key": key, "text": body})
+    return out
+
+
+# -- analysis of one case (in the worker) ---------------------------------------------------------------------------
+
+
+class _Timeout(Exception):
+    pass
+
+
+def _alarm(signum, frame):  # noqa: ARG001
+    raise _Timeout()
+
+
+def analyze_case(text: str, timeout: int) -> dict:
+    """Parse and analyze ``text`` as ``ttanalyze check --arch wormhole_b0`` does.
+
+    Returns ``{"status": analyzed|input_error|internal|timeout, ...}``.
+    """
+    from ttanalyze.analysis import analyze
+    from ttanalyze.errors import InputError
+    from ttanalyze.ir.parse import parse_modules
+    from ttanalyze.rules import run
+
+    signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(timeout)
+    start = time.perf_counter()
+    try:
+        programs = parse_modules(text, "case.mlir")
+        rules: collections.Counter = collections.Counter()
+        severities: collections.Counter = collections.Counter()
+        ops = 0
+        for program in programs:
+            try:
+                a = analyze(program, "wormhole_b0")
+            except ValueError as exc:
+                raise InputError(str(exc), "case.mlir") from None
+            ops += len(program.ops)
+            for f in run(a):
+                rules[f.rule] += 1
+                severities[f.severity] += 1
+        status = {"status": "analyzed", "modules": len(programs), "ops": ops, "rules": dict(rules),
+                  "errors": severities.get("error", 0)}
+    except InputError as exc:
+        status = {"status": "input_error", "message": str(exc).removeprefix("case.mlir:")}
+    except _Timeout:
+        status = {"status": "timeout"}
+    except RecursionError as exc:
+        status = {"status": "internal", "message": f"RecursionError: {str(exc)[:200]}"}
+    except Exception as exc:  # noqa: BLE001 - the sweep counts internal errors
+        import traceback
+
+        tb = traceback.extract_tb(exc.__traceback__)[-1]
+        status = {"status": "internal",
+                  "message": f"{type(exc).__name__}: {str(exc)[:200]} at {Path(tb.filename).name}:{tb.lineno}"}
+    finally:
+        signal.alarm(0)
+    status["seconds"] = round(time.perf_counter() - start, 3)
+    return status
+
+
+def worker(chunk_path: str, out_path: str, timeout: int) -> None:
+    sys.path.insert(0, str(ROOT))
+    with open(chunk_path) as f:
+        chunk = json.load(f)
+    with open(out_path, "a") as out:
+        for key, text in chunk:
+            result = analyze_case(text, timeout)
+            result["key"] = key
+            out.write(json.dumps(result) + "\n")
+            out.flush()
+
+
+# -- driver ---------------------------------------------------------------------------------------------------------
+
+
+def load_results(path: Path) -> dict[str, dict]:
+    if not path.exists():
+        return {}
+    opener = gzip.open if path.suffix == ".gz" else open
+    out = {}
+    with opener(path, "rt") as f:
+        for line in f:
+            if line.strip():
+                r = json.loads(line)
+                if "key" in r and "status" in r:
+                    out[r["key"]] = r
+    return out
+
+
+def run_sweep(mirror: str, eras: list[tuple[str, str]], results_path: Path, chunk: int, timeout: int,
+              fresh: bool) -> tuple[dict[str, list[dict]], dict[str, dict]]:
+    per_era = {label: cases(mirror, commit) for label, commit in eras}
+    known = {} if fresh else load_results(results_path)
+    texts = {c["key"]: c["text"] for cs in per_era.values() for c in cs}
+    todo = [k for k in texts if k not in known]
+    print(f"{len(texts)} distinct cases, {len(todo)} to analyze", file=sys.stderr)
+    with tempfile.TemporaryDirectory() as tmp:
+        part = Path(tmp) / "part.jsonl"
+        for i in range(0, len(todo), chunk):
+            spec = Path(tmp) / "chunk.json"
+            spec.write_text(json.dumps([(k, texts[k]) for k in todo[i:i + chunk]]))
+            part.write_text("")
+            subprocess.run(["nice", "-n", "10", sys.executable, __file__, "--worker", str(spec), str(part),
+                            "--timeout", str(timeout)], check=False, cwd=ROOT)
+            done = load_results(part)
+            for k in todo[i:i + chunk]:  # a case that killed the worker (segfault) is an internal error
+                if k not in done:
+                    done[k] = {"key": k, "status": "internal", "message": "worker process died"}
+                    break
+            known.update(done)
+            save_results(results_path, known, per_era)
+            print(f"  {min(i + chunk, len(todo))}/{len(todo)}", file=sys.stderr)
+            if len(done) < len(todo[i:i + chunk]):  # resume after the crash
+                return run_sweep(mirror, eras, results_path, chunk, timeout, False)
+    save_results(results_path, known, per_era)
+    return per_era, known
+
+
+def save_results(path: Path, known: dict[str, dict], per_era: dict[str, list[dict]]) -> None:
+    """Compact raw results: one line per case (era, path, split, verdict), then one per distinct text."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with gzip.open(path, "wt") as f:
+        for label, cs in per_era.items():
+            for c in cs:
+                f.write(json.dumps({"era": label, "path": c["path"], "split": c["split"], "line": c["line"],
+                                    "negative": c["negative"], "case": c["key"]}) + "\n")
+        for r in known.values():
+            f.write(json.dumps(r, sort_keys=True) + "\n")
+
+
+def reason(message: str) -> str:
+    """An input error message with positions, names and numbers blanked, for grouping."""
+    m = re.sub(r"^\d+:\d+: error: ", "", message)
+    m = re.sub(r"'[^']*'", "'…'", m)
+    m = re.sub(r"\d+", "N", m)
+    return m[:110]
+
+
+def table(eras: list[tuple[str, str]], per_era: dict[str, list[dict]], known: dict[str, dict], mirror: str) -> str:
+    lines = ["| era | commit | TTNN cases | accepted by tt-mlir | analyzed (exit 0/1) | refused (exit 2) | "
+             "internal errors | timeouts | negative tests | negative refused | negative flagged | negative analyzed |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    groups = {}
+    for label, commit in eras:
+        cs = per_era[label]
+        date = git(mirror, "log", "-1", "--format=%cs", commit).decode().strip()
+        pos = [c for c in cs if not c["negative"]]
+        neg = [c for c in cs if c["negative"]]
+        st = lambda c: known.get(c["key"], {}).get("status")  # noqa: E731
+        flagged = sum(1 for c in neg if st(c) == "analyzed" and known[c["key"]].get("errors"))
+        lines.append(
+            f"| {label} | `{commit[:10]}` {date} | {len(cs)} | {len(pos)} | "
+            f"{sum(st(c) == 'analyzed' for c in pos)} | {sum(st(c) == 'input_error' for c in pos)} | "
+            f"{sum(st(c) == 'internal' for c in cs)} | {sum(st(c) == 'timeout' for c in cs)} | {len(neg)} | "
+            f"{sum(st(c) == 'input_error' for c in neg)} | {flagged} | "
+            f"{sum(st(c) == 'analyzed' for c in neg) - flagged} |")
+        g = collections.Counter()
+        examples = {}
+        for c in pos:
+            r = known.get(c["key"], {})
+            if r.get("status") in ("input_error", "internal", "timeout"):
+                why = reason(r.get("message", r["status"]))
+                g[why] += 1
+                examples.setdefault(why, f"{c['path']}:{r.get('message', '').split(': error')[0]}")
+        groups[label] = (g, examples)
+    out = ["\n".join(lines), ""]
+    for label, (g, examples) in groups.items():
+        if not g:
+            out.append(f"**{label}**: every accepted case analyzed.\n")
+            continue
+        out.append(f"**{label}**: accepted cases not analyzed, by reason\n")
+        out.append("| cases | reason | example |\n|---|---|---|")
+        for why, n in g.most_common():
+            out.append(f"| {n} | {why.replace('|', '/')} | `{examples[why]}` |")
+        out.append("")
+    return "\n".join(out)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("mirror", nargs="?", help="bare git directory of tenstorrent/tt-mlir")
+    ap.add_argument("eras", nargs="*", help="LABEL=COMMIT or COMMIT")
+    ap.add_argument("--results", default=str(ROOT / "measurements/eras/results.jsonl.gz"))
+    ap.add_argument("--table", help="write the per-era table (markdown) here")
+    ap.add_argument("--chunk", type=int, default=300, help="cases per worker process")
+    ap.add_argument("--timeout", type=int, default=60, help="seconds per case")
+    ap.add_argument("--fresh", action="store_true", help="ignore earlier results")
+    ap.add_argument("--worker", nargs=2, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.worker:
+        worker(args.worker[0], args.worker[1], args.timeout)
+        return
+    if not args.mirror or not args.eras:
+        ap.error("give the mirror and at least one commit")
+    eras = [tuple(e.split("=", 1)) if "=" in e else (e, e) for e in args.eras]
+    per_era, known = run_sweep(args.mirror, eras, Path(args.results), args.chunk, args.timeout, args.fresh)
+    text = table(eras, per_era, known, args.mirror)
+    print(text)
+    if args.table:
+        Path(args.table).write_text(text + "\n")
+
+
+if __name__ == "__main__":
+    main()
