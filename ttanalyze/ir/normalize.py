@@ -580,6 +580,8 @@ class ModuleText:
 
 
 _MODULE_START = re.compile(r"^(?:builtin\.)?module\b(?=[ \t]*(?:@|attributes\b|\{))", re.MULTILINE)
+_MODULE_LOC = re.compile(r"[ \t]*loc\([^\n]*\)")
+_LOC_ALIAS_LINE = re.compile(r"#[A-Za-z_][\w.$-]*[ \t]*=[ \t]*loc\(")
 _DUMP_HEADER = re.compile(r"IR Dump (?:After|Before) (\w+)")
 _ALIAS_LINE = re.compile(r"[ \t]*[#!][A-Za-z_][\w.$-]*[ \t]*=")
 # Lines that may surround the one module of a plain file: blank, comments, aliases (#loc lines at the end).
@@ -604,9 +606,10 @@ def split_modules(text: str, path: str = "<string>") -> list[ModuleText] | None:
         return None
     if len(starts) == 1:
         last_close = text.rfind("\n}")
-        if _AROUND.fullmatch(text, 0, starts[0].start()) and last_close >= 0 \
-                and _AROUND.fullmatch(text, last_close + 2):
-            return None
+        if last_close >= 0 and _AROUND.fullmatch(text, 0, starts[0].start()):
+            tail = _MODULE_LOC.match(text, last_close + 2)  # } loc(#loc)
+            if _AROUND.fullmatch(text, tail.end() if tail else last_close + 2):
+                return None
     src = _Source(text, path)
     spans: list[tuple[int, int, str]] = []
     pos = 0
@@ -643,8 +646,15 @@ def split_modules(text: str, path: str = "<string>") -> list[ModuleText] | None:
             if h:
                 header = h.group(1)
             offset += len(ln) + 1
+        kept.append((start, end))
+        following = spans[len(modules) + 1][0] if len(modules) + 1 < len(spans) else len(text)
+        offset = end
+        for ln in text[end:following].split("\n"):  # its #loc aliases, printed after it
+            if _LOC_ALIAS_LINE.match(ln):
+                kept.append((offset, offset + len(ln)))
+            offset += len(ln) + 1
         pieces, last = [], 0
-        for a, b in kept + [(start, end)]:
+        for a, b in kept:
             pieces.append(_blank(text[last:a]))
             pieces.append(text[a:b])
             last = b
