@@ -393,6 +393,13 @@ class SystemDesc:
 
 
 @dataclass(frozen=True)
+class TensorMesh:
+    """``#ttcore.tensor_mesh<"mesh">`` (TTCore_TensorMeshAttr): the device mesh a tensor is spread over."""
+
+    name: str
+
+
+@dataclass(frozen=True)
 class Meshes:
     """``#ttcore.meshes<[<"mesh" = 2x4>, ...]>`` (TTCore_MeshesAttr): the device meshes by name.
 
@@ -564,10 +571,17 @@ def _layout_grid(b: _Builder, v: Any) -> tuple[tuple[int, ...], tuple[AffineMapV
     return _dims(v, "ttnn_layout grid"), ()
 
 
+def _build_tensor_mesh(b: _Builder, node: Node) -> TensorMesh:
+    if not node.items:
+        raise AttrError('#ttcore.tensor_mesh expects <"mesh name">')
+    name = node.items[0]
+    return TensorMesh(name if isinstance(name, str) else _ident(name, "tensor_mesh"))
+
+
 def _tensor_mesh(b: _Builder, v: Any) -> str:
     v = b.deref(v)
-    if isinstance(v, Node) and v.name in ("ttcore.tensor_mesh", "tt.tensor_mesh") and v.items:
-        return str(v.items[0]) if isinstance(v.items[0], str) else _ident(v.items[0], "tensor_mesh")
+    if isinstance(v, Node) and v.name == "ttcore.tensor_mesh":
+        return _build_tensor_mesh(b, v).name
     if isinstance(v, Node) and v.items:  # other mesh attributes (tensor_mesh_sharding of early 2025): the name
         first = v.items[0]
         return first if isinstance(first, str) else _show(first)
@@ -840,6 +854,7 @@ _BUILDERS: dict[str, Callable[[_Builder, Node], Any]] = {
     "ttcore.system_desc": _build_system_desc,
     "ttcore.device": _build_device,
     "ttcore.meshes": _build_meshes,
+    "ttcore.tensor_mesh": _build_tensor_mesh,
     "ttcore.tile": lambda b, n: b.tile(n),
     **{name: _build_matmul_config for name in MATMUL_CONFIG_KINDS},
 }

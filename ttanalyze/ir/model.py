@@ -19,13 +19,20 @@ class TensorType:
     """A ranked tensor type: logical shape, scalar element type and TTNN layout.
 
     ``layout`` is None for tensors without a ``#ttnn.ttnn_layout`` encoding;
-    ``encoding_text`` keeps the encoding for reports.
+    ``encoding_text`` keeps the encoding for reports.  ``element`` is the data
+    type, also for a tensor whose element type is a tile
+    (``tensor<...x!ttcore.tile<32x32, bfp_bf8>, #layout>``, bfp weights), whose
+    shape stays the logical shape in elements.  ``tensor_mesh`` names the device
+    mesh a multi-device tensor is spread over (``mesh = #ttcore.tensor_mesh<"m">``
+    in its layout, or a bare ``#ttcore.tensor_mesh<"m">`` encoding), None for a
+    single-device tensor; :meth:`Program.mesh_shape` gives that mesh's shape.
     """
 
     shape: tuple[int, ...]
     element: DataType
     layout: TTNNLayout | None
     encoding_text: str = ""
+    tensor_mesh: str | None = None
 
     def __str__(self) -> str:
         dims = "x".join(str(d) for d in self.shape)
@@ -190,16 +197,15 @@ class Program:
     system_desc_pos: SourcePos | None = None
     host_functions: list[tuple[str, SourcePos]] = field(default_factory=list)
 
-    def mesh_shape(self, tensor: "TensorType | None" = None) -> tuple[int, ...] | None:
-        """Shape of the device mesh (rows x cols of chips).
+    def mesh_shape(self, name: str | None = None) -> tuple[int, ...] | None:
+        """Shape (rows x cols of chips) of the device mesh ``name`` of ``ttcore.meshes``.
 
-        With a tensor whose layout names a mesh (``mesh = #ttcore.tensor_mesh<"m">``),
-        that mesh's shape from ``ttcore.meshes``; otherwise the module's only mesh.
-        None when the module declares no mesh (one device) or names an unknown one.
+        Without a name, the module's mesh when it declares exactly one.  None when
+        the module declares no mesh (one device) or no mesh of that name.  A
+        tensor's mesh name is :attr:`TensorType.tensor_mesh`.
         """
         if self.meshes is None:
             return None
-        name = tensor.layout.tensor_mesh if tensor is not None and tensor.layout is not None else None
         if name is not None:
             return self.meshes.shape(name)
         return self.meshes.shapes[0][1] if len(self.meshes.shapes) == 1 else None

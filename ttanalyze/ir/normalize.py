@@ -443,6 +443,12 @@ def _rewrite_properties(src: _Source, start: int, edits: list[_Edit], close: int
     text = src.text
     if close is None:
         close = src.match_close(start + 1, "property dictionary")
+    if close + 1 < len(text) and text[close + 1] != ">":
+        gt = re.compile(r"\s*").match(text, close + 1).end()
+        if gt < len(text) and text[gt] == ">":  # '}' and '>' on different lines (hand-written tests)
+            edits.append(_Edit(start, start + 2, " {"))
+            edits.append(_Edit(gt, gt + 1, " "))
+            return
     if close + 1 >= len(text) or text[close + 1] != ">":
         raise src.error("property dictionary '<{' is not closed by '}>'", start)
     edits.append(_Edit(start, start + 2, " {"))

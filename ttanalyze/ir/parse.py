@@ -287,6 +287,27 @@ class _Walker:
             func.ops.append(self.op(op, func, values))
         return func
 
+    def check_tile_element(self, t: ir.Type, tensor: TensorType, op_name: str, pos: SourcePos) -> None:
+        """An op result whose element type is a tile must hold the same tile as its layout's memref.
+
+        tt-mlir's verifier refuses the op otherwise (``CheckTileTypeTrait``,
+        include/ttmlir/Dialect/TTNN/IR/TTNNTraits.h @19c86fca: "Output element type
+        must match the scalar element type from encoding").
+
+        Raises:
+            InputError: the two tiles differ.
+        """
+        tile = _TILE_ELEMENT.fullmatch(str(t.element_type)) if isinstance(t, ir.RankedTensorType) else None
+        layout = tensor.layout
+        if tile is None:
+            return
+        if not layout.is_tiled or (layout.element.height, layout.element.width, layout.element.dtype) != (
+                int(tile.group(1)), int(tile.group(2)), tensor.element):
+            raise self.error(
+                f"'{op_name}' result element type {tile.group(0)} differs from its layout's memref element "
+                f"{layout.element}: tt-mlir's verifier refuses it (\"Output element type must match the scalar "
+                f"element type from encoding\", TTNNTraits.h CheckTileTypeTrait)", pos)
+
     def source_operands(self, names: str, func: Func) -> list[Value]:
         """The Values an opaque op names in the source (``%arg0 %5``), found by their source names.
 
@@ -345,6 +366,8 @@ class _Walker:
             new.callee = attrs.get("callee")
         for r in op.results:
             v = Value(r.get_name(self.asm), self.convert_type(r.type, pos), producer=new, func=func)
+            if isinstance(v.type, TensorType) and v.type.layout is not None and not opaque:
+                self.check_tile_element(r.type, v.type, name, pos)
             values[r] = v
             new.results.append(v)
         for v in operands:
@@ -387,13 +410,17 @@ class _Walker:
             raise self.error(str(exc), self.text_pos(text, pos)) from None
         layout = None
         enc_text = ""
+        mesh = None
         if t.encoding is not None:
             value, enc_text = self.convert_attr(t.encoding, pos)
             if isinstance(value, A.TTNNLayout):
                 layout = value
+                mesh = value.tensor_mesh
+            elif isinstance(value, A.TensorMesh):
+                mesh = value.name
             elif not isinstance(value, A.DialectAttr):
                 raise self.error(f"tensor encoding is not a layout: {enc_text[:80]}", self.text_pos(enc_text, pos))
-        return TensorType(shape, element, layout, enc_text)
+        return TensorType(shape, element, layout, enc_text, mesh)
 
     # -- attributes ---------------------------------------------------------
     def convert_attr(self, a: ir.Attribute, pos: SourcePos) -> tuple[Any, str]:

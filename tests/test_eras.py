@@ -1,0 +1,208 @@
+"""TTNN files of every tt-mlir era: real files copied from tt-mlir's history (tests/data/eras/ORIGINS.md)
+and a few constructed ones, each read, analyzed or refused the way docs/eras.md describes."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from ttanalyze.analysis import analyze
+from ttanalyze.errors import InputError
+from ttanalyze.ir.parse import parse_modules, parse_text
+from ttanalyze.rules import run
+
+DATA = Path(__file__).parent / "data" / "eras"
+# Inputs that are not TTNN IR, and tt-mlir's negative test (its verifier refuses it).
+NOT_TTNN = {"stablehlo_input_2026_08.mlir": "StableHLO", "ttir_input_2026_08.mlir": "TTIR"}
+REFUSED = {"tile_element_negative_2026_08.mlir": "differs from its layout's memref element"}
+
+
+def splits(path: Path) -> list[tuple[str, str]]:
+    """The ``// -----`` splits of a test file, each with the file's line numbers (earlier lines blank)."""
+    text = path.read_text()
+    out, start, line = [], 0, 1
+    for m in list(re.finditer(r"^// -----.*$", text, re.M)) + [None]:
+        end = m.start() if m else len(text)
+        out.append((f"{path.name}#{len(out)}", "\n" * (line - 1) + text[start:end]))
+        if m:
+            line += text.count("\n", start, m.end())
+            start = m.end()
+    return out
+
+
+CASES = [c for p in sorted(DATA.glob("*.ml*")) if p.name not in NOT_TTNN and p.name not in REFUSED
+         for c in splits(p) if re.search(r"^[^/\n]*ttnn\.", c[1], re.M)]  # splits with TTNN code
+
+
+def programs(name: str, split: int = 0):
+    return parse_modules(dict(splits(DATA / name))[f"{name}#{split}"], name)
+
+
+def findings(program, rule=None):
+    return run(analyze(program, "wormhole_b0"), [rule] if rule else None)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
+def test_every_era_file_is_analyzed(case):
+    """Each file (split) parses into at least one TTNN program, which every analysis and rule runs on."""
+    name, text = case
+    progs = parse_modules(text, name)
+    assert progs
+    for p in progs:
+        findings(p)
+
+
+@pytest.mark.parametrize("name,dialect", sorted(NOT_TTNN.items()))
+def test_a_file_without_ttnn_says_what_it_is(name, dialect, cli):
+    result = cli("check", DATA / name, "--arch", "wormhole_b0")
+    assert result.exit_code == 2
+    assert re.match(rf"^{re.escape(str(DATA / name))}:\d+:\d+: error: this is {dialect}, not TTNN IR: ",
+                    result.stderr.strip()), result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_negative_test_of_tt_mlir_is_refused_with_its_reason(cli):
+    name = "tile_element_negative_2026_08.mlir"
+    result = cli("check", DATA / name, "--arch", "wormhole_b0")
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"{DATA / name}:8:10: error: 'ttnn.add' result element type "
+                                    "!ttcore.tile<32x32, bfp_bf8> differs")
+
+
+# -- system_desc of every era -----------------------------------------------------------------------------------------
+
+
+def test_tt_dialect_of_2025_maps_onto_ttcore():
+    """tt.device_module, tt.device, #tt.system_desc (with physical_helper_cores = {dram = [...] eth_inactive = [...]},
+    no dst field, no dram_grid) and !tt.tile of tt-mlir before the ttcore rename."""
+    (p,) = programs("tt_dialect_physical_helper_cores_2025_06.mlir")
+    chip = p.system_desc.chips[0]
+    assert (chip.arch, chip.grid, chip.l1_unreserved_base, chip.num_cbs) == ("wormhole_b0", (8, 8), 97248, 32)
+    assert chip.dst_physical_size_tiles == 16 and chip.dram_grid == (1, 12)
+    assert [d[0] for d in chip.defaulted] == ["dst_physical_size_tiles", "dram_grid"]
+    assert p.funcs[0].args[0].type.layout.element.dtype.name == "f32"
+    notes = findings(p, "TTA026")
+    assert [f.severity for f in notes] == ["info", "info"]
+    assert "no dram_grid (written by an earlier tt-mlir): using 1x12" in notes[1].message
+    assert notes[0].pos.line == 6  # the builtin.module carrying tt.system_desc
+
+
+def test_tt_dialect_of_2025_05_with_physical_cores():
+    (p,) = programs("tt_dialect_device_module_2025_05.mlir")
+    assert p.system_desc.chips[0].l1_unreserved_base > 0
+    assert [op.name for op in p.ops][:2] == ["ttnn.reshape", "ttnn.deallocate"]
+
+
+def test_dst_register_size_tiles_is_the_half_sync_dst():
+    text = (DATA / "dst_register_size_tiles_2025_10.mlir").read_text()
+    # the test file defines its system_desc alias without attaching it: attach it as tt-mlir's output does
+    (p,) = parse_modules(text.replace("module {", "module attributes {ttcore.system_desc = #system_desc} {", 1), "x")
+    register = int(re.search(r"dst_register_size_tiles = (\d+)", text).group(1))
+    chip = p.system_desc.chips[0]
+    assert chip.dst_physical_size_tiles == 2 * register
+    assert analyze(p).arch.dst_tiles == 2 * register
+    assert any("dst_register_size_tiles" in f.message for f in findings(p, "TTA026"))
+
+
+def test_system_desc_without_dram_grid():
+    (p,) = programs("no_dram_grid_2026_03.mlir")
+    chip = p.system_desc.chips[0]
+    assert chip.dram_grid == (1, chip.num_dram_channels)
+    assert [d[0] for d in chip.defaulted] == ["dram_grid"]
+
+
+# -- layouts -----------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name,mapping", [("grid_affine_map_2025_10.mlir", "(d0, d1) -> (0, d0, d1)"),
+                                          ("grid_virt_to_physical_2026_03.mlir", "(d0, d1) -> (0, d0, d1)")])
+def test_grid_with_core_maps(name, mapping):
+    """<1x1, (d0, d1) -> (...)> (2025) and <1x1, virt_to_physical_map = ..., physical_to_virt_map = ...> (2026)."""
+    (p,) = programs(name)
+    mapped = [v.type.layout for f in p.funcs for op in f.ops for v in op.results
+              if v.is_tensor and v.type.layout is not None and v.type.layout.grid_mapping]
+    assert mapped and mapped[0].grid == (1, 1) and mapped[0].memory_layout == "block_sharded"
+    assert mapping in [m.text for m in mapped[0].grid_mapping]
+
+
+def test_linear_map_with_more_results_than_the_grid_rank():
+    (p,) = programs("nd_linear_map_2026_08.mlir")
+    lay = p.funcs[0].args[0].type.layout
+    assert len(lay.linear.results) == 3 and lay.grid == (1, 1)
+
+
+def test_mesh_dtypes_inline_buffer_type_and_multiline_layout():
+    (p,) = programs("mesh_dtypes_inline.mlir")
+    args = p.funcs[0].args
+    assert [a.type.element.name for a in args] == ["bf16", "bfp_bf8", "bfp_bf4", "bfp_bf2", "u8", "u16", "u32",
+                                                   "si32", "f32"]
+    assert args[0].type.tensor_mesh == "mesh" and args[1].type.tensor_mesh is None
+    assert p.mesh_shape("mesh") == (2, 4) == p.mesh_shape()
+    assert args[4].type.layout.buffer_type == "dram" and args[4].type.layout.element.dtype.name == "u8"
+    a = analyze(p, "wormhole_b0")
+    # a 128x256 bfp8 tensor: 4x8 tiles of 1,088 B (tt-mlir TileType::getSizeBytes)
+    assert a.infos[args[1]].physical_bytes == 32 * 1088
+
+
+def test_properties_over_several_lines():
+    (p,) = programs("multiline_properties_2026_08.mlir")
+    assert p.ops[0].name == "ttnn.matmul" and "matmul_program_config" in p.ops[0].attrs
+
+
+# -- custom syntax, mixed dialects, CPU modules, several modules ------------------------------------------------------
+
+
+def test_d2m_subgraph_is_an_opaque_op_with_its_operands():
+    (p,) = programs("d2m_subgraph_2026_08.mlir", 1)
+    op = p.ops[0]
+    assert (op.name, op.opaque) == ("ttnn.d2m_subgraph", "custom syntax")
+    assert [v.name for v in op.operands] == ["%arg0", "%arg1", "%arg2"]
+    assert op.results[0].type.shape == (64, 64)
+    unmodeled = [f for f in findings(p, "TTA008") if f.op_index == op.index]
+    assert unmodeled and "ttnn.d2m_subgraph" in unmodeled[0].message
+
+
+def test_mixed_dialect_file_keeps_its_ttnn_ops():
+    (p,) = programs("mixed_d2m_ttir_2026_08.mlir")
+    names = [op.name for op in p.ops]
+    assert "ttnn.to_memory_config" in names and "ttir.ttnn_metal_layout_cast" in names and "d2m.empty" in names
+    to_mem = [op for op in p.ops if op.name == "ttnn.to_memory_config"][-1]
+    assert to_mem.operands[0].producer.name == "ttir.ttnn_metal_layout_cast"
+    assert to_mem.operands[0].type.shape == (32, 32) and to_mem.pos.line == 92
+    generic = next(op for op in p.ops if op.name == "d2m.generic")
+    assert generic.opaque == "custom syntax" and len(generic.operands) == 8
+
+
+def test_cpu_module_is_set_aside_and_reported_as_host_work():
+    (p,) = programs("cpu_module_llvm.mlir")
+    assert [n for n, _ in p.host_functions] == ["cpu_hoisted_const_eval_0", "cpu_hoisted_const_eval_0_helper"]
+    (note,) = findings(p, "TTA028")
+    assert note.pos.line == 23 and "2 functions run on the host CPU" in note.message
+    assert [op.name for op in p.ops] == ["func.call", "ttnn.get_device", "ttnn.to_device", "ttnn.add"]
+
+
+def test_compiler_log_with_stages_reports_each_ttnn_module_at_file_lines(cli):
+    path = DATA / "compiler_log_stages.log"
+    progs = parse_modules(path.read_text(), str(path))
+    assert [(p.module_name, p.module_lines) for p in progs] == [("@jit_mlp", (22, 27)), ("@jit_mlp_optimized", (33, 39))]
+    assert [op.pos.line for op in progs[1].ops] == [35, 36]
+    assert parse_text(path.read_text()).module_name == "@jit_mlp"  # the first TTNN module
+    result = cli("check", path, "--arch", "wormhole_b0", "--no-fixes")
+    assert result.exit_code == 0, result.output
+    lines = [ln for ln in result.stdout.splitlines() if "ops" in ln or " op," in ln]
+    assert lines[0].startswith(f"{path} [module @jit_mlp, lines 22-27]: 1 op")
+    assert lines[1].startswith(f"{path} [module @jit_mlp_optimized, lines 33-39]: 2 ops")
+
+
+def test_log_lines_around_one_module(tmp_path):
+    src = (DATA / "nd_linear_map_2026_08.mlir").read_text()
+    text = "INFO compiling\n" + src + "\nINFO done {\n"
+    (p,) = parse_modules(text, "log")
+    assert p.ops[0].pos.line == 1 + next(i for i, ln in enumerate(src.split("\n"), 1) if '= "ttnn.' in ln)
+
+
+def test_unclosed_module_in_a_log_is_an_input_error():
+    with pytest.raises(InputError, match="unbalanced"):
+        parse_modules("log line\nmodule {\n  func.func @f() {\n    return\n  }\nlog line\n", "x.log")
