@@ -8,6 +8,8 @@ input errors (unreadable or malformed files, no system_desc and no
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import json
 import os
 import sys
@@ -118,6 +120,27 @@ def _load_all(path: str, arch: Optional[ArchName], l1_small_size: Optional[int] 
         raise InputError(str(exc), path) from None
 
 
+@contextlib.contextmanager
+def _analysis_gc():
+    """Pause Python's cyclic garbage collector while a file is parsed and analyzed, then freeze what was built.
+
+    A 50,000-op program is millions of live objects that each full collection
+    walks again: measured, the collector took more than half of ``check``'s
+    time.  What the analysis builds lives until the report is written and holds
+    next to no garbage cycles (same peak RSS with the collector off), so it is
+    moved out of the collector's sight (``gc.freeze``) instead; the fix
+    evaluations that follow collect their own garbage as usual.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        if enabled:
+            gc.enable()
+
+
 def _internal_error(exc: BaseException) -> None:
     if os.environ.get("TTANALYZE_DEBUG"):
         traceback.print_exc()
@@ -189,8 +212,9 @@ def check(
             for path in files:
                 progress.update(task, description=f"analyzing {path.name}")
                 try:
-                    for a in _load_all(str(path), arch, l1_small_size, tt_metal):
-                        results.append((a, run(a, select)))
+                    with _analysis_gc():
+                        for a in _load_all(str(path), arch, l1_small_size, tt_metal):
+                            results.append((a, run(a, select)))
                 except InputError as exc:
                     input_errors.append(exc)
                     print(str(exc), file=sys.stderr)
