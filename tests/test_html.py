@@ -332,3 +332,30 @@ def test_findings_list_their_fixes(tmp_path, cli):
     text = out.read_text()
     assert text.count('<li class="fix">') == 2 + 3 + 3  # TTA006: rewrite + advice; each TTA013: 2 rewrites + advice
     assert "fix 1 [matmul/materialize-transpose]" in text
+
+
+def test_large_programs_are_summarized_and_binned(monkeypatch):
+    """Past the graph budget the graph shows windows of ops around the findings, the L1 peak and each function's
+    start; past PLOT_MAX_BARS each bar is a bin drawn as its op with the most bytes (the peak is kept)."""
+    from ttanalyze.report import html as H
+
+    a = analyze_path(CONV)
+    findings = run(a)
+    monkeypatch.setattr(H, "GRAPH_MAX_NODES", 10)
+    monkeypatch.setattr(H, "GRAPH_WINDOW", 4)
+    monkeypatch.setattr(H, "PLOT_MAX_BARS", 7)
+    page = render([(a, findings)])
+    graph = svg(page, "graph-0")
+    drawn = [int(g.get("data-op")) for g in graph.iter(f"{SVG_NS}g") if "op-node" in classes(g)]
+    assert int(graph.get("data-summarized")) == len(drawn) < len(a.program.ops)
+    assert len(set(drawn)) == len(drawn)
+    assert {f.op_index for f in findings if f.op_index is not None} <= set(drawn)
+    assert a.memory.peak_l1.op_index in drawn and a.program.funcs[0].ops[0].index in drawn
+    assert f"Per-op table (the {len(drawn):,} ops drawn of {len(a.program.ops):,}" in page
+    plot = svg(page, "l1-plot-0")
+    bars = [g for g in plot.iter(f"{SVG_NS}g") if "bar" in classes(g)]
+    assert len(bars) == 7
+    spans = [(int(b.get("data-op")), int(b.get("data-last-op", b.get("data-op")))) for b in bars]
+    assert spans[0][0] == 0 and spans[-1][1] == len(a.program.ops) - 1
+    assert all(lo == prev_hi + 1 for (lo, _), (_, prev_hi) in zip(spans[1:], spans))
+    assert f"peak {H._b(a.memory.peak_l1.l1_total_per_core)} at #{a.memory.peak_l1.op_index} " in page

@@ -6,9 +6,19 @@ graph laid out here (layered, no graphviz), and a collapsible per-op table.
 Every number comes from the JSON report's records (:mod:`ttanalyze.report.records`)
 and the cost report's (:func:`ttanalyze.report.cost.cost_record`).
 
+The page grows linearly with the program.  The plots draw at most
+:data:`PLOT_MAX_BARS` bars: beyond that each bar is a bin of consecutive ops
+drawn as its op with the most bytes (so the peak stays exact), its tooltip
+naming the bin.  The graph is drawn whole while its layered layout (ops plus the
+bend points of long edges) stays within :data:`GRAPH_MAX_NODES`; beyond that it
+is summarized: the ops around each finding, around the L1 peak and at the start
+of each function, in windows of :data:`GRAPH_WINDOW` ops, each laid out on its
+own with the values it reads from outside drawn as inputs; the per-op table
+then lists those ops only (``check --format json --detail ops`` has them all).
+
 Stable hooks for tests and scripts (``N`` is the file's position, from 0):
 ``section#file-N``, ``svg#graph-N`` with one ``g.op-node#op-N-<op index>`` per
-op, ``svg#l1-plot-N`` (``svg#l1-plot-zoom-N`` when the data is small next to
+op drawn (every op unless ``svg#graph-N`` has ``data-summarized``), ``svg#l1-plot-N`` (``svg#l1-plot-zoom-N`` when the data is small next to
 the bank), ``svg#dram-plot-N``, ``table#findings-N`` with one
 ``tr.finding-row#finding-N-K`` per finding.  A script at the end of the page
 measures the graph and the plots (``getBBox``) and writes the result, as
@@ -77,10 +87,18 @@ class _FileData:
     record: dict[str, Any]
     cost: dict[str, Any] | None
     cost_error: str
-    ops: dict[int, dict[str, Any]] = field(default_factory=dict)
     costs: dict[int, dict[str, Any]] = field(default_factory=dict)
     op_findings: dict[int, list[int]] = field(default_factory=dict)
     fixes: dict[int, list[Fix]] = field(default_factory=dict)
+    drawn: list[Op] | None = None  # the ops of a summarized graph (None: every op is drawn)
+
+    def memory(self, op_index: int) -> dict[str, int]:
+        """The op's memory figures as in its JSON record (zeros for an op without a memory point)."""
+        point = self.analysis.memory.points.get(op_index)
+        if point is None:
+            return {"l1_per_core": 0, "op_l1_buffers_per_core": 0, "cb_per_core": 0, "dram_per_bank": 0}
+        return {"l1_per_core": point.l1_per_core, "op_l1_buffers_per_core": point.op_l1_buffers_per_core,
+                "cb_per_core": point.cb_per_core, "dram_per_bank": point.dram_per_bank}
 
     def severity(self, op_index: int) -> str:
         ks = self.op_findings.get(op_index, [])
@@ -93,14 +111,13 @@ def _file_data(i: int, a: Analysis, findings: list[Finding]) -> _FileData:
     from ..cost.ir import program_cost
     from .cost import cost_record
 
-    rec = records.file_record(a, findings)
+    rec = records.file_record(a, findings, detail="findings")
     cost, cost_error = None, ""
     try:
         cost = cost_record(program_cost(a), a.program.path)
     except Exception as exc:  # noqa: BLE001 - the page says so instead of failing
         cost_error = f"{type(exc).__name__}: {exc}"
     d = _FileData(i, a, findings, rec, cost, cost_error)
-    d.ops = {o["index"]: o for o in rec["ops"]}
     d.costs = {c["index"]: c for c in cost["ops"]} if cost else {}
     for k, f in enumerate(findings):
         if f.op_index is not None:
@@ -284,6 +301,7 @@ def _findings_table(d: _FileData) -> str:
 # ---------------------------------------------------------------------------------------------- plots
 
 PLOT_W, PLOT_H = 640, 300
+PLOT_MAX_BARS = 560  # about one bar per pixel of the plot area: more ops are binned
 PAD_L, PAD_R, PAD_T, PAD_B = 78, 16, 34, 40
 SERIES = (("tensors", "L1 tensors", "#4e79a7"), ("buffers", "op L1 buffers", "#76b7b2"), ("cbs", "circular buffers", "#f28e2b"))
 
@@ -300,8 +318,9 @@ def _nice_ceiling(v: float) -> float:
 
 def _plot(svg_id: str, title: str, n: int, stacks: list[list[float]], colors: list[str], tips: list[str],
           y_max: float, lines: Iterable[tuple[float, str, str]] = (), peak: tuple[int, float, str] | None = None,
-          bands: Iterable[tuple[int, int, str]] = (), note: str = "") -> str:
-    """A stacked bar plot: one bar per op (x = op index), ``stacks[i]`` bottom to top."""
+          bands: Iterable[tuple[int, int, str]] = (), note: str = "", ops: list[range] | None = None) -> str:
+    """A stacked bar plot: one bar per op or bin of ops (``ops[i]``, default op ``i``), ``stacks[i]`` bottom
+    to top; x ticks name the first op of their bar."""
     pw, ph = PLOT_W - PAD_L - PAD_R, PLOT_H - PAD_T - PAD_B
     y_max = _nice_ceiling(y_max)
     bw = pw / max(n, 1)
@@ -327,7 +346,8 @@ def _plot(svg_id: str, title: str, n: int, stacks: list[list[float]], colors: li
     step = max(1, _nice_ceiling(n / 10)) if n else 1
     step = int(step)
     for i in range(0, n, step):
-        out.append(f'<text class="tick" x="{_f(X(i + 0.5))}" y="{PAD_T + ph + 14}" text-anchor="middle">{i}</text>')
+        out.append(f'<text class="tick" x="{_f(X(i + 0.5))}" y="{PAD_T + ph + 14}" text-anchor="middle">'
+                   f'{ops[i][0] if ops else i}</text>')
     out.append(f'<text class="axis-label" x="{PAD_L + pw / 2}" y="{PLOT_H - 6}" text-anchor="middle">op index</text>')
     out.append('<g class="bars">')
     for i, stack in enumerate(stacks):
@@ -341,7 +361,9 @@ def _plot(svg_id: str, title: str, n: int, stacks: list[list[float]], colors: li
             base += v
         # a transparent full-height hit area carries the tooltip
         parts.append(f'<rect class="hit" x="{_f(X(i))}" y="{PAD_T}" width="{_f(bw)}" height="{ph}"/>')
-        out.append(f'<g class="bar" data-op="{i}"><title>{escape(tips[i])}</title>{"".join(parts)}</g>')
+        first, last = (ops[i][0], ops[i][-1]) if ops else (i, i)
+        span = f' data-last-op="{last}"' if last != first else ""
+        out.append(f'<g class="bar" data-op="{first}"{span}><title>{escape(tips[i])}</title>{"".join(parts)}</g>')
     out.append("</g>")
     for k, (value, label, color) in enumerate(sorted(lines, reverse=True)):
         if value <= y_max:
@@ -369,19 +391,39 @@ def _plot(svg_id: str, title: str, n: int, stacks: list[list[float]], colors: li
     return "".join(out)
 
 
+def _bins(n: int) -> list[range]:
+    """Consecutive op ranges, one per bar: single ops up to :data:`PLOT_MAX_BARS`, else that many even bins."""
+    if n <= PLOT_MAX_BARS:
+        return [range(i, i + 1) for i in range(n)]
+    edges = [n * k // PLOT_MAX_BARS for k in range(PLOT_MAX_BARS + 1)]
+    return [range(lo, hi) for lo, hi in zip(edges, edges[1:])]
+
+
+def _binned(bins: list[range], stacks: list[list[float]], tip: "Any") -> tuple[list[list[float]], list[str]]:
+    """Per bin, the stack of its op with the largest total and a tooltip naming the bin (``tip(i)``: one op's)."""
+    out, tips = [], []
+    for b in bins:
+        top = max(b, key=lambda i: sum(stacks[i]))
+        out.append(stacks[top])
+        tips.append(tip(top) if len(b) == 1 else f"ops #{b[0]}–#{b[-1]} ({len(b)} ops), largest: {tip(top)}")
+    return out, tips
+
+
 def _plots(d: _FileData) -> str:
     a, arch = d.analysis, d.record["arch"]
     ops = a.program.ops
     n = len(ops)
-    stacks, tips = [], []
-    for op in ops:
-        m = d.ops[op.index]["memory"] or {"l1_per_core": 0, "op_l1_buffers_per_core": 0, "cb_per_core": 0,
-                                          "dram_per_bank": 0}
-        stack = [m["l1_per_core"], m["op_l1_buffers_per_core"], m["cb_per_core"]]
-        stacks.append(stack)
-        tips.append(f"#{op.index} {op.name} (line {op.pos.line}): {fmt.nbytes(sum(stack))} per core = tensors "
-                    f"{fmt.nbytes(stack[0])} + op buffers {fmt.nbytes(stack[1])} + CBs {fmt.nbytes(stack[2])}")
-    bands = [(f.ops[0].index, f.ops[-1].index, "@" + f.name) for f in a.program.funcs if f.ops] \
+    memory = [d.memory(op.index) for op in ops]
+    stacks = [[m["l1_per_core"], m["op_l1_buffers_per_core"], m["cb_per_core"]] for m in memory]
+
+    def l1_tip(i: int) -> str:
+        op, stack = ops[i], stacks[i]
+        return (f"#{op.index} {op.name} (line {op.pos.line}): {fmt.nbytes(sum(stack))} per core = tensors "
+                f"{fmt.nbytes(stack[0])} + op buffers {fmt.nbytes(stack[1])} + CBs {fmt.nbytes(stack[2])}")
+
+    bins = _bins(n)
+    where = {i: k for k, b in enumerate(bins) for i in (b[0], b[-1])} if bins else {}
+    bands = [(where[f.ops[0].index], where[f.ops[-1].index], "@" + f.name) for f in a.program.funcs if f.ops] \
         if len([f for f in a.program.funcs if f.ops]) > 1 else []
     bank, cb_limit = arch["usable_l1_per_core"], arch["l1_size"] - arch["l1_unreserved_base"]
     lines = [(bank, "L1 bank", "#c0392b"), (cb_limit, "CB region limit", "#8e44ad")]
@@ -390,33 +432,54 @@ def _plots(d: _FileData) -> str:
     peak = None
     if n:
         pi = max(range(n), key=lambda i: totals[i])
-        peak = (pi, totals[pi], f"peak {_b(totals[pi])} at #{pi} {ops[pi].short_name} (line {ops[pi].pos.line})")
+        peak = (_bin_of(bins, pi), totals[pi],
+                f"peak {_b(totals[pi])} at #{pi} {ops[pi].short_name} (line {ops[pi].pos.line})")
     colors = [c for _, _, c in SERIES]
     legend = "".join(f'<span class="key"><i style="background:{c}"></i>{escape(label)}</span>' for _, label, c in SERIES)
     legend += '<span class="key"><i class="dash" style="border-color:#c0392b"></i>L1 bank (l1_size − unreserved base − ' \
               'L1_SMALL)</span><span class="key"><i class="dash" style="border-color:#8e44ad"></i>CB region limit ' \
               '(l1_size − unreserved base)</span>'
-    plots = [_plot(f"l1-plot-{d.index}", "L1 per core at each op (bank scale)", n, stacks, colors, tips,
-                   max(peak_total, cb_limit) * 1.04, lines, peak, bands)]
+    if len(bins) < n:
+        legend += (f'<span class="key muted">{n:,} ops in {len(bins)} bars of about {n // len(bins)} ops: each bar '
+                   "is its bin's op with the most bytes</span>")
+    bar_stacks, tips = _binned(bins, stacks, l1_tip)
+    m = len(bins)
+    plots = [_plot(f"l1-plot-{d.index}", "L1 per core at each op (bank scale)", m, bar_stacks, colors, tips,
+                   max(peak_total, cb_limit) * 1.04, lines, peak, bands, ops=bins)]
     if peak_total < 0.25 * bank:
-        plots.append(_plot(f"l1-plot-zoom-{d.index}", "L1 per core at each op (data scale)", n, stacks, colors, tips,
-                           max(peak_total * 1.15, 1024), [], peak, bands,
+        plots.append(_plot(f"l1-plot-zoom-{d.index}", "L1 per core at each op (data scale)", m, bar_stacks, colors,
+                           tips, max(peak_total * 1.15, 1024), [], peak, bands, ops=bins,
                            note=f"peak is {fmt.pct(100 * peak_total / bank)} of the bank" if bank else ""))
-    dram = [[(d.ops[op.index]["memory"] or {}).get("dram_per_bank", 0)] for op in ops]
-    dram_tips = [f"#{op.index} {op.name} (line {op.pos.line}): {fmt.nbytes(v[0])} per DRAM bank"
-                 for op, v in zip(ops, dram)]
+    dram = [[mem["dram_per_bank"]] for mem in memory]
+
+    def dram_tip(i: int) -> str:
+        return f"#{ops[i].index} {ops[i].name} (line {ops[i].pos.line}): {fmt.nbytes(dram[i][0])} per DRAM bank"
+
     dram_peak = max((v[0] for v in dram), default=0)
     dp = None
     if n:
         pi = max(range(n), key=lambda i: dram[i][0])
-        dp = (pi, dram[pi][0], f"peak {_b(dram[pi][0])} at #{pi} (line {ops[pi].pos.line})")
+        dp = (_bin_of(bins, pi), dram[pi][0], f"peak {_b(dram[pi][0])} at #{pi} (line {ops[pi].pos.line})")
     cap = arch["usable_dram_per_bank"]
     dram_lines = [(cap, "DRAM bank", "#c0392b")]
-    plots.append(_plot(f"dram-plot-{d.index}", f"DRAM per bank at each op ({arch['num_dram_channels']} banks)", n,
-                       dram, ["#59a14f"], dram_tips, max(dram_peak * 1.15, 1024), dram_lines, dp, bands,
+    dram_bars, dram_tips = _binned(bins, dram, dram_tip)
+    plots.append(_plot(f"dram-plot-{d.index}", f"DRAM per bank at each op ({arch['num_dram_channels']} banks)", m,
+                       dram_bars, ["#59a14f"], dram_tips, max(dram_peak * 1.15, 1024), dram_lines, dp, bands, ops=bins,
                        note="" if dram_peak * 1.15 >= cap else f"bank capacity {_b(cap)} is off the scale"))
     return f'<div class="legend">{legend}</div><div class="plots">' + "".join(
         f'<div class="plot-box">{p}</div>' for p in plots) + "</div>"
+
+
+def _bin_of(bins: list[range], i: int) -> int:
+    """Index of the bin holding op ``i`` (bins are consecutive and start at 0)."""
+    lo, hi = 0, len(bins) - 1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if bins[mid][-1] < i:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
 
 
 # ---------------------------------------------------------------------------------------------- graph layout
@@ -426,6 +489,9 @@ SMALL_W, SMALL_H = 96, 22
 DUMMY_W = 8
 GAP_X, GAP_Y = 22, 46
 LINE_H = 14
+GRAPH_MAX_NODES = 6_000  # nodes plus bend points of long edges, in a whole drawn graph
+GRAPH_WINDOW = 24  # ops per window of a summarized graph
+GRAPH_MAX_WINDOWS = 30  # windows of a summarized graph, per file
 
 
 @dataclass
@@ -458,21 +524,35 @@ class _Layout:
     edges: list[_Edge]
     width: float
     height: float
+    title: str = ""
 
 
-def _func_graph(func: Func) -> tuple[dict[tuple, _Node], list[_Edge]]:
+def _func_graph(func: Func, ops: list[Op] | None = None) -> tuple[dict[tuple, _Node], list[_Edge]]:
+    """Nodes and edges of a function's graph, or of a window of its ops (``ops``, consecutive): then the values
+    the window reads from outside are drawn as inputs, like arguments, and the return is left out."""
     nodes: dict[tuple, _Node] = {}
     edges: list[_Edge] = []
-    for v in func.args:
-        if v.is_tensor and v.users:
-            nodes[("arg", v.name)] = _Node(("arg", v.name), "arg", SMALL_W, SMALL_H, value=v)
+    window = ops is not None
+    ops = func.ops if ops is None else ops
+    drawn = {op.index for op in ops} if window else None
+    if not window:
+        for v in func.args:
+            if v.is_tensor and v.users:
+                nodes[("arg", v.name)] = _Node(("arg", v.name), "arg", SMALL_W, SMALL_H, value=v)
 
     def src_of(v: Value) -> tuple | None:
+        if window and (v.producer is None or v.producer.index not in drawn):
+            if v.producer is not None and v.producer.func is not func:
+                return None
+            key = ("arg", v.name)
+            if key not in nodes:
+                nodes[key] = _Node(key, "arg", SMALL_W, SMALL_H, value=v)
+            return key
         if v.producer is not None:
             return ("op", v.producer.index) if v.producer.func is func else None
         return ("arg", v.name) if ("arg", v.name) in nodes else None
 
-    for op in func.ops:
+    for op in ops:
         key = ("op", op.index)
         dealloc = op.name == "ttnn.deallocate"
         nodes[key] = _Node(key, "dealloc" if dealloc else "op", SMALL_W if dealloc else NODE_W,
@@ -486,12 +566,13 @@ def _func_graph(func: Func) -> tuple[dict[tuple, _Node], list[_Edge]]:
             kind = "tensor"
             if dealloc:
                 # hang the deallocate under the value's last use before it: the edge shows the end of the lifetime
-                before = [u for u in v.users if u.index < op.index and u.name != "ttnn.deallocate" and u.func is func]
+                before = [u for u in v.users if u.index < op.index and u.name != "ttnn.deallocate" and u.func is func
+                          and (drawn is None or u.index in drawn)]
                 if before:
                     src, kind = ("op", before[-1].index), "free"
             if src is not None:
                 edges.append(_Edge(src, key, kind, v))
-    rets = [v for v in func.returns if v.is_tensor]
+    rets = [v for v in func.returns if v.is_tensor] if not window else []
     if rets:
         nodes[("ret",)] = _Node(("ret",), "ret", SMALL_W, SMALL_H)
         for v in dict.fromkeys(rets):
@@ -501,21 +582,26 @@ def _func_graph(func: Func) -> tuple[dict[tuple, _Node], list[_Edge]]:
     return nodes, edges
 
 
-def _layout_func(func: Func) -> _Layout:
-    nodes, edges = _func_graph(func)
+def _layout_func(func: Func, ops: list[Op] | None = None, budget: int | None = None) -> _Layout | None:
+    """The layered layout of a function's graph (or of a window of its ``ops``); None when its nodes plus
+    the bend points of its long edges would exceed ``budget``."""
+    nodes, edges = _func_graph(func, ops)
     preds: dict[tuple, list[tuple]] = {k: [] for k in nodes}
     succs: dict[tuple, list[tuple]] = {k: [] for k in nodes}
     for e in edges:
         preds[e.dst].append(e.src)
         succs[e.src].append(e.dst)
     # program order is a topological order: args, ops, return
-    order = [k for k in nodes if k[0] == "arg"] + [("op", op.index) for op in func.ops] + \
+    order = [k for k in nodes if k[0] == "arg"] + [("op", op.index) for op in (func.ops if ops is None else ops)] + \
         ([("ret",)] if ("ret",) in nodes else [])
     for k in order:  # longest path from the sources
         nodes[k].layer = max((nodes[p].layer + 1 for p in preds[k]), default=0)
     for k in reversed(order):  # then as late as the successors allow: shorter edges
         if succs[k]:
             nodes[k].layer = max(nodes[k].layer, min(nodes[s].layer for s in succs[k]) - 1)
+    if budget is not None and len(nodes) + sum(
+            max(nodes[e.dst].layer - nodes[e.src].layer - 1, 0) for e in edges) > budget:
+        return None
     # dummy nodes on edges spanning several layers
     up: dict[tuple, list[tuple]] = {k: [] for k in nodes}
     down: dict[tuple, list[tuple]] = {k: [] for k in nodes}
@@ -661,7 +747,7 @@ def _node_svg(d: _FileData, nd: _Node, ox: float, oy: float) -> str:
                 f'<text x="{_f(x + nd.w / 2)}" y="{_f(y + 15)}" text-anchor="middle">return</text></g>')
     op = nd.op
     sev = d.severity(op.index)
-    mem = d.ops[op.index]["memory"] or {}
+    mem = d.memory(op.index)
     l1 = mem.get("l1_per_core", 0) + mem.get("op_l1_buffers_per_core", 0)
     cb = mem.get("cb_per_core", 0)
     short_lat, long_lat = _latency(d.costs.get(op.index))
@@ -738,15 +824,74 @@ def _edge_svg(d: _FileData, lay: _Layout, e: _Edge, ox: float, oy: float, marker
             f'<path d="{" ".join(path)}" marker-end="url(#{marker})"/></g>')
 
 
+def _graph_layouts(d: _FileData) -> tuple[list[_Layout], bool]:
+    """The layouts to draw and whether the graph is summarized (see the module docstring)."""
+    funcs = [f for f in d.analysis.program.funcs if f.ops]
+    layouts: list[_Layout] = []
+    if len(d.analysis.program.ops) <= GRAPH_MAX_NODES:
+        budget = GRAPH_MAX_NODES
+        for f in funcs:
+            lay = _layout_func(f, budget=budget)
+            if lay is None:
+                break
+            budget -= len(lay.nodes)
+            lay.title = f'@{f.name}{" (" + f.kind + ")" if f.kind else ""}: {len(f.ops)} op{"s" * (len(f.ops) != 1)}'
+            layouts.append(lay)
+        else:
+            return layouts, False
+    layouts = []
+    for f, lo, hi in _windows(d):
+        lay = _layout_func(f, f.ops[lo:hi + 1])
+        first, last = f.ops[lo], f.ops[hi]
+        lay.title = (f"@{f.name}: ops #{first.index}–#{last.index} (lines {first.pos.line}–{last.pos.line}) "
+                     f"of {len(f.ops):,}")
+        layouts.append(lay)
+    return layouts, True
+
+
+def _windows(d: _FileData) -> list[tuple[Func, int, int]]:
+    """Windows of a summarized graph, as (function, first, last position in its ops): around the ops with
+    findings (errors first), the L1 peak and each function's first op; merged where they overlap."""
+    a = d.analysis
+    ops = a.program.ops
+    centers = [f.op_index for f in sorted(d.findings, key=lambda f: -severity_rank(f.severity))
+               if f.op_index is not None]
+    peak = a.memory.peak_l1
+    if peak is not None:
+        centers.append(peak.op_index)
+    centers += [f.ops[0].index for f in a.program.funcs if f.ops]
+    position = {}
+    spans: list[tuple[Func, int, int]] = []
+    for c in dict.fromkeys(centers):
+        f = ops[c].func
+        if f not in position:
+            position[f] = {op.index: k for k, op in enumerate(f.ops)}
+        k = position[f][c]
+        lo = max(k - GRAPH_WINDOW // 2, 0)
+        spans.append((f, lo, min(lo + GRAPH_WINDOW, len(f.ops)) - 1))
+        if len(spans) == GRAPH_MAX_WINDOWS:
+            break
+    spans.sort(key=lambda s: s[0].ops[s[1]].index)
+    merged: list[tuple[Func, int, int]] = []
+    for f, lo, hi in spans:
+        if merged and merged[-1][0] is f and lo <= merged[-1][2] + 1:
+            merged[-1] = (f, merged[-1][1], max(hi, merged[-1][2]))
+        else:
+            merged.append((f, lo, hi))
+    return merged
+
+
 def _graph(d: _FileData) -> str:
     a = d.analysis
-    layouts = [_layout_func(f) for f in a.program.funcs if f.ops]
+    layouts, summarized = _graph_layouts(d)
+    d.drawn = None if not summarized else [nd.op for lay in layouts for nd in lay.nodes.values() if nd.op is not None]
     margin, head = 16, 30
     width = max((lay.width for lay in layouts), default=300) + 2 * margin
     height = sum(lay.height + head + 2 * margin for lay in layouts) + margin if layouts else 60
     marker = f"arrow-{d.index}"
+    summary_attr = f' data-summarized="{len(d.drawn)}"' if summarized else ""
     out = [f'<svg class="graph" id="graph-{d.index}" xmlns="http://www.w3.org/2000/svg" width="{_f(width)}" '
-           f'height="{_f(height)}" viewBox="0 0 {_f(width)} {_f(height)}" role="img" '
+           f'height="{_f(height)}" viewBox="0 0 {_f(width)} {_f(height)}" role="img"{summary_attr} '
            f'aria-label="dataflow graph of {escape(a.program.path)}">',
            f'<defs><marker id="{marker}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" '
            'orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#8a94a3"/></marker></defs>']
@@ -755,12 +900,10 @@ def _graph(d: _FileData) -> str:
     oy = margin
     for lay in layouts:
         f = lay.func
-        n_ops = len(f.ops)
         out.append(f'<g class="func" {_attrs(data_func=f.name)}>'
                    f'<rect class="func-frame" x="{margin / 2}" y="{_f(oy - margin / 2)}" width="{_f(width - margin)}" '
                    f'height="{_f(lay.height + head + margin)}" rx="8"/>'
-                   f'<text class="func-title" x="{margin}" y="{_f(oy + 14)}">@{escape(f.name)}'
-                   f'{" (" + escape(f.kind) + ")" if f.kind else ""}: {n_ops} op{"s" * (n_ops != 1)}</text>')
+                   f'<text class="func-title" x="{margin}" y="{_f(oy + 14)}">{escape(lay.title)}</text>')
         gy = oy + head
         ox = margin
         out.append('<g class="edges">' + "".join(_edge_svg(d, lay, e, ox, gy, marker) for e in lay.edges) + "</g>")
@@ -775,16 +918,23 @@ def _graph(d: _FileData) -> str:
               '</i>tensor in DRAM</span><span class="key"><i class="edge-free"></i>last use → deallocate</span>'
               '<label class="key"><input type="checkbox" class="fit-toggle" data-target="graph-box-'
               f'{d.index}"> fit to width</label></div>')
-    return f'{legend}<div class="graph-box" id="graph-box-{d.index}">{"".join(out)}</div>'
+    note = ""
+    if summarized:
+        note = (f'<p class="muted">The program has {len(a.program.ops):,} ops, more than a readable graph holds: shown '
+                f'are {len(d.drawn):,} of them, in windows of up to {GRAPH_WINDOW} consecutive ops around the findings, '
+                "the L1 peak and the start of each function; values from outside a window enter it as inputs.</p>")
+    return f'{legend}{note}<div class="graph-box" id="graph-box-{d.index}">{"".join(out)}</div>'
 
 
 # ---------------------------------------------------------------------------------------------- op table
 
 
 def _op_table(d: _FileData) -> str:
+    """The per-op table: every op, or with a summarized graph the ops it draws."""
     rows = []
-    for op in d.analysis.program.ops:
-        mem = d.ops[op.index]["memory"] or {}
+    ops = d.analysis.program.ops if d.drawn is None else d.drawn
+    for op in ops:
+        mem = d.memory(op.index)
         cost = d.costs.get(op.index)
         short, long_ = _latency(cost)
         sev = d.severity(op.index)
@@ -796,7 +946,9 @@ def _op_table(d: _FileData) -> str:
                     f'<td class="num">{fmt.num(mem.get("dram_per_bank", 0))}</td>'
                     f'<td class="num">{fmt.num(round(cost["ns"])) if cost and cost["status"] == "costed" else "-"}</td>'
                     f'<td title="{escape(long_)}">{escape(short)}</td></tr>')
-    return (f'<details class="ops"><summary>Per-op table ({len(rows)} ops)</summary>'
+    what = f"{len(rows)} ops" if d.drawn is None else \
+        f"the {len(rows):,} ops drawn of {len(d.analysis.program.ops):,}; check --format json --detail ops has them all"
+    return (f'<details class="ops"><summary>Per-op table ({escape(what)})</summary>'
             f'<table class="op-table" id="op-table-{d.index}"><thead><tr><th>#</th><th>line</th><th>op</th>'
             '<th>func</th><th>L1 tensors B/core</th><th>op buffers B/core</th><th>CBs B/core</th>'
             '<th>DRAM B/bank</th><th>predicted ns</th><th>latency</th></tr></thead><tbody>'
