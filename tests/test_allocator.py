@@ -149,8 +149,9 @@ def _fragmenting_program(deallocate: bool) -> str:
     %3 = "ttnn.relu"(%arg0) : ({td}) -> {tl}
     %4 = "ttnn.add"(%0, %2) : ({tl}, {tl}) -> {td}{frees}
     %5 = "ttnn.relu"(%arg1) : ({tD}) -> {tL}
-    return %1, %3, %4, %5 : {tl}, {tl}, {td}, {tL}"""
-    return wh_module(aliases, body, f"%arg0: {td}, %arg1: {tD}", f"{tl}, {tl}, {td}, {tL}")
+    %6 = "ttnn.add"(%1, %3) : ({tl}, {tl}) -> {td}{frees.replace("%0", "%1").replace("%2", "%3")}
+    return %4, %5, %6 : {td}, {tL}, {td}"""
+    return wh_module(aliases, body, f"%arg0: {td}, %arg1: {tD}", f"{td}, {tL}, {td}")
 
 
 def test_fragmentation_in_l1_is_an_error_when_every_free_is_explicit():
@@ -215,3 +216,19 @@ def test_reshape_uploads_a_dram_mapping_tensor_kept_by_the_program_cache():
     [db] = [d for st in a.programs[reshape.index].stages for d in st.device_buffers]
     assert (db.buffer_type, db.size, db.page_size, db.kept) == ("dram", 25_472 * 3_584, 3_584, True)
     assert a.allocation.points[reshape.index].dram_allocated == 3_440_640 + 4_194_304 + 4_347_904 + 7_608_832
+
+
+def test_fragmentation_fix_moves_a_live_l1_tensor_to_dram():
+    # moving %1 to DRAM right after it is made leaves its 327,680 B hole under %0, where %2 goes (highest
+    # fitting block); the freed %0 and %2 then merge into one 655,360 B hole that holds the 409,600 B request
+    from ttanalyze.fixes.catalog import suggest
+    from ttanalyze.ir.parse import parse_text
+    from ttanalyze.rules import run
+
+    src = _fragmenting_program(deallocate=True)
+    from ttanalyze.analysis import analyze
+    a = analyze(parse_text(src, "frag.mlir"))
+    findings = run(a)
+    [f] = [g for g in findings if g.rule == "TTA014"]
+    best = suggest(f, src, a, findings)[0]
+    assert best.id == "l1/move-to-dram" and best.applicable

@@ -1,4 +1,5 @@
-"""Fixes of an L1 overflow (TTA004): move the largest live L1 tensor to DRAM, or deallocate earlier.
+"""Fixes of an out-of-memory (TTA004 L1, TTA005 DRAM, TTA014 fragmentation): move the largest live L1
+tensor to DRAM, or deallocate earlier.
 
 * ``l1/move-to-dram``: right after the largest live L1 tensor is produced, a
   ``ttnn.to_memory_config`` copies it to DRAM interleaved and the L1 copy is
@@ -6,9 +7,10 @@
   retyped).  The tensor then costs its DRAM pages instead of L1 in every bank
   while it lives; the ops that read it stream it from DRAM (latency from the
   cost model).
-* ``l1/deallocate-earlier``: a live L1 tensor whose ``ttnn.deallocate`` comes
-  after the overflowing op although its last use is before it gets its
-  deallocate right after that last use.
+* ``l1/deallocate-earlier`` (``dram/...`` for DRAM): a live tensor of the failing
+  buffer type whose ``ttnn.deallocate`` comes after the failing op although its
+  last use is before it gets its deallocate right after that last use (for a
+  fragmentation refusal this also moves the holes: the re-analysis measures it).
 
 Both leave the values unchanged (``exact``).
 """
@@ -24,7 +26,7 @@ from .layout_fixes import dealloc_line, loc_of, op_line
 from .model import Fix
 
 
-def _live_l1(f: Finding, a: Analysis) -> list[Value]:
+def _live(f: Finding, a: Analysis) -> list[Value]:
     names = [t["value"] for t in f.data.get("live_tensors", [])]
     func = a.program.ops[f.op_index].func
     by_name = {v.name: v for v in a.memory.lifetimes if v.func is func}
@@ -47,30 +49,32 @@ def _move_to_dram(v: Value, size: int) -> Fix:
                rewrite=rewrite, details={"value": v.name, "bytes_per_core": size})
 
 
-def _deallocate_earlier(v: Value, last_use, dealloc) -> Fix:
+def _deallocate_earlier(v: Value, last_use, dealloc, buffer_type: str) -> Fix:
     def rewrite(rw: Rewriter) -> None:
         rw.replace(dealloc, [])
         rw.insert_after(last_use, [dealloc_line(rw, dealloc, rw.name(v), rw.value_type(v))])
-    return Fix("l1/deallocate-earlier", f"deallocate {v.name} after its last use at line {last_use.pos.line}",
+    return Fix(f"{buffer_type}/deallocate-earlier", f"deallocate {v.name} after its last use at line {last_use.pos.line}",
                f"{v.name} stays allocated until line {dealloc.pos.line} although nothing reads it after line "
                f"{last_use.pos.line}", rewrite=rewrite, details={"value": v.name})
 
 
-@builder("TTA004")
-def l1_overflow_fixes(f: Finding, a: Analysis, findings: list[Finding]) -> list[Fix]:
-    """The fixes of an L1 overflow at one op (module docstring)."""
-    if f.op_index is None or f.data.get("buffer_type") != "l1":
+@builder("TTA004", "TTA005", "TTA014")
+def out_of_memory_fixes(f: Finding, a: Analysis, findings: list[Finding]) -> list[Fix]:
+    """The fixes of an allocation refused at one op (module docstring); moving to DRAM for L1 only."""
+    buffer_type = f.data.get("buffer_type")
+    if f.op_index is None or buffer_type not in ("l1", "dram"):
         return []
     peak = a.program.ops[f.op_index]
     sizes = {t["value"]: t["bytes"] for t in f.data.get("live_tensors", [])}
-    values = [v for v in _live_l1(f, a) if v.producer is not None and v.producer is not peak]
+    values = [v for v in _live(f, a) if v.producer is not None and v.producer is not peak]
     fixes: list[Fix] = []
     for v in values:
         deallocs = [u for u in v.users if u.name == "ttnn.deallocate"]
         uses = [u for u in v.users if u.name != "ttnn.deallocate"]
         if deallocs and uses and max(u.index for u in uses) < peak.index < deallocs[0].index:
-            fixes.append(_deallocate_earlier(v, max(uses, key=lambda u: u.index), deallocs[0]))
-    if values:
-        v = max(values, key=lambda v: sizes.get(v.name, 0))
+            fixes.append(_deallocate_earlier(v, max(uses, key=lambda u: u.index), deallocs[0], buffer_type))
+    movable = [v for v in values if v not in v.func.returns]  # a returned value keeps its declared type
+    if movable and buffer_type == "l1":
+        v = max(movable, key=lambda v: sizes.get(v.name, 0))
         fixes.append(_move_to_dram(v, sizes.get(v.name, 0)))
     return fixes
