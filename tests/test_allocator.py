@@ -232,3 +232,21 @@ def test_fragmentation_fix_moves_a_live_l1_tensor_to_dram():
     [f] = [g for g in findings if g.rule == "TTA014"]
     best = suggest(f, src, a, findings)[0]
     assert best.id == "l1/move-to-dram" and best.applicable
+
+
+def test_a_bank_above_95_percent_is_a_warning():
+    # two L1 results of 320 and 300 tiles per core: 655,360 + 614,400 = 1,269,760 B of the 1,329,888 B
+    # Wormhole bank (95.5% > 95%): it fits, with a warning at the second relu
+    aliases = "\n".join(["#d = " + DRAM_TILE.format(r=1, c=64 * 320), "#l = " + L1_TILE.format(n=320),
+                         "#e = " + DRAM_TILE.format(r=1, c=64 * 300), "#m = " + L1_TILE.format(n=300)])
+    td, tl = "tensor<32x655360xbf16, #d>", "tensor<32x655360xbf16, #l>"
+    te, tm = "tensor<32x614400xbf16, #e>", "tensor<32x614400xbf16, #m>"
+    body = f"""
+    %0 = "ttnn.relu"(%arg0) : ({td}) -> {tl}
+    %1 = "ttnn.relu"(%arg1) : ({te}) -> {tm}
+    return %0, %1 : {tl}, {tm}"""
+    a = analyze_text(wh_module(aliases, body, f"%arg0: {td}, %arg1: {te}", f"{tl}, {tm}"))
+    [f] = findings_of(a, "TTA015")
+    assert f.severity == "warning" and f.op_index == a.program.ops[1].index
+    assert (f.data["bytes_allocated"], f.data["bank_size"]) == (1_269_760, 1_329_888)
+    assert findings_of(a, "TTA004") == [] and findings_of(a, "TTA014") == []
