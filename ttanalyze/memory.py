@@ -146,7 +146,7 @@ class Buffer:
     """
 
     label: str
-    buffer_type: str  # l1 / dram
+    buffer_type: str  # l1 / l1_small / dram
     allocation: "Allocation"
     certain: bool
     value: Value | None = None
@@ -171,7 +171,7 @@ class AllocationFailure:
     Attributes:
         op_index: the op during which it happens.
         label: what is allocated (``result %3``, ``an intermediate buffer of ...``).
-        buffer_type: ``l1`` / ``dram``.
+        buffer_type: ``l1`` / ``l1_small`` / ``dram``.
         oom: the refusal, with tt-metal's figures and text.
         certain: the model is sure (see :func:`replay`).
         uncertain: what the model is unsure of, when not certain.
@@ -264,7 +264,7 @@ class _Replay:
         self.points: dict[int, AllocatorPoint] = {}
         self.failures: list[AllocationFailure] = []
         self.live: dict[int, Buffer] = {}  # id(buffer) -> buffer
-        self.inexact: dict[str, list[str]] = {"l1": [], "dram": []}  # why placement may differ from tt-metal's
+        self.inexact: dict[str, list[str]] = {"l1": [], "l1_small": [], "dram": []}  # why placement may differ from tt-metal's
         self.failed_in_func = False
         self.kept: set = set()  # program-cache keys whose kept buffers are allocated
 
@@ -272,7 +272,7 @@ class _Replay:
         from .allocator import DeviceAllocator
         self.dev = DeviceAllocator(self.a.arch, self.trace_region_size)
         self.live = {}
-        self.inexact = {"l1": [], "dram": []}
+        self.inexact = {"l1": [], "l1_small": [], "dram": []}
         self.failed_in_func = False
         self.kept = set()
 
@@ -348,7 +348,9 @@ class _Replay:
         if info is None or info.placement is None:
             return None
         size, page, shards = _request(info)
-        return self.alloc(op_index, label, info.placement.buffer_type, size, page, shards, certain, v, why)
+        lay = getattr(v.type, "layout", None)
+        bt = "l1_small" if lay is not None and lay.buffer_type == "l1_small" else info.placement.buffer_type
+        return self.alloc(op_index, label, bt, size, page, shards, certain, v, why)
 
     def run_func(self, func, bound: dict[Value, Buffer | None], depth: int = 0) -> dict[Value, Buffer | None]:
         """Replay ``func``'s ops; ``bound`` maps its arguments to buffers. Returns every value's buffer."""

@@ -20,7 +20,7 @@ from ..memory import NEAR_FULL, AllocationFailure
 from . import Reporter, rule
 
 MAX_NOTES = 5
-UNIT = {"l1": "per core", "dram": "per DRAM bank"}
+UNIT = {"l1": "per core", "l1_small": "per core", "dram": "per DRAM bank"}
 
 
 def _notes(a: Analysis, f: AllocationFailure) -> list[Note]:
@@ -55,11 +55,11 @@ def _report(a: Analysis, r: Reporter, buffer_type: str, fragmentation: bool) -> 
     if a.allocation is None:
         return
     for f in a.allocation.failures:
-        if f.buffer_type != buffer_type or f.fragmentation != fragmentation:
+        if f.buffer_type.replace("l1_small", "l1") != buffer_type or f.fragmentation != fragmentation:
             continue
         s, o = f.oom.stats, f.oom
         unit = UNIT[buffer_type]
-        bt = buffer_type.upper()
+        bt = f.buffer_type.upper()
         if fragmentation:
             head = (f"{bt} fragmentation: {f.label} needs {fmt.nbytes(o.aligned_size_per_bank)} {unit}; "
                     f"{fmt.nbytes(s.free)} of the {fmt.nbytes(s.bank_size)} bank are free, but the largest free "
