@@ -130,3 +130,16 @@ def test_ir_ops_without_a_program_model_cost_by_name():
         assert ops[0].cores == hw.grid_cores and ops[0].attrs["is_causal"] is True
         cost = op_cost(op, a, hw, C)
         assert cost.status == "costed" and any("not modeled" in n for n in cost.notes)
+
+
+def test_row_major_reshape_waits_per_input_stick_and_per_output_write():
+    # 9856 x 6 -> 1408 x 42 bf16 in DRAM on 20 cores (bh20_oft.csv line 2): 493 input sticks of 12 B and
+    # 71 output sticks of 84 B per core, one kernel, no pipelining (rm_reshape_interleaved.cpp).
+    a = _t((1, 1, 9856, 6), layout="row_major")
+    o = _t((1, 1, 1408, 42), layout="row_major")
+    e = predict(DeviceOp("ReshapeDeviceOperation", "blackhole", 20, 20, (a,), (o,)), BH, C)
+    xfer = BH.noc_txn_cycles  # both sticks are below the bandwidth knee
+    read = 493 * (C.get("stick_read_dram", "blackhole") + xfer)
+    write = 71 * (BH.dram_latency_cycles + xfer)
+    copy = 493 * 12 * C.get("fill_byte", "blackhole")
+    assert e.ns == pytest.approx(C.get("launch_ns", "blackhole") + (read + write + copy) * BH.ns_per_cycle, rel=1e-9)

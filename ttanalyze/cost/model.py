@@ -462,7 +462,7 @@ def _data_movement(op: DeviceOp, hw: Hardware, c: Constants, kind: str) -> _Work
             w.read = 2 * _latency(hw, src) + _xfer(hw, 2, tile_bytes(src))
             w.compute = 2 * TILE * _k(c, "segment_copy", arch)
         else:
-            w = _sticks(op, hw, c, src, out)
+            w = _rm_reshape(op, hw, c, src, out)
         w.dram_io(op)
     elif kind == "permute":
         if out.layout == "tile":
@@ -566,6 +566,31 @@ def _transpose_dim(perm: object) -> str | None:
     if r == 4 and (i, j) == (-4, -3):
         return "cn"
     return None
+
+
+def _rm_reshape(op: DeviceOp, hw: Hardware, c: Constants, src: TensorInfo, out: TensorInfo) -> _Work:
+    """Row-major reshape: one kernel reads each input stick (a wait each) and repacks it into output sticks.
+
+    tt-metal ``data_movement/reshape_view/device/device/rm_reshape_interleaved.cpp``
+    (one data-movement kernel, no pipelining): per input stick a read and
+    ``noc_async_read_barrier``; its bytes copied into the output stick buffer by
+    the RISC-V core (``tt_memmove``, ``fill_byte`` cycles per byte); per
+    output stick completed, a write, which the next copy waits for
+    (``noc_async_write_barrier``: the write latency).  Input sticks split over
+    the cores.  Equal stick widths are a stick-for-stick copy (:func:`_sticks`).
+    """
+    if src.padded[-1] == out.padded[-1] or not src.padded or not out.padded:
+        return _sticks(op, hw, c, src, out)
+    cores = max(1, op.cores)
+    in_sticks = _cdiv(src.rows, cores)
+    out_sticks = _cdiv(out.rows, cores)
+    in_bytes, out_bytes = page_bytes(src), page_bytes(out)
+    w = _Work(units=1)
+    w.read = in_sticks * _stick_read(hw, c, src, in_bytes) if not _local(src) else 0.0
+    w.write = out_sticks * (_latency(hw, out) + _xfer(hw, 1, out_bytes)) if not _local(out) else 0.0
+    w.compute = in_sticks * in_bytes * _k(c, "fill_byte", op.arch)
+    w.core = w.read + w.write + w.compute
+    return w
 
 
 def _sticks(op: DeviceOp, hw: Hardware, c: Constants, src: TensorInfo, out: TensorInfo) -> _Work:
@@ -947,12 +972,20 @@ def reduce_dim(dim: object, rank: int) -> str | None:
     return "hw" if names == {"w", "h"} else names.pop()
 
 
+def _divisor_at_most(n: int, limit: int) -> int:
+    """The largest divisor of ``n`` not above ``limit`` (tt-metal's block size for ``n`` tiles; 1 for n < 1)."""
+    return next((d for d in range(min(limit, max(1, n)), 0, -1) if n % d == 0), 1)
+
+
 def _norm(op: DeviceOp, hw: Hardware, c: Constants, kind: str) -> _Work:
     """LayerNorm / RMSNorm, softmax, reduce: rows of tiles split over the cores.
 
     No constant of its own: per core, each tile row of ``Wt`` tiles is read
-    (each streamed input, e.g. x, residual, gamma, beta, is read tile by tile
-    with a wait of its own: they are consumed in different passes), run through
+    (LayerNorm and softmax: x and a fused residual or mask in blocks of ``blk``
+    tiles, the largest divisor of Wt up to 8, 4 with fp32 accumulation, one
+    wait per block, and gamma / beta once per core, tt-metal
+    ``layernorm/device/kernels/dataflow/reader_unary_interleaved_ln.cpp``; a
+    reduce tile by tile, a wait each), run through
     the kernel's passes (LayerNorm 7: mean, centre, square, variance, scale,
     gamma, beta; RMSNorm 4; softmax 5 plus an ``sfpu_exp`` per tile; reduce 1),
     ``eltwise_tile`` cycles per tile and pass, and written; per row the
@@ -993,15 +1026,26 @@ def _norm(op: DeviceOp, hw: Hardware, c: Constants, kind: str) -> _Work:
         notes.append(f"norm type {norm or 'not given'}: LayerNorm assumed")
         norm = "layer"
     passes = _PASSES["reduce" if kind == "reduce" else "softmax" if kind == "softmax" else norm]
-    streams = [t for t in op.inputs if not _local(t) and t.tiles > 1] or ([a] if not _local(a) else [])
     w = _Work(units=max(1, rows_pc * per_row), notes=notes)
-    w.read = sum(_latency(hw, t) + _xfer(hw, 1, tile_bytes(t)) for t in streams)
+    if kind == "reduce":
+        streams = [t for t in op.inputs if not _local(t) and t.tiles > 1] or ([a] if not _local(a) else [])
+        w.read = sum(_latency(hw, t) + _xfer(hw, 1, tile_bytes(t)) for t in streams)
+    else:
+        # LayerNorm / softmax readers (reader_unary_interleaved_ln.cpp, ..._sm.cpp) read x (and a fused residual
+        # or mask of x's rows) in blocks of ``blk`` tiles, one wait per block; gamma / beta (one tile row) once.
+        blk = _divisor_at_most(per_row, 4 if op.fp32_dest_acc else 8)
+        streams = [t for t in op.inputs[:1] if not _local(t)] + [
+            t for t in op.inputs[1:] if not _local(t) and _cdiv(t.rows, TILE) > 1]
+        once = [t for t in op.inputs[1:] if not _local(t) and _cdiv(t.rows, TILE) <= 1]
+        w.read = sum(_latency(hw, t) / blk + _xfer(hw, 1, tile_bytes(t)) for t in streams)
+        w.extra += sum(_cdiv(_cdiv(t.padded[-1], TILE), blk) * _latency(hw, t)
+                       + _xfer(hw, _cdiv(t.padded[-1], TILE), tile_bytes(t)) for t in once)
     tile_op = _k(c, "eltwise_tile", arch)
     w.compute = passes * tile_op + (_k(c, "sfpu_exp", arch) if kind == "softmax" else 0.0)
     if not _local(out):
         w.write = (_latency(hw, out) + _xfer(hw, 1, tile_bytes(out))) * (1.0 if kind != "reduce" else 1.0 / per_row)
     per_row_ops = 3 * tile_op + (_k(c, "sfpu_heavy", arch) if kind != "reduce" else 0.0)
-    w.extra = rows_pc * per_row_ops + _k(c, "scalar_fill", arch)
+    w.extra += rows_pc * per_row_ops + _k(c, "scalar_fill", arch)
     w.dram_io(op)
     w.flops = float(a.elements) * passes
     return w
