@@ -85,8 +85,11 @@ def unseen(data: Path) -> dict:
             share = sum(p.row.measured_ns or 0.0 for p in cmp.rows if p.row.op.op_code == s.op_code)
             per_op.append({"op_code": s.op_code, "rows": s.rows, "share": round(cmp.share(share), 4),
                            "model": _score_dict(s.model)})
+        slow = cmp.slowest
         out[name] = {"board": meta.get("board"), "rows": len(cmp.rows), "skipped": len(cmp.skipped),
                      "devices": len(cmp.devices), "coverage": round(cmp.coverage, 4),
+                     "program_measured_ns": slow.measured_ns if slow else 0.0,
+                     "program_predicted_ns": max((d.predicted_ns for d in cmp.devices), default=0.0),
                      "score": _score_dict(cmp.total.model), "pm_ideal": _score_dict(cmp.total.pm_ideal),
                      "notes": cmp.notes, "per_op_code": per_op}
         print(f"{name}: {out[name]['score']}, coverage {100 * cmp.coverage:.1f}%", flush=True)
@@ -97,7 +100,8 @@ def render(res: dict, seconds: float) -> str:
     """The docs/accuracy.md section."""
     lines = [BEGIN, "## Cost model on traces it was not fitted on", "",
              f"Scored {datetime.date.today().isoformat()} with `.venv/bin/python benchmarks/cost_loto.py` "
-             f"({seconds / 60:.1f} min).  Targets: median APE <= {TARGET_MEDIAN:g}% in every direction and "
+             f"(refits of {res.get('loto_date') or 'this run'}; `--reuse-loto` rescored the unseen traces only, "
+             f"{seconds / 60:.1f} min).  Targets: median APE <= {TARGET_MEDIAN:g}% in every direction and "
              f">= {100 * TARGET_COVERAGE:g}% of each trace's measured device time in rows the model predicts.", ""]
     if res.get("loto"):
         lines += ["Leave one trace out: the constants refitted on one arch's measured data only "
@@ -112,13 +116,15 @@ def render(res: dict, seconds: float) -> str:
         lines.append("")
     lines += ["Unseen public traces (`measurements/perf/unseen`, tt-perf-report's test data; no fit used them), "
               "predicted with the committed constants:", "",
-              "| trace | board | rows (skipped) | devices | time predicted | median APE | MAPE | PM IDEAL median APE |",
-              "|---|---|---|---|---|---|---|---|"]
+              "| trace | board | rows (skipped) | devices | time predicted | median APE | MAPE | PM IDEAL median APE "
+              "| program time, measured / predicted (slowest device) |",
+              "|---|---|---|---|---|---|---|---|---|"]
     for name, r in res["unseen"].items():
         s, pm = r["score"] or {}, r["pm_ideal"] or {}
         lines.append(f"| `{name}` | {r['board'] or 'not given (p150 assumed)'} | {r['rows']} ({r['skipped']}) | "
                      f"{r['devices']} | {100 * r['coverage']:.1f}% | {s.get('median_ape', float('nan')):.1f}% | "
-                     f"{s.get('mape', float('nan')):.1f}% | {pm.get('median_ape', float('nan')):.1f}% |")
+                     f"{s.get('mape', float('nan')):.1f}% | {pm.get('median_ape', float('nan')):.1f}% | "
+                     f"{r['program_measured_ns'] / 1e3:,.0f} / {r['program_predicted_ns'] / 1e3:,.0f} us |")
     lines += ["", "Largest op codes of each unseen trace (share of its measured time, median APE):", ""]
     for name, r in res["unseen"].items():
         top = [o for o in r["per_op_code"] if o["share"] >= 0.03]
@@ -153,6 +159,13 @@ READING = [
 LIMITS = [
     "### Known limits on the unseen traces",
     "",
+    "* Leave one trace out misses the 15% target in both directions: per-arch constants (`launch_ns`) of the "
+    "held-out arch stay at their prior, and the Blackhole-only fit (387 rows, conv-heavy) sees no MinimalMatmul, "
+    "LayerNorm or softmax row, which make up most of the Wormhole CLIP trace.",
+    "* LayerNorm: the readers wait per block of tiles (the kernel's `blk`), so the reads no longer bound a "
+    "one-core LayerNorm; it then runs about 1,100-1,300 cycles per tile on both arches, more than 7 passes of "
+    "`eltwise_tile`: the per-block init and data-format reconfiguration of each pass is not modeled (WH CLIP "
+    "held-out LayerNorm predicted 0.71x, BH 64-core CLIP 1.14x).",
     "* `RingJointSDPADeviceOperation`: the ring position decides how many K chunks a device's queries attend "
     "to (3.5 ms and 6.9 ms on the two positions of the DeepSeek trace); the row does not say it, so the model "
     "takes the mean causal share.  Per (Q, K) chunk pair the softmax's exp is costed at `sfpu_exp`, fitted on "
