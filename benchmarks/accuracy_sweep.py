@@ -10,7 +10,8 @@ The model runs with the measured device's parameters
 saw: a NO_DISPATCH capture does not allocate the op's outputs, so the model is
 given the free L1 before the outputs (its usual input counts them as live).
 
-Writes docs/accuracy.md (the CB section) and benchmarks/out/accuracy.json.
+Writes docs/accuracy.md (its fixture-sweep section) and benchmarks/out/accuracy.json; the
+random op-level campaign is benchmarks/opdiff.py (the cb-sweep section).
 Known causes of mismatches come from benchmarks/accuracy_causes.yaml.
 
 Usage: .venv/bin/python benchmarks/accuracy_sweep.py [--only PREFIX] [--limit N]
@@ -46,7 +47,7 @@ from ttanalyze.programs import context_for  # noqa: E402
 CAUSES = ROOT / "benchmarks" / "accuracy_causes.yaml"
 OUT_JSON = ROOT / "benchmarks" / "out" / "accuracy.json"
 DOC = ROOT / "docs" / "accuracy.md"
-BEGIN, END = "<!-- cb-sweep:begin -->", "<!-- cb-sweep:end -->"
+BEGIN, END = "<!-- fixture-sweep:begin -->", "<!-- fixture-sweep:end -->"
 
 
 def _causes() -> list[tuple[str, str]]:
@@ -116,7 +117,7 @@ def report(records: list[dict], info: dict, seconds: float) -> str:
         fams[r["family"]]["measured"] += r["outcome"] != "not_replayed"
         fams[r["family"]]["agree"] += r["outcome"] in AGREE
     fixture = [r for r in measured if r["id"].startswith("fixture:")]
-    lines = [BEGIN, "## Circular buffers: model vs tt-metal", "",
+    lines = [BEGIN, "## Circular buffers of the fixtures' ops and the hand-picked instances: model vs tt-metal", "",
              f"Swept {datetime.date.today().isoformat()} with `.venv/bin/python benchmarks/accuracy_sweep.py` "
              f"({seconds / 60:.1f} min). Device: {info.get('device_text', '')}; ttnn {info.get('ttnn_version', '?')} "
              f"(tt-metal {info.get('tt_metal_sha', '?')[:8]}). The model runs with that device's parameters "

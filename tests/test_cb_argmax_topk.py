@@ -1,9 +1,9 @@
 """Programs, output specs and the topk shape rule of ttnn.argmax / ttnn.topk (ttanalyze.ops.argmax_topk).
 
 Expected numbers are derived by hand from the factory formulas (derivation in each comment; tiles: bf16
-2,048 B, f32 / uint32 4,096 B, uint16 2,048 B, bfloat8_b 1,088 B) and were all measured on mock P150,
-ttnn 0.81.1 (tt-metal d80d9482): NO_DISPATCH graph captures of the same ttnn call (scripts, cases and raw
-captures in /work/notes/argmax_topk; the case id is named in each comment).  Pure-model tests need no ttnn;
+2,048 B, f32 / uint32 4,096 B, uint16 2,048 B, bfloat8_b 1,088 B); argmax and topk are measured on mock
+P150, ttnn 0.81.1 (tt-metal d80d9482), NO_DISPATCH graph captures, by the op-level campaign
+(measurements/opdiff/results.jsonl.gz, benchmarks/opdiff.py).  Pure-model tests need no ttnn;
 the device tests at the end replay IR ops on the executor and skip when it is absent.
 """
 

@@ -1,10 +1,11 @@
 """Circular buffers and device outputs of conv2d, the 2D pools, conv3d and upsample.
 
 Every expected number is derived by hand from the tt-metal formulas the models
-follow (the derivation is in the comments) and was also measured on the mock
-P150 with ttnn 0.81.1 (tt-metal d80d9482) under NO_DISPATCH graph capture: the
-per-CB byte lists, their core ranges and the returned tensors are in
-notes/conv/raw/<case>.json and the exact ttnn calls in notes/conv/ttnn_calls.md.
+follow (the derivation is in the comments); conv2d, the pools, conv3d and
+upsample are measured on the mock P150 with ttnn 0.81.1 (tt-metal d80d9482) under
+NO_DISPATCH graph capture by the op-level campaign: per-CB byte lists, core ranges
+and returned tensors in measurements/opdiff/results.jsonl.gz (benchmarks/opdiff.py),
+the ttnn calls in ttanalyze/executor/ttnn_worker.py.
 "Static" CBs are those not backed by a sharded tensor (globally allocated CBs
 take no L1 of their own).  No test needs ttnn.
 """

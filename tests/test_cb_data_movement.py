@@ -1,9 +1,9 @@
 """Circular-buffer and output models of the data-movement ops (ttanalyze.ops.data_movement).
 
 Expected numbers are derived by hand from the factory formulas (derivations in the comments) and
-were all measured on mock P150, ttnn 0.81.1 (tt-metal d80d9482): NO_DISPATCH graph captures of the
-same op with `ttnn.empty` inputs, scripts and raw captures in /work/notes/data_movement
-(replay_fixtures.py; the case named in each test is its key in extra_cases*.json).  DFB = Metal 2.0
+the factories are measured on mock P150, ttnn 0.81.1 (tt-metal d80d9482), NO_DISPATCH graph captures
+with `ttnn.empty` inputs, by the op-level campaign (measurements/opdiff/results.jsonl.gz,
+benchmarks/opdiff.py).  DFB = Metal 2.0
 dataflow buffer (a CB here), "scratch" = Metal 2.0 scratchpads (ProgramModel.extra_l1_per_core).
 """
 
@@ -507,9 +507,9 @@ def test_merge_follows_core_range_set_merge():
 
 
 # (case, op, operands, result, attrs, factory, the range list of every CB of its one program): measured on mock
-# P150, ttnn 0.81.1 (tt-metal d80d9482): /work/notes/data_movement/probe_ranges.py -> raw/ranges_probe.json, each
-# case under its key there; the captured dataflow_buffer_allocate / circular_buffer_allocate core_range_set,
-# ranges in order.  Each split leaves a partial column of the 11 x 10 grid, where the merge and the split's
+# P150, ttnn 0.81.1 (tt-metal d80d9482): the captured dataflow_buffer_allocate / circular_buffer_allocate
+# core_range_set, ranges in order (the op-level campaign records the same lists for every data-movement
+# instance it draws: measurements/opdiff/results.jsonl.gz).  Each split leaves a partial column of the 11 x 10 grid, where the merge and the split's
 # column-first ranges differ: e.g. 32 units fill columns 0-2 and (3, 0-1) -> merged rows 0-1 x 0-3, rows 2-9
 # x 0-2 = [(0, 0, 3, 1), (0, 2, 2, 9)] (the split: [(0, 0, 2, 9), (3, 0, 3, 1)]).
 RM = "row_major"
@@ -611,8 +611,8 @@ def test_overflow_names_the_first_merged_range():
 # ---------------------------------------------------------------------------
 
 # (fixture:line, free L1 before the op on the mock, [(factory, [(CB bytes, cores)], scratch per core)]):
-# NO_DISPATCH captures of each op replayed with ttnn 0.81.1 on the mock P150 (/work/notes/data_movement/
-# replay_fixtures.py -> raw/fixtures_replay.json); L1 operands lower the free L1 below 1,461,120.
+# NO_DISPATCH captures of each op replayed with ttnn 0.81.1 on the mock P150 (the fixture instances of
+# benchmarks/accuracy_sweep.py); L1 operands lower the free L1 below 1,461,120.
 MEASURED = [
     ('real/attention_o0/ttnn.mlir:37', 1461120, []),
     ('real/attention_o0/ttnn.mlir:39', 1461120, [('TransposeWHProgramFactory', [(4096, 64), (4096, 64)], 0)]),

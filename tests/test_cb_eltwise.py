@@ -1,10 +1,9 @@
 """Circular-buffer models of the elementwise ops (ttanalyze.ops.eltwise).
 
 Expected numbers are derived by hand from the factory formulas (derivation in each comment; tile =
-2,048 B bf16, 4,096 B f32, 1,088 B bfloat8_b) and every one was also measured on mock P150,
-ttnn 0.81.1 (tt-metal d80d9482): NO_DISPATCH graph captures of the same ttnn call with `ttnn.empty`
-inputs (scripts, cases and raw captures in /work/notes/eltwise_reduction; the case named in a comment
-is its id there).  The IR ops are replayed the way the tt-mlir runtime calls them, with the result's
+2,048 B bf16, 4,096 B f32, 1,088 B bfloat8_b); the same factories are measured on mock P150,
+ttnn 0.81.1 (tt-metal d80d9482), NO_DISPATCH graph captures with `ttnn.empty` inputs, by the op-level
+campaign (measurements/opdiff/results.jsonl.gz, benchmarks/opdiff.py).  The IR ops are replayed the way the tt-mlir runtime calls them, with the result's
 memory config passed as `memory_config`, so every CB sits on all 110 cores of the grid.
 """
 

@@ -4,8 +4,8 @@ Two kinds of expected values:
 
 * every to_layout / to_memory_config / typecast of the real and seed fixtures,
   measured on mock P150, ttnn 0.81.1 (tt-metal d80d9482): each op replayed with
-  the ttnn call tt-mlir's runtime makes (/work/notes/layout_conversion/
-  ttnn_calls.md), under NO_DISPATCH graph capture with an empty L1; the table
+  the ttnn call tt-mlir's runtime makes (ttanalyze/executor/ttnn_worker.py),
+  under NO_DISPATCH graph capture with an empty L1; the table
   below lists the program factory (``program_factory_type``), every dataflow
   buffer / circular buffer / scratchpad (``c`` own L1, ``b`` borrowing a tensor's
   shard, ``s`` scratchpad) with its bytes and core ranges as captured, and the
@@ -396,8 +396,8 @@ def test_every_fixture_conversion_is_in_the_table():
 
 # ---------------------------------------------------------------------------
 # One case per factory branch: bytes derived by hand (comments), each also
-# measured on mock P150, ttnn 0.81.1 (tt-metal d80d9482) with the same inputs
-# (/work/notes/layout_conversion/raw/branches.json, block.json, extra.json).
+# checked against the layout-conversion instances of the op-level campaign on mock P150,
+# ttnn 0.81.1 (measurements/opdiff/results.jsonl.gz, benchmarks/opdiff.py).
 # ---------------------------------------------------------------------------
 
 X, Y = 11, 10  # mock P150 compute grid

@@ -1,9 +1,9 @@
 """The matmul/linear program model (ttanalyze/ops/matmul.py): factory, circular buffers, output spec.
 
 Every expected number is derived by hand from the factory formulas (derivation
-in the comment) and was cross-checked on the mock: measured on mock P150, ttnn
-0.81.1 (tt-metal d80d9482), with the same op replayed through ttnn (scripts and
-raw results in /work/notes/matmul: measure.py, cases/*.json, results/*.json).
+in the comment); the factories and branches they exercise are measured on mock
+P150, ttnn 0.81.1 (tt-metal d80d9482), by the op-level campaign
+(measurements/opdiff/results.jsonl.gz, benchmarks/opdiff.py; docs/accuracy.md).
 The models run with the measured mock's arch (base 111,744, bank 1,461,120 B).
 Tile sizes: bf16 2048 B, f32 4096 B, bfp8 1088 B.  No test needs ttnn.
 """

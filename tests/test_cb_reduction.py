@@ -1,10 +1,9 @@
 """Circular-buffer models of the reductions and normalizations (ttanalyze.ops.reduction).
 
 Expected numbers are derived by hand from the formulas in ttanalyze/ops/reduction.py (derivation in
-each comment; tile = 2,048 B bf16, 4,096 B f32, 1,088 B bfloat8_b) and every one was also measured on
-mock P150, ttnn 0.81.1 (tt-metal d80d9482): NO_DISPATCH graph captures of the same ttnn call with
-`ttnn.empty` inputs (scripts, cases and raw captures in /work/notes/eltwise_reduction; the case named
-in a comment is its id there).  A reduction runs a chain of programs; the model reports the one with
+each comment; tile = 2,048 B bf16, 4,096 B f32, 1,088 B bfloat8_b); the same factories are measured on
+mock P150, ttnn 0.81.1 (tt-metal d80d9482), NO_DISPATCH graph captures with `ttnn.empty` inputs, by
+the op-level campaign (measurements/opdiff/results.jsonl.gz, benchmarks/opdiff.py).  A reduction runs a chain of programs; the model reports the one with
 the most L1 per core and lists the chain in its notes.
 """
 

@@ -1,8 +1,9 @@
 """The companion executor: graph parsing, request building and the client (no ttnn needed), and
 replays on a ttnn device (skipped, with the reason, when the executor environment is absent).
 
-Device numbers were measured on a mock Blackhole P150, ttnn 0.81.1 (tt-metal d80d9482); the
-untilize and matmul figures are the ones /work/oracle/NOTES.md §3 and §4e record.  On a machine
+Device numbers were measured on a mock Blackhole P150, ttnn 0.81.1 (tt-metal d80d9482): the device
+tests below replay them (and the op-level campaign, measurements/opdiff/results.jsonl.gz, covers the
+same factories).  On a machine
 shared with other mock-device users, run the suite under ``flock /tmp/ttnn-mock.lock``.
 """
 

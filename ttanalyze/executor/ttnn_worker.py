@@ -878,6 +878,26 @@ def _full(c: Call):
                      device=c.device if on_device else None, memory_config=c.mc if on_device else None)
 
 
+@handler(("ttnn.zeros", "ttnn.ones", "ttnn.empty"), ("shape", "dtype", "layout", "memory_config"))
+def _named_full(c: Call):
+    # tt-mlir runtime/lib/ttnn/operations/creation/{zeros,ones,empty}.cpp @19c86fca: shape, dtype, layout,
+    # device and memory config (the result's when the IR gives none).
+    shape = c.attrs["shape"]
+    dims = list(shape["dims"] if isinstance(shape, dict) else shape)
+    if c.op == "ttnn.empty":
+        return ttnn.empty(dims, c.dtype, c.layout, c.device, c.mc)
+    fn = ttnn.zeros if c.op == "ttnn.zeros" else ttnn.ones
+    return fn(dims, dtype=c.dtype, layout=c.layout, device=c.device, memory_config=c.mc)
+
+
+@handler("ttnn.arange", ("start", "end", "step", "dtype", "layout", "memory_config"))
+def _arange(c: Call):
+    # tt-mlir runtime/lib/ttnn/operations/creation/arange.cpp @19c86fca: ttnn::arange(start, end, step, dtype,
+    # device, memory_config, layout).
+    return ttnn.arange(int(c.attrs["start"]), int(c.attrs["end"]), int(c.attrs["step"]), dtype=c.dtype,
+                       device=c.device, memory_config=c.mc, layout=c.layout)
+
+
 _POOL_ATTRS = ("batch_size", "input_height", "input_width", "channels", "kernel_size", "stride", "padding",
                "ceil_mode", "applied_shard_scheme", "reallocate_halo_output", "config_tensors_in_dram")
 

@@ -24,8 +24,8 @@ d80d9482) ships only the kernels of.  Every branch was replayed on the mock
 P150 with ttnn 0.81.1 under NO_DISPATCH graph capture (``program_factory_type``
 and every ``dataflow_buffer_allocate`` / ``circular_buffer_allocate`` /
 ``scratchpad_allocate`` with its core ranges); where 0.81.1 differs from
-614f605f the model follows the measurement and says so.  Scripts, cases and raw
-captures: ``/work/notes/argmax_topk``.
+614f605f the model follows the measurement and says so.  Measured instances: the
+op-level campaign (``benchmarks/opdiff.py``, ``measurements/opdiff/results.jsonl.gz``).
 
 Dataflow buffers of the Metal 2.0 factories (argmax, topk single-core) sit on
 the union of the cores of the work units that bind them, as tt-metal's

@@ -15,7 +15,8 @@ upsample maps ``[N, H, W, C]`` to ``[N, H*scale_h, W*scale_w, C]``
 (``UpsampleOp::verify``).
 
 Programs and outputs (ttnn 0.81.1 = tt-metal d80d9482, measured on a mock P150;
-scripts, raw captures and the exact ttnn calls are in ``notes/conv/``):
+the measured instances are in ``measurements/opdiff/results.jsonl.gz``, and the ttnn
+calls are the executor's, :mod:`ttanalyze.executor.ttnn_worker`):
 
 * ``ttnn.conv2d`` is a composite: a DRAM input is auto-sliced (one slice
   when it fits the free L1, else N height or width slices), the scheme is
@@ -1376,7 +1377,7 @@ def pool2d_spec(ctx: CBContext) -> list[TensorSpec]:
 # ---------------------------------------------------------------------------
 
 # Blackhole's MEM_MAP_END: get_max_worker_l1_unreserved_size() = l1_size - 41,088 (measured on the mock,
-# same dev_mem_map.h in ttnn 0.81.1 and the jax-tt-plugin's tt-metal; /work/oracle/NOTES.md section 4c).
+# same dev_mem_map.h in ttnn 0.81.1 and the jax-tt-plugin's tt-metal: tt_metal/hw/inc/internal/tt-1xx/blackhole/dev_mem_map.h).
 _MEM_MAP_END = {"blackhole": 41088}
 
 

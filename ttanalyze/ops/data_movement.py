@@ -11,7 +11,8 @@ Programs (circular buffers, :mod:`ttanalyze.ops.cb`) and device outputs
 (:mod:`ttanalyze.ops.spec`) follow tt-metal d80d9482, the commit of ttnn 0.81.1,
 whose host sources ship inside the ttnn 0.81.1 wheel
 (``ttnn/cpp/ttnn/operations/data_movement/**``); every number was checked against
-NO_DISPATCH graph captures on a mock Blackhole P150 (``/work/notes/data_movement``).
+NO_DISPATCH graph captures on a mock Blackhole P150 (the op-level campaign,
+``measurements/opdiff/results.jsonl.gz``, rerun with ``benchmarks/opdiff.py``).
 The ops are replayed the way the tt-mlir runtime calls them: the declared result's
 memory config is passed as ``memory_config`` (``ttnn.reshape(x, shape,
 memory_config=...)``, ``ttnn.permute(x, dims, memory_config=...)`` ...).
@@ -23,8 +24,8 @@ DFB (``index`` = its position in the factory's spec) and scratchpads go to
 ``CoreRangeSet::merge`` of the work split's cores (:func:`_program`,
 :func:`~ttanalyze.ops.work_split.merge`); the legacy-CB factories
 (ConcatTiledUnaligned, RepeatCodegen, RepeatInterleaveCodegen) keep the ranges
-their split returns.  Range lists, order included, measured on the mock
-(``/work/notes/data_movement/probe_ranges.py``, ``compare.py``).  One IR op can run several device programs
+their split returns.  Range lists, order included, are recorded per instance in the
+op-level campaign's results (``measurements/opdiff/results.jsonl.gz``).  One IR op can run several device programs
 (e.g. ``concat`` of tile tensors padded on the concat dim: untilize each input,
 concat row-major, tilize back): the op's CB model returns them all, in order;
 its untilize / tilize steps are the layout-conversion models
@@ -671,6 +672,8 @@ def fill_pad_program(x: Tensor, grid: tuple[int, int]) -> list[ProgramModel]:
         raise CBModelError(f"fill_implicit_tile_padding of {x.dtype} goes through typecasts")
     slices = prod(x.shape[:-2]) if x.rank > 2 else 1
     ht, wt = ceil_div(h, TILE), ceil_div(w, TILE)
+    if x.sharded and x.l1:
+        return [_fill_pad_l1_sharded(x, slices, ht, wt, right, bottom)]
     work = (slices * ((ht - 1) if bottom else ht) if right else 0) \
         + (slices * ((wt - 1) if right else wt) if bottom else 0) + (slices if right and bottom else 0)
     cores = split_work_to_cores(grid, work).all_cores
@@ -679,6 +682,42 @@ def fill_pad_program(x: Tensor, grid: tuple[int, int]) -> list[ProgramModel]:
         + ([("bot_mask", tile, 1)] if bottom else []) + [("data_out", tile, 2)]
     return [_program("FillPadProgramFactory", "data_movement/fill_pad/device/fill_pad_program_factory.cpp", cores, dfbs,
                      [f"fills the tile padding of {list(x.shape)}: {work:,} edge tiles on {cores.num_cores} cores"])]
+
+
+def _fill_pad_l1_sharded(x: Tensor, slices: int, ht: int, wt: int, right: bool, bottom: bool) -> ProgramModel:
+    """FillPadL1ShardedProgramFactory (``fill_pad_program_factory.cpp`` @d80d9482): the DFBs of the
+    interleaved factory (``data_in`` 2 tiles, ``right_mask``/``bot_mask`` 1 tile when that edge is padded,
+    ``data_out`` 2 tiles) on the merge of the shard cores whose shard starts inside the tensor's tiles
+    (row ``i`` of a height-sharded grid, column ``i`` of a width-sharded one, row-major position in a
+    block-sharded grid).
+
+    Raises:
+        DeviceRejection: more than one 2D slice (``N_slices == 1`` TT_FATAL of the factory).
+    """
+    if slices != 1:
+        raise DeviceRejection(f"FillPadL1ShardedProgramFactory: N_slices > 1 not yet supported (got {slices}) "
+                              "(fill_pad_program_factory.cpp TT_FATAL)")
+    shard = x.shard
+    sy, sx = shard.tile_shape
+    cores = shard.cores
+    xs = [c[0] for c in cores]
+    cols = max(xs) - min(xs) + 1
+    active = []
+    for i, core in enumerate(cores):
+        if x.memory_layout == "height_sharded":
+            row, col = i, 0
+        elif x.memory_layout == "width_sharded":
+            row, col = 0, i
+        else:
+            row, col = i // cols, i % cols
+        if row * sy < ht and col * sx < wt:
+            active.append(core)
+    tile = x.tile_bytes
+    dfbs = [("data_in", tile, 2)] + ([("right_mask", tile, 1)] if right else []) \
+        + ([("bot_mask", tile, 1)] if bottom else []) + [("data_out", tile, 2)]
+    return _program("FillPadL1ShardedProgramFactory", "data_movement/fill_pad/device/fill_pad_program_factory.cpp",
+                    merge(active), dfbs, [f"fills the tile padding of the {x.memory_layout} {list(x.shape)} in place "
+                                          f"on {len(active)} shard cores"])
 
 
 # ---------------------------------------------------------------------------
@@ -1381,15 +1420,21 @@ def _embedding_steps(idx: Tensor, weight: Tensor, out: Tensor, ctx: CBContext) -
       ``(alignment / index element) x 32`` B; split over the output rows.
 
     Raises:
-        CBModelError: sharded tensors, TILE weights (to_layout first), indices
-            other than u32/bf16, chunked rows over 1 MiB.
+        DeviceRejection: indices other than u32/bf16, weights other than bf16 (tt-metal's validate).
+        CBModelError: sharded tensors, TILE weights (to_layout first), chunked rows over 1 MiB.
     """
+    # EmbeddingsDeviceOperation::validate (embedding_device_operation.cpp:35-36 @d80d9482, measured: both
+    # TT_FATALs, after the untilize of a TILE weight)
+    if idx.dtype.name not in ("u32", "bf16"):
+        raise DeviceRejection(f"embedding indices must be UINT32 or BFLOAT16, not {idx.dtype} "
+                              "(EmbeddingsDeviceOperation TT_FATAL 'Input must be UINT32 or BFLOAT16')")
+    if weight.dtype.name != "bf16":
+        raise DeviceRejection(f"embedding weights must be BFLOAT16, not {weight.dtype} "
+                              "(EmbeddingsDeviceOperation TT_FATAL 'Weights tensor must have BFLOAT16 dtype')")
     if idx.sharded or weight.sharded or out.sharded:
         raise CBModelError("embedding of sharded tensors is not modeled")
     if weight.tiled:
         raise CBModelError("a TILE embedding weight is untilized first (layout conversion)")
-    if idx.dtype.name not in ("u32", "bf16"):
-        raise CBModelError(f"embedding indices must be uint32 or bfloat16, not {idx.dtype}")
     dim = weight.shape[-1]
     row = dim * weight.element_bytes
     batch = idx.shape[0] if idx.rank > 1 else 1

@@ -26,7 +26,7 @@ three tensors ``TernaryDeviceOperation`` (TTT).  The tt-metal sources read are
   ``ternary_op_utils.cpp`` (``get_broadcast_type``).
 
 None of these is the 0.81.1 commit.  Where the mock P150 (ttnn 0.81.1, NO_DISPATCH
-graph capture, ``/work/notes/eltwise_reduction``) disagrees, the model follows the
+graph capture; ``measurements/opdiff/results.jsonl.gz``) disagrees, the model follows the
 measurement: binary_ng's native-L1-sharding test, the SFPU choice of bf16
 multiply / comparison ops, and the broadcast CB of every broadcast type were
 measured (see :func:`binary_native_sharding`, :func:`binary_is_sfpu`).

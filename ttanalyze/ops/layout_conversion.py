@@ -28,8 +28,9 @@ the stored tt-metal versions named at each function.  Every branch was checked
 against graph captures on the mock P150 (``program_factory_type`` of each
 device operation, every ``dataflow_buffer_allocate`` /
 ``circular_buffer_allocate`` / ``scratchpad_allocate`` with its core ranges);
-the measurements and the differences from the stored sources are in
-``/work/notes/layout_conversion/notes.md``.
+the measured instances are in ``measurements/opdiff/results.jsonl.gz``
+(``benchmarks/opdiff.py``) and the differences from the stored sources are
+written at each function.
 
 Device constants used by the factories (bytes): ``usable = l1_size -
 l1_unreserved_base`` (``get_static_l1_space``, codegen ``usable_l1_bytes``),

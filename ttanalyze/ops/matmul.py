@@ -37,7 +37,8 @@ Metal 2.0 ports whose CBs appear as ``dataflow_buffer_allocate`` nodes in a
 graph capture (the gather_in0 path still makes legacy CBs).  Every branch
 was measured on the mock P150 (ttnn 0.81.1, tt-metal d80d9482): the DFB sizes
 and core ranges of each program, ``program_factory_type`` and the resolved
-compute config; scripts and raw results are in ``/work/notes/matmul``.  Where
+compute config; measured instances are in ``measurements/opdiff/results.jsonl.gz``
+(``benchmarks/opdiff.py``).  Where
 ttnn 0.81.1 differs from the stored sources the measurement is modeled and the
 difference is written at the function.
 

@@ -9,8 +9,8 @@ them when called the way the tt-mlir runtime does (``ttnn.sum(x, dim, keepdim,
 memory_config=<result>, compute_kernel_config=<IR compute_config>)``, ...).
 The host sources of these factories are not in the 0.81.1 wheel; the stored
 tt-metal versions read are named on each function, and every formula below was
-fitted to or checked against NO_DISPATCH graph captures on the mock P150
-(``/work/notes/eltwise_reduction``, raw outputs in ``raw/``).  Where the stored
+checked against NO_DISPATCH graph captures on the mock P150 (the op-level
+campaign, ``measurements/opdiff/results.jsonl.gz``).  Where the stored
 source and the mock disagree the model follows the mock.
 
 A reduction is a chain of device programs (fill the tile padding, reduce W,
@@ -386,7 +386,8 @@ def softmax_programs(x: Tensor, out: Tensor, dim: int, numeric_stable: bool, fp3
     the ``NC * Ht`` rows' cores (split row by row): ``in0`` Wt_eff tiles
     (numerically stable; ``max(2 * block, Wt_eff)`` when W is not a tile
     multiple) or ``2 * block``; ``out0`` ``2 * block``; ``recip`` 1 f32 tile;
-    ``scaler`` 1 tile (f32 for an f32 input, else bf16); one more f32 tile;
+    ``scaler`` 1 tile (f32 for an f32 input, else bf16); one more f32 tile (``recip`` and this
+    one are bf16 when the compute config sets ``fp32_dest_acc_en = false``);
     ``exps`` Wt_eff intermediate tiles; ``mask`` 1 bf16 tile; ``max`` 1
     intermediate tile (numerically stable); ``x`` Wt_eff intermediate tiles
     (``min(Wt_eff, 8)`` tiles, numerically stable with W not a tile multiple).  Intermediates are f32
@@ -416,7 +417,11 @@ def softmax_programs(x: Tensor, out: Tensor, dim: int, numeric_stable: bool, fp3
         wt_eff, block = ceil_div(wt, 4) * 4, 4
     fp32 = fp32_acc if fp32_acc is not None else x.dtype == F32
     im = (F32 if fp32 else BF16).tile_bytes()
-    tin, tout, f32 = x.tile_bytes, out.tile_bytes, F32.tile_bytes()
+    # recip and aux stay f32 unless the compute config turns fp32 accumulation off (measured by the op-level
+    # campaign: an f32 input with fp32_dest_acc_en = false has 2,048-B recip and aux, a bf16 input without a
+    # compute config 4,096 B)
+    f32 = (BF16 if fp32_acc is False else F32).tile_bytes()
+    tin, tout = x.tile_bytes, out.tile_bytes
     scaler = (F32 if x.dtype == F32 else BF16).tile_bytes()
     in0 = (max(2 * block, wt_eff) if padded_w else wt_eff) if numeric_stable else 2 * block
     specs = [("in0", tin, in0), ("out0", tout, 2 * block), ("recip", f32, 1), ("scaler", scaler, 1), ("aux", f32, 1),
@@ -553,6 +558,36 @@ def _norm_operands(op: Op) -> tuple:
     return tuple(out + [None] * (3 - len(out)))
 
 
+def check_norm_weights(x: Tensor, gamma: Tensor | None, beta: Tensor | None) -> None:
+    """``LayerNormDeviceOperation::validate``'s checks of gamma and beta (tt-metal
+    ``normalization/layernorm/device/layernorm_device_operation.cpp`` @d80d9482, lines 170-215; measured: an
+    rms_norm with a row-major ``[W]`` beta fails there).
+
+    A TILE weight needs the input's padded width and a padded height of 32; a ROW_MAJOR one a padded
+    width of exactly 32 and ``volume / 32`` equal to the input's padded width in tiles, in f32 or bf16;
+    gamma and beta share a layout.
+
+    Raises:
+        DeviceRejection: a check fails (the message names it).
+    """
+    for name, w in (("gamma", gamma), ("beta", beta)):
+        if w is None:
+            continue
+        if w.tiled:
+            if w.padded[-1] != x.padded[-1] or (w.padded[-2] if w.rank >= 2 else TILE) != TILE:
+                raise DeviceRejection(f"layernorm: {name} padded shape {list(w.padded)} does not match the input's "
+                                      f"padded width {x.padded[-1]} with height 32 (LayerNormDeviceOperation TT_FATAL)")
+        else:
+            if w.padded[-1] != TILE or prod(w.padded) // TILE != x.padded[-1] // TILE:
+                raise DeviceRejection(f"layernorm: a row-major {name} needs a last dim of 32 and {x.padded[-1] // TILE} "
+                                      f"rows (got {list(w.padded)}; LayerNormDeviceOperation TT_FATAL '"
+                                      f"{name.capitalize()} ... must align with input tensor')")
+            if w.dtype.name not in ("f32", "bf16"):
+                raise DeviceRejection(f"layernorm: a row-major {name} must be FLOAT32 or BFLOAT16, not {w.dtype}")
+    if gamma is not None and beta is not None and gamma.layout != beta.layout:
+        raise DeviceRejection("layernorm: gamma and beta must have the same layout (LayerNormDeviceOperation TT_FATAL)")
+
+
 @register_cb(("ttnn.layer_norm", "ttnn.rms_norm"))
 def layernorm_cb(ctx: CBContext) -> ProgramModel:
     """CB model of ``ttnn.layer_norm`` / ``ttnn.rms_norm`` (:func:`layernorm_program`)."""
@@ -565,6 +600,7 @@ def layernorm_cb(ctx: CBContext) -> ProgramModel:
     beta = tensor_of(bv, ctx.arch, f"bias of {op.name}") if bv is not None else None
     out = result(ctx)
     cc = _compute_config(op)
+    check_norm_weights(x, gamma, beta)
     return layernorm_program(x, out, op.name == "ttnn.rms_norm", gamma, beta, cc.fp32_dest_acc_en if cc else None,
                              ctx.grid, ctx.max_l1_space)
 

@@ -184,7 +184,8 @@ def merge(cores) -> CoreRangeSet:
     ``CoreRange``), ``tt_metal/impl/metal2_host_api/program_spec/collection/collect_metadata.cpp``
     @85bfa97f (``DeriveNodeSets``).  Measured on mock P150, ttnn 0.81.1: every
     ``dataflow_buffer_allocate`` of the data-movement, argmax and topk captures
-    (``/work/notes/data_movement``, ``/work/notes/argmax_topk``).
+    (the op-level campaign's records, ``measurements/opdiff/results.jsonl.gz``, hold
+    each buffer's core ranges in capture order).
     """
     return _merge(frozenset(cores))
 
@@ -385,8 +386,8 @@ def try_compute_ncores_wh_sb(area: int, width: int, height: int, limit: int) -> 
     single_block_size_limit (2) Maximize total_blocks_sb (3) Minimize n (4)
     blocks_row_cliff < single_sblock_size_limit", candidates ``sb = limit - 1 ..
     1``; the stored @02ed05c7 ``compute_ncores_wh_sb`` differs, this rule
-    reproduces every point measured on the mock,
-    ``/work/notes/layout_conversion/notes.md``).  None when no block qualifies.
+    reproduces the block untilize/tilize instances of the op-level campaign,
+    ``measurements/opdiff/results.jsonl.gz``).  None when no block qualifies.
     """
     lo, hi = 1, max(width, height, 1)
     while lo < hi:  # the smallest block with at most `area` blocks

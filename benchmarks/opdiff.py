@@ -1,0 +1,312 @@
+"""Op-level differential campaign: ttanalyze's per-op models against tt-metal, field by field.
+
+Every instance of :mod:`benchmarks.opdiff_instances` (random single-op modules, one
+generator per op with a CB model) is analyzed, replayed on the companion executor
+(ttnn 0.81.1 on the mock Blackhole P150, NO_DISPATCH graph capture, the way tt-mlir's
+runtime calls the op: :mod:`ttanalyze.executor.ttnn_worker`), and compared with the
+model (:mod:`ttanalyze.executor.cbcheck`, on the device's own parameters and the free L1
+it saw):
+
+* ``peak``: per-core program-scope L1 (static CBs/DFBs plus kernel scratchpads on the
+  busiest core, max over the op's programs) equal to the byte; or both refuse (tt-metal's
+  message is recorded); or both run no program;
+* ``cbs``: every static CB's size on the same set of cores (:class:`CBComparison.cbs_equal`);
+* ``l1`` (informational, not part of *exact*): the L1 buffers the op allocates for
+  intermediates (freed before it returns), summed per bank, against the model's largest
+  ``l1_buffers_per_core`` (which counts only those held while one program runs);
+* ``spec``: each output's shape, padded shape, layout, dtype, buffer type, memory layout
+  and shard shape against the model's output spec (the declared result type for ops
+  without an output model).
+
+An instance is *exact* when the peak and the CBs agree; the output spec is
+scored beside it.  Results go to ``measurements/opdiff/results.jsonl.gz`` (one JSON record
+per instance, appended chunk by chunk as gzip members, keyed by ``id``); a rerun skips
+the ids already there.  The device lock is taken per chunk, not for the whole campaign.
+
+Usage::
+
+    .venv/bin/python benchmarks/opdiff.py run --base 100 [--chunk 300] [--lock /tmp/ttnn-mock.lock]
+    .venv/bin/python benchmarks/opdiff.py rescore   # the current model against the stored device results
+    .venv/bin/python benchmarks/opdiff.py report    # rewrites the cb-sweep section of docs/accuracy.md
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import fcntl
+import gzip
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.opdiff_instances import GENERATOR, generators, instance, instances  # noqa: E402
+
+RESULTS = ROOT / "measurements" / "opdiff" / "results.jsonl.gz"
+# Held while the results file is appended to or rewritten (``run`` and ``rescore`` may overlap).
+RESULTS_LOCK = Path(tempfile.gettempdir()) / "ttanalyze-opdiff-results.lock"
+SPEC_KEYS = ("shape", "padded_shape", "layout", "dtype", "buffer_type", "memory_layout", "shard_shape")
+
+
+def load_results(path: Path = RESULTS) -> dict[str, dict]:
+    """Records by id (the last one wins when an id was measured twice)."""
+    out: dict[str, dict] = {}
+    if not path.exists():
+        return out
+    with gzip.open(path, "rt") as f:
+        for line in f:
+            if line.strip():
+                rec = json.loads(line)
+                out[rec["id"]] = rec
+    return out
+
+
+def _family(op: str) -> str:
+    from ttanalyze import ops as O
+
+    if op in ("ttnn.tilize", "ttnn.untilize"):
+        return "layout_conversion"
+    m = O.lookup(op)
+    return m.family if m else "unmodeled"
+
+
+def _ranges(crs) -> list[list[int]]:
+    return [[r.start.x, r.start.y, r.end.x, r.end.y] for r in crs.ranges]
+
+
+def _spec(s) -> dict:
+    return {k: (list(v) if isinstance(v, tuple) else v) for k, v in ((k, getattr(s, k, None)) for k in SPEC_KEYS)}
+
+
+def model_specs(a, op, arch, free_l1) -> list[dict] | None:
+    """The model's output specs: its output model, else the declared result types."""
+    from ttanalyze.ops import spec_model
+    from ttanalyze.ops.cb import CBModelError
+    from ttanalyze.ops.spec import declared_spec
+    from ttanalyze.programs import context_for
+
+    fn = spec_model(op.name)
+    if fn is not None:
+        try:
+            return [_spec(s) for s in fn(context_for(a, op, arch=arch, free_l1=free_l1))]
+        except CBModelError:
+            return None
+    out = []
+    for v in op.results:
+        info = a.infos.get(v)
+        lay = getattr(v.type, "layout", None)
+        if info is None or lay is None:
+            return None
+        shard = None
+        if lay.is_sharded:
+            shard = tuple(lay.memref_shape)
+            if info.layout == "tile":
+                shard = (shard[0] * 32, shard[1] * 32)
+        out.append(_spec(declared_spec(info, lay.buffer_type, lay.memory_layout, shard)))
+    return out
+
+
+def prepare(op_name: str, i: int, gens) -> dict:
+    """Generate and analyze one instance: ``{"inst", "analysis", "op", "error"}``."""
+    from ttanalyze.analysis import analyze
+    from ttanalyze.ir.parse import parse_text
+
+    inst = instance(op_name, i, gens[op_name])
+    try:
+        a = analyze(parse_text(inst.text, f"{inst.id}.mlir"))
+        op = next(o for o in a.program.ops if o.pos.line == inst.line)
+        return {"inst": inst, "analysis": a, "op": op, "error": None}
+    except Exception as exc:  # noqa: BLE001 - an analyzer crash is a finding of the campaign
+        return {"inst": inst, "analysis": None, "op": None, "error": f"{type(exc).__name__}: {exc}"[:400]}
+
+
+def compare(p: dict, dev) -> dict:
+    """The record of one instance (see the module docstring)."""
+    from ttanalyze.executor.cbcheck import AGREE, compare_cbs, device_arch
+
+    inst = p["inst"]
+    rec: dict = {"id": inst.id, "op": inst.op, "family": _family(inst.op), "key": inst.key}
+    resp = dev.response if dev is not None else {}
+    d = {"ok": dev.ok, "error": (dev.error or "")[:300], "unsupported": dev.unsupported, "crashed": dev.crashed,
+         "peak": dev.cb_per_core_peak,
+         "cbs": [[c.size, c.kind, _ranges(c.cores), c.program] for c in dev.cbs if not c.borrowed],
+         "factories": sorted({f"{c.op}:{c.factory}" if c.factory else str(c.op) for c in dev.cbs}),
+         "l1": [[b["per_bank"], b["freed"]] for b in resp.get("l1_buffers") or []],
+         "l1_before": dev.l1_allocated_per_bank, "l1_peak": dev.l1_buffers_peak_per_bank,
+         "outputs": [_spec(s) for s in dev.outputs]}
+    rec["device"] = d
+    if not dev.ok and dev.l1_allocated_per_bank is None and not dev.unsupported and not dev.crashed:
+        rec["outcome"] = "invalid"  # the operands could not be allocated: not an instance of the op
+        return rec
+    if p["error"] is not None:
+        rec["model"] = {"status": "crashed", "reason": p["error"]}
+        rec["outcome"] = "not_replayed" if dev.unsupported else "model_crashed"
+        return rec
+    a, op = p["analysis"], p["op"]
+    arch = device_arch(dev.device)
+    try:
+        cmp = compare_cbs(a, op, dev, arch=arch)
+    except Exception as exc:  # noqa: BLE001
+        rec["model"] = {"status": "crashed", "reason": f"{type(exc).__name__}: {exc}"[:400]}
+        rec["outcome"] = "not_replayed" if dev.unsupported else "model_crashed"
+        return rec
+    v = cmp.verdict
+    stages = v.stages
+    m = {"status": v.status, "reason": v.reason[:300], "peak": cmp.model_peak,
+         "cbs": [[c.bytes, _ranges(c.cores), k] for k, s in enumerate(stages) for c in s.static_cbs],
+         "l1_buffers": max((s.l1_buffers_per_core for s in stages), default=0),
+         "factories": [s.factory for s in stages], "free_l1": cmp.free_l1}
+    try:
+        m["outputs"] = model_specs(a, op, arch, cmp.free_l1)
+    except Exception as exc:  # noqa: BLE001
+        m["outputs"] = None
+        m["spec_error"] = f"{type(exc).__name__}: {exc}"[:200]
+    rec["model"] = m
+    rec["outcome"] = cmp.outcome
+    checks: dict = {"peak": cmp.outcome in AGREE, "cbs": cmp.cbs_equal}
+    if dev.ok and v.status == "modeled":
+        inter = max((sum(b["per_bank"] for b in (resp.get("l1_buffers") or []) if b["freed"]),), default=0)
+        checks["l1"] = inter == m["l1_buffers"]
+        rec["device"]["l1_intermediate"] = inter
+    if dev.ok and dev.outputs and m.get("outputs"):
+        got, want = m["outputs"], d["outputs"]
+        diffs = sorted({k for g, w in zip(got, want) for k in SPEC_KEYS
+                        if (g.get(k) != w.get(k)) and not (k == "shard_shape" and (g.get(k) is None or w.get(k) is None))})
+        if len(got) < len(want):
+            diffs.append("count")
+        checks["spec"] = not diffs
+        if diffs:
+            checks["spec_diff"] = diffs
+    rec["checks"] = checks
+    rec["exact"] = bool(checks["peak"] and checks["cbs"] is not False)
+    return rec
+
+
+def device_from_record(d: dict):
+    """The :class:`~ttanalyze.executor.client.DeviceResult` a record's ``device`` part was made from
+    (borrowed CBs left out: they take no L1 and no comparison reads them)."""
+    from ttanalyze.executor.client import DeviceResult
+
+    resp = {"ok": d["ok"], "error": d["error"], "unsupported": d["unsupported"], "crashed": d["crashed"],
+            "cb_per_core_peak": d["peak"],
+            "cbs": [{"size": s, "kind": k, "core_ranges": r, "program": prog} for s, k, r, prog in d["cbs"]],
+            "l1_buffers": [{"size": b, "per_bank": b, "freed": f} for b, f in d["l1"]],
+            "l1_allocated_per_bank": d["l1_before"], "l1_buffers_peak_per_bank": d.get("l1_peak", 0),
+            "outputs": [{**o, "shard": {"shape": o["shard_shape"]} if o.get("shard_shape") else None}
+                        for o in d["outputs"]]}
+    return DeviceResult.from_response(resp)
+
+
+def rescore(args) -> None:
+    """Compare every stored device result with the current model (no device needed) and rewrite the file."""
+    with device_lock(str(RESULTS_LOCK)):
+        _rescore(args)
+
+
+def _rescore(args) -> None:
+    recs = load_results()
+    gens = generators()
+    out = []
+    for n, rec in enumerate(recs.values()):
+        op, i = rec["op"], int(rec["id"].rsplit("/", 1)[1])
+        if rec["outcome"] in ("invalid", "not_replayed") or (args.only and not op.startswith(args.only)):
+            out.append(rec)
+            continue
+        new = compare(prepare(op, i, gens), device_from_record(rec["device"]))
+        new["device"] = rec["device"] | {k: v for k, v in new["device"].items() if k == "l1_intermediate"}
+        out.append(new)
+    tmp = RESULTS.with_suffix(".tmp")
+    with gzip.open(tmp, "wt") as f:
+        for r in out:
+            f.write(json.dumps(r, separators=(",", ":")) + "\n")
+    tmp.replace(RESULTS)
+    print(f"rescored {len(out)} records; {sum(bool(r.get('exact')) for r in out)} exact")
+
+
+@contextlib.contextmanager
+def device_lock(path: str | None):
+    """Hold ``flock`` on ``path`` (no lock when None): the device lock, or the results file's."""
+    if not path:
+        yield
+        return
+    with open(path, "a") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
+def run(args) -> None:
+    from ttanalyze.executor import client
+    from ttanalyze.executor.client import DeviceResult
+
+    ok, why = client.available()
+    if not ok:
+        raise SystemExit(f"executor not available: {why}")
+    done = set(load_results())
+    todo = [(op, i) for op, i in instances(args.base, args.only) if f"{GENERATOR}/{op}/{i}" not in done]
+    # interleave ops so every chunk (and a partial campaign) covers them all
+    todo.sort(key=lambda t: (t[1], t[0]))
+    print(f"{len(done)} done, {len(todo)} to run", flush=True)
+    gens = generators()
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    start = time.monotonic()
+    for c0 in range(0, len(todo), args.chunk):
+        if args.max_minutes and time.monotonic() - start > 60 * args.max_minutes:
+            print("time budget reached", flush=True)
+            break
+        chunk = [prepare(op, i, gens) for op, i in todo[c0:c0 + args.chunk]]
+        t0 = time.monotonic()
+        devs = []
+        with device_lock(args.lock), client.Executor(timeout=args.timeout) as ex:
+            for p in chunk:
+                if p["op"] is None:
+                    devs.append(DeviceResult(ok=False, error="not replayed: the analyzer failed", unsupported=True))
+                    continue
+                try:
+                    t1 = time.monotonic()
+                    devs.append(ex.replay(p["op"], p["analysis"]))
+                    p["seconds"] = round(time.monotonic() - t1, 2)
+                except Exception as exc:  # noqa: BLE001 - a request the client cannot build
+                    devs.append(DeviceResult(ok=False, error=f"unsupported: {exc}", unsupported=True))
+        dt = time.monotonic() - t0
+        recs = [compare(p, dev) | {"seconds": p.get("seconds")} for p, dev in zip(chunk, devs)]
+        with device_lock(str(RESULTS_LOCK)), gzip.open(RESULTS, "at") as f:
+            for r in recs:
+                f.write(json.dumps(r, separators=(",", ":")) + "\n")
+        bad = sum(1 for r in recs if r["outcome"] not in ("invalid", "not_replayed") and not r.get("exact"))
+        print(f"chunk {c0 // args.chunk + 1}: {len(recs)} instances, device {dt:.0f} s, {bad} not exact", flush=True)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("run", help="run (or resume) the campaign")
+    r.add_argument("--base", type=int, default=100, help="instances per op (times the op's weight)")
+    r.add_argument("--chunk", type=int, default=300, help="instances per device session (lock held per chunk)")
+    r.add_argument("--only", help="only ops whose name starts with this")
+    r.add_argument("--lock", help="flock this file around each chunk's device session (e.g. /tmp/ttnn-mock.lock)")
+    r.add_argument("--timeout", type=float, default=120.0, help="seconds per replay")
+    r.add_argument("--max-minutes", type=float, help="stop starting chunks after this long")
+    sub.add_parser("report", help="rewrite the cb-sweep section of docs/accuracy.md from the results")
+    rs = sub.add_parser("rescore", help="re-run the model on the stored device results (after a model fix)")
+    rs.add_argument("--only", help="only ops whose name starts with this")
+    args = ap.parse_args()
+    if args.cmd == "run":
+        run(args)
+    elif args.cmd == "rescore":
+        rescore(args)
+    else:
+        from benchmarks.opdiff_report import main as report_main
+
+        report_main()
+
+
+if __name__ == "__main__":
+    main()

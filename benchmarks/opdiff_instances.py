@@ -1,0 +1,861 @@
+"""Random op instances for the op-level differential campaign (benchmarks/opdiff.py).
+
+One generator per op with a circular-buffer model (``ttanalyze.ops.registry.CB_MODELS``).
+Instance ``i`` of op ``name`` is drawn from ``random.Random(f"{GENERATOR}/{name}/{i}")``, so
+it is the same on every run and the first N instances of an op do not depend on how many
+are drawn.  Draws are stratified by ``i``: each op cycles through shape classes (tiny, odd,
+tile-aligned, wide rows up to millions of elements, tall, rank 5, boundary sizes around a
+tile, big volumes) and memory placements (DRAM and L1 interleaved, height/width/block
+sharded on random core grids), so the factories' switches (single-core fallbacks, the
+"enough L1 space" tests, cliff cores) are all hit.
+
+Each instance is a single-op TTNN IR module (:func:`ttanalyze.ir.emit.single_op_func` on the
+mock P150's system_desc of the real fixtures) with the attributes tt-mlir emits for the op
+(``TTNNOps.td`` @19c86fca; the forms are those of ``fixtures/real``).  Result types are what
+tt-mlir declares (the logical shape rule; layout, dtype and placement as asked).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from typing import Callable
+
+from benchmarks.sweep_instances import GRID_XY, SYSTEM_DESC
+from ttanalyze.ir.attrs import CoreCoord, CoreRange, CoreRangeSet
+from ttanalyze.ir.emit import TensorDesc, module_text, single_op_func
+from ttanalyze.ops import eltwise as E
+from ttanalyze.ops.work_split import num_cores_to_corerangeset
+
+GENERATOR = "g1"
+MAX_VOLUME = 1 << 26  # elements per tensor: 128 MiB of bf16
+L1_TENSOR_BUDGET = 256 * 1024  # bytes per core an L1 operand may take, so a program's CBs still have room
+ROWS, COLS = GRID_XY[1], GRID_XY[0]  # 10 x 11 compute grid of the mock P150
+
+DTYPE_BYTES = {"bf16": 2, "f32": 4, "si32": 4, "u32": 4, "u16": 2, "u8": 1, "bfp_bf8": 1.0625, "bfp_bf4": 0.5625}
+FLOAT = ("bf16", "f32", "bfp_bf8")
+INTS = ("si32", "u32", "u16")
+
+
+@dataclass(frozen=True)
+class OpInstance:
+    """One generated op: its id, module text, the op's line and what was drawn (``key``)."""
+
+    id: str
+    op: str
+    key: str
+    text: str
+    line: int
+
+
+@dataclass
+class Draw:
+    operands: list[TensorDesc]
+    results: list[TensorDesc]
+    attrs: str = ""
+    key: str = ""
+
+
+# ---------------------------------------------------------------------------
+# Shapes, dtypes, placements
+# ---------------------------------------------------------------------------
+
+SHAPE_CLASSES = ("tiny", "odd", "aligned", "wide", "tall", "rank5", "boundary", "big")
+
+
+def _vol(shape) -> int:
+    return math.prod(shape) if shape else 1
+
+
+def _cap(shape: list[int], limit: int = MAX_VOLUME) -> tuple[int, ...]:
+    """Shrink the leading dims (then the rest) until the volume is at most ``limit``."""
+    shape = list(shape)
+    i = 0
+    while _vol(shape) > limit and i < len(shape) * 4:
+        j = i % len(shape)
+        shape[j] = max(1, shape[j] // 2)
+        i += 1
+    return tuple(shape)
+
+
+def _log_int(rng: random.Random, lo: int, hi: int) -> int:
+    return int(round(math.exp(rng.uniform(math.log(lo), math.log(hi)))))
+
+
+def draw_shape(rng: random.Random, cls: str, rank: int | None = None, min_rank: int = 1, max_rank: int = 5) -> tuple[int, ...]:
+    """A logical shape of shape class ``cls`` (see module docstring)."""
+    if rank is None:
+        rank = rng.randint(max(min_rank, 1), max_rank) if cls != "rank5" else 5
+    rank = max(min_rank, min(rank, max_rank))
+    if cls == "tiny":
+        dims = [rng.randint(1, 4) for _ in range(rank)]
+    elif cls == "odd":
+        dims = [rng.choice((1, 2, 3, 5, 7)) for _ in range(rank - 2)] + [rng.randint(1, 300) for _ in range(min(rank, 2))]
+    elif cls == "aligned":
+        dims = [rng.choice((1, 2, 4)) for _ in range(rank - 2)] + [32 * rng.randint(1, 48) for _ in range(min(rank, 2))]
+    elif cls == "wide":
+        dims = [1] * (rank - 2) + ([rng.randint(1, 4)] if rank >= 2 else []) + [_log_int(rng, 1000, 4_000_000)]
+    elif cls == "tall":
+        dims = [1] * (rank - 2) + [_log_int(rng, 1000, 200_000)] + [rng.choice((1, 3, 16, 32, 64, 96))] if rank >= 2 \
+            else [_log_int(rng, 1000, 200_000)]
+    elif cls == "rank5":
+        dims = [rng.randint(1, 4), rng.randint(1, 8), rng.randint(1, 16), rng.randint(1, 70), rng.randint(1, 130)][:rank]
+    elif cls == "boundary":
+        dims = [rng.choice((1, 2, 3)) for _ in range(rank - 2)] + \
+               [rng.choice((31, 32, 33, 63, 64, 65, 95, 96, 97, 127, 128, 129, 1023, 1024, 1025)) for _ in range(min(rank, 2))]
+    else:  # big
+        dims = [rng.choice((1, 2, 8)) for _ in range(rank - 2)] + [_log_int(rng, 256, 8192) for _ in range(min(rank, 2))]
+    return _cap(dims[:rank] if len(dims) >= rank else dims + [1] * (rank - len(dims)))
+
+
+def _collapsed(shape: tuple[int, ...], tile: bool) -> tuple[int, int]:
+    """Rows x cols of the collapsed 2D shape (tile-padded when ``tile``)."""
+    if not shape:
+        shape = (1,)
+    h = _vol(shape[:-1]) if len(shape) > 1 else 1
+    w = shape[-1]
+    if tile:
+        last2 = (shape[-2] if len(shape) > 1 else 1)
+        h = _vol(shape[:-2]) * (-(-last2 // 32) * 32)
+        w = -(-w // 32) * 32
+    return h, w
+
+
+def _bytes(shape, dtype: str, tile: bool) -> float:
+    h, w = _collapsed(tuple(shape), tile)
+    return h * w * DTYPE_BYTES[dtype]
+
+
+def _rect(cores: int) -> CoreRangeSet:
+    return num_cores_to_corerangeset(cores, GRID_XY, row_wise=True)
+
+
+def placement(rng: random.Random, shape, dtype: str, layout: str, kinds=("dram", "l1", "height", "width", "block"),
+              weights=(5, 2, 2, 1, 1)) -> TensorDesc:
+    """A tensor of ``shape`` placed by a random draw among ``kinds`` (falls back to DRAM when it cannot fit)."""
+    tile = layout == "tile"
+    kind = rng.choices(kinds, weights[:len(kinds)])[0]
+    shape = tuple(shape)
+    total = _bytes(shape, dtype, tile)
+    if kind == "l1" and total / (ROWS * COLS) <= L1_TENSOR_BUDGET:
+        return TensorDesc(shape, dtype, layout, "l1", "interleaved", (ROWS, COLS))
+    h, w = _collapsed(shape, tile)
+    unit = 32 if tile else 1
+    esize = DTYPE_BYTES[dtype]
+    if kind == "height" and len(shape) >= 1:
+        n = rng.randint(1, min(ROWS * COLS, max(1, h // unit)))
+        sh = -(-(-(-h // n)) // unit) * unit
+        if sh * w * esize <= L1_TENSOR_BUDGET:
+            n = -(-h // sh)
+            return TensorDesc(shape, dtype, layout, "l1", "height_sharded", (n, 1), _rect(n))
+    if kind == "width" and len(shape) >= 1:
+        n = rng.randint(1, min(ROWS * COLS, max(1, w // unit)))
+        sw = -(-(-(-w // n)) // unit) * unit
+        if h * sw * esize <= L1_TENSOR_BUDGET and (tile or (sw * esize) % 16 == 0):
+            n = -(-w // sw)
+            return TensorDesc(shape, dtype, layout, "l1", "width_sharded", (1, n), _rect(n))
+    if kind == "block" and len(shape) >= 2:
+        r = rng.randint(1, min(ROWS, max(1, h // unit)))
+        c = rng.randint(1, min(COLS, max(1, w // unit)))
+        sh = -(-(-(-h // r)) // unit) * unit
+        sw = -(-(-(-w // c)) // unit) * unit
+        if sh * sw * esize <= L1_TENSOR_BUDGET and (tile or (sw * esize) % 16 == 0):
+            r, c = -(-h // sh), -(-w // sw)
+            crs = CoreRangeSet((CoreRange(CoreCoord(0, 0), CoreCoord(c - 1, r - 1)),))
+            return TensorDesc(shape, dtype, layout, "l1", "block_sharded", (r, c), crs)
+    return TensorDesc(shape, dtype, layout, "dram", "interleaved")
+
+
+def like(t: TensorDesc, shape=None, dtype=None, layout=None) -> TensorDesc:
+    """``t``'s placement for another shape/dtype/layout (sharded placements become DRAM interleaved)."""
+    shape = tuple(shape if shape is not None else t.shape)
+    dtype = dtype or t.dtype
+    layout = layout or t.layout
+    if t.memory_layout and t.memory_layout.endswith("sharded") and (shape != t.shape or layout != t.layout):
+        return TensorDesc(shape, dtype, layout, "dram", "interleaved")
+    return TensorDesc(shape, dtype, layout, t.buffer_type, t.memory_layout, t.grid, t.core_ranges)
+
+
+def dram(shape, dtype="bf16", layout="tile") -> TensorDesc:
+    return TensorDesc(tuple(shape), dtype, layout, "dram", "interleaved")
+
+
+def _ints(v) -> str:
+    return "[" + ", ".join(f"{x} : i32" for x in v) + "]"
+
+
+def _arr(v, t="i32") -> str:
+    return f"array<{t}: " + ", ".join(map(str, v)) + ">"
+
+
+def _st(shape) -> str:
+    return "x".join(map(str, shape)) or "scalar"
+
+
+def _desc(t: TensorDesc) -> str:
+    mem = t.buffer_type if t.memory_layout == "interleaved" else (t.memory_layout or "host").replace("_sharded", "")
+    if t.memory_layout and t.memory_layout.endswith("sharded"):
+        mem += f"[{t.grid[0]}x{t.grid[1]}]"
+    return f"{_st(t.shape)}/{t.dtype}/{'rm' if t.layout == 'row_major' else 'tile'}/{mem}"
+
+
+def _cls(rng: random.Random, i: int, classes=SHAPE_CLASSES) -> str:
+    return classes[i % len(classes)] if i < 4 * len(classes) else rng.choice(classes)
+
+
+def _layout(rng: random.Random, dtype: str, p_rm: float = 0.2) -> str:
+    if dtype.startswith("bfp"):
+        return "tile"
+    return "row_major" if rng.random() < p_rm else "tile"
+
+
+COMPUTE_CONFIG = "compute_config = #ttnn.device_compute_kernel_config<math_fidelity = {f}, fp32_dest_acc_en = {acc}>"
+
+
+def _compute(rng: random.Random) -> str:
+    return COMPUTE_CONFIG.format(f=rng.choice(("lofi", "hifi2", "hifi4")), acc=rng.choice(("true", "false")))
+
+
+# ---------------------------------------------------------------------------
+# Generators, one per op kind
+# ---------------------------------------------------------------------------
+
+UNARY_INT_OK = {"abs", "neg", "sign", "relu", "logical_not", "bitwise_not"}
+
+
+def gen_unary(name: str) -> Callable[[random.Random, int], Draw]:
+    short = name.split(".", 1)[1]
+
+    def gen(rng: random.Random, i: int) -> Draw:
+        if short == "bitwise_not":
+            dtype = rng.choice(("si32", "u32"))
+        elif short in UNARY_INT_OK and rng.random() < 0.2:
+            dtype = "si32"
+        else:
+            dtype = rng.choice(FLOAT + ("bfp_bf4",) if i % 7 == 6 else FLOAT)
+        shape = draw_shape(rng, _cls(rng, i))
+        t = placement(rng, shape, dtype, _layout(rng, dtype, 0.1))
+        attrs = ""
+        if short == "leaky_relu":
+            attrs = f"parameter = {rng.choice((0.01, 0.2))} : f32"
+        elif short == "clamp_scalar":
+            attrs = "max = 3.000000e+00 : f32, min = 0.000000e+00 : f32"
+        elif short == "pow_scalar":
+            attrs = f"rhs = {rng.choice((2.0, 0.5, 3.0))} : f32"
+        return Draw([t], [t], attrs, _desc(t))
+    return gen
+
+
+BINARY_INT = {"bitwise_and", "bitwise_or", "bitwise_xor", "logical_left_shift", "logical_right_shift"}
+BINARY_INT_OK = {"add", "subtract", "multiply", "eq", "ne", "gt", "lt", "ge", "le", "maximum", "minimum"}
+ACTS = "activations = [], input_tensor_a_activations = [], input_tensor_b_activations = []"
+
+
+def _broadcast(rng: random.Random, shape: tuple[int, ...]) -> tuple[int, ...]:
+    kind = rng.choice(("same", "same", "row", "col", "scalar", "batch", "rank"))
+    s = list(shape)
+    if kind == "row" and len(s) >= 2:
+        s[-2] = 1
+    elif kind == "col":
+        s[-1] = 1
+    elif kind == "scalar":
+        s = [1] * len(s)
+    elif kind == "batch" and len(s) >= 3:
+        s[0] = 1
+    elif kind == "rank" and len(s) >= 2:
+        s = s[1:]
+    return tuple(s)
+
+
+def gen_binary(name: str) -> Callable[[random.Random, int], Draw]:
+    short = name.split(".", 1)[1]
+
+    def gen(rng: random.Random, i: int) -> Draw:
+        if short in BINARY_INT:
+            dtype = rng.choice(("si32", "u32"))
+        elif short in BINARY_INT_OK and rng.random() < 0.15:
+            dtype = "si32"
+        else:
+            dtype = rng.choice(FLOAT)
+        shape = draw_shape(rng, _cls(rng, i))
+        a = placement(rng, shape, dtype, _layout(rng, dtype, 0.1))
+        bshape = _broadcast(rng, shape)
+        b = like(a, bshape) if bshape == shape else dram(bshape, dtype, a.layout)
+        if rng.random() < 0.2 and bshape != shape:  # the broadcast operand first
+            a, b = b, a
+        out_shape = tuple(max(x, y) for x, y in zip((1,) * (len(b.shape) - len(a.shape)) + a.shape,
+                                                    (1,) * (len(a.shape) - len(b.shape)) + b.shape))
+        out = a if out_shape == a.shape else like(b if out_shape == b.shape else a, out_shape)
+        return Draw([a, b], [out], ACTS, f"{_desc(a)}+{_desc(b)}")
+    return gen
+
+
+def gen_where(rng: random.Random, i: int) -> Draw:
+    dtype = rng.choice(("bf16", "f32"))
+    shape = draw_shape(rng, _cls(rng, i))
+    t = placement(rng, shape, dtype, "tile")
+    ops = [t, like(t), like(t)]
+    if rng.random() < 0.25:  # a broadcast operand
+        j = rng.randrange(3)
+        ops[j] = dram(_broadcast(rng, shape) if len(shape) else shape, dtype)
+        if all(o.shape != t.shape for o in ops):
+            ops[0] = t
+    out = like(t)
+    return Draw(ops, [out], "", "+".join(_desc(o) for o in ops))
+
+
+def gen_reduce(name: str) -> Callable[[random.Random, int], Draw]:
+    def gen(rng: random.Random, i: int) -> Draw:
+        dtype = rng.choice(("bf16", "f32", "bfp_bf8") if name != "ttnn.sum" or i % 5 else ("si32",))
+        shape = draw_shape(rng, _cls(rng, i), min_rank=1)
+        t = placement(rng, shape, dtype, "tile", ("dram", "l1", "height", "width", "block"), (6, 2, 1, 1, 1))
+        r = len(shape)
+        mode = rng.choice(("last", "h", "hw", "all", "some", "none"))
+        if mode == "last" or r == 1:
+            dims = [r - 1]
+        elif mode == "h":
+            dims = [r - 2]
+        elif mode == "hw":
+            dims = [r - 2, r - 1]
+        elif mode == "all":
+            dims = list(range(r))
+        elif mode == "some":
+            dims = sorted(rng.sample(range(r), rng.randint(1, r)))
+        else:
+            dims = None
+        keep = rng.random() < 0.6
+        red = set(range(r)) if dims is None else set(dims)
+        out_shape = tuple((1 if j in red else d) for j, d in enumerate(shape) if keep or j not in red)
+        attrs = [_compute(rng)] if rng.random() < 0.8 else []
+        if dims is not None:
+            neg = rng.random() < 0.3
+            attrs.append(f"dim_arg = {_ints([d - r if neg else d for d in dims])}")
+        attrs.append(f"keep_dim = {'true' if keep else 'false'}")
+        out = dram(out_shape, dtype) if rng.random() < 0.7 else TensorDesc(out_shape, dtype, "tile", "l1", "interleaved", (ROWS, COLS))
+        return Draw([t], [out], ", ".join(attrs), f"{_desc(t)}/dims{dims}/keep{int(keep)}")
+    return gen
+
+
+def gen_argmax(rng: random.Random, i: int) -> Draw:
+    layout = "row_major" if rng.random() < 0.6 else "tile"
+    dtype = rng.choice(("bf16", "f32", "si32") if layout == "row_major" else ("bf16", "f32"))
+    shape = draw_shape(rng, _cls(rng, i), min_rank=1, max_rank=4)
+    t = placement(rng, shape, dtype, layout, ("dram", "l1"), (4, 1))
+    r = len(shape)
+    dim = r - 1 if rng.random() < 0.8 else rng.randrange(r)
+    keep = rng.random() < 0.4
+    out_shape = tuple(1 if j == dim else d for j, d in enumerate(shape)) if keep else \
+        tuple(d for j, d in enumerate(shape) if j != dim)
+    return Draw([t], [dram(out_shape, "u32", "row_major")], f"dim = {dim} : si32, keep_dim = {'true' if keep else 'false'}",
+                f"{_desc(t)}/dim{dim}/keep{int(keep)}")
+
+
+def gen_topk(rng: random.Random, i: int) -> Draw:
+    dtype = rng.choice(("bf16", "bf16", "f32"))
+    shape = list(draw_shape(rng, _cls(rng, i, ("odd", "aligned", "wide", "boundary", "big", "tiny")), min_rank=1, max_rank=4))
+    shape[-1] = min(shape[-1], 65536)
+    shape = tuple(_cap(shape, 1 << 22))
+    r = len(shape)
+    dim = r - 1 if rng.random() < 0.85 else rng.randrange(r)
+    k = max(1, min(shape[dim], rng.choice((1, 4, 10, 32, 64, 100, rng.randint(1, shape[dim])))))
+    out_shape = tuple(k if j == dim else d for j, d in enumerate(shape))
+    t = placement(rng, shape, dtype, "tile", ("dram", "l1"), (4, 1))
+    index = "u32" if dtype == "f32" or shape[dim] > 65535 else "u16"
+    attrs = f"dim = {dim} : si32, k = {k} : i32, largest = {rng.choice(('true', 'false'))}, sorted = {rng.choice(('true', 'false'))}"
+    return Draw([t], [dram(out_shape, dtype), dram(out_shape, index)], attrs, f"{_desc(t)}/k{k}/dim{dim}")
+
+
+def gen_softmax(rng: random.Random, i: int) -> Draw:
+    dtype = rng.choice(("bf16", "f32", "bfp_bf8"))
+    shape = draw_shape(rng, _cls(rng, i), min_rank=1)
+    t = placement(rng, shape, dtype, "tile", ("dram", "l1"), (4, 1))
+    dim = -1 if rng.random() < 0.75 else rng.randrange(-len(shape), 0)
+    attrs = [f"dimension = {dim} : si32", f"numericStable = {rng.choice(('true', 'false'))}"]
+    if rng.random() < 0.5:
+        attrs.append(_compute(rng))
+    return Draw([t], [like(t)], ", ".join(attrs), f"{_desc(t)}/dim{dim}")
+
+
+def gen_norm(name: str) -> Callable[[random.Random, int], Draw]:
+    def gen(rng: random.Random, i: int) -> Draw:
+        dtype = rng.choice(("bf16", "f32", "bfp_bf8"))
+        shape = draw_shape(rng, _cls(rng, i), min_rank=1)
+        t = placement(rng, shape, dtype, "tile", ("dram", "l1"), (4, 1))
+        w = shape[-1]
+        nw = int(rng.random() < 0.6)
+        nb = int(rng.random() < 0.5) if name == "ttnn.layer_norm" else int(rng.random() < 0.2)
+        wdt = "bf16" if dtype == "bfp_bf8" else dtype
+        ops = [t] + [dram((w,), wdt, rng.choice(("tile", "row_major"))) for _ in range(nw + nb)]
+        attrs = [f"epsilon = {rng.choice(('9.99999974E-6', '1.0e-05', '9.99999997E-7'))} : f32",
+                 f"operandSegmentSizes = array<i32: 1, {nw}, {nb}>"]
+        if rng.random() < 0.5:
+            attrs.append(_compute(rng))
+        return Draw(ops, [like(t)], ", ".join(attrs), f"{_desc(t)}/w{nw}b{nb}")
+    return gen
+
+
+def gen_group_norm(rng: random.Random, i: int) -> Draw:
+    groups = rng.choice((1, 2, 4, 8, 16, 32))
+    c = groups * rng.choice((1, 2, 4, 8, 16)) * rng.choice((1, 2))
+    c = max(c, 32) if c % 32 else c
+    n = rng.choice((1, 1, 2))
+    hw = rng.choice((16, 64, 256, 1024, 4096, 32 * rng.randint(1, 200)))
+    t = dram((n, 1, hw, c), "bf16", rng.choice(("tile", "row_major")))
+    attrs = f"epsilon = 9.99999974E-6 : f32, num_groups = {groups} : si32, operandSegmentSizes = array<i32: 1, 0, 0, 0>"
+    return Draw([t], [dram((n, 1, hw, c), "bf16", t.layout)], attrs, f"{_desc(t)}/g{groups}")
+
+
+def gen_matmul(name: str) -> Callable[[random.Random, int], Draw]:
+    def dim(rng: random.Random, cls: str) -> int:
+        if cls == "tiny":
+            return rng.randint(1, 8)
+        if cls == "odd":
+            return rng.randint(1, 700)
+        if cls == "boundary":
+            return rng.choice((31, 32, 33, 63, 64, 65, 1023, 1024, 1025))
+        if cls == "big":
+            return 32 * _log_int(rng, 8, 256)
+        return 32 * rng.randint(1, 64)
+
+    def gen(rng: random.Random, i: int) -> Draw:
+        cls = _cls(rng, i, ("tiny", "odd", "aligned", "boundary", "big", "aligned"))
+        m, k, n = dim(rng, cls), dim(rng, cls), dim(rng, cls)
+        batch = rng.choice(((), (), (rng.randint(1, 8),), (rng.randint(1, 3), rng.randint(1, 4))))
+        ta, tb = rng.random() < 0.15, rng.random() < 0.15
+        dtype = rng.choice(("bf16", "bf16", "bfp_bf8", "f32"))
+        a_shape = batch + ((k, m) if ta else (m, k))
+        b_batch = batch if rng.random() < 0.5 else ()
+        b_shape = b_batch + ((n, k) if tb else (k, n))
+        if _vol(a_shape) > MAX_VOLUME // 4 or _vol(b_shape) > MAX_VOLUME // 4:
+            batch, a_shape, b_shape = (), ((k, m) if ta else (m, k)), ((n, k) if tb else (k, n))
+        a = placement(rng, a_shape, dtype, "tile", ("dram", "l1", "height", "width", "block"), (6, 2, 1, 1, 1))
+        b = placement(rng, b_shape, rng.choice((dtype, "bf16")), "tile", ("dram", "l1"), (5, 1))
+        odtype = rng.choice(("bf16", dtype))
+        out_shape = batch + (m, n)
+        out = placement(rng, out_shape, odtype, "tile", ("dram", "l1"), (4, 1))
+        ops = [a, b]
+        if name == "ttnn.linear" and rng.random() < 0.7:
+            ops.append(dram(rng.choice(((n,), (1, n))), b.dtype))
+        attrs = [f"transpose_a = {'true' if ta else 'false'}", f"transpose_b = {'true' if tb else 'false'}"]
+        if rng.random() < 0.5:
+            attrs.append(_compute(rng))
+        return Draw(ops, [out], ", ".join(attrs), f"{_desc(a)}@{_desc(b)}->{_desc(out)}/t{int(ta)}{int(tb)}")
+    return gen
+
+
+def gen_conv2d(rng: random.Random, i: int) -> Draw:
+    n = rng.choice((1, 1, 2))
+    h, w = rng.choice((4, 7, 8, 14, 16, 28, 32, 56, 64, 100, 128)), rng.choice((4, 7, 8, 14, 16, 28, 32, 56, 64, 100, 128))
+    cin = rng.choice((3, 4, 8, 16, 32, 48, 64, 96, 128, 256, 512))
+    cout = rng.choice((8, 16, 32, 64, 96, 128, 256, 512))
+    k = rng.choice((1, 1, 3, 3, 5, 7))
+    s = rng.choice((1, 1, 2))
+    p = rng.choice((0, k // 2))
+    oh, ow = (h + 2 * p - k) // s + 1, (w + 2 * p - k) // s + 1
+    if oh < 1 or ow < 1:
+        k, p, oh, ow = 1, 0, (h - 1) // s + 1, (w - 1) // s + 1
+    weight = TensorDesc((cout, cin, k, k), "bf16", "row_major", "system_memory", None)
+    ops = [dram((1, 1, n * h * w, cin), "bf16", rng.choice(("row_major", "tile"))), weight]
+    if rng.random() < 0.5:
+        ops.append(TensorDesc((1, 1, 1, cout), "bf16", "row_major", "system_memory", None))
+    attrs = (f"batch_size = {n} : i32, in_channels = {cin} : i32, out_channels = {cout} : i32, input_height = {h} : i32, "
+             f"input_width = {w} : i32, kernel_size = array<i32: {k}, {k}>, stride = array<i32: {s}, {s}>, "
+             f"padding = array<i32: {p}, {p}, {p}, {p}>, dilation = array<i32: 1, 1>, groups = 1 : i32, "
+             "conv2d_config = #ttnn.conv2d_config<weights_dtype = bf16, enable_kernel_stride_folding = false, "
+             "config_tensors_in_dram = true>, compute_config = #ttnn.device_compute_kernel_config<math_fidelity = hifi4, "
+             "fp32_dest_acc_en = true>")
+    return Draw(ops, [dram((1, 1, n * oh * ow, cout))], attrs, f"{n}x{h}x{w}x{cin}->{cout}/k{k}s{s}p{p}")
+
+
+def gen_conv3d(rng: random.Random, i: int) -> Draw:
+    cin = rng.choice((32, 64, 96, 128))
+    cout = rng.choice((3, 16, 32, 64, 96, 128))
+    k = rng.choice((1, 3))
+    d, h, w = rng.randint(k, 8), rng.randint(k, 24), rng.randint(k, 24)
+    p = rng.choice((0, k // 2))
+    od, oh, ow = d + 2 * p - k + 1, h + 2 * p - k + 1, w + 2 * p - k + 1
+    cib = rng.choice((32, cin)) if cin % 32 == 0 else 0
+    cob = rng.choice((32, 64)) if cout >= 32 else 32
+    tb, hb, wb = rng.choice((1, 1, 2)), rng.choice((1, 2, 4)), rng.choice((1, 2, 4, 8))
+    ops = [dram((1, d, h, w, cin), "bf16", "row_major"), dram((k * k * k * cin, cout)), dram((1, cout))]
+    attrs = ("batch_size = 1 : i32, compute_config = #ttnn.device_compute_kernel_config<math_fidelity = hifi4, fp32_dest_acc_en = true>, "
+             f"conv3d_config = #ttnn.conv3d_config<t_out_block = {tb}, w_out_block = {wb}, h_out_block = {hb}, c_out_block = {cob}, "
+             f"c_in_block = {cib}, compute_with_storage_grid_size = #ttcore.grid<10x11>>, dilation = array<i32: 1, 1, 1>, "
+             f"groups = 1 : i32, in_channels = {cin} : i32, input_depth = {d} : i32, input_height = {h} : i32, input_width = {w} : i32, "
+             f"kernel_size = array<i32: {k}, {k}, {k}>, out_channels = {cout} : i32, padding = array<i32: {p}, {p}, {p}>, "
+             'padding_mode = "zeros", stride = array<i32: 1, 1, 1>')
+    return Draw(ops, [dram((1, od, oh, ow, cout), "bf16", "row_major")], attrs,
+                f"{d}x{h}x{w}x{cin}->{cout}/k{k}p{p}/b{tb}{hb}{wb}/{cob}/{cib}")
+
+
+def gen_pool(name: str) -> Callable[[random.Random, int], Draw]:
+    def gen(rng: random.Random, i: int) -> Draw:
+        n = rng.choice((1, 1, 2))
+        h, w = rng.choice((4, 8, 13, 16, 28, 32, 56, 64, 112)), rng.choice((4, 8, 13, 16, 28, 32, 56, 64, 112))
+        c = rng.choice((16, 32, 64, 96, 128, 256, 512, 1024))
+        k = rng.choice((2, 3, 3))
+        s = rng.choice((1, 2, 2))
+        p = rng.choice((0, 0, 1)) if k > 2 else 0
+        ceil = rng.random() < 0.2
+        rnd = (lambda x: -(-x // s)) if ceil else (lambda x: x // s)
+        oh, ow = rnd(h + 2 * p - k) + 1, rnd(w + 2 * p - k) + 1
+        attrs = (f"batch_size = {n} : si32, channels = {c} : si32, input_height = {h} : si32, input_width = {w} : si32, "
+                 f"kernel_size = array<i32: {k}, {k}>, stride = array<i32: {s}, {s}>, padding = array<i32: {p}, {p}>, "
+                 f"ceil_mode = {'true' if ceil else 'false'}, config_tensors_in_dram = true, reallocate_halo_output = false")
+        attrs += ", dilation = array<i32: 1, 1>" if name == "ttnn.max_pool2d" else ", count_include_pad = true"
+        layout = rng.choice(("row_major", "row_major", "tile"))
+        return Draw([dram((1, 1, n * h * w, c), layout=layout)], [dram((1, 1, n * oh * ow, c), layout="row_major")], attrs,
+                     f"{n}x{h}x{w}x{c}/k{k}s{s}p{p}/ceil{int(ceil)}/{layout}")
+    return gen
+
+
+def gen_upsample(rng: random.Random, i: int) -> Draw:
+    n, h, w = rng.choice((1, 2)), rng.randint(1, 64), rng.randint(1, 64)
+    c = rng.choice((8, 16, 32, 64, 128, 256, 320))
+    f = rng.choice((2, 2, 3, 4))
+    mode = "nearest" if rng.random() < 0.8 else "bilinear"
+    return Draw([dram((n, h, w, c), layout="row_major")], [dram((n, h * f, w * f, c), layout="row_major")],
+                f'scale_factor = {f} : si32, mode = "{mode}"', f"{n}x{h}x{w}x{c}/x{f}/{mode}")
+
+
+def _factor(rng: random.Random, volume: int, rank: int) -> tuple[int, ...]:
+    """A random shape of ``rank`` dims whose product is ``volume``."""
+    dims = [1] * rank
+    rest = volume
+    primes = []
+    p = 2
+    while p * p <= rest:
+        while rest % p == 0:
+            primes.append(p)
+            rest //= p
+        p += 1
+    if rest > 1:
+        primes.append(rest)
+    for q in primes:
+        dims[rng.randrange(rank)] *= q
+    return tuple(dims)
+
+
+def gen_reshape(rng: random.Random, i: int) -> Draw:
+    dtype = rng.choice(("bf16", "bf16", "f32", "si32", "bfp_bf8"))
+    layout = _layout(rng, dtype, 0.4)
+    shape = draw_shape(rng, _cls(rng, i))
+    t = placement(rng, shape, dtype, layout, ("dram", "l1", "height"), (6, 2, 1))
+    kind = rng.choice(("flatten", "split", "random", "last2", "unsqueeze"))
+    if kind == "flatten":
+        new = (_vol(shape),) if rng.random() < 0.5 else (_vol(shape[:-1]), shape[-1])
+    elif kind == "unsqueeze":
+        new = (1,) + shape
+    elif kind == "last2" and len(shape) >= 2:
+        new = shape[:-2] + _factor(rng, shape[-2] * shape[-1], 2)
+    else:
+        new = _factor(rng, _vol(shape), rng.randint(1, 5))
+    out = like(t, new)
+    return Draw([t], [out], f"shape = {_ints(new)}", f"{_desc(t)}->{_st(new)}")
+
+
+def gen_permute(rng: random.Random, i: int) -> Draw:
+    dtype = rng.choice(("bf16", "bf16", "f32", "si32", "bfp_bf8"))
+    layout = _layout(rng, dtype, 0.4)
+    shape = draw_shape(rng, _cls(rng, i), min_rank=2)
+    t = placement(rng, shape, dtype, layout, ("dram", "l1"), (5, 1))
+    perm = list(range(len(shape)))
+    while perm == list(range(len(shape))):
+        rng.shuffle(perm)
+    res = tuple(shape[p] for p in perm)
+    return Draw([t], [like(t, res)], f"permutation = {_arr(perm, 'i64')}", f"{_desc(t)}/{perm}")
+
+
+def gen_transpose(rng: random.Random, i: int) -> Draw:
+    dtype = rng.choice(("bf16", "bf16", "f32", "bfp_bf8"))
+    layout = _layout(rng, dtype, 0.3)
+    shape = draw_shape(rng, _cls(rng, i), min_rank=2)
+    t = placement(rng, shape, dtype, layout, ("dram", "l1", "height"), (5, 1, 1))
+    r = len(shape)
+    d0, d1 = (r - 2, r - 1) if rng.random() < 0.5 else tuple(rng.sample(range(r), 2))
+    res = list(shape)
+    res[d0], res[d1] = res[d1], res[d0]
+    neg = rng.random() < 0.5
+    a0, a1 = (d0 - r, d1 - r) if neg else (d0, d1)
+    return Draw([t], [like(t, res)], f"dim0 = {a0} : si32, dim1 = {a1} : si32", f"{_desc(t)}/{d0},{d1}")
+
+
+def gen_pad(rng: random.Random, i: int) -> Draw:
+    dtype = rng.choice(("bf16", "bf16", "f32"))
+    layout = _layout(rng, dtype, 0.5)
+    shape = draw_shape(rng, _cls(rng, i))
+    t = placement(rng, shape, dtype, layout, ("dram", "l1", "height"), (6, 2, 1))
+    pads = []
+    for j in range(len(shape)):
+        if layout == "tile" and j < len(shape) - 2 and rng.random() < 0.7:
+            pads += [0, 0]
+        elif rng.random() < 0.5:
+            pads += [0, 0]
+        else:
+            big = rng.random() < 0.2
+            pads += [rng.choice((0, 0, 1, 2, 32)), rng.choice((1, 2, 3, 31, 32, 64)) * (8 if big else 1)]
+    if not any(pads):
+        pads[-1] = rng.choice((1, 16, 32))
+    res = tuple(d + pads[2 * j] + pads[2 * j + 1] for j, d in enumerate(shape))
+    mc = "true" if rng.random() < 0.85 else "false"
+    return Draw([t], [like(t, res)], f"padding = {_arr(pads)}, use_multicore = {mc}, value = {rng.choice(('0.000000e+00', '1.000000e+00'))} : f32",
+                f"{_desc(t)}/{pads}")
+
+
+def gen_slice(rng: random.Random, i: int) -> Draw:
+    dtype = rng.choice(("bf16", "bf16", "f32", "si32"))
+    layout = _layout(rng, dtype, 0.4)
+    shape = draw_shape(rng, _cls(rng, i))
+    t = placement(rng, shape, dtype, layout, ("dram", "l1", "height", "width"), (6, 2, 1, 1))
+    begins, ends, steps = [], [], []
+    for d in shape:
+        if rng.random() < 0.4:
+            b, e = 0, d
+        else:
+            b = rng.randint(0, d - 1)
+            e = rng.randint(b + 1, d)
+            if rng.random() < 0.4 and d >= 64:
+                b, e = 32 * (b // 32), min(d, 32 * (-(-e // 32)))
+        st = rng.choice((1, 1, 1, 1, 2, 3)) if layout == "row_major" else 1
+        begins.append(b)
+        ends.append(e)
+        steps.append(st)
+    res = tuple(-(-(e - b) // s) for b, e, s in zip(begins, ends, steps))
+    out = like(t, res) if res != shape else like(t)
+    return Draw([t], [out], f"begins = {_ints(begins)}, ends = {_ints(ends)}, step = {_ints(steps)}",
+                f"{_desc(t)}/{begins}:{ends}:{steps}")
+
+
+def gen_concat(rng: random.Random, i: int) -> Draw:
+    dtype = rng.choice(("bf16", "bf16", "f32", "si32", "bfp_bf8"))
+    layout = _layout(rng, dtype, 0.4)
+    shape = draw_shape(rng, _cls(rng, i))
+    r = len(shape)
+    dim = rng.randrange(r)
+    n = rng.choice((2, 2, 3, 4))
+    ins = []
+    for _ in range(n):
+        s = list(shape)
+        s[dim] = max(1, rng.choice((shape[dim], rng.randint(1, max(1, shape[dim])), 32 * rng.randint(1, 4))))
+        s = _cap(s, MAX_VOLUME // 4)
+        s = tuple(shape[j] if j != dim else s[dim] for j in range(r))
+        ins.append(s)
+    first = placement(rng, ins[0], dtype, layout, ("dram", "l1", "height", "width"), (6, 2, 1, 1))
+    ops = [first] + [like(first, s) if first.memory_layout == "interleaved" else dram(s, dtype, layout) for s in ins[1:]]
+    if first.memory_layout != "interleaved" and any(s != ins[0] for s in ins[1:]):
+        ops = [dram(s, dtype, layout) for s in ins]
+    res = list(shape)
+    res[dim] = sum(s[dim] for s in ins)
+    dim_attr = dim - r if rng.random() < 0.3 else dim
+    return Draw(ops, [like(ops[0], res) if ops[0].memory_layout == "interleaved" else dram(res, dtype, layout)],
+                f"dim = {dim_attr} : si32", f"{'+'.join(_desc(o) for o in ops)}/dim{dim}")
+
+
+def gen_repeat(rng: random.Random, i: int) -> Draw:
+    dtype = rng.choice(("bf16", "bf16", "f32", "si32"))
+    layout = _layout(rng, dtype, 0.4)
+    shape = draw_shape(rng, _cls(rng, i, ("tiny", "odd", "aligned", "rank5", "boundary", "wide")))
+    reps = [rng.choice((1, 1, 2, 3, 4)) for _ in shape]
+    if i % 9 == 4:  # a rank-1 broadcast of one element (const-eval style)
+        shape, reps = (1,), [rng.choice((32, 100, 4096))]
+    if all(x == 1 for x in reps):
+        reps[rng.randrange(len(reps))] = 2
+    res = _cap([d * r for d, r in zip(shape, reps)])
+    reps = [max(1, rr // d) for rr, d in zip(res, shape)]
+    res = tuple(d * r for d, r in zip(shape, reps))
+    t = placement(rng, shape, dtype, layout, ("dram", "l1"), (5, 1))
+    return Draw([t], [like(t, res)], f"repeat_dims = #ttnn.shape<{_st(reps)}>", f"{_desc(t)}/x{reps}")
+
+
+def gen_repeat_interleave(rng: random.Random, i: int) -> Draw:
+    dtype = rng.choice(("bf16", "bf16", "f32"))
+    layout = _layout(rng, dtype, 0.3)
+    shape = draw_shape(rng, _cls(rng, i, ("tiny", "odd", "aligned", "rank5", "boundary")))
+    dim = rng.randrange(len(shape))
+    reps = rng.choice((2, 2, 3, 4))
+    res = list(shape)
+    res[dim] *= reps
+    t = placement(rng, shape, dtype, layout, ("dram", "l1"), (5, 1))
+    return Draw([t], [like(t, res)], f"dim = {dim} : si32, repeats = {reps} : ui32", f"{_desc(t)}/x{reps}/dim{dim}")
+
+
+def gen_embedding(rng: random.Random, i: int) -> Draw:
+    b, s = rng.choice((1, 1, 2, 4)), rng.choice((1, 6, 19, 32, 100, 128, 1024))
+    v = rng.choice((10, 100, 1000, 32000, 49408))
+    h = rng.choice((16, 32, 100, 128, 512, 768, 4096))
+    wl = rng.choice(("row_major", "row_major", "tile"))
+    wd = rng.choice(("bf16", "bf16", "f32"))
+    ol = rng.choice(("tile", "row_major"))
+    idx = dram((b, s), rng.choice(("u32", "u32", "si32")), "row_major")
+    return Draw([idx, dram((v, h), wd, wl)], [dram((b, s, h), wd, ol)], "", f"{b}x{s}/{v}x{h}/{wd}/{wl}->{ol}")
+
+
+LAYOUT_KINDS = ("dram", "l1", "height", "width", "block")
+
+
+def gen_to_layout(rng: random.Random, i: int) -> Draw:
+    to_tile = rng.random() < 0.5
+    src_dtype = rng.choice(("bf16", "bf16", "f32", "si32", "u32") if to_tile else ("bf16", "bf16", "f32", "bfp_bf8", "si32"))
+    dst_dtype = src_dtype
+    if rng.random() < 0.3:
+        dst_dtype = rng.choice(("bf16", "f32", "bfp_bf8") if to_tile else ("bf16", "f32"))
+        if src_dtype in INTS:
+            dst_dtype = src_dtype
+    shape = draw_shape(rng, _cls(rng, i))
+    src = placement(rng, shape, src_dtype, "row_major" if to_tile else "tile", LAYOUT_KINDS, (6, 2, 1, 1, 1))
+    dst_layout = "tile" if to_tile else "row_major"
+    if rng.random() < 0.5:
+        dst = TensorDesc(src.shape, dst_dtype, dst_layout, src.buffer_type, src.memory_layout, src.grid, src.core_ranges)
+        if src.memory_layout.endswith("sharded") and dst_layout == "tile" and (src.shape[-1] % 32 or
+                                                                             (len(shape) > 1 and shape[-2] % 32)):
+            dst = dram(shape, dst_dtype, dst_layout)
+    else:
+        dst = placement(rng, shape, dst_dtype, dst_layout, LAYOUT_KINDS, (6, 2, 1, 1, 1))
+    mc = "#ttnn.memory_config<#ttnn.buffer_type<dram>, <interleaved>>" if dst.buffer_type == "dram" else None
+    attrs = [f"dtype = #ttcore.supportedDataTypes<{dst_dtype}>", f"layout = #ttnn.layout<{dst_layout}>"]
+    if mc:
+        attrs.append(f"memory_config = {mc}")
+    return Draw([src], [dst], ", ".join(attrs), f"{_desc(src)}->{_desc(dst)}")
+
+
+def gen_to_memory_config(rng: random.Random, i: int) -> Draw:
+    dtype = rng.choice(("bf16", "bf16", "f32", "bfp_bf8", "si32"))
+    layout = _layout(rng, dtype, 0.3)
+    shape = draw_shape(rng, _cls(rng, i))
+    src = placement(rng, shape, dtype, layout, LAYOUT_KINDS, (4, 2, 2, 1, 1))
+    dst = placement(rng, shape, dtype, layout, LAYOUT_KINDS, (3, 2, 2, 1, 1))
+    return Draw([src], [dst], "", f"{_desc(src)}->{_desc(dst)}")
+
+
+def gen_typecast(rng: random.Random, i: int) -> Draw:
+    pairs = (("bf16", "f32"), ("f32", "bf16"), ("bf16", "bfp_bf8"), ("bfp_bf8", "bf16"), ("bf16", "si32"), ("si32", "bf16"),
+             ("f32", "si32"), ("u16", "si32"), ("u32", "bf16"), ("bf16", "u32"), ("bfp_bf8", "f32"), ("f32", "bfp_bf4"))
+    a, b = rng.choice(pairs)
+    layout = _layout(rng, a if not b.startswith("bfp") else b, 0.15)
+    shape = draw_shape(rng, _cls(rng, i))
+    src = placement(rng, shape, a, layout, ("dram", "l1", "height", "width", "block"), (6, 2, 1, 1, 1))
+    dst = like(src, dtype=b)
+    return Draw([src], [dst], f"dtype = #ttcore.supportedDataTypes<{b}>", f"{_desc(src)}->{b}")
+
+
+def gen_tilize(name: str) -> Callable[[random.Random, int], Draw]:
+    untilize = name == "ttnn.untilize"
+
+    def gen(rng: random.Random, i: int) -> Draw:
+        dtype = rng.choice(("bf16", "bf16", "f32", "si32", "u32"))
+        shape = draw_shape(rng, _cls(rng, i))
+        src = placement(rng, shape, dtype, "tile" if untilize else "row_major", LAYOUT_KINDS, (6, 2, 1, 1, 1))
+        dst_layout = "row_major" if untilize else "tile"
+        if src.memory_layout.endswith("sharded") and rng.random() < 0.7:
+            dst = TensorDesc(src.shape, dtype, dst_layout, "l1", src.memory_layout, src.grid, src.core_ranges)
+        else:
+            dst = placement(rng, shape, dtype, dst_layout, ("dram", "l1"), (3, 1))
+        mc = rng.choice(("true", "true", "false"))
+        return Draw([src], [dst], f"use_multicore = {mc}", f"{_desc(src)}->{_desc(dst)}/mc{mc}")
+    return gen
+
+
+def gen_full(name: str) -> Callable[[random.Random, int], Draw]:
+    def gen(rng: random.Random, i: int) -> Draw:
+        dtype = rng.choice(("bf16", "f32", "si32"))
+        shape = draw_shape(rng, _cls(rng, i))
+        out = placement(rng, shape, dtype, _layout(rng, dtype, 0.3), ("dram", "l1"), (3, 1))
+        attrs = [f"shape = #ttnn.shape<{_st(shape)}>"]
+        if name == "ttnn.full":
+            attrs.append(f"fill_value = {rng.choice(('0.000000e+00', '1.000000e+00', '0xFF800000'))} : f32")
+        else:
+            attrs += [f"dtype = #ttcore.supportedDataTypes<{dtype}>", f"layout = #ttnn.layout<{out.layout}>"]
+            if out.buffer_type == "dram":
+                attrs.append("memory_config = #ttnn.memory_config<#ttnn.buffer_type<dram>, <interleaved>>")
+        return Draw([], [out], ", ".join(attrs), _desc(out))
+    return gen
+
+
+def gen_arange(rng: random.Random, i: int) -> Draw:
+    start = rng.choice((0, 0, -2, 5))
+    n = rng.choice((1, 6, 32, 100, 1000, rng.randint(1, 100000)))
+    step = rng.choice((1, 1, 2))
+    dtype = rng.choice(("bf16", "f32", "si32"))
+    layout = rng.choice(("tile", "row_major"))
+    out = dram((n,), dtype, layout)
+    attrs = (f"dtype = #ttcore.supportedDataTypes<{dtype}>, end = {start + n * step} : i64, layout = #ttnn.layout<{layout}>, "
+             f"memory_config = #ttnn.memory_config<#ttnn.buffer_type<dram>, <interleaved>>, start = {start} : i64, step = {step} : i64")
+    return Draw([], [out], attrs, f"{n}/{dtype}/{layout}")
+
+
+def generators() -> dict[str, Callable[[random.Random, int], Draw]]:
+    """The generator of every op with a CB model, by op name."""
+    g: dict[str, Callable[[random.Random, int], Draw]] = {}
+    for n in E.UNARY + ("pow_scalar",):
+        g[f"ttnn.{n}"] = gen_unary(f"ttnn.{n}")
+    for n in E.BINARY:
+        g[f"ttnn.{n}"] = gen_binary(f"ttnn.{n}")
+    g["ttnn.where"] = gen_where
+    for n in ("sum", "mean", "max", "min"):
+        g[f"ttnn.{n}"] = gen_reduce(f"ttnn.{n}")
+    g["ttnn.argmax"] = gen_argmax
+    g["ttnn.topk"] = gen_topk
+    g["ttnn.softmax"] = gen_softmax
+    g["ttnn.layer_norm"] = gen_norm("ttnn.layer_norm")
+    g["ttnn.rms_norm"] = gen_norm("ttnn.rms_norm")
+    g["ttnn.group_norm"] = gen_group_norm
+    g["ttnn.matmul"] = gen_matmul("ttnn.matmul")
+    g["ttnn.linear"] = gen_matmul("ttnn.linear")
+    g["ttnn.conv2d"] = gen_conv2d
+    g["ttnn.conv3d"] = gen_conv3d
+    g["ttnn.max_pool2d"] = gen_pool("ttnn.max_pool2d")
+    g["ttnn.avg_pool2d"] = gen_pool("ttnn.avg_pool2d")
+    g["ttnn.upsample"] = gen_upsample
+    g["ttnn.reshape"] = gen_reshape
+    g["ttnn.permute"] = gen_permute
+    g["ttnn.transpose"] = gen_transpose
+    g["ttnn.pad"] = gen_pad
+    g["ttnn.slice_static"] = gen_slice
+    g["ttnn.concat"] = gen_concat
+    g["ttnn.repeat"] = gen_repeat
+    g["ttnn.repeat_interleave"] = gen_repeat_interleave
+    g["ttnn.embedding"] = gen_embedding
+    g["ttnn.to_layout"] = gen_to_layout
+    g["ttnn.to_memory_config"] = gen_to_memory_config
+    g["ttnn.typecast"] = gen_typecast
+    g["ttnn.tilize"] = gen_tilize("ttnn.tilize")
+    g["ttnn.untilize"] = gen_tilize("ttnn.untilize")
+    for n in ("full", "zeros", "ones", "empty"):
+        g[f"ttnn.{n}"] = gen_full(f"ttnn.{n}")
+    g["ttnn.arange"] = gen_arange
+    return g
+
+
+# Ops whose factories branch the most get more instances (a multiple of the base count).
+WEIGHT = {"ttnn.to_layout": 6, "ttnn.to_memory_config": 4, "ttnn.typecast": 2, "ttnn.tilize": 3, "ttnn.untilize": 3,
+          "ttnn.reshape": 4, "ttnn.permute": 4, "ttnn.transpose": 3, "ttnn.pad": 4, "ttnn.slice_static": 4,
+          "ttnn.concat": 4, "ttnn.repeat": 3, "ttnn.repeat_interleave": 2, "ttnn.embedding": 2, "ttnn.matmul": 6,
+          "ttnn.linear": 3, "ttnn.argmax": 3, "ttnn.topk": 3, "ttnn.sum": 2, "ttnn.mean": 2, "ttnn.max": 2,
+          "ttnn.softmax": 2, "ttnn.layer_norm": 2, "ttnn.rms_norm": 2, "ttnn.conv2d": 3, "ttnn.max_pool2d": 2,
+          "ttnn.avg_pool2d": 2, "ttnn.upsample": 2, "ttnn.add": 2, "ttnn.multiply": 2, "ttnn.where": 2}
+
+
+def instance(op: str, i: int, gen: Callable[[random.Random, int], Draw] | None = None) -> OpInstance:
+    """Instance ``i`` of ``op`` (deterministic).
+
+    Raises:
+        KeyError: no generator for ``op``.
+    """
+    gen = gen or generators()[op]
+    rng = random.Random(f"{GENERATOR}/{op}/{i}")
+    d = gen(rng, i)
+    func = single_op_func(op, d.operands, d.results, d.attrs)
+    text = module_text(SYSTEM_DESC, func)
+    line = next(n + 1 for n, l in enumerate(text.splitlines()) if f'"{op}"' in l)
+    return OpInstance(f"{GENERATOR}/{op}/{i}", op, d.key, text, line)
+
+
+def instances(base: int, only: str | None = None) -> list[tuple[str, int]]:
+    """``(op, i)`` of every instance of a campaign with ``base`` instances per op (times its WEIGHT)."""
+    out = []
+    for op in sorted(generators()):
+        if only and not op.startswith(only):
+            continue
+        out += [(op, i) for i in range(base * WEIGHT.get(op, 1))]
+    return out

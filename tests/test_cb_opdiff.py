@@ -1,0 +1,155 @@
+"""The op-level differential campaign (benchmarks/opdiff*.py) and the model fixes it drove.
+
+The generator and the report need no device.  Each fix below cites the campaign instance that
+measured it (``measurements/opdiff/results.jsonl.gz``, keyed by instance id; the record holds the
+device's buffers, factories and error text); the expected bytes are derived by hand.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+import pytest
+
+from benchmarks import opdiff, opdiff_report
+from benchmarks.opdiff_instances import generators, instance, instances
+from ttanalyze.analysis import analyze
+from ttanalyze.arch import MOCK_P150_TTNN_0_81_1 as MOCK
+from ttanalyze.ir.attrs import CoreCoord, CoreRange, CoreRangeSet
+from ttanalyze.ir.emit import TensorDesc, module_text, single_op_func
+from ttanalyze.ir.parse import parse_text
+from ttanalyze.ops.registry import CB_MODELS
+from ttanalyze.programs import program_of
+
+from .conftest import BH_SYSTEM_DESC
+
+FULL = 1_461_120
+
+
+def run(op, operands, results, attrs=""):
+    results = results if isinstance(results, list) else [results]
+    a = analyze(parse_text(module_text(BH_SYSTEM_DESC, single_op_func(op, operands, results, attrs)), "t.mlir"))
+    return program_of(a, next(o for o in a.program.ops if o.name == op), arch=MOCK, free_l1=FULL)
+
+
+def T(shape, dtype="bf16", layout="tile", buffer="dram", mem="interleaved", grid=(1, 1), cores=None):
+    crs = CoreRangeSet(tuple(CoreRange(CoreCoord(a, b), CoreCoord(c, d)) for a, b, c, d in cores)) if cores else None
+    return TensorDesc(tuple(shape), dtype, layout, buffer, mem, grid, crs)
+
+
+# ---------------------------------------------------------------------------
+# The generator
+# ---------------------------------------------------------------------------
+
+
+def test_a_generator_for_every_op_with_a_cb_model():
+    assert set(generators()) == set(CB_MODELS)
+
+
+def test_instances_are_deterministic_and_independent_of_the_campaign_size():
+    a, b = instance("ttnn.to_layout", 7), instance("ttnn.to_layout", 7)
+    assert a == b and a.id == "g1/ttnn.to_layout/7"
+    small, big = set(instances(2)), set(instances(4))
+    assert small < big
+    assert all(sum(1 for op, _ in instances(50) if op == name) >= 50 for name in CB_MODELS)
+
+
+@pytest.mark.parametrize("op", sorted(CB_MODELS))
+def test_every_generated_instance_parses_and_is_analyzed(op):
+    gens = generators()
+    for i in range(3):
+        p = opdiff.prepare(op, i, gens)
+        assert p["error"] is None or "IndexError" in p["error"], (op, i, p["error"])
+
+
+# ---------------------------------------------------------------------------
+# Results and report
+# ---------------------------------------------------------------------------
+
+
+def _rec(rid, op, outcome, exact, family="eltwise_unary", peak=(4096, 4096)):
+    return {"id": rid, "op": op, "family": family, "key": "k", "outcome": outcome, "exact": exact,
+            "model": {"status": "modeled", "peak": peak[0], "reason": ""},
+            "device": {"ok": True, "error": "", "peak": peak[1]}, "checks": {"peak": exact, "cbs": exact, "spec": True}}
+
+
+def test_results_load_last_record_wins_and_report_counts(tmp_path, monkeypatch):
+    path = tmp_path / "r.jsonl.gz"
+    with gzip.open(path, "at") as f:
+        f.write(json.dumps(_rec("g1/ttnn.relu/0", "ttnn.relu", "bytes_differ", False, peak=(1, 2))) + "\n")
+    with gzip.open(path, "at") as f:  # a second gzip member, as each chunk appends
+        f.write(json.dumps(_rec("g1/ttnn.relu/0", "ttnn.relu", "exact", True)) + "\n")
+        f.write(json.dumps(_rec("g1/ttnn.relu/1", "ttnn.relu", "bytes_differ", False, peak=(2048, 4096))) + "\n")
+        f.write(json.dumps(_rec("g1/ttnn.relu/2", "ttnn.relu", "invalid", False)) + "\n")
+    recs = opdiff.load_results(path)
+    assert len(recs) == 3 and recs["g1/ttnn.relu/0"]["exact"]
+    text = opdiff_report.section(list(recs.values()))
+    assert "**1 of 2 instances exact (50.0%)**" in text
+    assert "| ttnn.relu: model under | 1 |" in text
+    assert text.startswith(opdiff_report.BEGIN) and text.endswith(opdiff_report.END)
+
+
+def test_device_record_round_trip():
+    d = {"ok": True, "error": "", "unsupported": False, "crashed": False, "peak": 8192,
+         "cbs": [[4096, "dfb", [[0, 0, 1, 0]], 0], [4096, "dfb", [[0, 0, 1, 0]], 0]], "l1": [[2048, True]],
+         "l1_before": 0, "l1_peak": 2048,
+         "outputs": [{"shape": [32, 32], "padded_shape": [32, 32], "layout": "tile", "dtype": "bf16",
+                      "buffer_type": "dram", "memory_layout": "interleaved", "shard_shape": None}]}
+    dev = opdiff.device_from_record(d)
+    assert dev.ok and dev.cb_per_core_peak == 8192 and [c.size for c in dev.cbs] == [4096, 4096]
+    assert dev.cbs[0].cores.num_cores == 2 and dev.outputs[0].padded_shape == (32, 32)
+    assert dev.l1_buffers_peak_per_bank == 2048
+
+
+# ---------------------------------------------------------------------------
+# Fixes found by the campaign
+# ---------------------------------------------------------------------------
+
+
+def test_embedding_refuses_non_bf16_weights_and_si32_indices():
+    # g1/ttnn.embedding/0: f32 weights -> "Weights tensor must have BFLOAT16 dtype";
+    # g1/ttnn.embedding/1: si32 indices -> "Input must be UINT32 or BFLOAT16" (after untilizing a TILE weight).
+    p = run("ttnn.embedding", [T((2, 1), "u32", "row_major"), T((100, 32), "f32", "row_major")], T((2, 1, 32), "f32"))
+    assert p.status == "rejected" and "BFLOAT16" in p.reason
+    p = run("ttnn.embedding", [T((4, 1), "si32", "row_major"), T((100, 16), "bf16")], T((4, 1, 16), layout="row_major"))
+    assert p.status == "rejected" and "UINT32 or BFLOAT16" in p.reason
+
+
+def test_layernorm_weight_checks():
+    # g1/ttnn.rms_norm/0: a row-major [4] beta of a [2, 4] input: beta's padded width must be 32 (TT_FATAL).
+    attrs = "epsilon = 1.0e-05 : f32, operandSegmentSizes = array<i32: 1, 0, 1>"
+    p = run("ttnn.rms_norm", [T((2, 4), "f32"), T((4,), "f32", "row_major")], T((2, 4), "f32"), attrs)
+    assert p.status == "rejected" and "row-major beta" in p.reason
+    # a row-major [2, 32] weight of a 64-wide input is accepted (32 wide, 64 / 32 rows); a TILE [64] too
+    ok = run("ttnn.rms_norm", [T((2, 64)), T((2, 32), layout="row_major")], T((2, 64)),
+             "epsilon = 1.0e-05 : f32, operandSegmentSizes = array<i32: 1, 1, 0>")
+    assert ok.status == "modeled"
+    assert run("ttnn.layer_norm", [T((2, 64)), T((64,)), T((64,))], T((2, 64)),
+               "epsilon = 1.0e-05 : f32, operandSegmentSizes = array<i32: 1, 1, 1>").status == "modeled"
+
+
+def test_fill_pad_of_an_l1_sharded_input():
+    # g1/ttnn.sum/1 and g1/ttnn.mean/0: a reduction of an L1-sharded input with a padded last dim fills
+    # the padding with FillPadL1ShardedProgramFactory, which refuses more than one 2D slice
+    # ("N_slices > 1 not yet supported (got 6)").
+    hs = T((3, 2, 172, 64), buffer="l1", mem="height_sharded", grid=(8, 1), cores=[(0, 0, 7, 0)])
+    p = run("ttnn.sum", [hs], T((3, 2, 172, 1)), "dim_arg = [3 : i32], keep_dim = true")
+    assert p.status == "rejected" and "N_slices" in p.reason
+    # one slice: data_in 2 tiles, right_mask 1, bot_mask 1, data_out 2 (bf16: 12,288 B) on the shard cores
+    # whose shard starts inside the 6 x 1 tiles of [172, 20]: 6 of the 8 shards of 32 rows.
+    one = T((172, 20), buffer="l1", mem="height_sharded", grid=(8, 1), cores=[(0, 0, 7, 0)])
+    p = run("ttnn.sum", [one], T((172, 1)), "dim_arg = [1 : i32], keep_dim = true")
+    assert p.status == "modeled"
+    fill = p.stages[0]
+    assert fill.factory == "FillPadL1ShardedProgramFactory"
+    assert [c.bytes for c in fill.cbs] == [4096, 2048, 2048, 4096] and fill.cores.num_cores == 6
+
+
+def test_softmax_recip_and_aux_follow_an_explicit_fp32_accumulation_off():
+    # g1/ttnn.softmax/0: f32 [1,3,4,2] with fp32_dest_acc_en = false: in0 and out0 2 f32 tiles (8,192),
+    # recip 2,048, scaler 4,096 (f32 input), aux 2,048, exps 1 bf16 tile, mask 2,048: 28,672 B.
+    cc = "compute_config = #ttnn.device_compute_kernel_config<math_fidelity = hifi4, fp32_dest_acc_en = false>"
+    p = run("ttnn.softmax", [T((1, 3, 4, 2), "f32")], T((1, 3, 4, 2), "f32"),
+            f"dimension = -1 : si32, numericStable = false, {cc}")
+    assert [c.bytes for c in p.program.cbs] == [8192, 8192, 2048, 4096, 2048, 2048, 2048]
