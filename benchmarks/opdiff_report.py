@@ -104,6 +104,13 @@ def section(recs: list[dict]) -> str:
                      f"{f['spec_ok']} of {f['spec_n']} |")
     spec_n = sum(f["spec_n"] for f in fam.values())
     spec_ok = sum(f["spec_ok"] for f in fam.values())
+    from benchmarks.opdiff_instances import generators
+    from ttanalyze.ops.registry import CB_MODELS
+
+    missing = sorted(set(CB_MODELS) - set(generators()))
+    if missing:
+        lines += ["", f"Ops with a CB model but no generator yet (modeled after the campaign's generator g1): "
+                      + ", ".join(f"`{m}`" for m in missing) + "."]
     lines += ["", f"Output specs (shape, padded shape, layout, dtype, buffer type, memory layout, shard shape; the "
                   f"op's output model, else the declared result type) match on {spec_ok} of {spec_n} instances "
                   f"({pct(spec_ok, spec_n)})."]

@@ -785,8 +785,8 @@ def _pad_steps(x: Tensor, padding: list[tuple[int, int]], multicore: bool, out: 
     """The device programs of ``ttnn.pad(x, padding, value, use_multicore, memory_config=out)`` (pad/pad.cpp).
 
     Raises:
-        CBModelError: sharded tensors, front padding of TILE tensors (rejected
-            by ttnn), block-float tensors.
+        DeviceRejection: front padding of a TILE tensor.
+        CBModelError: sharded tensors, block-float tensors.
     """
     if all(a == 0 and b == 0 for a, b in padding):
         return []
@@ -829,7 +829,8 @@ def _pad_steps(x: Tensor, padding: list[tuple[int, int]], multicore: bool, out: 
             return steps
         return steps + [pad_rm_program(x4, out_pad, tuple(a for a, _ in pads4), multicore, ctx.arch, ctx.grid)]
     if any(a for a, _ in padding):
-        raise CBModelError("ttnn.pad of a TILE tensor does not support front padding on device")
+        raise DeviceRejection("ttnn.pad of a TILE tensor with front padding: tt-metal refuses it (pad.cpp invoke_tile "
+                              "TT_FATAL 'on device tile padding does not support front padding')")
     steps += fill_pad_program(x, ctx.grid)
     req = tuple(d + b for d, (_, b) in zip(x.shape, padding))
     req_pad = tile_padded_shape(req)

@@ -646,6 +646,7 @@ def untilize_program(t: Tensor, out: Tensor, arch: Arch, free: int, routing_free
     row = t.width // TILE
     enough = is_enough_space(routing_free, in_tile, out_tile, row)
     if not use_multicore:
+        _single_core_shard_checks(t, out)
         return _untilize_single_core(t, out, arch)
     block = ("UntilizeMultiCoreBlockProgramFactory", f"{_UNTILIZE}/device/factories/untilize_multi_core_block_program_factory.cpp")
     if not enough and not t.mem.sharded and not out.mem.sharded:
@@ -665,6 +666,29 @@ def untilize_program(t: Tensor, out: Tensor, arch: Arch, free: int, routing_free
     if pf == 1:
         return _untilize_single_core(t, out, arch)
     return _untilize_multi_core(t, out, arch)
+
+
+def _single_core_shard_checks(t: Tensor, out: Tensor) -> None:
+    """``UntilizeDeviceOperation::validate`` without ``use_multicore`` (untilize_device_operation.cpp
+    @d80d9482, lines 190-262): an output shard at least a tile wide, and input and output shards that
+    divide the tensor's padded width and its height (``physical_volume / width``).
+
+    Raises:
+        DeviceRejection: a check fails (measured: campaign instance g1/ttnn.untilize/2, a height-sharded
+            [1, 864, 288] f32 on 5 cores, shards of 192 rows: "Uneven input shard height").
+    """
+    width = t.padded[-1]
+    height = prod(t.padded) // width if width else 0
+    if out.mem.sharded and out.mem.shard is not None and out.mem.shard.shape[1] % TILE:
+        raise DeviceRejection(f"untilize (single core): output shard width {out.mem.shard.shape[1]} is not a multiple "
+                              "of the tile width (UntilizeDeviceOperation TT_FATAL)")
+    for side, x in (("input", t), ("output", out)):
+        if x.mem.sharded and x.mem.shard is not None:
+            sh, sw = x.mem.shard.shape
+            if width % sw or height % sh:
+                raise DeviceRejection(f"untilize (single core): uneven {side} shard {sh} x {sw} of the {height} x {width} "
+                                      "tensor is not supported (UntilizeDeviceOperation TT_FATAL 'Uneven "
+                                      f"{side} shard ...')")
 
 
 def _untilize_single_core(t: Tensor, out: Tensor, arch: Arch) -> ProgramModel:
