@@ -13,6 +13,7 @@ from .arch import Arch, resolve_arch
 from .graph import build_graph
 from .ir.model import Op, Program, TensorType, Value
 from .memory import AllocationReplay, MemoryTimeline, replay, timeline
+from .mesh import Mesh, mesh_of
 from .ops.spec import TensorSpec
 from .programs import OpProgram, op_models
 from .versions import DEFAULT_TT_METAL, check_version
@@ -58,6 +59,11 @@ class Analysis:
     tt_metal: str = DEFAULT_TT_METAL
     tensor_views: dict = field(default_factory=dict, repr=False)
     allocation: AllocationReplay | None = None
+
+    @cached_property
+    def mesh(self) -> "Mesh | None":
+        """The device mesh the program runs on (:func:`ttanalyze.mesh.mesh_of`); per-op figures are per device."""
+        return mesh_of(self.program)
 
     @cached_property
     def graph(self) -> nx.DiGraph:

@@ -6,7 +6,8 @@ token first: ``[1, batch, heads, head_dim]``.
 
 * ``concatenate_heads``: ``[B, H, S, D]`` -> ``[B, S, H*D]``;
 * ``nlp_concat_heads``: ``[B, H, S, D]`` -> ``[B, 1, S, H*D]``;
-* ``nlp_concat_heads_decode``: ``[S, B, H, D]`` -> ``[S, 1, B, num_heads*D]``;
+* ``nlp_concat_heads_decode``: ``[S, B, H, D]`` -> ``[S, 1, B', num_heads*D]`` (``B'`` as declared: tt-metal
+  pads the batch; the verifier does not check it);
 * ``split_query_key_value_and_split_heads``: fused ``[B, S, (H + 2*KVH)*D]`` (or query ``[B, S, H*D]``
   and fused KV ``[B, T, 2*KVH*D]``) -> query ``[B, H, S, D]``, key ``[B, KVH, T, D]`` (``[B, KVH, D, T]``
   with ``transpose_key``), value ``[B, KVH, T, D]``;
@@ -54,7 +55,10 @@ def nlp_concat_heads_decode(op: Op):
     heads = int_attr(op, "num_heads")
     if heads > x[2]:
         raise ShapeError(f"{op.name}: num_heads {heads} exceeds the input's {x[2]} heads")
-    return [(x[0], 1, x[1], heads * x[3])]
+    # dim 2 (the batch, which tt-metal pads to a tile) is not checked by the verifier: taken as declared
+    declared = op.results[0].type.shape if op.results and op.results[0].is_tensor else None
+    batch = declared[2] if declared is not None and len(declared) == 4 else x[1]
+    return [(x[0], 1, batch, heads * x[3])]
 
 
 @register("ttnn.split_query_key_value_and_split_heads", "transformer", ("num_heads", "num_kv_heads", "transpose_key"),

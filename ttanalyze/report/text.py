@@ -50,7 +50,9 @@ def summary_line(a: Analysis, findings: list[Finding]) -> str:
         if widest.dram_extent_per_bank > peak.dram_per_bank:  # holes left by frees (allocator replay)
             text += (f" (address range in use up to {fmt.nbytes(widest.dram_extent_per_bank)}/bank at line "
                      f"{a.program.ops[widest.op_index].pos.line})")
-    return text + f" [{a.arch.name}]"
+    mesh = a.mesh
+    where = f", mesh {mesh.label}: per device" if mesh is not None and mesh.devices > 1 else ""
+    return text + f" [{a.arch.name}{where}]"
 
 
 def op_table(a: Analysis, console: Console) -> None:

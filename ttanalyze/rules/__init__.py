@@ -112,7 +112,8 @@ def run(analysis: Analysis, select: Iterable[str] | None = None) -> list[Finding
     Raises:
         RuntimeError: a selected id has no metadata or no implementation.
     """
-    from . import capacity, circular_buffers, encoding, eras, padding, reshape, result_spec, result_type, unmodeled  # noqa: F401  (registration)
+    from . import (capacity, circular_buffers, encoding, eras, mesh, padding, reshape, result_spec,  # noqa: F401  (registration)
+                   result_type, unmodeled)
 
     metas = catalog()
     ids = list(select) if select else sorted(_CHECKS)
@@ -129,6 +130,7 @@ def run(analysis: Analysis, select: Iterable[str] | None = None) -> list[Finding
 
 def implemented() -> list[str]:
     """Ids of the rules with an implementation."""
-    from . import capacity, circular_buffers, encoding, eras, padding, reshape, result_spec, result_type, unmodeled  # noqa: F401
+    from . import (capacity, circular_buffers, encoding, eras, mesh, padding, reshape, result_spec,  # noqa: F401
+                   result_type, unmodeled)
 
     return sorted(_CHECKS)

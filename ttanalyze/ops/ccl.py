@@ -1,0 +1,138 @@
+"""Collective (CCL) and mesh ops, and the mixture-of-experts ops built on them.
+
+Tensor types are per device (:mod:`ttanalyze.mesh`).  Shape rules, with ``n`` the mesh dim of the
+op's ``cluster_axis`` (the function's ``ttnn.get_device`` mesh; without one the shapes are taken
+as declared, unchecked):
+
+* ``all_gather``: dim ``all_gather_dim`` times ``n`` (tt-metal ``AllGatherDeviceOperation``
+  ``compute_output_specs``: the gathered dim grows by the ring size);
+* ``reduce_scatter``: dim ``scatter_dim`` divided by ``n`` (it must divide);
+* ``all_reduce`` / ``all_reduce_async``: the input's shape;
+* ``mesh_partition``: dim ``dim`` divided by ``n`` (by the device count without ``cluster_axis``);
+* ``point_to_point``: the input's shape (the optional output tensor matches it,
+  ``PointToPointOp::verify``);
+* ``distribute_tensor``: the global host tensor's per-device shard (``mapper_config``
+  placements, :func:`ttanalyze.mesh.shard_shape`); ``aggregate_tensor``: taken as declared.
+
+Verifier checks kept (tt-mlir ``lib/Dialect/TTNN/IR/TTNNOps.cpp`` @19c86fca): gather/scatter/partition
+dims in range, ``reduce_type`` sum, ``cluster_axis`` 0 or 1.  The MoE and all-to-all ops
+(``all_to_all_dispatch``/``_metadata``/``combine``, ``moe_gpt``, ``moe_compute``,
+``moe_expert_token_remap``, ``selective_reduce_combine``, ``sparse_matmul``, the MoE weight
+preparation) keep their declared result types: their verifiers check ranks only.  None of these
+ops can run on the single-chip mock (they need the fabric), so no program model is given for them.
+"""
+
+from __future__ import annotations
+
+from ..ir.model import Op
+from ..mesh import Mesh, op_mesh, placements, mesh_shape_override, shard_shape
+from .registry import ShapeError, int_attr, norm_dim, register, register_passive, tensor_shape
+
+_SRC = "tt-mlir lib/Dialect/TTNN/IR/TTNNOps.cpp @19c86fca"
+_CCL_ATTRS = ("cluster_axis", "sub_device_id", "num_links", "topology")
+
+
+def _axis_size(op: Op, mesh: Mesh) -> int:
+    axis = int_attr(op, "cluster_axis")
+    if not 0 <= axis < len(mesh.shape):
+        raise ShapeError(f"{op.name}: cluster_axis {axis} is not a dim of mesh {mesh.label}")
+    return mesh.shape[axis]
+
+
+def _sum_only(op: Op) -> None:
+    kind = str(op.raw_attrs.get("reduce_type", "sum")).lower()
+    if "sum" not in kind:
+        raise ShapeError(f"{op.name}: only the sum reduction is supported, got {op.raw_attrs.get('reduce_type')}")
+
+
+@register("ttnn.all_gather", "ccl", ("all_gather_dim", *_CCL_ATTRS), f"{_SRC} AllGatherOp::verify")
+def all_gather(op: Op):
+    x = tensor_shape(op, 0)
+    d = norm_dim(int_attr(op, "all_gather_dim"), len(x), op)
+    mesh = op_mesh(op)
+    if mesh is None:
+        return None
+    out = list(x)
+    out[d] *= _axis_size(op, mesh)
+    return [tuple(out)]
+
+
+@register("ttnn.reduce_scatter", "ccl", ("reduce_type", "scatter_dim", "compute_config", *_CCL_ATTRS),
+          f"{_SRC} ReduceScatterOp::verify")
+def reduce_scatter(op: Op):
+    x = tensor_shape(op, 0)
+    d = norm_dim(int_attr(op, "scatter_dim"), len(x), op)
+    _sum_only(op)
+    mesh = op_mesh(op)
+    if mesh is None:
+        return None
+    n = _axis_size(op, mesh)
+    if x[d] % n:
+        raise ShapeError(f"{op.name}: scatter dim {d} of size {x[d]} does not divide over {n} devices")
+    out = list(x)
+    out[d] //= n
+    return [tuple(out)]
+
+
+@register(("ttnn.all_reduce", "ttnn.all_reduce_async"), "ccl", ("reduce_type", *_CCL_ATTRS),
+          f"{_SRC} AllReduceOp/AllReduceAsyncOp::verify")
+def all_reduce(op: Op):
+    _sum_only(op)
+    return [tensor_shape(op, 0)]
+
+
+@register("ttnn.mesh_partition", "ccl", ("dim", "cluster_axis", "memory_config"), f"{_SRC} MeshPartitionOp::verify")
+def mesh_partition(op: Op):
+    x = tensor_shape(op, 0)
+    d = norm_dim(int_attr(op, "dim"), len(x), op)
+    if "cluster_axis" in op.attrs and int_attr(op, "cluster_axis") > 1:
+        raise ShapeError(f"{op.name}: cluster axis must be None, 0 or 1, got {int_attr(op, 'cluster_axis')}")
+    mesh = op_mesh(op)
+    if mesh is None:
+        return None
+    n = _axis_size(op, mesh) if "cluster_axis" in op.attrs else mesh.devices
+    if x[d] % n:
+        raise ShapeError(f"{op.name}: dim {d} of size {x[d]} does not divide over {n} devices")
+    out = list(x)
+    out[d] //= n
+    return [tuple(out)]
+
+
+@register("ttnn.point_to_point", "ccl", ("sender_coord", "receiver_coord"), f"{_SRC} PointToPointOp::verify")
+def point_to_point(op: Op):
+    x = tensor_shape(op, 0)
+    if len(op.operands) > 1 and op.operands[1].is_tensor and tensor_shape(op, 1) != x:
+        raise ShapeError(f"{op.name}: the optional output tensor must match the input {list(x)}")
+    return [x]
+
+
+@register("ttnn.distribute_tensor", "ccl", ("mapper_config", "cq_id"), "tt-mlir runtime/lib/ttnn/operations/ccl/"
+          "distribute_tensor.cpp @19c86fca (create_mesh_mapper + distribute_tensor)")
+def distribute_tensor(op: Op):
+    """The first device's shard of the global input (module docstring); None without a known mesh."""
+    x = tensor_shape(op, 0)
+    mesh = op_mesh(op)
+    cfg = op.raw_attrs.get("mapper_config", "")
+    places = placements(cfg)
+    shape = mesh_shape_override(cfg) or (mesh.shape if mesh else None)
+    if shape is None or not places:
+        return None
+    try:
+        return [shard_shape(x, shape, places)]
+    except ValueError as exc:
+        raise ShapeError(f"{op.name}: {exc}") from None
+
+
+register_passive(("ttnn.aggregate_tensor",), "ccl", ("composer_config",),
+                 "tt-mlir runtime/lib/ttnn/operations/ccl/aggregate_tensor.cpp @19c86fca (host-side compose)")
+
+register_passive(("ttnn.all_to_all_dispatch", "ttnn.all_to_all_dispatch_metadata", "ttnn.all_to_all_combine",
+                  "ttnn.moe_gpt", "ttnn.moe_compute", "ttnn.moe_expert_token_remap", "ttnn.selective_reduce_combine",
+                  "ttnn.prepare_moe_compute_w0_w1_weights", "ttnn.prepare_moe_compute_w2_weights"), "moe",
+                 ("num_devices", "cluster_axis", "num_experts_per_tok", "output_shard_dim", "output_height_shard_dim",
+                  "output_width_shard_dim", "hidden_size", "intermediate_size", "layer_id", "has_bias", "activation",
+                  "reduction_size", "batch_size", "seq_size", "select_experts_k", "experts", "operandSegmentSizes",
+                  "memory_config"), f"{_SRC} AllToAllDispatchOp/... ::verify (ranks only)")
+register_passive(("ttnn.sparse_matmul",), "matmul", ("is_input_a_sparse", "is_input_b_sparse", "nnz",
+                                                      "program_config", "compute_config", "memory_config"),
+                 f"{_SRC} SparseMatmulOp::verify")

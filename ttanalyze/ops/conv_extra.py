@@ -1,0 +1,84 @@
+"""conv1d, conv_transpose2d, max_pool2d_with_indices, global_avg_pool2d and the conv weight/bias preparation ops.
+
+Shapes follow tt-mlir (``lib/Dialect/TTNN/IR/TTNNOps.cpp`` @19c86fca): convolutions return the
+flattened ``[1, 1, N * H_out * W_out, C_out]`` (``Conv1dOp``: ``[1, 1, N * L_out, C_out]``), with
+
+* ``conv1d``: ``L_out = (L + pL + pR - dilation * (K - 1) - 1) / stride + 1``;
+* ``conv_transpose2d``: ``H_out = (H - 1) * stride - 2 * pad + dilation * (K - 1) + output_padding + 1``
+  (``ConvTranspose2dOp::verify``'s expected size; the result flattened or ``[N, H_out, W_out, C_out]``);
+* ``max_pool2d_with_indices``: values and indices shaped like ``max_pool2d``'s result;
+* ``global_avg_pool2d``: a 4D ``[N, H, W, C]`` input -> ``[N, 1, 1, C]``.
+
+The preparation ops reorder weights and biases for conv2d / conv_transpose2d; their results are
+taken as declared.
+"""
+
+from __future__ import annotations
+
+from ..ir.model import Op
+from .conv import pool2d
+from .registry import ShapeError, int_attr, int_list, register, register_passive, tensor_shape
+
+_SRC = "tt-mlir lib/Dialect/TTNN/IR/TTNNOps.cpp @19c86fca"
+_CONV_ATTRS = ("in_channels", "out_channels", "batch_size", "kernel_size", "stride", "padding", "dilation", "groups",
+               "conv2d_config", "compute_config", "conv2d_slice_config", "dtype", "memory_config", "operandSegmentSizes")
+
+
+@register("ttnn.conv1d", "conv", (*_CONV_ATTRS, "input_length"), f"{_SRC} Conv1dOp::verify")
+def conv1d(op: Op):
+    x = tensor_shape(op, 0)
+    if len(x) != 3:
+        raise ShapeError(f"{op.name}: input must be 3D (N, L_in, C), got rank {len(x)}")
+    groups = int_attr(op, "groups")
+    cin, cout = int_attr(op, "in_channels"), int_attr(op, "out_channels")
+    if groups <= 0 or cin % groups or cout % groups:
+        raise ShapeError(f"{op.name}: in_channels {cin} and out_channels {cout} must be divisible by groups {groups}")
+    pad = int_list(op, "padding")
+    if len(pad) != 2:
+        raise ShapeError(f"{op.name}: padding must have 2 elements ([pL, pR])")
+    k, s, d = int_attr(op, "kernel_size"), int_attr(op, "stride"), int_attr(op, "dilation")
+    length = (int_attr(op, "input_length") + pad[0] + pad[1] - d * (k - 1) - 1) // s + 1
+    if length <= 0:
+        raise ShapeError(f"{op.name}: the output length is {length}")
+    return [(1, 1, int_attr(op, "batch_size") * length, cout)]
+
+
+@register("ttnn.conv_transpose2d", "conv", (*_CONV_ATTRS, "input_height", "input_width", "output_padding"),
+          f"{_SRC} ConvTranspose2dOp::verify")
+def conv_transpose2d(op: Op):
+    """``[1, 1, N*H_out*W_out, C_out]``, or ``[N, H_out, W_out, C_out]`` when the IR declares the unflattened form."""
+    k, s, p = int_list(op, "kernel_size"), int_list(op, "stride"), int_list(op, "padding")
+    op_pad, d = int_list(op, "output_padding"), int_list(op, "dilation")
+    n, cout = int_attr(op, "batch_size"), int_attr(op, "out_channels")
+    hw = (int_attr(op, "input_height"), int_attr(op, "input_width"))
+    out = [(hw[i] - 1) * s[i] - 2 * p[i] + d[i] * (k[i] - 1) + op_pad[i] + 1 for i in range(2)]
+    if min(out) < 0:
+        raise ShapeError(f"{op.name}: the output size per channel {out[0]} x {out[1]} is too small")
+    flat, full = (1, 1, n * out[0] * out[1], cout), (n, out[0], out[1], cout)
+    declared = op.results[0].type.shape if op.results and op.results[0].is_tensor else None
+    return [full if declared is not None and tuple(declared) == full else flat]
+
+
+@register("ttnn.max_pool2d_with_indices", "pool",
+          ("batch_size", "input_height", "input_width", "channels", "kernel_size", "stride", "padding", "dilation",
+           "applied_shard_scheme", "ceil_mode", "reallocate_halo_output", "config_tensors_in_dram"),
+          f"{_SRC} MaxPool2dWithIndicesOp::verify (verifyPoolingOp)")
+def max_pool2d_with_indices(op: Op):
+    [shape] = pool2d(op)
+    return [shape, shape]
+
+
+@register("ttnn.global_avg_pool2d", "pool", ("dtype", "memory_config"), f"{_SRC} GlobalAvgPool2dOp::verify")
+def global_avg_pool2d(op: Op):
+    x = tensor_shape(op, 0)
+    if len(x) != 4:
+        raise ShapeError(f"{op.name}: input must be a 4D tensor, got rank {len(x)}")
+    return [(x[0], 1, 1, x[3])]
+
+
+register_passive(("ttnn.prepare_conv2d_weights", "ttnn.prepare_conv2d_bias", "ttnn.prepare_conv_transpose2d_weights",
+                  "ttnn.prepare_conv_transpose2d_bias"), "conv",
+                 ("input_memory_config", "input_tensor_layout", "weights_format", "in_channels", "out_channels",
+                  "batch_size", "input_height", "input_width", "kernel_size", "stride", "padding", "output_padding",
+                  "dilation", "has_bias", "groups", "input_dtype", "output_dtype", "conv2d_config", "compute_config",
+                  "conv2d_slice_config"), f"{_SRC} PrepareConv2dWeightsOp/... (host-side reorders)")
