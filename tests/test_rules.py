@@ -126,12 +126,12 @@ def test_tta007_result_types():
 
 def test_tta008_and_tta009_unmodeled():
     body = """
-    %0 = "ttnn.sampling"(%arg0) : (tensor<32x32xbf16>) -> tensor<32x32xbf16>
+    %0 = "ttnn.frobnicate"(%arg0) : (tensor<32x32xbf16>) -> tensor<32x32xbf16>
     %1 = "ttnn.relu"(%0) <{fancy = 1 : i32}> : (tensor<32x32xbf16>) -> tensor<32x32xbf16>
     return %1 : tensor<32x32xbf16>"""
     a = analyze_text(wh_module("", body, "%arg0: tensor<32x32xbf16>", "tensor<32x32xbf16>"))
     [f8] = findings_of(a, "TTA008")
     [f9] = findings_of(a, "TTA009")
     assert f8.severity == f9.severity == "info"
-    assert "ttnn.sampling" in f8.message and f9.data["attribute"] == "fancy"
+    assert "ttnn.frobnicate" in f8.message and f9.data["attribute"] == "fancy"
     assert a.shape_checks[0].status == "unmodeled"

@@ -122,7 +122,7 @@ def test_levels_of_the_seed_findings(cli, monkeypatch):
 
 def test_info_findings_are_notes(cli, tmp_path):
     body = """
-    %0 = "ttnn.sampling"(%arg0) : (tensor<32x32xbf16>) -> tensor<32x32xbf16>
+    %0 = "ttnn.frobnicate"(%arg0) : (tensor<32x32xbf16>) -> tensor<32x32xbf16>
     %1 = "ttnn.relu"(%0) <{fancy = 1 : i32}> : (tensor<32x32xbf16>) -> tensor<32x32xbf16>
     return %1 : tensor<32x32xbf16>"""
     path = tmp_path / "unmodeled.mlir"
