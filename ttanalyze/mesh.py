@@ -15,8 +15,9 @@ How tt-mlir types a mesh program (read from tt-mlir @19c86fca: ``TTNNOpsAttrs.td
 So the analyzer's per-op figures (tensor bytes per bank, CBs per core) are already those of one
 device: every device of the mesh runs the same program on its own shard (SPMD), and a memory
 finding holds on each device.  This module finds the mesh (:func:`mesh_of`) and says so in the
-findings (:func:`device_scope`).  The mapper/composer attributes are read from their text here
-(the parser keeps them as ``DialectAttr``).
+findings (:func:`device_scope`).  The module's meshes come from the parser (``Program.meshes``);
+the mapper/composer attributes are read from their text here (the parser keeps them as
+``DialectAttr``).
 """
 
 from __future__ import annotations
@@ -27,7 +28,6 @@ from math import prod
 
 from .ir.model import Func, Op, Program
 
-_MESHES = re.compile(r'<\s*"([^"]*)"\s*=\s*(\d+(?:x\d+)*)\s*>')
 _PLACEMENT = re.compile(r"<\s*(shard|replicate)\s*(?:,\s*(-?\d+)\s*(?::\s*\w+)?)?\s*>")
 _OVERRIDE = re.compile(r"mesh_shape_override\s*=\s*\[([^\]]*)\]")
 _COMPOSER_DIMS = re.compile(r"dims\s*=\s*\[([^\]]*)\]")
@@ -68,10 +68,9 @@ def mesh_of_func(func: Func | None) -> Mesh | None:
 def mesh_of(program: Program) -> Mesh | None:
     """The program's mesh: the module's ``ttcore.meshes`` (first mesh), else the ``mesh_shape`` of a
     ``ttnn.get_device``, else None (a single device)."""
-    text = program.module_attrs.get("ttcore.meshes", "")
-    m = _MESHES.search(text)
-    if m:
-        return Mesh(tuple(int(x) for x in m.group(2).split("x")), f'ttcore.meshes "{m.group(1)}"')
+    if program.meshes is not None and program.meshes.shapes:
+        name, shape = program.meshes.shapes[0]
+        return Mesh(tuple(shape), f'ttcore.meshes "{name}"')
     for func in program.funcs:
         mesh = mesh_of_func(func)
         if mesh is not None:
