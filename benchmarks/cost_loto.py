@@ -170,9 +170,9 @@ LIMITS = [
     "to (3.5 ms and 6.9 ms on the two positions of the DeepSeek trace); the row does not say it, so the model "
     "takes the mean causal share.  Per (Q, K) chunk pair the softmax's exp is costed at `sfpu_exp`, fitted on "
     "the standalone exp op; inside SDPA it appears cheaper.",
-    "* `GroupNorm`: predicted 4-5x too fast: the kernel runs its per-group passes one subblock at a time "
-    "(acquire, math, pack, release per tile), which `eltwise_tile` (a pipelined rate) does not capture; no "
-    "GroupNorm row is in the calibration traces to fit that rate on.",
+    "* `GroupNorm` on a DRAM-interleaved input (the non-sharded kernel, `GroupNormMultiCoreProgramConfig`): "
+    "predicted 4x too fast; its reader re-reads each group's tiles from DRAM per pass, which the model does "
+    "not count (the sharded kernel's rows are within 25%).",
     "* CCL (`AllGatherAsync`, `ReduceScatterMinimalAsync`): costed at the ethernet links' peak; the trace "
     "shows about a third of it.  No calibration trace has a CCL row.",
     "* The 20-core Blackhole traces (OFT) run data movement that the model under-predicts 2-4x (`BinaryNg` "

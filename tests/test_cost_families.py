@@ -50,7 +50,7 @@ def test_group_norm_costs_whole_tiles_per_group_and_a_handoff_per_group():
     tile = C.get("eltwise_tile", "blackhole")
     compute = (48 * 16 * 1 * 7 * tile + 16 * (3 * tile + C.get("sfpu_heavy", "blackhole"))
                + 96 * (C.get("tilize_tile", "blackhole") + C.get("untilize_tile", "blackhole")))
-    extra = 16 * 2 * C.get("mm_block", "blackhole")
+    extra = 16 * 2 * 20 * (BH.l1_latency_cycles + max(BH.noc_txn_cycles, 2048 / BH.core_noc_bytes_per_cycle))
     assert e.ns == pytest.approx(C.get("launch_ns", "blackhole") + (compute + extra) * BH.ns_per_cycle, rel=1e-9)
     op2 = DeviceOp("GroupNorm", "blackhole", 20, 20, (a,), (a,))
     assert any("num_groups not given" in n for n in predict(op2, BH, C).notes)

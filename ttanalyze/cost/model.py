@@ -1096,8 +1096,11 @@ def _group_norm(op: DeviceOp, hw: Hardware, c: Constants) -> _Work:
     accumulate E[x], subtract E[x], re-mask, square, scale by 1/sqrt(Var + eps),
     add into the output (7 tile ops, ``eltwise_tile`` each); per group two
     single-tile REDUCE_SCALARs and a global one (3 tile ops), one rsqrt
-    (``sfpu_heavy``), and two cross-core hand-offs of the partial sums
-    (multicast semaphores, ``mm_block`` each).  Row-major input is tilized and
+    (``sfpu_heavy``), and two cross-core reductions of the partial sums: the
+    multicast sender (``reader_mcast_sender_unary_sharded_gn_v2.cpp``) reads
+    one partial tile from each core sharing the group's rows (all the cores
+    of a height-sharded or interleaved input, the row shards of a
+    block-sharded one), a remote L1 read and wait each.  Row-major input is tilized and
     the output untilized on the core (``tilize_tile`` / ``untilize_tile``); DRAM
     input is streamed tile by tile (latency + transfer per tile).
     """
@@ -1112,10 +1115,10 @@ def _group_norm(op: DeviceOp, hw: Hardware, c: Constants) -> _Work:
         notes.append("GroupNorm num_groups not given: 32 assumed")
     channels = a.shape[-1]
     group_w = max(1, channels // groups)
-    if a.sharded and a.shard_shape:
-        rows_pc, cols_pc = a.shard_shape
-    elif a.memory_layout == "block_sharded" or a.sharded:
-        rows_pc, cols_pc = _cdiv(a.rows, cores), a.padded[-1]
+    # the input's shard (the output's, which the profiler's attributes give, when the input's is not known)
+    shard = a.shard_shape if a.sharded and a.shard_shape else (out.shard_shape if a.sharded and out.sharded else None)
+    if shard:
+        rows_pc, cols_pc = shard
     else:
         rows_pc, cols_pc = _cdiv(a.rows, cores), a.padded[-1]
     block_h = _cdiv(rows_pc, TILE)
@@ -1126,7 +1129,14 @@ def _group_norm(op: DeviceOp, hw: Hardware, c: Constants) -> _Work:
     tiles_pc = block_h * _cdiv(cols_pc, TILE)
     w = _Work(units=1, notes=notes)
     w.compute = tile_groups * 7 * tile_op + groups_pc * (3 * tile_op + _k(c, "sfpu_heavy", arch))
-    w.extra = groups_pc * 2 * _k(c, "mm_block", arch) if cores > 1 else 0.0
+    # Per group two cross-core reductions (E[x], Var): the multicast sender reads one partial tile from each
+    # core sharing the group's rows (a remote L1 read and wait each) and multicasts the result back.
+    if a.memory_layout == "block_sharded" and shard:
+        group_cores = max(1, _cdiv(a.rows, shard[0]))
+    else:
+        group_cores = cores
+    gather = group_cores * (hw.l1_latency_cycles + _xfer(hw, 1, tile_bytes(a))) if group_cores > 1 else 0.0
+    w.extra = groups_pc * 2 * gather
     if a.layout != "tile":
         w.compute += tiles_pc * (_k(c, "tilize_tile", arch) + _k(c, "untilize_tile", arch))
     if not _local(a):
