@@ -116,10 +116,11 @@ def test_free_merges_neighbours_and_statistics_follow_tt_metal():
 
 
 def test_measured_sequences_replay_exactly():
-    """Every measured allocation of measurements/allocator/raw.jsonl.gz: same address or same OOM text."""
-    raw = REPO / "measurements" / "allocator" / "raw.jsonl.gz"
-    out = subprocess.run([sys.executable, str(REPO / "measurements" / "allocator" / "compare.py"), str(raw)],
-                         capture_output=True, text=True, timeout=300)
+    """Every measured allocation of measurements/allocator/raw.jsonl.gz: same address or same OOM text; and the
+    reshape page-mapping tensors the program cache keeps (reshape_map.jsonl), to the byte per DRAM bank."""
+    m = REPO / "measurements" / "allocator"
+    out = subprocess.run([sys.executable, str(m / "compare.py"), str(m / "raw.jsonl.gz"),
+                          "--reshape-map", str(m / "reshape_map.jsonl")], capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stdout + out.stderr
 
 

@@ -12,7 +12,7 @@ step, compares the model with tt-metal:
 Rerun (the analyzer's environment, no device needed):
 
     .venv/bin/python measurements/allocator/compare.py measurements/allocator/raw.jsonl.gz \\
-        --json measurements/allocator/results.json
+        --reshape-map measurements/allocator/reshape_map.jsonl --json measurements/allocator/results.json
 """
 
 from __future__ import annotations
@@ -57,10 +57,39 @@ def arch_for(open_kwargs: dict):
     return replace(MOCK_P150_TTNN_0_81_1, l1_small_size=int(open_kwargs.get("l1_small_size", 0)))
 
 
+def reshape_maps(path: Path) -> list[dict]:
+    """The tiled reshape's kept DRAM page-mapping tensor, measured (growth of the DRAM left allocated once the
+    input and output are freed, program cache on) and modeled (``reshape_tiled_program`` ``device_buffers``
+    through :func:`ttanalyze.allocator.size_per_bank` and the 64-B block)."""
+    from ttanalyze.allocator import round_up, size_per_bank
+    from ttanalyze.ir.attrs import DataType
+    from ttanalyze.layout import tile_padded_shape
+    from ttanalyze.ops.data_movement import reshape_tiled_program
+    from ttanalyze.ops.tensors import MemCfg, Tensor
+
+    arch = MOCK_P150_TTNN_0_81_1
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    out, kept = [], 0
+    for r in rows:
+        if "input" not in r or not r["program_cache"]:
+            continue
+        measured = r["kept_after_all_freed"] - kept
+        kept = r["kept_after_all_freed"]
+        mk = lambda shape: Tensor(tuple(shape), tile_padded_shape(tuple(shape)), DataType("bf16"), "tile",
+                                  MemCfg("dram", "interleaved"), arch.l1_alignment, arch.dram_alignment)
+        x, y = mk(r["input"]), mk(r["output"])
+        [db] = reshape_tiled_program(x, tuple(r["output"]), y, arch.grid).device_buffers
+        model = round_up(size_per_bank(db.size, db.page_size, arch.num_dram_channels, arch.dram_alignment),
+                         arch.dram_alignment)
+        out.append({"input": r["input"], "output": r["output"], "measured": measured, "model": model})
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("raw")
     ap.add_argument("--json", help="write the summary here")
+    ap.add_argument("--reshape-map", help="raw results of measure_reshape_map.py")
     args = ap.parse_args(argv)
     records = [json.loads(line) for line in gzip.open(args.raw, "rt")]
     summary = {"bank_sizes": [], "allocations": 0, "address_equal": 0, "oom_measured": 0, "oom_predicted": 0,
@@ -143,9 +172,19 @@ def main(argv: list[str] | None = None) -> int:
     print(f"statistics after each step: {summary['stats_equal']} of {summary['stats_checked']} equal")
     for m in summary["mismatches"][:10]:
         print("  mismatch:", json.dumps(m)[:400])
+    maps_ok = True
+    if args.reshape_map:
+        summary["reshape_map"] = reshape_maps(Path(args.reshape_map))
+        eq = sum(m["measured"] == m["model"] for m in summary["reshape_map"])
+        maps_ok = eq == len(summary["reshape_map"])
+        print(f"reshape page-mapping tensors kept by the program cache: {eq} of {len(summary['reshape_map'])} "
+              "equal per DRAM bank")
+        for m in summary["reshape_map"]:
+            print(f"  {m['input']} -> {m['output']}: measured {m['measured']} B, model {m['model']} B")
     if args.json:
         Path(args.json).write_text(json.dumps(summary, indent=1) + "\n")
-    return 0 if agree == summary["allocations"] and summary["stats_equal"] == summary["stats_checked"] else 1
+    ok = agree == summary["allocations"] and summary["stats_equal"] == summary["stats_checked"] and maps_ok
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":
