@@ -109,7 +109,9 @@ def cases(mirror: str, commit: str) -> list[dict]:
                 continue
             negative = file_negative or "expected-error" in body
             key = hashlib.sha1(body.encode()).hexdigest()
-            out.append({"path": path, "split": index, "line": line, "negative": negative, "key": key, "text": body})
+            expected = re.search(r"expected-error[^{]*\{\{(.*?)\}\}", body) or re.search(r"CHECK: error: (.*)", body)
+            out.append({"path": path, "split": index, "line": line, "negative": negative, "key": key, "text": body,
+                        "expected": expected.group(1)[:160] if negative and expected else ""})
     return out
 
 
@@ -157,6 +159,8 @@ def analyze_case(text: str, timeout: int) -> dict:
         status = {"status": "input_error", "message": str(exc).removeprefix("case.mlir:")}
     except _Timeout:
         status = {"status": "timeout"}
+    except MemoryError:
+        status = {"status": "internal", "message": f"MemoryError: more than {WORKER_MEMORY_BYTES >> 30} GiB"}
     except RecursionError as exc:
         status = {"status": "internal", "message": f"RecursionError: {str(exc)[:200]}"}
     except Exception as exc:  # noqa: BLE001 - the sweep counts internal errors
@@ -171,7 +175,14 @@ def analyze_case(text: str, timeout: int) -> dict:
     return status
 
 
+# A case may not take more memory than this (the machine is shared): beyond it, MemoryError.
+WORKER_MEMORY_BYTES = 4 << 30
+
+
 def worker(chunk_path: str, out_path: str, timeout: int) -> None:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (WORKER_MEMORY_BYTES, WORKER_MEMORY_BYTES))
     sys.path.insert(0, str(ROOT))
     with open(chunk_path) as f:
         chunk = json.load(f)
@@ -200,9 +211,18 @@ def load_results(path: Path) -> dict[str, dict]:
     return out
 
 
-def run_sweep(mirror: str, eras: list[tuple[str, str]], results_path: Path, chunk: int, timeout: int,
+def file_cases(paths: list[str]) -> list[dict]:
+    """One case per file (a TTNN dump of a real model, analyzed whole)."""
+    out = []
+    for path in paths:
+        text = Path(path).read_bytes().decode("utf-8", "replace")
+        out.append({"path": path, "split": 0, "line": 1, "negative": False, "expected": "",
+                    "key": hashlib.sha1(text.encode()).hexdigest(), "text": text})
+    return out
+
+
+def run_sweep(per_era: dict[str, list[dict]], results_path: Path, chunk: int, timeout: int,
               fresh: bool) -> tuple[dict[str, list[dict]], dict[str, dict]]:
-    per_era = {label: cases(mirror, commit) for label, commit in eras}
     known = {} if fresh else load_results(results_path)
     texts = {c["key"]: c["text"] for cs in per_era.values() for c in cs}
     todo = [k for k in texts if k not in known]
@@ -224,7 +244,7 @@ def run_sweep(mirror: str, eras: list[tuple[str, str]], results_path: Path, chun
             save_results(results_path, known, per_era)
             print(f"  {min(i + chunk, len(todo))}/{len(todo)}", file=sys.stderr)
             if len(done) < len(todo[i:i + chunk]):  # resume after the crash
-                return run_sweep(mirror, eras, results_path, chunk, timeout, False)
+                return run_sweep(per_era, results_path, chunk, timeout, False)
     save_results(results_path, known, per_era)
     return per_era, known
 
@@ -236,7 +256,7 @@ def save_results(path: Path, known: dict[str, dict], per_era: dict[str, list[dic
         for label, cs in per_era.items():
             for c in cs:
                 f.write(json.dumps({"era": label, "path": c["path"], "split": c["split"], "line": c["line"],
-                                    "negative": c["negative"], "case": c["key"]}) + "\n")
+                                    "negative": c["negative"], "expected": c["expected"], "case": c["key"]}) + "\n")
         for r in known.values():
             f.write(json.dumps(r, sort_keys=True) + "\n")
 
@@ -277,6 +297,19 @@ def table(eras: list[tuple[str, str]], per_era: dict[str, list[dict]], known: di
                 examples.setdefault(why, f"{c['path']}:{r.get('message', '').split(': error')[0]}")
         groups[label] = (g, examples)
     out = ["\n".join(lines), ""]
+    label = eras[-1][0]
+    missed = collections.Counter()
+    for c in per_era[label]:
+        r = known.get(c["key"], {})
+        if c["negative"] and r.get("status") == "analyzed" and not r.get("errors"):
+            op = re.search(r"'((?:ttnn|ttcore)\.\w+)' op", c["expected"])
+            missed[op.group(1) if op else "(no op named)"] += 1
+    if missed:
+        out.append(f"**{label}**: negative cases analyzed without an error finding (tt-mlir's verifier refuses them; "
+                   "ttanalyze has no model of the rule), by the op the expected error names\n")
+        out.append("| cases | op |\n|---|---|")
+        out.extend(f"| {n} | `{op}` |" for op, n in missed.most_common())
+        out.append("")
     for label, (g, examples) in groups.items():
         if not g:
             out.append(f"**{label}**: every accepted case analyzed.\n")
@@ -289,6 +322,22 @@ def table(eras: list[tuple[str, str]], per_era: dict[str, list[dict]], known: di
     return "\n".join(out)
 
 
+def files_table(cs: list[dict], known: dict[str, dict]) -> str:
+    """One row per file: size, verdict, modules, ops, findings by rule (or the input error)."""
+    lines = ["| file | KB | verdict | modules | ops | errors | s | rules or message |", "|---|---|---|---|---|---|---|---|"]
+    for c in cs:
+        r = known.get(c["key"], {})
+        kb = len(c["text"].encode()) // 1024
+        if r.get("status") == "analyzed":
+            rules = ", ".join(f"{k} {v}" for k, v in sorted(r["rules"].items()))
+            lines.append(f"| {Path(c['path']).name} | {kb} | analyzed | {r['modules']} | {r['ops']} | {r['errors']} | "
+                         f"{r.get('seconds', '')} | {rules} |")
+        else:
+            msg = r.get("message", "").replace("|", "/")[:120]
+            lines.append(f"| {Path(c['path']).name} | {kb} | {r.get('status')} | | | | {r.get('seconds', '')} | {msg} |")
+    return "\n".join(lines)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("mirror", nargs="?", help="bare git directory of tenstorrent/tt-mlir")
@@ -298,15 +347,32 @@ def main() -> None:
     ap.add_argument("--chunk", type=int, default=300, help="cases per worker process")
     ap.add_argument("--timeout", type=int, default=60, help="seconds per case")
     ap.add_argument("--fresh", action="store_true", help="ignore earlier results")
+    ap.add_argument("--files", nargs="+", help="analyze these files whole instead (TTNN dumps of real models)")
     ap.add_argument("--worker", nargs=2, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
         worker(args.worker[0], args.worker[1], args.timeout)
         return
+    if args.files:
+        per_era, known = run_sweep({"files": file_cases(args.files)}, Path(args.results), args.chunk, args.timeout,
+                                   args.fresh)
+        text = files_table(per_era["files"], known)
+        print(text)
+        if args.table:
+            Path(args.table).write_text(text + "\n")
+        return
     if not args.mirror or not args.eras:
         ap.error("give the mirror and at least one commit")
     eras = [tuple(e.split("=", 1)) if "=" in e else (e, e) for e in args.eras]
-    per_era, known = run_sweep(args.mirror, eras, Path(args.results), args.chunk, args.timeout, args.fresh)
+    resolved = []
+    for label, commit in eras:
+        try:
+            resolved.append((label, git(args.mirror, "rev-parse", "--verify", f"{commit}^{{commit}}").decode().strip()))
+        except (subprocess.CalledProcessError, FileNotFoundError):
+            ap.error(f"{commit}: not a commit of {args.mirror}")
+    eras = resolved
+    per_era = {label: cases(args.mirror, commit) for label, commit in eras}
+    per_era, known = run_sweep(per_era, Path(args.results), args.chunk, args.timeout, args.fresh)
     text = table(eras, per_era, known, args.mirror)
     print(text)
     if args.table:

@@ -159,3 +159,43 @@ def test_module_without_system_desc_uses_arch_defaults():
     with pytest.raises(ValueError, match="--arch"):
         analyze(p)
     assert analyze(p, "blackhole").arch.l1_unreserved_base == 177_280
+
+
+def test_custom_syntax_ops_become_opaque_ops_with_results_and_operands():
+    src = (
+        "#l = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<1x1x!ttcore.tile<32x32, bf16>, #ttnn.buffer_type<dram>>, <interleaved>>\n"
+        "module {\n"
+        "  func.func @f(%x: tensor<32x32xbf16, #l>) -> tensor<32x32xbf16, #l> {\n"
+        "    %a:2 = foo.split %x {k = 1} : tensor<32x32xbf16, #l> -> (tensor<32x32xbf16, #l>, tensor<32x32xbf16, #l>)\n"
+        "    foo.sink(%a#1) : tensor<32x32xbf16, #l>\n"
+        '    %b = "ttnn.add"(%a#0, %x) : (tensor<32x32xbf16, #l>, tensor<32x32xbf16, #l>) -> tensor<32x32xbf16, #l>\n'
+        "    return %b : tensor<32x32xbf16, #l>\n"
+        "  }\n"
+        "}\n"
+    )
+    norm = normalize(src)
+    assert norm.opaque_ops == 2 and norm.text.count("\n") == src.count("\n")
+    p = parse_text(src)
+    split, sink, add = p.ops
+    assert (split.name, split.opaque, len(split.results), [v.name for v in split.operands]) == \
+        ("foo.split", "custom syntax", 2, ["%arg0"])
+    assert sink.name == "foo.sink" and sink.operands == [split.results[1]] and not sink.results
+    assert add.operands[0] is split.results[0]
+    assert split.pos == SourcePos(4, 12)
+
+
+def test_tt_dialect_attributes_are_read_as_ttcore():
+    tree = parse_attr_text("#tt.tile<32x32, bfp_bf8>")
+    assert A.build(tree, lambda n: None) == A.TileType(32, 32, A.DataType("bfp_bf8"))
+
+
+def test_modules_of_a_log_keep_the_latest_alias_definitions():
+    from ttanalyze.ir.normalize import split_modules
+
+    mod = "module {\n  func.func @f(%x: tensor<2xf32, #a>) -> tensor<2xf32, #a> {\n    return %x : tensor<2xf32, #a>\n  }\n}\n"
+    text = "#a = #ttcore.x<1>\n" + mod + "log line {\n#a = #ttcore.x<2>\n" + mod + mod
+    mods = split_modules(text)
+    assert [m.name for m in mods] == ["#1", "#2", "#3"]
+    assert [(m.line, m.end_line) for m in mods] == [(2, 6), (9, 13), (14, 18)]
+    assert "#ttcore.x<1>" in mods[0].text and "#ttcore.x<1>" not in mods[1].text
+    assert "#ttcore.x<2>" in mods[2].text and "log line" not in mods[1].text

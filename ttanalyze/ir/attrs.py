@@ -565,7 +565,7 @@ class _Builder:
 def _layout_grid(b: _Builder, v: Any) -> tuple[tuple[int, ...], tuple[AffineMapV, ...]]:
     """The grid of a layout: ``<8x8>``, ``<4x1, (d0, d1) -> (...)>`` or ``<8x8, virt_to_physical_map = ...>``."""
     v = b.deref(v)
-    if isinstance(v, Node) and v.name is None and v.items:
+    if isinstance(v, Node) and v.name in (None, "ttcore.grid") and v.items:  # <8x8, ...> or #ttcore.grid<8x8, ...>
         maps = tuple(x for x in list(v.items[1:]) + list(v.kw.values()) if isinstance(x, AffineMapV))
         return _dims(v.items[0], "ttnn_layout grid"), maps
     return _dims(v, "ttnn_layout grid"), ()

@@ -173,7 +173,7 @@ class Program:
             for one module of a file holding several, the file with every other
             line blanked (same line numbers).
         module_name: for a file holding several modules (a compiler log), this
-            module's name (``@name``, ``after PassName``, ``module at line N``);
+            module's name (``@name``, ``after PassName``, ``#N``: its rank in the file);
             "" for a file of one module.
         module_lines: first and last line of the module in the file, or None.
         meshes: the module's ``ttcore.meshes`` (mesh name -> shape of chips), None

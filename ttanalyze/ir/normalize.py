@@ -573,7 +573,7 @@ class ModuleText:
 
     Attributes:
         name: ``@sym_name`` of the module, else the pass of the ``IR Dump After``
-            header before it, else ``module at line N``.
+            header before it (``after PassName``), else its rank in the file (``#3``).
         line / end_line: its first and last line in the file (1-based).
         text: the whole file with every line outside this module and its own
             aliases blanked, so positions stay the file's.
@@ -599,7 +599,9 @@ def split_modules(text: str, path: str = "<string>") -> list[ModuleText] | None:
 
     A compiler log holds several modules (the StableHLO, TTIR and TTNN stages of
     one compilation, ``// -----// IR Dump After ...`` headers) with log lines
-    around them; each module keeps the alias lines printed just before it.
+    around them; each module keeps the latest definition, before it, of every alias
+    (a log prints each stage's aliases before it, with the same names; a test file
+    defines them once above several modules).
     Top-level modules start at column 1 (as MLIR prints them).  The common case,
     one module with only aliases and comments around it, is recognized with two
     regex matches and returns None.
@@ -636,8 +638,9 @@ def split_modules(text: str, path: str = "<string>") -> list[ModuleText] | None:
         return None
     modules = []
     prev_end = 0
+    latest: dict[str, tuple[int, int]] = {}  # each alias name's latest definition before the module
     for start, end, sym in spans:
-        kept, offset, header, skip_to = [], prev_end, "", -1
+        offset, header, skip_to = prev_end, "", -1
         for ln in text[prev_end:start].split("\n"):
             if offset >= skip_to and _ALIAS_LINE.match(ln):
                 alias_end = offset + len(ln)
@@ -646,13 +649,13 @@ def split_modules(text: str, path: str = "<string>") -> list[ModuleText] | None:
                     close = src.match_close(offset + opener.start(), "alias")
                     alias_end = text.find("\n", close)
                     alias_end = len(text) if alias_end < 0 else alias_end
-                kept.append((offset, alias_end))
+                latest[ln.split("=", 1)[0].strip()] = (offset, alias_end)
                 skip_to = alias_end
             h = _DUMP_HEADER.search(ln)
             if h:
                 header = h.group(1)
             offset += len(ln) + 1
-        kept.append((start, end))
+        kept = sorted(latest.values()) + [(start, end)]
         following = spans[len(modules) + 1][0] if len(modules) + 1 < len(spans) else len(text)
         offset = end
         for ln in text[end:following].split("\n"):  # its #loc aliases, printed after it
@@ -666,7 +669,7 @@ def split_modules(text: str, path: str = "<string>") -> list[ModuleText] | None:
             last = b
         pieces.append(_blank(text[last:]))
         first_line = src.line_of(start)
-        name = sym or (f"after {header}" if header else f"module at line {first_line}")
+        name = sym or (f"after {header}" if header else f"#{len(modules) + 1}")
         modules.append(ModuleText(name, first_line, src.line_of(end - 1), "".join(pieces)))
         prev_end = end
     return modules
