@@ -168,8 +168,7 @@ LIMITS = [
     "held-out LayerNorm predicted 0.71x, BH 64-core CLIP 1.14x).",
     "* `RingJointSDPADeviceOperation`: the ring position decides how many K chunks a device's queries attend "
     "to (3.5 ms and 6.9 ms on the two positions of the DeepSeek trace); the row does not say it, so the model "
-    "takes the mean causal share.  Per (Q, K) chunk pair the softmax's exp is costed at `sfpu_exp`, fitted on "
-    "the standalone exp op; inside SDPA it appears cheaper.",
+    "takes the mean causal share: each row is off by about a third, the mean of the positions is close.",
     "* `GroupNorm` on a DRAM-interleaved input (the non-sharded kernel, `GroupNormMultiCoreProgramConfig`): "
     "predicted 4x too fast; its reader re-reads each group's tiles from DRAM per pass, which the model does "
     "not count (the sharded kernel's rows are within 25%).",

@@ -1159,7 +1159,11 @@ def _sdpa(op: DeviceOp, hw: Hardware, c: Constants) -> _Work:
     computes ``Q K^T`` (``qt x kt x dqk_t`` tile products) and ``P V``
     (``qt x kt x dv_t``) on the matrix engine (``mm_cycles_per_pass`` x
     fidelity passes) and an online softmax over the ``qt x kt`` score tiles
-    (an ``sfpu_exp`` and 5 tile ops: max, subtract, sum, two rescales).  The
+    (5 tile ops: the row max, the fused subtract-and-exp, the row sum, two
+    rescales).  The exp is the SFPU's fast approximation whatever the compute
+    config says (``sdpa/device/kernels/compute/compute_common.hpp``:
+    ``sub_exp_block_bcast_cols_inplace`` instantiates ``exp_tile<true>``), a
+    few SFPU instructions a row, not the accurate exp ``sfpu_exp`` measures.  The
     reader's K / V transfer overlaps the compute (double-buffered chunks).
     Q = input 0; K and V: the inputs with Q's and the output's head dim and the
     longest sequence (the gathered K / V of a ring).  Chunk sizes: the program
@@ -1193,8 +1197,7 @@ def _sdpa(op: DeviceOp, hw: Hardware, c: Constants) -> _Work:
     mm = _k(c, "mm_cycles_per_pass", arch) * passes
     tile_op = _k(c, "eltwise_tile", arch)
     w = _Work(units=max(1.0, pairs), notes=notes)
-    w.compute = qt * kt * (_cdiv(dqk, TILE) + _cdiv(dv, TILE)) * mm \
-        + qt * kt * (_k(c, "sfpu_exp", arch) + 5 * tile_op)
+    w.compute = qt * kt * (_cdiv(dqk, TILE) + _cdiv(dv, TILE)) * mm + qt * kt * 5 * tile_op
     kv_tiles = kt * (_cdiv(dqk, TILE) + (_cdiv(dv, TILE) if v is not k else 0))
     w.read = _latency(hw, k) + _xfer(hw, kv_tiles, tile_bytes(k))
     w.write = 0.0 if _local(out) else _xfer(hw, qt * _cdiv(dv, TILE), tile_bytes(out)) / max(1.0, k_chunks * causal_share)
