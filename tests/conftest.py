@@ -98,6 +98,12 @@ def findings_of(a: Analysis, rule: str | None = None):
     return [f for f in fs if rule is None or f.rule == rule]
 
 
+@pytest.fixture(autouse=True)
+def _own_cache_dir(tmp_path_factory, monkeypatch):
+    """Each test gets an empty ``check`` cache of its own (never the user's ~/.cache/ttanalyze)."""
+    monkeypatch.setenv("TTANALYZE_CACHE_DIR", str(tmp_path_factory.mktemp("ttanalyze-cache")))
+
+
 @pytest.fixture()
 def cli():
     runner = CliRunner()

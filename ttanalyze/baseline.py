@@ -143,15 +143,23 @@ def load(path: Path) -> Baseline:
     return Baseline(Path(path), Path(os.path.abspath(path)).parent, out)
 
 
+def entries(findings: list[Finding], fps: list[str]) -> list[dict[str, Any]]:
+    """The baseline entries of one file's findings and their fingerprints (same order)."""
+    return [{"fingerprint": fp, "rule": f.rule, "line": f.pos.line, "message": f.message}
+            for f, fp in zip(findings, fps)]
+
+
 def document(results: list[tuple[Analysis, list[Finding], list[str]]], path: Path) -> dict[str, Any]:
     """The baseline of ``results`` (analysis, findings, their fingerprints) to be written at ``path``."""
+    return _document([(a.program.path, entries(findings, fps)) for a, findings, fps in results], path)
+
+
+def _document(files: list[tuple[str, list[dict[str, Any]]]], path: Path) -> dict[str, Any]:
     root = Path(os.path.abspath(path)).parent
-    files: dict[str, list[dict[str, Any]]] = {}
-    for a, findings, fps in results:
-        entries = files.setdefault(relative_path(a.program.path, root), [])
-        entries.extend({"fingerprint": fp, "rule": f.rule, "line": f.pos.line, "message": f.message}
-                       for f, fp in zip(findings, fps))
-    return {"version": VERSION, "tool": f"ttanalyze {__version__}", "files": files}
+    out: dict[str, list[dict[str, Any]]] = {}
+    for program_path, file_entries in files:
+        out.setdefault(relative_path(program_path, root), []).extend(file_entries)
+    return {"version": VERSION, "tool": f"ttanalyze {__version__}", "files": out}
 
 
 def write(results: list[tuple[Analysis, list[Finding], list[str]]], path: Path) -> int:
@@ -160,7 +168,20 @@ def write(results: list[tuple[Analysis, list[Finding], list[str]]], path: Path) 
     Raises:
         InputError: the file cannot be written.
     """
-    doc = document(results, path)
+    return _write(document(results, path), path)
+
+
+def write_entries(files: list[tuple[str, list[dict[str, Any]]]], path: Path) -> int:
+    """Write the baseline of each file's (path as given, :func:`entries`) to ``path``; return the number of
+    findings written.
+
+    Raises:
+        InputError: the file cannot be written.
+    """
+    return _write(_document(files, path), path)
+
+
+def _write(doc: dict[str, Any], path: Path) -> int:
     try:
         Path(path).write_text(json.dumps(doc, indent=1) + "\n")
     except OSError as exc:

@@ -8,8 +8,6 @@ input errors (unreadable or malformed files, no system_desc and no
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import json
 import os
 import sys
@@ -43,7 +41,6 @@ EXIT_INPUT = 2
 EXIT_INTERNAL = 3
 LONG_WORK_BYTES = 2_000_000
 FIX_LIMIT = 16  # findings per file whose fixes `check` evaluates (each evaluation re-analyzes the file)
-FIX_MAX_OPS = 5_000  # beyond this many ops, `check` lists fixes without evaluating them
 
 
 class Format(str, Enum):
@@ -120,27 +117,6 @@ def _load_all(path: str, arch: Optional[ArchName], l1_small_size: Optional[int] 
         raise InputError(str(exc), path) from None
 
 
-@contextlib.contextmanager
-def _analysis_gc():
-    """Pause Python's cyclic garbage collector while a file is parsed and analyzed, then freeze what was built.
-
-    A 50,000-op program is millions of live objects that each full collection
-    walks again: measured, the collector took more than half of ``check``'s
-    time.  What the analysis builds lives until the report is written and holds
-    next to no garbage cycles (same peak RSS with the collector off), so it is
-    moved out of the collector's sight (``gc.freeze``) instead; the fix
-    evaluations that follow collect their own garbage as usual.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.freeze()
-        if enabled:
-            gc.enable()
-
-
 def _internal_error(exc: BaseException) -> None:
     if os.environ.get("TTANALYZE_DEBUG"):
         traceback.print_exc()
@@ -173,7 +149,7 @@ def check(
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the report here instead of stdout."),
     fixes: bool = typer.Option(True, "--fixes/--no-fixes", help="Suggest fixes, each evaluated on the rewritten IR."),
     fix_limit: int = typer.Option(FIX_LIMIT, help="Findings per file whose fixes are evaluated (errors first); "
-                                  f"programs over {FIX_MAX_OPS:,} ops list fixes unevaluated."),
+                                  "programs over 5,000 ops list fixes unevaluated."),
     baseline: Optional[Path] = typer.Option(None, "--baseline", help="Suppress the findings listed in this baseline "
                                             "file; only new findings are reported and decide the exit status."),
     write_baseline: Optional[Path] = typer.Option(None, "--write-baseline", help="Write every current finding to "
@@ -181,14 +157,15 @@ def check(
                                                   "input error)."),
     sarif_root: Optional[Path] = typer.Option(None, "--sarif-root", help="Directory SARIF file URIs are relative "
                                               "to (uriBaseId %SRCROOT%; default: the current directory)."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, help="Worker processes for the files "
+                                       "(default: the cores; html analyzes in one process)."),
+    cache: bool = typer.Option(True, "--cache/--no-cache", help="Reuse the result of a file whose content, options "
+                               "and ttanalyze are unchanged (under $TTANALYZE_CACHE_DIR, else ~/.cache/ttanalyze)."),
 ) -> None:
     """Analyze TTNN IR files and report findings with the numbers behind them, and their ranked fixes."""
     from rich.console import Console
 
     from . import baseline as baseline_mod
-    from .fixes.catalog import suggest_all
-    from .report import records, text
-    from .rules import run
 
     accepted = None
     if baseline is not None:
@@ -203,6 +180,116 @@ def check(
         print(f"{output}: error: cannot write: {exc.strerror or exc}", file=sys.stderr)
         raise typer.Exit(EXIT_INPUT)
     console = Console(file=stream, width=None if stream.isatty() else 240, emoji=False, highlight=False)
+    if format == CheckFormat.html:
+        exit_code = _check_html(files, arch, l1_small_size, tt_metal, select, fixes, fix_limit, accepted,
+                                write_baseline, fail_on, console)
+    else:
+        exit_code = _check_report(files, arch, l1_small_size, tt_metal, format, detail, select, verbose, fixes,
+                                  fix_limit, accepted, baseline, write_baseline, sarif_root, fail_on, jobs, cache,
+                                  console)
+    if output:
+        console.file.close()
+    if exit_code:
+        raise typer.Exit(exit_code)
+
+
+def _exit_code(input_errors: bool, severities: list[str], fail_on: FailOn, write_baseline: Optional[Path]) -> int:
+    if input_errors:
+        return EXIT_INPUT
+    if fail_on != FailOn.never and write_baseline is None:
+        threshold = severity_rank(fail_on.value)
+        if any(severity_rank(s) >= threshold for s in severities):
+            return EXIT_FINDINGS
+    return 0
+
+
+def _check_report(files, arch, l1_small_size, tt_metal, format, detail, select, verbose, fixes, fix_limit, accepted,
+                  baseline, write_baseline, sarif_root, fail_on, jobs, cache, console) -> int:
+    """``check`` in text, JSON or SARIF: every file's part from :func:`ttanalyze.batch.check_files`."""
+    from . import baseline as baseline_mod
+    from . import batch
+    from .report import records
+
+    opts = batch.CheckOptions(
+        format=format.value, arch=arch.value if arch else None, l1_small_size=l1_small_size, tt_metal=tt_metal,
+        select=tuple(select) if select else None, detail=detail.value, verbose=verbose, fixes=fixes,
+        fix_limit=fix_limit, sarif_root=str(sarif_root) if sarif_root is not None else None,
+        width=console.width, with_baseline_entries=write_baseline is not None)
+    try:
+        size = sum(p.stat().st_size for p in files if p.is_file())
+        with _progress(sys.stderr.isatty() and (len(files) > 2 or size > LONG_WORK_BYTES)) as progress:
+            task = progress.add_task("analyzing", total=len(files))
+            outcomes = batch.check_files([str(p) for p in files], opts, accepted, jobs or batch.default_jobs(), cache,
+                                         lambda path: progress.update(task, advance=1,
+                                                                      description=f"analyzed {Path(path).name}"))
+        input_errors = [o.input_error() for o in outcomes if o.error is not None]
+        for e in input_errors:
+            print(str(e), file=sys.stderr)
+        if write_baseline is not None:
+            n = baseline_mod.write_entries([(o.path, o.baseline_entries) for o in outcomes if o.error is None],
+                                           write_baseline)
+            modules = sum(o.modules for o in outcomes)
+            print(f"ttanalyze: wrote {n} finding{'s' * (n != 1)} of {modules} file{'s' * (modules != 1)} "
+                  f"to baseline {write_baseline}", file=sys.stderr)
+    except (typer.Exit, KeyboardInterrupt):
+        raise
+    except InputError as exc:  # the baseline could not be written
+        print(str(exc), file=sys.stderr)
+        raise typer.Exit(EXIT_INPUT)
+    except RuntimeError as exc:
+        if "unknown rule" in str(exc):
+            print(f"ttanalyze: {exc}", file=sys.stderr)
+            raise typer.Exit(EXIT_INPUT)
+        _internal_error(exc)
+    except Exception as exc:  # noqa: BLE001 - anything else is a bug in ttanalyze
+        _internal_error(exc)
+    analyzed = [o for o in outcomes if o.error is None]
+    suppressed = sum(o.suppressed for o in analyzed)
+    stale = sum(o.stale for o in analyzed)
+    exit_code = _exit_code(bool(input_errors), [s for o in analyzed for s in o.severities], fail_on, write_baseline)
+    baseline_summary = ({"path": str(baseline), "suppressed": suppressed, "stale": stale}
+                        if accepted is not None else None)
+    if format == CheckFormat.json:
+        import orjson
+
+        doc = {
+            "schema": records.SCHEMA,
+            "tool": {"name": "ttanalyze", "version": __version__},
+            "detail": detail.value,
+            "files": [orjson.Fragment(record) for o in analyzed for record in o.outputs],
+            "input_errors": [{"path": e.path, "line": e.pos.line if e.pos else 1, "col": e.pos.col if e.pos else 1,
+                              "message": e.message} for e in input_errors],
+        }
+        if baseline_summary is not None:
+            doc["baseline"] = baseline_summary
+        records.write_json(doc, console.file.write)
+    elif format == CheckFormat.sarif:
+        from .report import sarif as sarif_report
+
+        log = sarif_report.assemble([(o.path, results) for o in analyzed for results in o.sarif], input_errors,
+                                    exit_code, sarif_root, baseline_summary)
+        console.file.write(records.dumps(log) + "\n")
+    else:
+        for o in analyzed:
+            for block in o.outputs:
+                console.file.write(block)
+        if accepted is not None:
+            line = f"{suppressed} finding{'s' * (suppressed != 1)} suppressed by baseline {baseline}"
+            if stale:
+                line += f"; {stale} baseline entr{'ies' if stale != 1 else 'y'} no longer found (fixed?)"
+            console.print(line, highlight=False, markup=False, soft_wrap=True)
+    return exit_code
+
+
+def _check_html(files, arch, l1_small_size, tt_metal, select, fixes, fix_limit, accepted, write_baseline, fail_on,
+                console) -> int:
+    """``check --format html``: the page needs every file's analysis, so the files are analyzed here, in turn."""
+    from . import baseline as baseline_mod
+    from .batch import FIX_MAX_OPS, analysis_gc
+    from .fixes.catalog import suggest_all
+    from .report import html as html_report
+    from .rules import run
+
     results: list[tuple[Analysis, list[Finding]]] = []
     input_errors: list[InputError] = []
     try:
@@ -212,7 +299,7 @@ def check(
             for path in files:
                 progress.update(task, description=f"analyzing {path.name}")
                 try:
-                    with _analysis_gc():
+                    with analysis_gc():
                         for a in _load_all(str(path), arch, l1_small_size, tt_metal):
                             results.append((a, run(a, select)))
                 except InputError as exc:
@@ -236,7 +323,6 @@ def check(
         _internal_error(exc)
     except Exception as exc:  # noqa: BLE001 - anything else is a bug in ttanalyze
         _internal_error(exc)
-
     splits = [baseline_mod.split(accepted, a, fs, fps) for (a, fs), fps in zip(results, fingerprints)]
     reported = [(a, s.new) for (a, _), s in zip(results, splits)]
     try:  # fixes of the reported findings (index into each file's reported list)
@@ -245,68 +331,8 @@ def check(
                        for a, fs in reported]
     except Exception as exc:  # noqa: BLE001 - a bug in a fix builder
         _internal_error(exc)
-    suppressed = sum(s.suppressed for s in splits)
-    stale = sum(s.stale for s in splits)
-    exit_code = 0
-    if input_errors:
-        exit_code = EXIT_INPUT
-    elif fail_on != FailOn.never and write_baseline is None:
-        threshold = severity_rank(fail_on.value)
-        if any(severity_rank(f.severity) >= threshold for _, fs in reported for f in fs):
-            exit_code = EXIT_FINDINGS
-    baseline_summary = ({"path": str(baseline), "suppressed": suppressed, "stale": stale}
-                        if accepted is not None else None)
-
-    if format == CheckFormat.json:
-        doc = {
-            "schema": records.SCHEMA,
-            "tool": {"name": "ttanalyze", "version": __version__},
-            "detail": detail.value,
-            "files": [_with_fixes(records.file_record(a, f, detail.value), sug)
-                      for (a, f), sug in zip(reported, suggestions)],
-            "input_errors": [{"path": e.path, "line": e.pos.line if e.pos else 1, "col": e.pos.col if e.pos else 1,
-                              "message": e.message} for e in input_errors],
-        }
-        if baseline_summary is not None:
-            doc["baseline"] = baseline_summary
-        records.write_json(doc, console.file.write)
-    elif format == CheckFormat.sarif:
-        from .report import sarif as sarif_report
-
-        log = sarif_report.sarif_log([(a, s.new, s.new_fingerprints) for (a, _), s in zip(results, splits)],
-                                     input_errors, exit_code, sarif_root, baseline_summary, suggestions)
-        console.file.write(records.dumps(log) + "\n")
-    elif format == CheckFormat.html:
-        from .report import html as html_report
-
-        console.file.write(html_report.render(reported, fixes=suggestions))
-    else:
-        for (a, findings), s, sug in zip(reported, splits, suggestions):
-            if findings:
-                console.print(text.findings_text(findings, sug), highlight=False, markup=False, soft_wrap=True)
-            if verbose:
-                text.op_table(a, console)
-            line = text.summary_line(a, findings)
-            if s.suppressed:
-                line += f"; {s.suppressed} finding{'s' * (s.suppressed != 1)} suppressed by baseline"
-            console.print(line, highlight=False, markup=False, soft_wrap=True)
-        if accepted is not None:
-            line = f"{suppressed} finding{'s' * (suppressed != 1)} suppressed by baseline {baseline}"
-            if stale:
-                line += f"; {stale} baseline entr{'ies' if stale != 1 else 'y'} no longer found (fixed?)"
-            console.print(line, highlight=False, markup=False, soft_wrap=True)
-    if output:
-        console.file.close()
-    if exit_code:
-        raise typer.Exit(exit_code)
-
-
-def _with_fixes(record: dict, suggestions: dict) -> dict:
-    from .report.fixes import fix_record
-
-    for i, fixes in suggestions.items():
-        record["findings"][i]["fixes"] = [fix_record(fx) for fx in fixes]
-    return record
+    console.file.write(html_report.render(reported, fixes=suggestions))
+    return _exit_code(bool(input_errors), [f.severity for _, fs in reported for f in fs], fail_on, write_baseline)
 
 
 @app.command()

@@ -170,30 +170,35 @@ def _notification(e: InputError, artifacts: _Artifacts) -> dict[str, Any]:
             "locations": [{"physicalLocation": _physical(artifacts, e.path, e.pos or SourcePos(1, 1))}]}
 
 
-def sarif_log(results: list[tuple[Analysis, list[Finding], list[str]]], input_errors: list[InputError],
-              exit_code: int, root: Path | None = None, baseline: dict[str, Any] | None = None,
-              fixes: list[dict[int, list]] | None = None) -> dict[str, Any]:
-    """The SARIF log of one ``check`` run.
+def file_results(a: Analysis, findings: list[Finding], fps: list[str], root: Path | None = None,
+                 baselined: bool = False, fixes: dict[int, list] | None = None) -> list[dict[str, Any]]:
+    """The SARIF ``result`` of each reported finding of one file, for :func:`assemble` (its locations point
+    at artifact index 0, which :func:`assemble` renumbers).  Arguments as in :func:`sarif_log`."""
+    artifacts = _Artifacts(Path(os.path.abspath(root if root is not None else os.curdir)))
+    artifacts.location(a.program.path)
+    rule_index = {m_id: i for i, m_id in enumerate(catalog())}
+    state = "new" if baselined else None
+    fixes = fixes or {}
+    return [result(a, f, fp, rule_index[f.rule], artifacts, state, fixes.get(k))
+            for k, (f, fp) in enumerate(zip(findings, fps))]
 
-    Args:
-        results: per analyzed file, its analysis, the findings to report and their fingerprints
-            (:func:`ttanalyze.baseline.fingerprints`, computed over all the file's findings).
-        input_errors: the files that could not be analyzed.
-        exit_code: the exit status of the run (0, 1 or 2).
-        root: the directory file URIs are relative to (default: the current directory).
-        baseline: when a baseline was applied, ``{"path", "suppressed", "stale"}``: the reported
-            findings are then marked ``baselineState: "new"``.
-        fixes: per file, the ranked fixes of each reported finding (finding index -> fixes).
+
+def assemble(files: list[tuple[str, list[dict[str, Any]]]], input_errors: list[InputError], exit_code: int,
+             root: Path | None = None, baseline: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The SARIF log of one ``check`` run from each analyzed file's path and :func:`file_results`.
+
+    Every analyzed file is an artifact, in order, with or without findings;
+    the results' artifact indices are set to their file's.
     """
     artifacts = _Artifacts(Path(os.path.abspath(root if root is not None else os.curdir)))
     metas = list(catalog().values())
-    rule_index = {m.id: i for i, m in enumerate(metas)}
-    for a, _, _ in results:  # every analyzed file is an artifact, with or without findings
-        artifacts.location(a.program.path)
-    state = "new" if baseline is not None else None
-    fixes = fixes or [{} for _ in results]
-    sarif_results = [result(a, f, fp, rule_index[f.rule], artifacts, state, fx.get(k))
-                     for (a, findings, fps), fx in zip(results, fixes) for k, (f, fp) in enumerate(zip(findings, fps))]
+    sarif_results = []
+    for path, results in files:
+        index = artifacts.location(path)["index"]
+        for r in results:
+            for loc in (*r["locations"], *r.get("relatedLocations", ())):
+                loc["physicalLocation"]["artifactLocation"]["index"] = index
+            sarif_results.append(r)
     invocation: dict[str, Any] = {
         "executionSuccessful": exit_code in (0, 1),
         "exitCode": exit_code,
@@ -219,3 +224,24 @@ def sarif_log(results: list[tuple[Analysis, list[Finding], list[str]]], input_er
             "columnKind": "unicodeCodePoints",
         }],
     }
+
+
+def sarif_log(results: list[tuple[Analysis, list[Finding], list[str]]], input_errors: list[InputError],
+              exit_code: int, root: Path | None = None, baseline: dict[str, Any] | None = None,
+              fixes: list[dict[int, list]] | None = None) -> dict[str, Any]:
+    """The SARIF log of one ``check`` run.
+
+    Args:
+        results: per analyzed file, its analysis, the findings to report and their fingerprints
+            (:func:`ttanalyze.baseline.fingerprints`, computed over all the file's findings).
+        input_errors: the files that could not be analyzed.
+        exit_code: the exit status of the run (0, 1 or 2).
+        root: the directory file URIs are relative to (default: the current directory).
+        baseline: when a baseline was applied, ``{"path", "suppressed", "stale"}``: the reported
+            findings are then marked ``baselineState: "new"``.
+        fixes: per file, the ranked fixes of each reported finding (finding index -> fixes).
+    """
+    fixes = fixes or [{} for _ in results]
+    files = [(a.program.path, file_results(a, findings, fps, root, baseline is not None, fx))
+             for (a, findings, fps), fx in zip(results, fixes)]
+    return assemble(files, input_errors, exit_code, root, baseline)

@@ -1,0 +1,263 @@
+"""``check`` over many files: each file's whole work as one picklable outcome, run in a process pool
+(``check -j N``) and kept in the content-keyed cache (:mod:`ttanalyze.cache`).
+
+:func:`check_file` parses and analyzes one file, applies the rules and the
+baseline, evaluates the fixes of the reported findings and renders that file's
+part of the report in the requested format (its text lines, its JSON file
+record, its SARIF results); the command then only concatenates the parts, in
+the order the files were given, whether they came from this process, a worker
+or the cache.  The HTML page and ``--write-baseline`` need the analyses
+themselves and are made in one process.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import hashlib
+import io
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Iterable
+
+from .errors import InputError, SourcePos
+
+if TYPE_CHECKING:
+    from .baseline import Baseline
+
+FIX_MAX_OPS = 5_000  # beyond this many ops, `check` lists fixes without evaluating them
+
+
+@dataclass(frozen=True)
+class CheckOptions:
+    """Everything besides the file that decides a file's outcome (and so its cache key)."""
+
+    format: str  # text, json or sarif
+    arch: str | None = None
+    l1_small_size: int | None = None
+    tt_metal: str = ""
+    select: tuple[str, ...] | None = None
+    detail: str = "findings"
+    verbose: bool = False
+    fixes: bool = True
+    fix_limit: int = 16
+    sarif_root: str | None = None
+    width: int | None = 240  # columns of the text report's per-op table
+    with_baseline_entries: bool = False  # for --write-baseline
+
+
+@dataclass
+class FileOutcome:
+    """One file's part of a ``check`` run; a file (a compiler log) may hold several TTNN modules.
+
+    Attributes:
+        path: the file as given.
+        error: ``(message, line, col)`` of the input error that stopped it, else None.
+        modules: the TTNN modules analyzed.
+        severities: the severity of each reported finding (after the baseline).
+        suppressed / stale: the baseline's counts for this file (summed over its modules).
+        outputs: per module, its text lines (format text) or its JSON file record (format json).
+        sarif: per module, its SARIF results (format sarif).
+        baseline_entries: with ``--write-baseline``, every finding's baseline entry
+            (:func:`ttanalyze.baseline.entries`).
+    """
+
+    path: str
+    error: tuple[str, int, int] | None = None
+    modules: int = 0
+    severities: list[str] = field(default_factory=list)
+    suppressed: int = 0
+    stale: int = 0
+    outputs: list[str] = field(default_factory=list)
+    sarif: list[list[dict[str, Any]]] = field(default_factory=list)
+    baseline_entries: list[dict[str, Any]] = field(default_factory=list)
+
+    def input_error(self) -> InputError | None:
+        """The input error as raised, or None."""
+        if self.error is None:
+            return None
+        message, line, col = self.error
+        return InputError(message, self.path, SourcePos(line, col))
+
+
+@contextlib.contextmanager
+def analysis_gc():
+    """Pause Python's cyclic garbage collector while a file is parsed and analyzed, then freeze what was built.
+
+    A 50,000-op program is millions of live objects that each full collection
+    walks again: measured, the collector took more than half of ``check``'s
+    time.  What the analysis builds lives until the report is written and holds
+    next to no garbage cycles (same peak RSS with the collector off), so it is
+    moved out of the collector's sight (``gc.freeze``) instead; the fix
+    evaluations that follow collect their own garbage as usual.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        if enabled:
+            gc.enable()
+
+
+def check_file(path: str, opts: CheckOptions, baseline: "Baseline | None" = None) -> FileOutcome:
+    """The whole ``check`` of one file (see the module docstring).
+
+    Raises:
+        RuntimeError: an unknown rule in ``opts.select``.
+        Exception: any other exception is a bug of ttanalyze (the command reports an internal error).
+    """
+    from . import baseline as baseline_mod
+    from .analysis import analyze
+    from .fixes.catalog import suggest_all
+    from .ir.normalize import decode
+    from .ir.parse import parse_modules
+    from .rules import run
+
+    out = FileOutcome(path)
+    try:
+        with analysis_gc():
+            try:
+                data = Path(path).read_bytes()
+            except OSError as exc:
+                raise InputError(f"cannot read file: {exc.strerror or exc}", path) from None
+            try:
+                analyses = [analyze(p, opts.arch, opts.l1_small_size, opts.tt_metal)
+                            for p in parse_modules(decode(data, path), path)]
+            except ValueError as exc:
+                raise InputError(str(exc), path) from None
+            results = [(a, run(a, opts.select)) for a in analyses]
+    except InputError as exc:
+        pos = exc.pos or SourcePos(1, 1)
+        out.error = (exc.message, pos.line, pos.col)
+        return out
+    out.modules = len(results)
+    for a, findings in results:
+        fps = baseline_mod.fingerprints(a, findings)
+        if opts.with_baseline_entries:
+            out.baseline_entries += baseline_mod.entries(findings, fps)
+        split = baseline_mod.split(baseline, a, findings, fps)
+        reported = split.new
+        out.severities += [f.severity for f in reported]
+        out.suppressed += split.suppressed
+        out.stale += split.stale
+        suggestions = suggest_all(a.program.source, a, reported, opts.fix_limit,
+                                  evaluate_fixes=len(a.program.ops) <= FIX_MAX_OPS) if opts.fixes and reported else {}
+        if opts.format == "json":
+            out.outputs.append(_json_record(a, reported, suggestions, opts.detail))
+        elif opts.format == "sarif":
+            from .report import sarif
+
+            root = Path(opts.sarif_root) if opts.sarif_root is not None else None
+            out.sarif.append(sarif.file_results(a, reported, split.new_fingerprints, root, baseline is not None,
+                                                suggestions))
+        else:
+            out.outputs.append(_text(a, reported, suggestions, split.suppressed, opts))
+    return out
+
+
+def _json_record(a, findings, suggestions, detail: str) -> str:
+    from .report import records
+    from .report.fixes import fix_record
+
+    record = records.file_record(a, findings, detail)
+    for i, fixes in suggestions.items():
+        record["findings"][i]["fixes"] = [fix_record(fx) for fx in fixes]
+    chunks: list[str] = []
+    records.write_json(record, chunks.append)
+    return "".join(chunks).rstrip("\n")
+
+
+def _text(a, findings, suggestions, suppressed: int, opts: CheckOptions) -> str:
+    from rich.console import Console
+
+    from .report import text
+
+    buf = io.StringIO()
+    console = Console(file=buf, width=opts.width, emoji=False, highlight=False)
+    if findings:
+        console.print(text.findings_text(findings, suggestions), highlight=False, markup=False, soft_wrap=True)
+    if opts.verbose:
+        text.op_table(a, console)
+    line = text.summary_line(a, findings)
+    if suppressed:
+        line += f"; {suppressed} finding{'s' * (suppressed != 1)} suppressed by baseline"
+    console.print(line, highlight=False, markup=False, soft_wrap=True)
+    return buf.getvalue()
+
+
+def cache_key(path: str, data: bytes, opts: CheckOptions, baseline: "Baseline | None") -> str:
+    """The cache key of ``path`` with content ``data`` under ``opts`` and ``baseline`` (only the
+    fingerprints it accepts for this file matter)."""
+    from .cache import Cache
+
+    accepted = "\n".join(sorted(baseline.accepted(path))) if baseline is not None else "-"
+    return Cache.key(path, hashlib.sha256(data).digest(), repr(opts), accepted)
+
+
+def check_files(paths: list[str], opts: CheckOptions, baseline: "Baseline | None", jobs: int, use_cache: bool,
+                progress: Callable[[str], None] = lambda path: None) -> list[FileOutcome]:
+    """The outcome of every file, in order: from the cache, else computed (in ``jobs`` worker processes
+    when there are several files to compute), then cached.  ``progress(path)`` is called as each completes.
+
+    Raises:
+        RuntimeError: an unknown rule in ``opts.select``.
+    """
+    from .cache import Cache
+
+    cache = Cache() if use_cache else None
+    outcomes: list[FileOutcome | None] = [None] * len(paths)
+    keys: list[str | None] = [None] * len(paths)
+    todo: list[int] = []
+    for i, path in enumerate(paths):
+        if cache is not None:
+            try:
+                data = Path(path).read_bytes()
+            except OSError:
+                data = None  # check_file reports it
+            if data is not None:
+                keys[i] = cache_key(path, data, opts, baseline)
+                outcomes[i] = cache.get(keys[i])
+        if outcomes[i] is None:
+            todo.append(i)
+        else:
+            progress(path)
+    for i, outcome in _compute([(i, paths[i]) for i in todo], opts, baseline, jobs):
+        outcomes[i] = outcome
+        if cache is not None and keys[i] is not None and outcome.error is None:
+            cache.put(keys[i], outcome)
+        progress(paths[i])
+    return outcomes  # type: ignore[return-value]
+
+
+def _compute(items: list[tuple[int, str]], opts: CheckOptions, baseline: "Baseline | None",
+             jobs: int) -> Iterable[tuple[int, FileOutcome]]:
+    if jobs <= 1 or len(items) <= 1:
+        for i, path in items:
+            yield i, check_file(path, opts, baseline)
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    # Not fork: this process may hold MLIR contexts whose thread pools a forked child would inherit
+    # mid-lock.  A fork server, started clean with the analysis imported once, forks the workers.
+    methods = multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    if ctx.get_start_method() == "forkserver":
+        ctx.set_forkserver_preload(["ttanalyze.batch", "ttanalyze.analysis", "ttanalyze.ir.parse", "ttanalyze.rules",
+                                    "ttanalyze.fixes.catalog", "ttanalyze.report.records", "ttanalyze.report.text",
+                                    "ttanalyze.report.sarif"])
+    with ProcessPoolExecutor(max_workers=min(jobs, len(items)), mp_context=ctx) as pool:
+        futures = {pool.submit(check_file, path, opts, baseline): i for i, path in items}
+        for future in as_completed(futures):
+            yield futures[future], future.result()
+
+
+def default_jobs() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
