@@ -17,11 +17,14 @@ machine hits every measurement alike:
 
 Prints, per program and format, the median over ``--repeat`` rounds of the time,
 its multiple of the walk's median, ops per second and the largest peak RSS;
-then the load average before and after.  ``--phases`` adds the phases of one
+then the load average before and after.  ``--zoo DIR`` also times ``check`` over
+every ``*.mlir`` under DIR: in one process without the cache, with ``-j`` workers
+into an empty cache, and again with that cache filled (a CI re-run over an
+unchanged model zoo).  ``--phases`` adds the phases of one
 in-process check (normalize, MLIR parse, walk to the model, analyses, rules).
 
 Usage: .venv/bin/python benchmarks/run.py [--ops 50000] [--kind distinct --kind repeated]
-       [--format text --format json ...] [--repeat 3] [--out-dir benchmarks/out] [--phases] [FILE ...]
+       [--format text --format json ...] [--repeat 3] [--out-dir benchmarks/out] [--phases] [--zoo DIR] [FILE ...]
 """
 
 from __future__ import annotations
@@ -94,12 +97,14 @@ def run_walk(path: Path) -> tuple[float, int]:
     return float(out[0]), int(out[1])
 
 
-def run_check(path: Path, fmt: str, out: Path) -> tuple[float, int]:
+def run_check(path: Path | list[Path], fmt: str, out: Path, *extra: str,
+              env: dict[str, str] | None = None) -> tuple[float, int]:
     """Wall seconds and peak RSS (KiB) of one ``ttanalyze check --format fmt -o out`` subprocess."""
+    paths = path if isinstance(path, list) else [path]
     cmd = [sys.executable, "-m", "ttanalyze", "check", "--fail-on", "never", "--format", fmt, "-o", str(out),
-           str(path)]
+           *extra, *map(str, paths)]
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd, env=_env())
+    proc = subprocess.Popen(cmd, env=dict(_env(), **(env or {})))
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
     if os.waitstatus_to_exitcode(status) != 0:
@@ -111,6 +116,23 @@ def _env() -> dict[str, str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     return env
+
+
+def zoo(root: Path, repeat: int, tmp: Path) -> None:
+    """Time ``check`` over every ``*.mlir`` under ``root`` (see the module docstring)."""
+    paths = sorted(root.rglob("*.mlir"))
+    jobs = len(os.sched_getaffinity(0))
+    runs: dict[str, list[float]] = {"one process, no cache": [], f"-j {jobs}, empty cache": [],
+                                    f"-j {jobs}, cache filled": []}
+    for r in range(repeat):
+        cache = {"TTANALYZE_CACHE_DIR": str(tmp / f"cache{r}")}
+        out = tmp / "zoo.sarif"
+        runs["one process, no cache"].append(run_check(paths, "sarif", out, "-j", "1", "--no-cache")[0])
+        runs[f"-j {jobs}, empty cache"].append(run_check(paths, "sarif", out, "-j", str(jobs), env=cache)[0])
+        runs[f"-j {jobs}, cache filled"].append(run_check(paths, "sarif", out, "-j", str(jobs), env=cache)[0])
+    print(f"{root}: {len(paths)} files, check --format sarif")
+    for name, walls in runs.items():
+        print(f"  {name:<24} {statistics.median(walls):7.2f} s")
 
 
 def phases(path: Path) -> dict[str, float]:
@@ -159,6 +181,7 @@ def main() -> None:
     ap.add_argument("--out-dir", type=Path, default=ROOT / "benchmarks" / "out",
                     help="Where generated programs are written.")
     ap.add_argument("--phases", action="store_true", help="Also time the phases of one in-process check.")
+    ap.add_argument("--zoo", type=Path, help="Also time check over every *.mlir under this directory.")
     ap.add_argument("--walk", type=Path, help=argparse.SUPPRESS)  # the walk subprocess
     args = ap.parse_args()
     if args.walk:
@@ -197,6 +220,8 @@ def main() -> None:
             if args.phases:
                 for name, secs in phases(path).items():
                     print(f"    {name:<14} {secs:.3f} s")
+        if args.zoo:
+            zoo(args.zoo, args.repeat, Path(tmp))
     print(f"load average {os.getloadavg()[0]:.2f} at the end")
 
 
