@@ -249,7 +249,9 @@ def run(args) -> None:
     ok, why = client.available()
     if not ok:
         raise SystemExit(f"executor not available: {why}")
-    done = set(load_results())
+    # an instance the analyzer crashed on was not replayed: retry it (the analyzer may be fixed since)
+    done = {k for k, r in load_results().items() if not (r["outcome"] == "not_replayed"
+                                                         and r.get("model", {}).get("status") == "crashed")}
     todo = [(op, i) for op, i in instances(args.base, args.only) if f"{GENERATOR}/{op}/{i}" not in done]
     # interleave ops so every chunk (and a partial campaign) covers them all
     todo.sort(key=lambda t: (t[1], t[0]))

@@ -156,3 +156,35 @@ def test_softmax_recip_and_aux_follow_an_explicit_fp32_accumulation_off():
     p = run("ttnn.softmax", [T((1, 3, 4, 2), "f32")], T((1, 3, 4, 2), "f32"),
             f"dimension = -1 : si32, numericStable = false, {cc}")
     assert [c.bytes for c in p.program.cbs] == [8192, 8192, 2048, 4096, 2048, 2048, 2048]
+
+
+def test_single_core_untilize_refuses_uneven_shards():
+    # g1/ttnn.untilize/2: [1, 864, 288] f32 height-sharded on 5 cores (shards of 192 rows: 864 % 192 != 0),
+    # use_multicore = false: "Uneven input shard height 192 for tensor height 864".
+    hs = T((1, 864, 288), "f32", buffer="l1", mem="height_sharded", grid=(5, 1), cores=[(0, 0, 4, 0)])
+    out = T((1, 864, 288), "f32", "row_major", buffer="l1", mem="height_sharded", grid=(5, 1), cores=[(0, 0, 4, 0)])
+    p = run("ttnn.untilize", [hs], out, "use_multicore = false")
+    assert p.status == "rejected" and "uneven input shard" in p.reason
+
+
+def test_tile_pad_with_front_padding_is_a_refusal():
+    # g1/ttnn.pad/0: TT_FATAL "ttnn.pad: on device tile padding does not support front padding".
+    p = run("ttnn.pad", [T((3, 3, 1), "f32")], T((3, 99, 1), "f32"),
+            "padding = array<i32: 0, 0, 32, 64, 0, 0>, use_multicore = true, value = 0.000000e+00 : f32")
+    assert p.status == "rejected" and "front padding" in p.reason
+
+
+def test_row_major_sharded_unary_takes_the_interleaved_path():
+    # g1/ttnn.erf/0: a [2, 1] bf16 row-major tensor height-sharded on one core: c_0 and c_2 of 2 tiles
+    # (2 x 2,048 B each) on all 110 cores, not the shard-backed CBs.
+    hs = T((2, 1), layout="row_major", buffer="l1", mem="height_sharded", grid=(1, 1), cores=[(0, 0, 0, 0)])
+    p = run("ttnn.erf", [hs], hs)
+    assert [(c.bytes, c.globally_allocated, c.cores.num_cores) for c in p.program.cbs] == [(4096, False, 110)] * 2
+
+
+def test_rank1_tiled_repeat_is_modeled():
+    # The const-eval broadcast tensor<1xbf16> -> tensor<4096xbf16> (issue: IndexError in twvp_program): the row-major
+    # tilize of the repeated [4096] row sees it as one [1, 4096] row (tilize_with_val_padding of a 1D input).
+    p = run("ttnn.repeat", [T((1,))], T((4096,)), "repeat_dims = #ttnn.shape<4096>")
+    assert p.status == "modeled"
+    assert [s.factory for s in p.stages][-1].startswith("TilizeWithValPadding")

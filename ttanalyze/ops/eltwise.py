@@ -137,9 +137,12 @@ def unary_native_sharding(x: Tensor, out: Tensor) -> bool:
     ``unary_ng_utils.cpp`` ``is_native_L1_sharding`` (@25d39892).
     Measured on mock P150, ttnn 0.81.1: interleaved -> sharded, sharded ->
     interleaved, an uneven height shard and sharded -> sharded on another grid
-    all take the interleaved path (two 2-tile CBs).
+    all take the interleaved path (two 2-tile CBs); so does an evenly
+    height-sharded row-major tensor (campaign instance g1/ttnn.erf/0, a
+    ``[2, 1]`` bf16 shard on one core: two 4,096-B CBs on the whole grid).
     """
-    return (x.sharded and out.sharded and x.l1 and out.l1 and not is_uneven(x) and same_grid(x, out))
+    return (x.tiled and x.sharded and out.sharded and x.l1 and out.l1 and not is_uneven(x)
+            and same_grid(x, out))
 
 
 def unary_program(x: Tensor, out: Tensor, grid: tuple[int, int]) -> ProgramModel:

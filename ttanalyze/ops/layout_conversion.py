@@ -211,6 +211,17 @@ def _squeeze_4d(t: Tensor) -> Tensor:
     return t.with_(shape=shape, padded=padded)
 
 
+def _at_least_2d(t: Tensor) -> Tensor:
+    """A rank-1 tensor as the one row ``[1, W]`` it is physically (tilize_with_val_padding_device_operation.cpp
+    @d80d9482: "if input tensor is 1D row-major, output tiled tensor will have 1D logical shape but 2D padded
+    shape"); a rank-1 TILE tensor keeps its 2D padded shape ``[32, W]``."""
+    if len(t.shape) >= 2:
+        return t
+    shape = (1,) * (2 - len(t.shape)) + tuple(t.shape)
+    padded = tuple(t.padded) if len(t.padded) >= 2 else (1,) * (2 - len(t.padded)) + tuple(t.padded)
+    return t.with_(shape=shape, padded=padded)
+
+
 def _sharded_tilize_ok(t: Tensor, out_mem: MemCfg, arch: Arch) -> bool:
     """``can_use_sharded_optimized_factories`` (tilize_device_operation.cpp) for default 32x32 tiles."""
     m = t.mem
@@ -436,7 +447,7 @@ def twvp_program(t: Tensor, out: Tensor, arch: Arch, free: int, routing_free: in
     Raises:
         CBModelError: a wide sharded input (rerouted through DRAM, three programs).
     """
-    t4, o4 = _squeeze_4d(t), _squeeze_4d(out)
+    t4, o4 = _at_least_2d(_squeeze_4d(t)), _at_least_2d(_squeeze_4d(out))
     in_tile, out_tile = t.tile_bytes, out.tile_bytes
     row_tiles = o4.padded[-1] // TILE
     enough_h = is_enough_space(routing_free, in_tile, out_tile, row_tiles, in_tile // TILE, 2 * arch.dram_alignment)
