@@ -188,3 +188,19 @@ def test_rank1_tiled_repeat_is_modeled():
     p = run("ttnn.repeat", [T((1,))], T((4096,)), "repeat_dims = #ttnn.shape<4096>")
     assert p.status == "modeled"
     assert [s.factory for s in p.stages][-1].startswith("TilizeWithValPadding")
+
+
+def test_group_norm_of_a_row_major_interleaved_input_is_refused():
+    # g1/ttnn.group_norm/0: "group_norm: interleaved (non-sharded) input must be in TILE layout, got ROW_MAJOR".
+    attrs = "epsilon = 9.99999974E-6 : f32, num_groups = 32 : si32, operandSegmentSizes = array<i32: 1, 0, 0, 0>"
+    p = run("ttnn.group_norm", [T((2, 1, 1024, 512), layout="row_major")], T((2, 1, 1024, 512), layout="row_major"), attrs)
+    assert p.status == "rejected" and "TILE layout" in p.reason
+    assert run("ttnn.group_norm", [T((1, 1, 256, 32))], T((1, 1, 256, 32)), attrs).status == "out_of_scope"
+
+
+def test_fill_pad_refusal_comes_before_the_block_float_min_path():
+    # g1/ttnn.min/5: a bfloat8_b [3, 3, 5, 49, 25] width-sharded min over every dim: FillPadL1ShardedProgramFactory
+    # refuses its 45 slices before any negate program.
+    ws = T((3, 3, 5, 49, 25), "bfp_bf8", buffer="l1", mem="width_sharded", grid=(1, 1), cores=[(0, 0, 0, 0)])
+    p = run("ttnn.min", [ws], T((1, 1, 1, 1, 1), "bfp_bf8"), "keep_dim = true")
+    assert p.status == "rejected" and "N_slices" in p.reason

@@ -668,6 +668,7 @@ def fill_pad_program(x: Tensor, grid: tuple[int, int]) -> list[ProgramModel]:
     right, bottom = w % TILE != 0, h % TILE != 0
     if not right and not bottom:
         return []
+    check_fill_pad(x)
     if x.dtype.is_block_float:
         raise CBModelError(f"fill_implicit_tile_padding of {x.dtype} goes through typecasts")
     slices = prod(x.shape[:-2]) if x.rank > 2 else 1
@@ -682,6 +683,21 @@ def fill_pad_program(x: Tensor, grid: tuple[int, int]) -> list[ProgramModel]:
         + ([("bot_mask", tile, 1)] if bottom else []) + [("data_out", tile, 2)]
     return [_program("FillPadProgramFactory", "data_movement/fill_pad/device/fill_pad_program_factory.cpp", cores, dfbs,
                      [f"fills the tile padding of {list(x.shape)}: {work:,} edge tiles on {cores.num_cores} cores"])]
+
+
+def check_fill_pad(x: Tensor) -> None:
+    """The refusal of ``fill_implicit_tile_padding`` on an L1-sharded TILE tensor with tile padding and more
+    than one 2D slice (FillPadL1ShardedProgramFactory ``N_slices == 1`` TT_FATAL, fill_pad_program_factory.cpp
+    @d80d9482; measured: campaign instances g1/ttnn.sum/1, g1/ttnn.mean/0, g1/ttnn.min/5, whatever the dtype).
+
+    Raises:
+        DeviceRejection: such a tensor.
+    """
+    h, w = (x.shape[-2] if x.rank >= 2 else 1), x.shape[-1]
+    slices = prod(x.shape[:-2]) if x.rank > 2 else 1
+    if x.tiled and x.sharded and x.l1 and (h % TILE or w % TILE) and slices != 1:
+        raise DeviceRejection(f"FillPadL1ShardedProgramFactory: N_slices > 1 not yet supported (got {slices}) "
+                              "(fill_pad_program_factory.cpp TT_FATAL)")
 
 
 def _fill_pad_l1_sharded(x: Tensor, slices: int, ht: int, wt: int, right: bool, bottom: bool) -> ProgramModel:

@@ -27,7 +27,7 @@ from ..ir.attrs import ComputeKernelConfig, DataType
 from ..ir.model import Op
 from ..layout import ceil_div
 from .cb import CB, CBContext, CBModelError, DeviceRejection, ProgramModel, core_range, cores_set
-from .data_movement import fill_pad_program, reshape_steps, transpose_steps
+from .data_movement import check_fill_pad, fill_pad_program, reshape_steps, transpose_steps
 from .registry import ShapeError, norm_dim, register, register_cb, tensor_shape
 from .tensors import TILE, MemCfg, Tensor, operand, result, tensor_of
 from .work_split import split_work_to_cores
@@ -288,6 +288,7 @@ def reduce_steps(kind: str, x: Tensor, dims: list[int], keep: bool, out: Tensor,
     dims = sorted(set(dims)) if dims else list(range(r))
     if not x.tiled:
         raise CBModelError(f"{kind} of a row-major tensor is not modeled")
+    check_fill_pad(x)
     if kind == "min" and x.dtype.is_block_float:
         raise CBModelError("min of a block-float tensor runs the negate (-max(-x)) programs: not modeled")
     w_dim, h_dim = r - 1, (r - 2 if r >= 2 else None)
@@ -610,10 +611,13 @@ def group_norm_cb(ctx: CBContext) -> ProgramModel:
     """``ttnn.group_norm``: its factories (sharded / DRAM mcast, welford) are not modeled.
 
     Raises:
-        CBModelError: always.  On the mock P150 (ttnn 0.81.1) the call the
-            tt-mlir runtime makes on an interleaved TILE input fails with
-            "In-place operation not supported: Tile layout requires non-inplace
-            tensors", so no program was measured.
+        DeviceRejection: an interleaved ROW_MAJOR input (groupnorm.cpp TT_FATAL "interleaved (non-sharded)
+            input must be in TILE layout"; measured: campaign instances g1/ttnn.group_norm/0, 4, 5).
+        CBModelError: otherwise.  Interleaved TILE inputs run GroupNormMcastProgramFactory on the mock
+            (ttnn 0.81.1, called with ``inplace`` left to ttnn as tt-mlir's runtime does; campaign records).
     """
-    raise CBModelError("group_norm programs are not modeled (tile-layout input with the runtime's default inplace=True "
-                       "fails on ttnn 0.81.1)")
+    x = operand(ctx, 0)
+    if not x.sharded and not x.tiled:
+        raise DeviceRejection("group_norm: an interleaved (non-sharded) input must be in TILE layout "
+                              "(groupnorm.cpp TT_FATAL)")
+    raise CBModelError("group_norm programs (GroupNormMcastProgramFactory and the sharded factories) are not modeled")
