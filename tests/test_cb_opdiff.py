@@ -204,3 +204,19 @@ def test_fill_pad_refusal_comes_before_the_block_float_min_path():
     ws = T((3, 3, 5, 49, 25), "bfp_bf8", buffer="l1", mem="width_sharded", grid=(1, 1), cores=[(0, 0, 0, 0)])
     p = run("ttnn.min", [ws], T((1, 1, 1, 1, 1), "bfp_bf8"), "keep_dim = true")
     assert p.status == "rejected" and "N_slices" in p.reason
+
+
+def test_block_float_fill_pad_goes_through_bf16():
+    # g1/ttnn.max/0 and g1/ttnn.mean/1: fill_implicit_tile_padding of a bfloat8_b tensor is a typecast to bf16
+    # (2 x 1,088 + 2 x 2,048 B), FillPad of the bf16 tensor, and a typecast back: the device's first three programs.
+    from ttanalyze.ops import data_movement as DM
+    from ttanalyze.ops.tensors import tensor_of
+
+    a = analyze(parse_text(module_text(BH_SYSTEM_DESC, single_op_func(
+        "ttnn.relu", [T((1, 4, 2), "bfp_bf8")], [T((1, 4, 2), "bfp_bf8")])), "t.mlir"))
+    x = tensor_of(a.program.ops[0].operands[0], MOCK, "x")
+    steps = DM.fill_pad_program(x, (11, 10), MOCK)
+    assert [(s.factory, [c.bytes for c in s.cbs]) for s in steps] == [
+        ("TypecastProgramFactory", [2176, 4096]), ("FillPadProgramFactory", [4096, 2048, 2048, 4096]),
+        ("TypecastProgramFactory", [4096, 2176])]
+    assert all(s.cores.num_cores == 1 for s in steps)

@@ -294,7 +294,7 @@ def reduce_steps(kind: str, x: Tensor, dims: list[int], keep: bool, out: Tensor,
     w_dim, h_dim = r - 1, (r - 2 if r >= 2 else None)
     red_w, red_h = w_dim in dims, h_dim is not None and h_dim in dims
     others = sorted((d for d in dims if d not in (w_dim, h_dim)), reverse=True)
-    steps: list[ProgramModel] = fill_pad_program(x, grid)
+    steps: list[ProgramModel] = fill_pad_program(x, grid, ctx.arch)
     nc_sum = kind == "sum" and x.dtype != F32 and bool(others)
     if nc_sum and len(dims) == r:
         raise CBModelError("a non-f32 sum over every dim keeps FastReduceNC stages in the input format: not modeled")
