@@ -220,3 +220,16 @@ def test_block_float_fill_pad_goes_through_bf16():
         ("TypecastProgramFactory", [2176, 4096]), ("FillPadProgramFactory", [4096, 2048, 2048, 4096]),
         ("TypecastProgramFactory", [4096, 2176])]
     assert all(s.cores.num_cores == 1 for s in steps)
+
+
+def test_block_float_concat_through_row_major_returns_bf16():
+    # g1/ttnn.concat/3: rank-1 bfloat8_b inputs are untilized (to bf16), concatenated row-major and tilized back:
+    # ttnn returns a bf16 tensor where the IR declares bfloat8_b.
+    from ttanalyze.ops import spec_model
+    from ttanalyze.programs import context_for
+
+    a = analyze(parse_text(module_text(BH_SYSTEM_DESC, single_op_func(
+        "ttnn.concat", [T((100,), "bfp_bf8"), T((60,), "bfp_bf8")], [T((160,), "bfp_bf8")], "dim = 0 : si32")), "t.mlir"))
+    op = a.program.ops[0]
+    spec = spec_model("ttnn.concat")(context_for(a, op, MOCK, FULL))[0]
+    assert str(spec.dtype) == "bf16" and spec.padded_shape == (32, 160)

@@ -1599,6 +1599,12 @@ def _output_spec(ctx: CBContext) -> list[TensorSpec]:
         return [_spec(shape, x, x if view else out)]
     if ctx.op.name == "ttnn.embedding":
         return [_spec(shape, xs[1], out, layout=out.layout, dtype=out.dtype)]
+    if ctx.op.name == "ttnn.concat" and x.tiled and x.dtype.is_block_float:
+        dim = norm_dim(int_attr(ctx.op, "dim"), x.rank, ctx.op)
+        if not _tiled_unaligned_ok(xs, dim, out, ctx) and any(t.shape[dim] != t.padded[dim] or x.rank == 1 for t in xs):
+            # untilized to bf16 row-major, concatenated and tilized back: the result stays bf16 (measured:
+            # campaign instance g1/ttnn.concat/3, four rank-1 bfloat8_b inputs return a bf16 tensor)
+            return [_spec(shape, x, out, dtype=DataType("bf16"))]
     return [_spec(shape, x, out)]
 
 
