@@ -206,3 +206,25 @@ def test_log_lines_around_one_module(tmp_path):
 def test_unclosed_module_in_a_log_is_an_input_error():
     with pytest.raises(InputError, match="unbalanced"):
         parse_modules("log line\nmodule {\n  func.func @f() {\n    return\n  }\nlog line\n", "x.log")
+
+
+# -- real model dumps (tenstorrent/tt-xla) ------------------------------------------------------------------------------
+
+
+def test_real_dump_with_two_ttnn_modules_on_a_2x4_mesh():
+    path = DATA / "real_ttxla_decode_two_modules_2026_03.mlir"
+    progs = parse_modules(path.read_text(), str(path))
+    assert [(p.module_name, p.module_lines) for p in progs] == [
+        ("@SyncTensorsGraph.388", (95, 616)), ("@ReplicateShardedData.6", (628, 645))]
+    assert all(p.mesh_shape() == (2, 4) for p in progs)
+    assert len(progs[0].ops) > 300
+    for p in progs:
+        findings(p)
+
+
+def test_real_dump_with_a_system_desc_of_several_chips():
+    (p,) = programs("real_ttxla_zimage_norm2_2026_06.mlir")
+    assert len(p.system_desc.chips) > 1 and p.mesh_shape() == (1, 1)
+    a = analyze(p)
+    assert a.arch.name == "wormhole_b0" and a.arch.l1_unreserved_base == 103776
+    assert not [f for f in run(a) if f.severity == "error"]
