@@ -104,9 +104,19 @@ def out_size(size: int, pad: int, kernel: int, stride: int, dilation: int, ceil_
     return (-(-span // stride) if ceil_mode else span // stride) + 1
 
 
-def _spatial(op: Op, names=("kernel_size", "stride", "dilation")) -> tuple[list[int], list[int], list[int]]:
+def _spatial(op: Op, names=("kernel_size", "stride", "dilation"), rank: int | None = None,
+             ) -> tuple[list[int], list[int], list[int]]:
+    """Kernel, stride and dilation lists; with ``rank``, each must hold ``rank`` values.
+
+    Raises:
+        ShapeError: a list of another length (tt-mlir's verifiers refuse it).
+    """
     k, s = int_list(op, names[0]), int_list(op, names[1])
     d = int_list(op, names[2]) if names[2] in op.attrs else [1] * len(k)
+    if rank is not None:
+        for name, values in zip(names, (k, s, d)):
+            if len(values) != rank:
+                raise ShapeError(f"{op.name} {name} must have {rank} values, got {len(values)}")
     return k, s, d
 
 
@@ -122,7 +132,7 @@ def _flattened_input(op: Op, channels: int) -> None:
 @register("ttnn.conv2d", "conv", _CONV2D_ATTRS, f"{_SRC} Conv2dOp::verify")
 def conv2d(op: Op):
     _flattened_input(op, int_attr(op, "in_channels"))
-    k, s, d = _spatial(op)
+    k, s, d = _spatial(op, rank=2)
     ph, pw = _pads(op)
     oh = out_size(int_attr(op, "input_height"), ph, k[0], s[0], d[0])
     ow = out_size(int_attr(op, "input_width"), pw, k[1], s[1], d[1])
@@ -133,7 +143,7 @@ def conv2d(op: Op):
 def pool2d(op: Op):
     c = int_attr(op, "channels")
     _flattened_input(op, c)
-    k, s, d = _spatial(op)
+    k, s, d = _spatial(op, rank=2)
     ph, pw = _pads(op, pool=True)
     ceil_mode = bool(op.attrs.get("ceil_mode", False))
     oh = out_size(int_attr(op, "input_height"), ph, k[0], s[0], d[0], ceil_mode)
@@ -151,8 +161,10 @@ def conv3d(op: Op):
     dims = [int_attr(op, "input_depth"), int_attr(op, "input_height"), int_attr(op, "input_width")]
     if tuple(src) != (n, *dims, c):
         raise ShapeError(f"conv3d input {'x'.join(map(str, src))} is not [N, D, H, W, C] = {[n, *dims, c]}")
-    k, s, d = _spatial(op)
+    k, s, d = _spatial(op, rank=3)
     p = int_list(op, "padding")
+    if len(p) != 3:
+        raise ShapeError(f"conv3d padding must have 3 values, got {len(p)}")
     out = [out_size(dims[i], 2 * p[i], k[i], s[i], d[i]) for i in range(3)]
     return [(n, *out, int_attr(op, "out_channels"))]
 

@@ -89,6 +89,8 @@ def matmul_shape(a: tuple[int, ...], b: tuple[int, ...], ta: bool, tb: bool) -> 
     Raises:
         ShapeError: inner dimensions differ or batch dims do not broadcast.
     """
+    if not a or not b:
+        raise ShapeError("matmul operands must have rank 1 or more")
     a2 = list(a) if len(a) > 1 else [1, a[0]]
     b2 = list(b) if len(b) > 1 else [b[0], 1]
     if ta:
