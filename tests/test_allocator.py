@@ -251,3 +251,18 @@ def test_a_bank_above_95_percent_is_a_warning():
     assert f.severity == "warning" and f.op_index == a.program.ops[1].index
     assert (f.data["bytes_allocated"], f.data["bank_size"]) == (1_269_760, 1_329_888)
     assert findings_of(a, "TTA004") == [] and findings_of(a, "TTA014") == []
+
+
+def test_load_cached_results_stay_in_the_cache():
+    # attention_o0: main deallocates its two load_cached results with force = false; the const-eval cache
+    # holds them too, so ttnn keeps their buffers: each [1, 1, 1(, 1)] bf16 tile is one 2,048 B page, 2,048 B
+    # per DRAM bank.  At main's last op (a deallocate) DRAM holds them, the two reshape page-mapping tensors
+    # the program cache keeps (4 x 4,096 B and 32 x 512 B over 8 banks: 4,096 + 2,048 B), the returned %18
+    # (64 tiles: 8 x 2,048 = 16,384 B) and the value that op frees; main's arguments were deallocated.
+    from tests.conftest import FIXTURES, analyze_path
+    a = analyze_path(FIXTURES / "real" / "attention_o0" / "ttnn.mlir")
+    main = a.program.func("main")
+    last = main.ops[-1]
+    assert [o.name for o in main.ops].count("ttcore.load_cached") == 2
+    freed = a.infos[last.operands[0]].placement.bytes_per_bank
+    assert a.allocation.points[last.index].dram_allocated == 2 * 2048 + 4096 + 2048 + 16_384 + freed

@@ -372,8 +372,11 @@ class _Replay:
                 if v in returned or (v in bound and (depth or lts[v].end_reason != "deallocate")):
                     continue  # the caller owns arguments (an explicit ttnn.deallocate frees one); returned values outlive the function
                 b = bufs.get(v)
-                if b is None or id(b) in pinned:
+                if b is None:
                     continue
+                if id(b) in pinned and not (lts[v].end_reason == "deallocate"
+                                            and self.a.program.ops[op.index].attrs.get("force") is True):
+                    continue  # ttnn::deallocate(force=false) keeps a buffer the const-eval cache also holds
                 if lts[v].end_reason == "last use" and len(self.inexact[b.buffer_type]) < MAX_REASONS:
                     self.note_inexact(b.buffer_type, f"{v.name} has no ttnn.deallocate: freed at its last use here, "
                                       "while the tt-mlir runtime keeps it until the program ends")
