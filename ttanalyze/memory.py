@@ -19,15 +19,13 @@ from __future__ import annotations
 import gc
 from dataclasses import dataclass
 from math import prod
-from typing import TYPE_CHECKING
 
 from . import layout as L
+from .allocator import Allocation, DeviceAllocator, OutOfMemory
 from .arch import Arch
 from .graph import Lifetime, lifetimes
 from .ir.model import Program, Value
 
-if TYPE_CHECKING:
-    from .allocator import Allocation, OutOfMemory
 
 
 @dataclass
@@ -148,7 +146,7 @@ class Buffer:
 
     label: str
     buffer_type: str  # l1 / l1_small / dram
-    allocation: "Allocation"
+    allocation: Allocation
     certain: bool
     value: Value | None = None
     members: int = 1
@@ -184,7 +182,7 @@ class AllocationFailure:
     op_index: int
     label: str
     buffer_type: str
-    oom: "OutOfMemory"
+    oom: OutOfMemory
     certain: bool
     uncertain: list[str]
     live: list[LiveBuffer]
@@ -257,8 +255,9 @@ def _tensor_request(t) -> tuple[str, int, int, int | None]:
 
 
 class _Replay:
+    """The state of one replay (see :func:`replay`): the device allocator, live buffers, refusals, doubts."""
+
     def __init__(self, analysis, trace_region_size: int):
-        from .allocator import DeviceAllocator
         self.a = analysis
         self.trace_region_size = trace_region_size
         self.dev = DeviceAllocator(analysis.arch, trace_region_size)
@@ -270,7 +269,6 @@ class _Replay:
         self.kept: set = set()  # program-cache keys whose kept buffers are allocated
 
     def reset(self) -> None:
-        from .allocator import DeviceAllocator
         self.dev = DeviceAllocator(self.a.arch, self.trace_region_size)
         self.live = {}
         self.inexact = {"l1": [], "l1_small": [], "dram": []}
@@ -280,7 +278,6 @@ class _Replay:
     # -- allocation primitives -------------------------------------------------
     def alloc(self, op_index: int, label: str, buffer_type: str, size: int, page: int, shards: int | None,
               certain: bool, value: Value | None = None, why_uncertain: str = "") -> Buffer | None:
-        from .allocator import OutOfMemory
         try:
             got = self.dev.allocate(buffer_type, size, page, shards)
         except ValueError:

@@ -50,6 +50,7 @@ def _data(a: Analysis, f: AllocationFailure) -> dict:
             "request_bytes_per_bank": f.oom.size_per_bank, "allocated": s.allocated, "free": s.free,
             "largest_free_block": s.largest_free, "certain": f.certain, "uncertain": f.uncertain,
             "certain_bytes": f.certain_bytes, "tt_metal_message": f.oom.message(),
+            "assumptions": a.allocation.assumptions,
             "live_tensors": [{"value": x.value.name, "bytes": x.bytes_per_bank} for x in f.live if x.value is not None]}
 
 
