@@ -935,6 +935,69 @@ def _upsample(c: Call):
                          mode=str(c.attrs.get("mode", "nearest")), memory_config=c.mc)
 
 
+# Transformer and indexing ops of the dialect (ttanalyze.ops.transformer/attention/sort_scatter), called as
+# tt-mlir's runtime calls them (runtime/lib/ttnn/operations/{transformer,data_movement,reduction}/*.cpp @19c86fca).
+
+
+@handler("ttnn.nlp_concat_heads")
+def _nlp_concat_heads(c: Call):
+    return ttnn.experimental.nlp_concat_heads(c.operand(0), memory_config=c.mc)
+
+
+@handler("ttnn.concatenate_heads")
+def _concatenate_heads(c: Call):
+    return ttnn.transformer.concatenate_heads(c.operand(0), memory_config=c.mc)
+
+
+@handler("ttnn.split_query_key_value_and_split_heads", ("num_heads", "num_kv_heads", "transpose_key"))
+def _split_qkv(c: Call):
+    # operands: input, optional kv_input (positional: ODS has a single optional group)
+    kv = c.tensors[1] if len(c.tensors) > 1 else None
+    kv_heads = c.attrs.get("num_kv_heads")
+    return ttnn.transformer.split_query_key_value_and_split_heads(
+        c.operand(0), kv, num_heads=int(c.attrs["num_heads"]),
+        num_kv_heads=int(kv_heads) if kv_heads is not None else None,
+        transpose_key=bool(c.attrs.get("transpose_key", False)), memory_config=c.mc)
+
+
+@handler("ttnn.scaled_dot_product_attention", ("is_causal", "scale", "sliding_window_size"))
+def _sdpa(c: Call):
+    # operand groups: query, key, value, attention_mask?, attention_sink?
+    kw: dict[str, Any] = {"is_causal": bool(c.attrs.get("is_causal", True)), "memory_config": c.mc}
+    if c.attrs.get("scale") is not None:
+        kw["scale"] = float(c.attrs["scale"])
+    if c.attrs.get("sliding_window_size") is not None:
+        kw["sliding_window_size"] = int(c.attrs["sliding_window_size"])
+    if c.segment(4) is not None:
+        kw["attention_sink"] = c.segment(4)
+    return ttnn.transformer.scaled_dot_product_attention(c.segment(0), c.segment(1), c.segment(2),
+                                                         attn_mask=c.segment(3), **kw)
+
+
+@handler("ttnn.rotary_embedding", ("token_index", "compute_config"))
+def _rotary_embedding(c: Call):
+    token = c.attrs.get("token_index")
+    return ttnn.experimental.rotary_embedding(
+        c.operand(0), c.operand(1), c.operand(2), int(token) if token is not None else None, memory_config=c.mc,
+        compute_kernel_config=compute_config(c.attrs.get("compute_config")))
+
+
+@handler("ttnn.sort", ("dim", "descending", "stable"))
+def _sort(c: Call):
+    return ttnn.sort(c.operand(0), dim=int(c.attrs.get("dim", -1)), descending=bool(c.attrs.get("descending", False)),
+                     stable=bool(c.attrs.get("stable", False)), memory_config=c.mc)
+
+
+@handler("ttnn.cumsum", ("dim",))
+def _cumsum(c: Call):
+    return ttnn.cumsum(c.operand(0), int(c.attrs["dim"]), dtype=c.dtype, memory_config=c.mc)
+
+
+@handler("ttnn.gather", ("dim",))
+def _gather(c: Call):
+    return ttnn.gather(c.operand(0), int(c.attrs["dim"]), index=c.operand(1), memory_config=c.mc)
+
+
 # ---------------------------------------------------------------------------
 # The worker
 # ---------------------------------------------------------------------------
