@@ -133,8 +133,15 @@ def analyze_case(text: str, timeout: int) -> dict:
     """
     from ttanalyze.analysis import analyze
     from ttanalyze.errors import InputError
-    from ttanalyze.ir.parse import parse_modules
     from ttanalyze.rules import run
+
+    try:
+        from ttanalyze.ir.parse import parse_modules
+    except ImportError:  # a ttanalyze from before several modules per file (--root)
+        from ttanalyze.ir.parse import parse_text
+
+        def parse_modules(text, path):
+            return [parse_text(text, path)]
 
     signal.signal(signal.SIGALRM, _alarm)
     signal.alarm(timeout)
@@ -179,11 +186,11 @@ def analyze_case(text: str, timeout: int) -> dict:
 WORKER_MEMORY_BYTES = 4 << 30
 
 
-def worker(chunk_path: str, out_path: str, timeout: int) -> None:
+def worker(chunk_path: str, out_path: str, timeout: int, root: str) -> None:
     import resource
 
     resource.setrlimit(resource.RLIMIT_AS, (WORKER_MEMORY_BYTES, WORKER_MEMORY_BYTES))
-    sys.path.insert(0, str(ROOT))
+    sys.path.insert(0, root)
     with open(chunk_path) as f:
         chunk = json.load(f)
     with open(out_path, "a") as out:
@@ -222,7 +229,7 @@ def file_cases(paths: list[str]) -> list[dict]:
 
 
 def run_sweep(per_era: dict[str, list[dict]], results_path: Path, chunk: int, timeout: int,
-              fresh: bool) -> tuple[dict[str, list[dict]], dict[str, dict]]:
+              fresh: bool, root: Path = ROOT) -> tuple[dict[str, list[dict]], dict[str, dict]]:
     known = {} if fresh else load_results(results_path)
     texts = {c["key"]: c["text"] for cs in per_era.values() for c in cs}
     todo = [k for k in texts if k not in known]
@@ -234,7 +241,7 @@ def run_sweep(per_era: dict[str, list[dict]], results_path: Path, chunk: int, ti
             spec.write_text(json.dumps([(k, texts[k]) for k in todo[i:i + chunk]]))
             part.write_text("")
             subprocess.run(["nice", "-n", "10", sys.executable, __file__, "--worker", str(spec), str(part),
-                            "--timeout", str(timeout)], check=False, cwd=ROOT)
+                            "--timeout", str(timeout), "--root", str(root)], check=False, cwd=root)
             done = load_results(part)
             for k in todo[i:i + chunk]:  # a case that killed the worker (segfault) is an internal error
                 if k not in done:
@@ -244,7 +251,7 @@ def run_sweep(per_era: dict[str, list[dict]], results_path: Path, chunk: int, ti
             save_results(results_path, known, per_era)
             print(f"  {min(i + chunk, len(todo))}/{len(todo)}", file=sys.stderr)
             if len(done) < len(todo[i:i + chunk]):  # resume after the crash
-                return run_sweep(per_era, results_path, chunk, timeout, False)
+                return run_sweep(per_era, results_path, chunk, timeout, False, root)
     save_results(results_path, known, per_era)
     return per_era, known
 
@@ -348,14 +355,15 @@ def main() -> None:
     ap.add_argument("--timeout", type=int, default=60, help="seconds per case")
     ap.add_argument("--fresh", action="store_true", help="ignore earlier results")
     ap.add_argument("--files", nargs="+", help="analyze these files whole instead (TTNN dumps of real models)")
+    ap.add_argument("--root", default=str(ROOT), help="the ttanalyze checkout to measure (default: this one)")
     ap.add_argument("--worker", nargs=2, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
-        worker(args.worker[0], args.worker[1], args.timeout)
+        worker(args.worker[0], args.worker[1], args.timeout, args.root)
         return
     if args.files:
         per_era, known = run_sweep({"files": file_cases(args.files)}, Path(args.results), args.chunk, args.timeout,
-                                   args.fresh)
+                                   args.fresh, Path(args.root))
         text = files_table(per_era["files"], known)
         print(text)
         if args.table:
@@ -372,7 +380,7 @@ def main() -> None:
             ap.error(f"{commit}: not a commit of {args.mirror}")
     eras = resolved
     per_era = {label: cases(args.mirror, commit) for label, commit in eras}
-    per_era, known = run_sweep(per_era, Path(args.results), args.chunk, args.timeout, args.fresh)
+    per_era, known = run_sweep(per_era, Path(args.results), args.chunk, args.timeout, args.fresh, Path(args.root))
     text = table(eras, per_era, known, args.mirror)
     print(text)
     if args.table:

@@ -108,3 +108,11 @@ def test_kv_cache_in_place_ops(op, operands, attrs, ok):
     c = a.shape_checks[0]
     assert (c.status == "checked" and c.shapes == []) if ok else (c.status == "invalid"), c
     assert bool(findings_of(a, "TTA007")) is not ok
+
+
+def test_rotary_embedding_pads_the_sequence_to_a_tile():
+    # tt-metal RotaryEmbedding::compute_output_specs: seq 7 -> 32 (tt-mlir declares 1x4x32x128; a
+    # tt-xla Llama prefill dump has exactly this op)
+    x, cs = T(1, 4, 7, 128), T(1, 1, 7, 128)
+    _, c = check("ttnn.rotary_embedding", [x, cs, cs], [T(1, 4, 32, 128)])
+    assert c.shapes == [(1, 4, 32, 128)]

@@ -109,7 +109,10 @@ def rotary_embedding(op: Op):
         _rank(op, s, 4, n)
     if cos != sin:
         raise ShapeError(f"{op.name}: cos {list(cos)} and sin {list(sin)} caches must have the same shape")
-    return [x]
+    # tt-metal RotaryEmbedding::compute_output_specs (rotary_embedding_device_operation.cpp @d80d9482): the
+    # output shape is the (tile) input's padded shape, its dim -2 round_up(seq_len, TILE_HEIGHT) without a
+    # token index: a 1x4x7x128 input gives 1x4x32x128, which tt-mlir declares.
+    return [(*x[:-2], -(-x[-2] // 32) * 32, -(-x[-1] // 32) * 32)]
 
 
 @register("ttnn.rotary_embedding_llama", "transformer", ("is_decode_mode", "compute_config"),
