@@ -329,6 +329,40 @@ def table(eras: list[tuple[str, str]], per_era: dict[str, list[dict]], known: di
     return "\n".join(out)
 
 
+def extract_dumps(mirror: str, out_dir: Path) -> list[Path]:
+    """Write every ``*ttnn*.mlir`` ever committed on any ref of a mirror (e.g. tenstorrent/tt-xla) into
+    ``out_dir``, newest version of each path, one file per distinct text, with ``INDEX.tsv`` (file,
+    commit, date, path); ``tests/filecheck/`` (FileCheck inputs, not dumps) is left out."""
+    log = git(mirror, "log", "--all", "--format=C %H %cs", "--name-only", "--diff-filter=AM", "--",
+              "*ttnn*.mlir").decode()
+    newest: dict[str, tuple[str, str]] = {}
+    commit = None
+    for line in log.splitlines():
+        if line.startswith("C "):
+            commit = tuple(line.split()[1:3])
+        elif line.strip() and line not in newest:
+            newest[line] = commit
+    out_dir.mkdir(parents=True, exist_ok=True)
+    seen, written, index = set(), [], []
+    for i, (path, (sha, date)) in enumerate(sorted(newest.items())):
+        if path.startswith("tests/filecheck/"):
+            continue
+        try:
+            data = git(mirror, "show", f"{sha}:{path}")
+        except subprocess.CalledProcessError:
+            continue
+        digest = hashlib.sha1(data).hexdigest()
+        if not data.strip() or digest in seen:
+            continue
+        seen.add(digest)
+        name = f"{i:03d}_{Path(path).name}"
+        (out_dir / name).write_bytes(data)
+        written.append(out_dir / name)
+        index.append(f"{name}\t{sha}\t{date}\t{path}")
+    (out_dir / "INDEX.tsv").write_text("\n".join(index) + "\n")
+    return written
+
+
 def files_table(cs: list[dict], known: dict[str, dict]) -> str:
     """One row per file: size, verdict, modules, ops, findings by rule (or the input error)."""
     lines = ["| file | KB | verdict | modules | ops | errors | s | rules or message |", "|---|---|---|---|---|---|---|---|"]
@@ -355,11 +389,17 @@ def main() -> None:
     ap.add_argument("--timeout", type=int, default=60, help="seconds per case")
     ap.add_argument("--fresh", action="store_true", help="ignore earlier results")
     ap.add_argument("--files", nargs="+", help="analyze these files whole instead (TTNN dumps of real models)")
+    ap.add_argument("--extract-dumps", nargs=2, metavar=("MIRROR", "DIR"),
+                    help="write every *ttnn*.mlir of a mirror's history into DIR (for --files)")
     ap.add_argument("--root", default=str(ROOT), help="the ttanalyze checkout to measure (default: this one)")
     ap.add_argument("--worker", nargs=2, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
         worker(args.worker[0], args.worker[1], args.timeout, args.root)
+        return
+    if args.extract_dumps:
+        for path in extract_dumps(args.extract_dumps[0], Path(args.extract_dumps[1])):
+            print(path)
         return
     if args.files:
         per_era, known = run_sweep({"files": file_cases(args.files)}, Path(args.results), args.chunk, args.timeout,
