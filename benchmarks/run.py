@@ -11,8 +11,8 @@ machine hits every measurement alike:
   attributes as text (each distinct type and attribute printed once).  This is
   the floor any analyzer built on the bindings pays; its time is measured inside
   the process, without start-up.
-* ``check --format F -o FILE`` for each format: the wall time of the whole
-  command, start-up included, as a user sees it, and the child's peak RSS
+* ``check --format F --no-cache -o FILE`` for each format: the wall time of the
+  whole command, start-up included, as a user sees it, and the child's peak RSS
   (getrusage).
 
 Prints, per program and format, the median over ``--repeat`` rounds of the time,
@@ -208,7 +208,7 @@ def main() -> None:
                 secs, n_ops = run_walk(path)
                 walks.append(secs)
                 for fmt in formats:
-                    checks[fmt].append(run_check(path, fmt, Path(tmp) / f"report.{fmt}"))
+                    checks[fmt].append(run_check(path, fmt, Path(tmp) / f"report.{fmt}", "--no-cache"))
             base = statistics.median(walks)
             print(f"{path} ({path.stat().st_size:,} B, {n_ops:,} ops): MLIR parse and walk {base:.2f} s")
             for fmt, runs in checks.items():
