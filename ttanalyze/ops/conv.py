@@ -982,6 +982,13 @@ def conv_program(p: Conv2dParams, arch: Arch, free_l1: int) -> ProgramModel:
     if p.input_buffer != "dram" and (p.memory_config is None or p.memory_config[0] == "l1"):
         out_bytes = 0  # the result itself
     prog = ProgramModel(factory, source, cores, cbs, notes, l1_buffers_per_core=halo_bytes + out_bytes)
+    if plan.l1_usage <= free_l1:
+        # tt-metal sized the op (scheme, blocks, DRAM slices) so that its own estimate fits; where the detailed
+        # count of CBs plus the op's own L1 buffers disagrees, the model, not tt-metal, may be wrong.
+        prog.params["refusal_unsure"] = (
+            f"tt-metal's own L1 estimate for this conv2d ({plan.l1_usage:,} B per core, calculate_L1_usage_for_conv_op) "
+            f"fits the {free_l1:,} B of free L1 it sized the op for; only the detailed count of CBs and the op's "
+            "intermediate L1 buffers does not")
     prog.params["conv"] = {
         "path": plan.path, "slices": plan.slices, "scheme": plan.scheme, "input_cores": plan.input_pc.num_cores,
         "output_cores": plan.output_pc.num_cores, "input_shard": plan.input_shard, "halo_sticks": plan.halo_sticks,

@@ -759,17 +759,28 @@ def pad_rm_program(x4: Tensor, out_pad: tuple[int, ...], front: tuple[int, ...],
     L1 budget ``l1_size / 2 - base`` allows (``clamp(budget / (ceil(2048 / entry)
     x entry), 1, 16)`` batches); scratchpads ``pad`` (``align64(padded row)``) and
     ``pad_align`` (same, when there is front padding on W or the row is not 64 B
-    aligned); split over the output rows.  Single core ->
+    aligned); split over the output rows; refused (TT_FATAL "ttnn.pad: padded
+    row of N B does not fit in the per-core L1 budget (M B)") when one barrier,
+    ``ceil(2048 / entry) x entry`` B, exceeds the budget (measured on the mock
+    P150, ttnn 0.81.1: a [1, 1, 3, 200000] f32 row padded by 8, 800,032 B >
+    674,688 B; the plugin's tt-metal 614f605f: 1,600,032 B > 609,152 B).  Single core ->
     PadRmReaderWriterProgramFactory: DFB of ``round_up(padded row, max(alignment,
     32))`` x ``clamp(budget / entry, 1, 16)`` on core (0, 0), plus a 64 B L1
     pad-value tensor.  Sources: ``pad_rm_reader_writer_multi_core_default_program_factory.cpp``,
     ``pad_rm_reader_writer_program_factory.cpp``.
+
+    Raises:
+        DeviceRejection: the multi-core factory's barrier exceeds its L1 budget (TT_FATAL).
     """
     budget = arch.l1_size // 2 - arch.l1_unreserved_base
     row = out_pad[-1] * x4.element_bytes
     if multicore:
         a16, a64 = align_up(row, 16), align_up(row, 64)
         per_barrier = max(ceil_div(2048, a16), 1)
+        if per_barrier * a16 > budget:
+            raise DeviceRejection(f"ttnn.pad: padded row of {a16:,} B does not fit in the per-core L1 budget "
+                                  f"({budget:,} B = l1_size / 2 - l1_unreserved_base): TT_FATAL in "
+                                  "pad_rm_reader_writer_multi_core_default_program_factory.cpp")
         factor = min(max(budget // (per_barrier * a16), 1), 16)
         pad_align = front[-1] != 0 or a16 % 64 != 0
         rows = prod(out_pad[:-1])
@@ -997,6 +1008,13 @@ def concat_program(xs: list[Tensor], dim: int, out: Tensor, arch: Arch, grid: tu
     the larger of the first input's and the output's buffer alignment; 2 pages
     unless that exceeds ``l1_size / 2 - base``; split over the output pages
     (``concat/device/concat_program_factory.cpp``).
+
+    Raises:
+        DeviceRejection: one page exceeds the L1 capacity ``l1_size - base``
+            (TT_FATAL "ttnn.concat: required DFB entry size (N B) exceeds per-core
+            L1 capacity (M B)", ``concat_program_factory.cpp`` ``single_page_size <=
+            l1_capacity``; measured on the mock P150 with ttnn 0.81.1 and with the
+            plugin's tt-metal 614f605f: a row-major [1, 400000] f32 output, 1,600,000 B).
     """
     if out.tiled:
         pages = out.physical_volume // (TILE * TILE)
@@ -1004,6 +1022,11 @@ def concat_program(xs: list[Tensor], dim: int, out: Tensor, arch: Arch, grid: tu
     else:
         pages = out.volume // out.shape[-1]
         page = align_up(out.shape[-1] * out.element_bytes, max(xs[0].alignment, out.alignment))
+    capacity = arch.l1_size - arch.l1_unreserved_base
+    if page > capacity:
+        raise DeviceRejection(f"ttnn.concat: required DFB entry size ({page:,} B, one row-major output row) exceeds "
+                              f"per-core L1 capacity ({capacity:,} B = l1_size - l1_unreserved_base): TT_FATAL in "
+                              "concat_program_factory.cpp")
     n = 2 if 2 * page <= arch.l1_size // 2 - arch.l1_unreserved_base else 1
     cores = split_work_to_cores(grid, pages).all_cores
     return _program("ConcatProgramFactory", _CONCAT + "concat_program_factory.cpp", cores, [("src0", page, n)],

@@ -61,6 +61,10 @@ def cb_overflow(a: Analysis, r: Reporter) -> None:
             if first is None and end <= lowest:
                 continue
             stage = f" (program {n + 1} of {len(prog.stages)})" if len(prog.stages) > 1 else ""
+            # The model's own doubt (e.g. tt-metal's L1 estimate fits where the detailed count does not): a
+            # warning, since an error means "tt-metal refuses this" and a false error is worse than none.
+            unsure = program.params.get("refusal_unsure")
+            severity, doubt = ("warning", f"; unsure: {unsure}") if unsure else (None, "")
             data = {"factory": program.factory, "stage": n, "core": list(core), "cb_bytes": cb_bytes,
                     "l1_unreserved_base": arch.l1_unreserved_base, "cb_region_end": end, "l1_size": arch.l1_size,
                     "live_l1_per_core": live, "op_l1_buffers_per_core": program.l1_buffers_per_core,
@@ -77,9 +81,9 @@ def cb_overflow(a: Analysis, r: Reporter) -> None:
                 r.op(op, f"circular buffers of {program.factory}{stage} on {named} grow to {fmt.nbytes(grown)} "
                          f"(l1_unreserved_base {fmt.num(arch.l1_unreserved_base)} + {fmt.nbytes(grown - arch.l1_unreserved_base)}"
                          f" of CBs at {arch.dram_alignment}-B aligned addresses: {_cb_list(program, at)}), beyond the max L1 size of "
-                         f"{fmt.nbytes(arch.l1_size)}: tt-metal refuses the program{busiest}",
+                         f"{fmt.nbytes(arch.l1_size)}: tt-metal refuses the program{busiest}{doubt}",
                      data=dict(data, check="max_l1_size", reported_range=[rng.start.x, rng.start.y, rng.end.x, rng.end.y],
-                               reported_end=grown))
+                               reported_end=grown, unsure=unsure), severity=severity)
             else:
                 notes = [Note(v.producer.pos if v.producer else v.func.pos,
                               f"{v.name} {fmt.shape(info.logical_shape)} holds {fmt.nbytes(info.placement.bytes_per_bank)} per core")
@@ -90,8 +94,8 @@ def cb_overflow(a: Analysis, r: Reporter) -> None:
                          f"{fmt.nbytes(lowest)} (l1_size {fmt.num(arch.l1_size)} - l1_small_size "
                          f"{fmt.num(arch.l1_small_size)} - {fmt.nbytes(live)} of live L1 tensors"
                          + (f" - {fmt.nbytes(program.l1_buffers_per_core)} of the op's intermediate L1 buffers"
-                            if program.l1_buffers_per_core else "") + ")",
-                     notes=notes, data=dict(data, check="clash"))
+                            if program.l1_buffers_per_core else "") + ")" + doubt,
+                     notes=notes, data=dict(data, check="clash", unsure=unsure), severity=severity)
             break  # tt-metal stops at the first program it refuses
 
 

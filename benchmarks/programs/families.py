@@ -1,0 +1,240 @@
+"""The whole-program campaign's programs: real model pieces as JAX functions, at sizes around
+each family's memory boundaries.
+
+``cases()`` enumerates every program (no JAX needed); ``build(case)`` returns the JAX function
+and its inputs as (shape, dtype) pairs and is imported by ``worker.py`` inside the compiler's venv
+(``.venv-jax``, ``scripts/setup-compiler.sh``).  Sizes are chosen in pairs that just fit and just
+fail where the boundary is known from a previous run (see docs/accuracy.md); the case name holds
+every size, so a result never depends on anything but its name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Case:
+    """One program: ``family`` (the model piece), ``params`` (its sizes), ``opt`` (tt-mlir
+    ``optimization_level``)."""
+
+    family: str
+    params: tuple
+    opt: int
+
+    @property
+    def name(self) -> str:
+        sizes = "_".join(str(p) for p in self.params)
+        return f"{self.family}_{sizes}_o{self.opt}"
+
+
+def _grid() -> list[Case]:
+    out: list[Case] = []
+
+    def add(family, params_list, opts=(0,)):
+        for params in params_list:
+            for o in opts:
+                out.append(Case(family, tuple(params), o))
+
+    # --- norms on wide rows: (rows, width, dtype) -------------------------------------------------
+    add("layer_norm", [(32, w, "f32") for w in (16384, 30720, 32768, 36864, 65536)] +
+                      [(32, w, "bf16") for w in (32768, 45056, 49152, 57344, 98304)], (0, 1))
+    add("rms_norm", [(32, w, "f32") for w in (16384, 30720, 32768, 36864, 65536)] +
+                    [(32, w, "bf16") for w in (32768, 45056, 49152, 57344, 98304)], (0, 1))
+    add("layer_norm", [(128, 4096, "bf16"), (1024, 8192, "f32")], (2,))
+    add("rms_norm", [(128, 4096, "bf16"), (1024, 8192, "f32")], (2,))
+    # --- data movement on wide row-major rows: (length, dtype) -------------------------------------
+    add("concat1d", [(n, "f32") for n in (100000, 170000, 174400, 200000)] +
+                    [(n, "bf16") for n in (340000, 348800, 400000)])
+    add("roll1d", [(n, "f32") for n in (300000, 348800, 360000)] + [(n, "bf16") for n in (690000, 720000)])
+    add("pad_rows", [(3, n, "f32") for n in (100000, 150000, 152000, 160000)] +
+                    [(3, n, "bf16") for n in (300000, 310000)])
+    add("strided_slice", [(3, n, "f32") for n in (200000, 400000, 800000, 1600000)] +
+                         [(3, n, "bf16") for n in (800000, 3200000)])
+    add("reshape_permute", [(64, 128, 96), (512, 512, 64), (4, 2048, 1024)], (0, 2))
+    # --- attention: (batch*heads, seq, head_dim, dtype) ----------------------------------------------
+    add("attention", [(8, s, 64, "bf16") for s in (1024, 4096, 8192, 16384, 24576, 32768)] +
+                     [(32, s, 128, "bf16") for s in (4096, 8192, 12288)] +
+                     [(8, s, 64, "f32") for s in (8192, 16384, 20480)])
+    add("attention", [(8, 1024, 64, "bf16"), (8, 4096, 64, "bf16")], (1, 2))
+    # --- LLM decoder block: (seq, hidden, ffn) ----------------------------------------------------
+    add("decoder_block", [(128, 1024, 4096), (512, 2048, 8192), (2048, 4096, 11008), (32, 8192, 28672)], (0, 1, 2))
+    # --- MoE routing: (tokens, experts, k, hidden) --------------------------------------------------
+    add("moe_routing", [(128, 8, 2, 1024), (1024, 64, 8, 2048), (4096, 128, 8, 4096), (32, 256, 8, 7168)], (0, 1))
+    # --- conv2d: (n, h, w, c_in, c_out, k, stride) NHWC -----------------------------------------------
+    add("conv2d", [(1, 64, 64, 512, 512, 3, 1), (1, 32, 512, 512, 512, 3, 1), (1, 64, 1024, 512, 512, 3, 1),
+                   (1, 128, 128, 256, 256, 3, 1), (1, 256, 256, 128, 128, 3, 1), (1, 512, 512, 128, 128, 3, 1),
+                   (1, 512, 512, 64, 64, 3, 1), (1, 224, 224, 3, 64, 7, 2), (1, 1024, 1024, 32, 32, 3, 1),
+                   (1, 256, 256, 512, 512, 3, 1)], (0, 1))
+    add("conv2d", [(1, 64, 64, 512, 512, 3, 1), (1, 128, 128, 256, 256, 3, 1)], (2,))
+    add("conv_net", [(1, 64, 64, 64), (1, 128, 128, 128), (1, 256, 256, 64)], (0, 1))
+    add("unet_block", [(1, 64, 64, 64), (1, 128, 128, 128), (1, 256, 256, 128)], (0, 1))
+    add("vae_decoder", [(1, 32, 32, 512), (1, 64, 64, 512), (1, 128, 128, 256), (1, 256, 256, 128)], (0, 1))
+    # --- reductions: (rows, cols, kind, dtype) -------------------------------------------------------
+    add("reduce", [(r, c, k, d) for (r, c) in ((32, 65536), (8192, 8192), (65536, 64), (1, 1048576))
+                   for k in ("sum", "max") for d in ("bf16",)] + [(8192, 8192, "mean", "f32"), (32, 262144, "softmax", "f32")])
+    add("reduce", [(8192, 8192, "sum", "bf16"), (32, 65536, "max", "bf16")], (1, 2))
+    return out
+
+
+def cases() -> list[Case]:
+    """Every program of the campaign, in run order: level 0 before 1 before 2, and within a level
+    the families taken in turn (smallest sizes first), so a partial campaign covers every family."""
+    grid = _grid()
+    rank: dict[Case, int] = {}
+    for opt in {c.opt for c in grid}:
+        for fam in {c.family for c in grid}:
+            mine = sorted((c for c in grid if c.opt == opt and c.family == fam), key=lambda c: c.params[::-1])
+            mine = sorted(mine, key=lambda c: _size(c.params))
+            for i, c in enumerate(mine):
+                rank[c] = i
+    return sorted(grid, key=lambda c: (c.opt, rank[c], c.family))
+
+
+def _size(params: tuple) -> int:
+    n = 1
+    for p in params:
+        if isinstance(p, int):
+            n *= p
+    return n
+
+
+def by_name() -> dict[str, Case]:
+    return {c.name: c for c in cases()}
+
+
+DT = {"f32": "float32", "bf16": "bfloat16"}
+
+
+def build(case: Case):
+    """(function, [(shape, numpy dtype name), ...]) of ``case``; imports JAX (``.venv-jax`` only)."""
+    import jax
+    import jax.numpy as jnp
+    import numpy as np
+    from jax import lax
+
+    f, p = case.family, case.params
+
+    def ln_impl(x, w, b, **_):
+        m = x.mean(-1, keepdims=True)
+        v = ((x - m) ** 2).mean(-1, keepdims=True)
+        return (x - m) * lax.rsqrt(v + 1e-5) * w + b
+
+    def rms_impl(x, w, **_):
+        return x * lax.rsqrt((x * x).mean(-1, keepdims=True) + 1e-5) * w
+
+    def layer_norm(x, w, b):
+        n = x.shape[-1]
+        return lax.composite(ln_impl, name="tenstorrent.layer_norm")(
+            x, w, b, normalized_shape=np.array([n], dtype=np.int64), epsilon=np.float32(1e-5))
+
+    def rms_norm(x, w):
+        n = x.shape[-1]
+        return lax.composite(rms_impl, name="tenstorrent.rms_norm")(
+            x, w, normalized_shape=np.array([n], dtype=np.int64), epsilon=np.float32(1e-5))
+
+    def attn(q, k, v):
+        s = jnp.einsum("bqd,bkd->bqk", q, k) * (q.shape[-1] ** -0.5)
+        return jnp.einsum("bqk,bkd->bqd", jax.nn.softmax(s, axis=-1), v)
+
+    def conv(x, w, stride=1):
+        pad = w.shape[0] // 2
+        return lax.conv_general_dilated(x, w, (stride, stride), [(pad, pad), (pad, pad)],
+                                        dimension_numbers=("NHWC", "HWIO", "NHWC"))
+
+    if f == "layer_norm":
+        r, w, d = p
+        return layer_norm, [((r, w), DT[d]), ((w,), DT[d]), ((w,), DT[d])]
+    if f == "rms_norm":
+        r, w, d = p
+        return rms_norm, [((r, w), DT[d]), ((w,), DT[d])]
+    if f == "concat1d":
+        n, d = p
+        return (lambda a, b: jnp.concatenate([a, b])), [((n,), DT[d]), ((n,), DT[d])]
+    if f == "roll1d":
+        n, d = p
+        return (lambda a: jnp.roll(a, 7)), [((n,), DT[d])]
+    if f == "pad_rows":
+        r, n, d = p
+        return (lambda a: jnp.pad(a, ((0, 0), (3, 5)))), [((r, n), DT[d])]
+    if f == "strided_slice":
+        r, n, d = p
+        return (lambda a: a[:, 1::2]), [((r, n), DT[d])]
+    if f == "reshape_permute":
+        a, b, c = p
+        return (lambda x: jnp.transpose(x.reshape(a, b // 2, 2, c), (0, 2, 3, 1)).reshape(a * 2, c, b // 2)), \
+            [((a, b, c), "bfloat16")]
+    if f == "attention":
+        bh, s, dh, d = p
+        return attn, [((bh, s, dh), DT[d])] * 3
+    if f == "decoder_block":
+        s, h, ffn = p
+        heads = max(1, h // 128)
+
+        def block(x, wn1, wqkv, wo, wn2, wg, wu, wd):
+            y = rms_norm(x, wn1)
+            q, k, v = jnp.split(y @ wqkv, 3, axis=-1)
+            q, k, v = (t.reshape(s, heads, 128).transpose(1, 0, 2) for t in (q, k, v))
+            a = attn(q, k, v).transpose(1, 0, 2).reshape(s, h)
+            x = x + a @ wo
+            y = rms_norm(x, wn2)
+            return x + (jax.nn.silu(y @ wg) * (y @ wu)) @ wd
+        bf = "bfloat16"
+        return block, [((s, h), bf), ((h,), bf), ((h, 3 * h), bf), ((h, h), bf), ((h,), bf),
+                       ((h, ffn), bf), ((h, ffn), bf), ((ffn, h), bf)]
+    if f == "moe_routing":
+        t, e, k, h = p
+
+        def route(x, wr):
+            logits = x @ wr
+            vals, idx = lax.top_k(logits, k)
+            gates = jax.nn.softmax(vals.astype(jnp.float32), axis=-1)
+            onehot = jax.nn.one_hot(idx, e, dtype=jnp.float32)
+            return jnp.einsum("tk,tke->te", gates, onehot), idx
+        return route, [((t, h), "bfloat16"), ((h, e), "bfloat16")]
+    if f == "conv2d":
+        n, h, w, ci, co, k, st = p
+        return (lambda x, wt: conv(x, wt, st)), [((n, h, w, ci), "bfloat16"), ((k, k, ci, co), "bfloat16")]
+    if f == "conv_net":
+        n, h, w, c = p
+
+        def net(x, w1, w2, w3):
+            y = jax.nn.relu(conv(x, w1))
+            y = lax.reduce_window(y, -jnp.inf, lax.max, (1, 2, 2, 1), (1, 2, 2, 1), "VALID")
+            y = jax.nn.relu(conv(y, w2))
+            return jax.nn.relu(conv(y, w3, 2)).mean(axis=(1, 2))
+        return net, [((n, h, w, 3), "bfloat16"), ((3, 3, 3, c), "bfloat16"), ((3, 3, c, c), "bfloat16"),
+                     ((3, 3, c, 2 * c), "bfloat16")]
+    if f == "unet_block":
+        n, h, w, c = p
+
+        def unet(x, w1, w2, w3):
+            d = jax.nn.relu(conv(x, w1))
+            m = lax.reduce_window(d, -jnp.inf, lax.max, (1, 2, 2, 1), (1, 2, 2, 1), "VALID")
+            m = jax.nn.relu(conv(m, w2))
+            u = jnp.repeat(jnp.repeat(m, 2, axis=1), 2, axis=2)
+            return conv(jnp.concatenate([d, u], axis=-1), w3)
+        return unet, [((n, h, w, c), "bfloat16"), ((3, 3, c, c), "bfloat16"), ((3, 3, c, c), "bfloat16"),
+                      ((3, 3, 2 * c, c), "bfloat16")]
+    if f == "vae_decoder":
+        n, h, w, c = p
+
+        def group_norm(x, groups=32):
+            b, hh, ww, cc = x.shape
+            g = x.reshape(b, hh * ww, groups, cc // groups)
+            m = g.mean(axis=(1, 3), keepdims=True)
+            v = ((g - m) ** 2).mean(axis=(1, 3), keepdims=True)
+            return ((g - m) * lax.rsqrt(v + 1e-6)).reshape(b, hh, ww, cc)
+
+        def dec(x, w1, w2):
+            y = conv(jax.nn.silu(group_norm(x)), w1)
+            y = conv(jax.nn.silu(group_norm(y)), w2)
+            y = x + y
+            return jnp.repeat(jnp.repeat(y, 2, axis=1), 2, axis=2)
+        return dec, [((n, h, w, c), "bfloat16"), ((3, 3, c, c), "bfloat16"), ((3, 3, c, c), "bfloat16")]
+    if f == "reduce":
+        r, c, kind, d = p
+        fn = {"sum": lambda x: x.sum(-1), "max": lambda x: x.max(-1), "mean": lambda x: x.mean(0),
+              "softmax": lambda x: jax.nn.softmax(x, axis=-1)}[kind]
+        return fn, [((r, c), DT[d])]
+    raise ValueError(f"unknown family {f}")

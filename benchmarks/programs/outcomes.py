@@ -1,0 +1,240 @@
+"""Outcomes of the whole-program campaign: what tt-metal did, what ``ttanalyze check`` says, and
+the confusion matrix in docs/accuracy.md.
+
+    .venv/bin/python benchmarks/programs/outcomes.py [--out benchmarks/out/programs]
+
+With ``--out`` (raw results of ``run.py``'s run stage) the programs are first copied into
+``fixtures/real/programs/<case>/`` (``ttnn.mlir``, gzipped as ``ttnn.mlir.gz`` when 200 KB or
+more, and ``case.json``: the sizes, the compile options, tt-metal's outcome and its class).
+Then, from the committed fixtures alone (no compiler, no device needed), every program's IR goes
+through ``ttanalyze check --fail-on error`` of this checkout (in process) and each pair is scored:
+
+* true alarm: tt-metal refused the program (memory or validation) and check exits 1;
+* false alarm: the program ran and check exits 1 (an error finding);
+* miss: tt-metal refused it (memory or validation) and check exits 0;
+* true pass: it ran and check exits 0.
+
+Programs that failed for other reasons (a build without an op, a compiler refusal before TTNN IR)
+are listed, not scored.  Writes ``benchmarks/programs/outcomes.json`` and the section between
+``<!-- programs:begin -->`` and ``<!-- programs:end -->`` of docs/accuracy.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import re
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+FIXTURES = ROOT / "fixtures" / "real" / "programs"
+OUTCOMES = HERE / "outcomes.json"
+DOC = ROOT / "docs" / "accuracy.md"
+MAX_PLAIN = 200_000
+TOOLCHAIN = ("jax 0.10.2 + jax-tt-plugin 0.1.3 (tt-mlir + tt-metal 614f605ffe2977715adc198156c72bea14c2bae6), "
+             "mock Blackhole P150 (TT_METAL_MOCK_CLUSTER_DESC_PATH)")
+
+# tt-metal's refusal texts (tt-metal 614f605f), most specific first: (class, pattern).
+CLASSES = [
+    ("memory/cb_overflow", r"(circular|dataflow) buffers on core range .* grow to \d+ B which is beyond max L1 size"),
+    ("memory/l1_clash", r"clash with L1 buffers"),
+    ("memory/dram_oom", r"Out of Memory.*DRAM|DRAM.*[Oo]ut of [Mm]emory"),
+    ("memory/l1_oom", r"Out of Memory.*L1|L1.*[Oo]ut of [Mm]emory"),
+    ("memory/page_exceeds_l1", r"exceeds per-core L1 capacity|does not fit in the per-core L1 budget|"
+                               r"(page|row|stick).{0,60}(exceeds|does not fit).{0,40}L1"),
+    ("memory/other", r"[Oo]ut of [Mm]emory|beyond max L1"),
+    ("other/unsupported", r"is not linked in this libtt build|not (yet )?supported|[Uu]nsupported"),
+    ("validation", r"TT_FATAL|TT_THROW"),
+]
+
+
+def classify(res: dict) -> str:
+    """The class of one program's outcome: ``ran``, ``memory/...``, ``validation``,
+    ``other/...`` or ``compile_failed`` (no program to run)."""
+    if res.get("crashed"):
+        return "other/crashed"
+    if res.get("compile_ok") is False:
+        return "compile_failed"
+    if res.get("run_ok"):
+        return "ran"
+    text = res.get("run_error") or ""
+    for name, pat in CLASSES:
+        if re.search(pat, text, re.S):
+            if name == "other/unsupported" and "TT_FATAL" in text and "not linked" not in text:
+                return "validation"
+            return name
+    return "other/runtime"
+
+
+def short_error(text: str | None) -> str:
+    """tt-metal's message without the backtrace: the ``info:`` line(s), else the first line."""
+    if not text:
+        return ""
+    m = re.search(r"info:\n(.*?)(\nbacktrace:|$)", text, re.S)
+    msg = (m.group(1) if m else text).strip().splitlines()
+    return " ".join(s.strip() for s in msg[:3])[:400]
+
+
+def collect(out: Path) -> None:
+    """Copy raw campaign results (``run.py``'s ``--out``) into ``fixtures/real/programs``."""
+    for d in sorted(p for p in out.iterdir() if p.is_dir()):
+        rj = d / "result.json"
+        if not rj.exists():
+            continue
+        res = json.loads(rj.read_text())
+        dest = FIXTURES / res["case"]
+        dest.mkdir(parents=True, exist_ok=True)
+        ir = d / "ttnn.mlir"
+        for old in ("ttnn.mlir", "ttnn.mlir.gz"):
+            (dest / old).unlink(missing_ok=True)
+        if ir.exists():
+            data = ir.read_bytes()
+            if len(data) < MAX_PLAIN:
+                (dest / "ttnn.mlir").write_bytes(data)
+            else:
+                (dest / "ttnn.mlir.gz").write_bytes(gzip.compress(data, mtime=0))
+        case = {k: res.get(k) for k in ("case", "family", "params", "opt", "inputs", "compile_options", "compile_ok",
+                                         "compile_seconds", "run_ok", "run_seconds")}
+        case["compile_error"] = short_error(res.get("compile_error"))
+        case["run_error"] = short_error(res.get("run_error"))
+        case["outcome"] = classify(res)
+        case["toolchain"] = TOOLCHAIN
+        (dest / "case.json").write_text(json.dumps(case, indent=1) + "\n")
+
+
+def _ir_path(d: Path, tmp: Path) -> Path | None:
+    if (d / "ttnn.mlir").exists():
+        return d / "ttnn.mlir"
+    if (d / "ttnn.mlir.gz").exists():
+        p = tmp / d.name / "ttnn.mlir"
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_bytes(gzip.decompress((d / "ttnn.mlir.gz").read_bytes()))
+        return p
+    return None
+
+
+def verdict(path: Path) -> dict:
+    """``ttanalyze check --fail-on error --format json --no-fixes`` on ``path``, in process."""
+    from typer.testing import CliRunner
+
+    from ttanalyze.cli import app
+
+    r = CliRunner().invoke(app, ["check", str(path), "--fail-on", "error", "--format", "json", "--no-fixes"])
+    findings = []
+    try:
+        doc = json.loads(r.stdout)
+        findings = [{"rule": f["rule"], "severity": f["severity"], "line": f["line"], "message": f["message"][:300]}
+                    for f in doc["files"][0]["findings"] if f["severity"] in ("error", "warning")
+                    and f["rule"] in ("TTA004", "TTA005", "TTA010", "TTA013", "TTA017", "TTA018", "TTA019")
+                    or f["severity"] == "error"]
+    except (json.JSONDecodeError, KeyError, IndexError):
+        pass
+    return {"exit": r.exit_code, "findings": findings}
+
+
+def score(outcome: str, exit_code: int) -> str | None:
+    refused = outcome.startswith("memory/") or outcome == "validation"
+    if outcome == "ran":
+        return "false_alarm" if exit_code == 1 else "true_pass" if exit_code == 0 else "analyzer_error"
+    if refused:
+        return "true_alarm" if exit_code == 1 else "miss" if exit_code == 0 else "analyzer_error"
+    return None
+
+
+def evaluate() -> list[dict]:
+    rows = []
+    with tempfile.TemporaryDirectory() as t:
+        for d in sorted(p for p in FIXTURES.iterdir() if (p / "case.json").exists()):
+            case = json.loads((d / "case.json").read_text())
+            ir = _ir_path(d, Path(t))
+            row = {"case": case["case"], "family": case["family"], "opt": case["opt"], "outcome": case["outcome"],
+                   "error": case["run_error"] or case["compile_error"],
+                   "fixture": str(d.relative_to(ROOT)) if ir else None}
+            if ir is not None:
+                v = verdict(ir)
+                row.update(check_exit=v["exit"], findings=v["findings"], score=score(case["outcome"], v["exit"]))
+            else:
+                row.update(check_exit=None, findings=[], score=None)
+            rows.append(row)
+    return rows
+
+
+def render(rows: list[dict], seconds: float) -> str:
+    fams = sorted({r["family"] for r in rows})
+    cells = ("true_alarm", "false_alarm", "miss", "true_pass")
+    per = {f: Counter(r["score"] for r in rows if r["family"] == f) for f in fams}
+    tot = Counter(r["score"] for r in rows)
+    refused = tot["true_alarm"] + tot["miss"]
+    outs = Counter(r["outcome"] for r in rows)
+    lines = [
+        "## Whole programs: the real compiler and runtime vs `ttanalyze check --fail-on error`", "",
+        f"Scored {time.strftime('%Y-%m-%d')} with `.venv/bin/python benchmarks/programs/outcomes.py` "
+        f"({seconds / 60:.1f} min, from the committed fixtures; the programs are compiled and run by "
+        "`.venv/bin/python benchmarks/programs/run.py`, which needs `scripts/setup-compiler.sh`). "
+        f"{len(rows)} programs (`benchmarks/programs/families.py`: real model pieces at optimization levels 0, 1 "
+        f"and 2, sized around each family's memory boundary), compiled by {TOOLCHAIN}; each program's TTNN IR is "
+        "in `fixtures/real/programs/<case>/` with its outcome in `case.json`.", "",
+        "Outcomes on the device: " + ", ".join(f"{k} {v}" for k, v in sorted(outs.items())) + ".", "",
+        f"**{tot['false_alarm']} false alarms** (program ran, check reports an error) among "
+        f"{tot['false_alarm'] + tot['true_pass']} programs that ran; **{tot['miss']} misses** among {refused} memory/"
+        f"validation refusals ({100 * tot['miss'] / refused if refused else 0:.1f}%). Targets: 0 false alarms, "
+        "<= 2% misses.", "",
+        "| family | programs | true alarm | false alarm | miss | true pass | not scored |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for f in fams:
+        c = per[f]
+        n = sum(1 for r in rows if r["family"] == f)
+        lines.append(f"| {f} | {n} | " + " | ".join(str(c[k]) for k in cells) + f" | {c[None]} |")
+    lines.append(f"| **all** | {len(rows)} | " + " | ".join(f"**{tot[k]}**" for k in cells) + f" | {tot[None]} |")
+    bad = [r for r in rows if r["score"] in ("false_alarm", "miss", "analyzer_error")]
+    lines += ["", "### Every false alarm and miss", ""]
+    if not bad:
+        lines.append("None.")
+    for r in bad:
+        rules = ", ".join(sorted({f"{f['rule']} {f['severity']} (line {f['line']})" for f in r["findings"]})) or "no finding"
+        lines.append(f"* `{r['case']}` ({r['score'].replace('_', ' ')}): device: {r['outcome']}"
+                     + (f" ({r['error'][:220]})" if r["error"] else "") + f"; check: {rules}.")
+    unscored = [r for r in rows if r["score"] is None]
+    if unscored:
+        lines += ["", "Not scored (no TTNN IR, or a failure that is neither memory nor validation):", ""]
+        for r in unscored:
+            lines.append(f"* `{r['case']}`: {r['outcome']}" + (f" ({r['error'][:200]})" if r["error"] else ""))
+    return "\n".join(lines) + "\n"
+
+
+def write_doc(section: str) -> None:
+    text = DOC.read_text()
+    begin, end = "<!-- programs:begin -->", "<!-- programs:end -->"
+    block = f"{begin}\n{section}{end}"
+    if begin in text:
+        text = re.sub(re.escape(begin) + ".*?" + re.escape(end), lambda _: block, text, flags=re.S)
+    else:
+        text = text.rstrip() + "\n\n" + block + "\n"
+    DOC.write_text(text)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", type=Path, help="raw results of run.py to copy into the fixtures first")
+    a = ap.parse_args(argv)
+    sys.path.insert(0, str(ROOT))
+    if a.out:
+        collect(a.out)
+    t = time.time()
+    rows = evaluate()
+    OUTCOMES.write_text(json.dumps(rows, indent=1) + "\n")
+    write_doc(render(rows, time.time() - t))
+    c = Counter(r["score"] for r in rows)
+    print(f"outcomes: {len(rows)} programs: " + ", ".join(f"{k} {v}" for k, v in sorted(c.items(), key=str)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

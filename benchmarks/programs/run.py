@@ -1,0 +1,115 @@
+"""One command for the whole-program campaign: compile + run every program, then check each IR.
+
+    .venv/bin/python benchmarks/programs/run.py [--only SUBSTR] [--chunk-seconds 150]
+        [--out benchmarks/out/programs] [--stage run|check|all]
+
+Stage ``run`` (needs ``.venv-jax``, ``scripts/setup-compiler.sh``): the programs of
+``families.cases()`` without a ``result.json`` in ``--out`` are compiled and run by ``worker.py``
+in chunks of about ``--chunk-seconds``, each chunk under ``nice -n 10`` and holding
+``flock /tmp/ttnn-mock.lock`` (one mock-device user at a time; ``--no-lock`` skips it: the
+plugin's mock device ran while a ttnn executor held its own), so the campaign is resumable and
+leaves the device to others between chunks.  Each chunk is one process: the plugin's start
+(device init) costs 1 s on an idle host and 40 s on a loaded one.  A chunk whose process dies records the case in flight
+as ``crashed`` (tt-metal aborted, or the time-out hit).
+
+Stage ``check``: ``python -m ttanalyze check --fail-on error --format json`` of this checkout on
+every IR, then ``outcomes.py`` classifies tt-metal's message, pairs it with the verdict, copies the
+programs under 200 KB to ``fixtures/real/programs/<case>/`` (``ttnn.mlir`` + ``case.json``) and
+writes ``benchmarks/programs/outcomes.json`` and the confusion matrix in docs/accuracy.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+sys.path.insert(0, str(HERE))
+
+import families  # noqa: E402
+
+LOCK = "/tmp/ttnn-mock.lock"
+
+
+def _pending(out: Path, only: str | None) -> list[str]:
+    names = [c.name for c in families.cases() if not only or only in c.name]
+    return [n for n in names if not (out / n / "result.json").exists()]
+
+
+def run_stage(out: Path, only: str | None, chunk: float, timeout: float, lock: bool) -> None:
+    jax_py = ROOT / ".venv-jax" / "bin" / "python"
+    if not jax_py.exists():
+        sys.exit("run.py: .venv-jax is missing: run scripts/setup-compiler.sh first")
+    out.mkdir(parents=True, exist_ok=True)
+    env = dict(os.environ, TT_METAL_MOCK_CLUSTER_DESC_PATH=str(ROOT / "ttanalyze/executor/mock/blackhole_P150.yaml"))
+    while True:
+        todo = _pending(out, only)
+        if not todo:
+            break
+        t = time.time()
+        cmd = ["nice", "-n", "10"] + (["flock", LOCK] if lock else []) + ["timeout", "-k", "10", str(timeout), str(jax_py),
+               str(HERE / "worker.py"), "--out", str(out), "--budget", str(chunk), *todo]
+        p = subprocess.run(cmd, env=env, capture_output=True, text=True)
+        cur = out / ".current"
+        if cur.exists():  # the worker died inside this case
+            name = cur.read_text().strip()
+            case = families.by_name()[name]
+            (out / name).mkdir(parents=True, exist_ok=True)
+            res = {"case": name, "family": case.family, "params": list(case.params), "opt": case.opt,
+                   "crashed": True, "exit_code": p.returncode, "compile_ok": None, "run_ok": False,
+                   "run_error": (p.stderr or "")[-4000:]}
+            (out / name / "result.json").write_text(json.dumps(res, indent=1))
+            cur.unlink()
+        done = [ln for ln in p.stdout.splitlines() if ln.startswith("worker:")]
+        print(f"run.py: chunk of {len(done)} in {time.time() - t:.0f} s, {len(_pending(out, only))} left", flush=True)
+        for ln in done:
+            print("  " + ln, flush=True)
+
+
+def check_stage(out: Path) -> None:
+    py = ROOT / ".venv" / "bin" / "python"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    for d in sorted(out.iterdir()):
+        ir = d / "ttnn.mlir"
+        if not ir.exists():
+            continue
+        p = subprocess.run([str(py), "-m", "ttanalyze", "check", str(ir), "--fail-on", "error", "--format", "json"],
+                           env=env, capture_output=True, text=True, cwd=ROOT)
+        try:
+            doc = json.loads(p.stdout)
+            findings = [{"rule": f["rule"], "severity": f["severity"], "line": f.get("line") or f.get("location", {}).get("line"),
+                         "message": f["message"][:600]} for f in doc["files"][0]["findings"] if f["severity"] != "info"]
+        except (json.JSONDecodeError, KeyError, IndexError):
+            findings = None
+        (d / "check.json").write_text(json.dumps({"exit": p.returncode, "findings": findings,
+                                                  "stderr": p.stderr[-2000:]}, indent=1))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "out" / "programs")
+    ap.add_argument("--only", help="only the cases whose name contains this")
+    ap.add_argument("--chunk-seconds", type=float, default=150.0)
+    ap.add_argument("--timeout", type=float, default=900.0, help="kill a chunk after this many seconds")
+    ap.add_argument("--stage", choices=("run", "check", "all"), default="all")
+    ap.add_argument("--no-lock", dest="lock", action="store_false",
+                    help="do not take /tmp/ttnn-mock.lock: the plugin's mock device and the ttnn executor's ran "
+                         "side by side (measured), so the lock only spares CPU")
+    a = ap.parse_args()
+    if a.stage in ("run", "all"):
+        run_stage(a.out, a.only, a.chunk_seconds, a.timeout, a.lock)
+    if a.stage in ("check", "all"):
+        check_stage(a.out)
+        import outcomes
+        outcomes.main(["--out", str(a.out)])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
