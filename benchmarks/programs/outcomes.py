@@ -222,11 +222,12 @@ def write_doc(section: str) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--out", type=Path, help="raw results of run.py to copy into the fixtures first")
+    ap.add_argument("--out", type=Path, action="append", default=[],
+                    help="raw results of run.py to copy into the fixtures first (repeatable: one per shard)")
     a = ap.parse_args(argv)
     sys.path.insert(0, str(ROOT))
-    if a.out:
-        collect(a.out)
+    for out in a.out:
+        collect(out)
     t = time.time()
     rows = evaluate()
     OUTCOMES.write_text(json.dumps(rows, indent=1) + "\n")

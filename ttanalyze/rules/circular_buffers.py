@@ -16,6 +16,11 @@ P150, ttnn 0.81.1, even inside NO_DISPATCH graph capture):
   allocation and no fragmentation
   the lowest address is ``l1_size - l1_small_size - live L1 per core`` minus the
   L1 buffers the op itself holds while the program runs (conv/pool halo output).
+
+An error means "tt-metal refuses this".  A program model that doubts its own
+verdict says so in ``ProgramModel.params["refusal_unsure"]`` (a conv2d whose
+detailed count overflows while tt-metal's own L1 estimate fits); the finding is
+then a warning carrying that reason.
 """
 
 from __future__ import annotations
