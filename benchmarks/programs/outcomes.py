@@ -54,6 +54,24 @@ CLASSES = [
 ]
 
 
+NOTES = [
+    "* The plugin's mock device and the ttnn executor's ran side by side (one process each, no shared lock), so "
+    "`run.py --no-lock` skips `/tmp/ttnn-mock.lock`; two plugin processes do not share a `$TMPDIR`: the plugin "
+    "writes `$TMPDIR/tt_pjrt_system_descriptor` and another plugin process can remove it during a compile "
+    "(\"system desc does not exist\"), so each runner gets its own.",
+    "* `TT_METAL_NULL_KERNELS=1`: kernels do not execute on a mock device, and every refusal scored here (CB/DFB "
+    "validation, factory `TT_FATAL`s, the allocator) is host-side: with it, a [3, 200000] f32 strided slice fails "
+    "with \"grow to 1777280 B\" (177,280 + 2 x 800,000, the figure ttanalyze predicts), and ttnn 0.81.1 without it "
+    "with \"grow to 1711744 B\" (its base 111,744 + the same DFBs).",
+    "* Level-0 compiles take under a second; the run is the cost (30-130 s per program on the shared 2-core host, "
+    "mostly building kernels for each new size).",
+    "* Factory `TT_FATAL`s on wide row-major rows are the same in ttnn 0.81.1 and the plugin's tt-metal, with the "
+    "L1 base of each build: concat refuses an output row above `l1_size - base` (\"required DFB entry size "
+    "(1600000 B) exceeds per-core L1 capacity (1461120 B)\" in ttnn 0.81.1, 1,395,584 B in the plugin's build), "
+    "RM pad a padded row (times `ceil(2048 / row)`) above `l1_size / 2 - base`; ttanalyze reports both as TTA013.",
+]
+
+
 def classify(res: dict) -> str:
     """The class of one program's outcome: ``ran``, ``memory/...``, ``validation``,
     ``other/...`` or ``compile_failed`` (no program to run)."""
@@ -193,6 +211,7 @@ def render(rows: list[dict], seconds: float) -> str:
         n = sum(1 for r in rows if r["family"] == f)
         lines.append(f"| {f} | {n} | " + " | ".join(str(c[k]) for k in cells) + f" | {c[None]} |")
     lines.append(f"| **all** | {len(rows)} | " + " | ".join(f"**{tot[k]}**" for k in cells) + f" | {tot[None]} |")
+    lines += ["", "How the campaign runs, and what it found about the stack:", "", *NOTES]
     bad = [r for r in rows if r["score"] in ("false_alarm", "miss", "analyzer_error")]
     lines += ["", "### Every false alarm and miss", ""]
     if not bad:

@@ -54,15 +54,15 @@ def run_stage(out: Path, only: str | None, chunk: float, timeout: float, lock: b
     # validation, factory TT_FATALs, the allocator) are host-side; an empty kernel builds much faster.
     env = dict(os.environ, TT_METAL_MOCK_CLUSTER_DESC_PATH=str(ROOT / "ttanalyze/executor/mock/blackhole_P150.yaml"),
                TT_METAL_NULL_KERNELS="1")
-    # The plugin writes its system descriptor to $TMPDIR/tt_pjrt_system_descriptor and a second plugin
-    # process can remove it under the first one's compile ("system desc does not exist"): each runner
-    # gets its own TMPDIR, with links to the runtime assets (417 MB) the plugin unpacked into /tmp.
+    # The plugin keeps its system descriptor ($TMPDIR/tt_pjrt_system_descriptor) and its kernel toolchain
+    # ($TMPDIR/libtt-tt-metal-runtime-assets-*, 417 MB, unpacked at first start) in $TMPDIR; another plugin
+    # process can remove or rewrite them under a running one ("system desc does not exist", "cannot execute
+    # 'cc1plus'"): each runner gets a TMPDIR of its own.
     tmp = Path(tempfile.gettempdir()) / f"ttprog-{shard[0]}-of-{shard[1]}"
     tmp.mkdir(exist_ok=True)
-    for assets in Path(tempfile.gettempdir()).glob("libtt-tt-metal-runtime-assets-*"):
-        link = tmp / assets.name
-        if not link.exists():
-            link.symlink_to(assets)
+    for link in tmp.glob("libtt-tt-metal-runtime-assets-*"):
+        if link.is_symlink():
+            link.unlink()
     env["TMPDIR"] = str(tmp)
     while True:
         todo = _pending(out, only, shard)
