@@ -12,17 +12,27 @@ import json
 
 import pytest
 
-from .conftest import FIXTURES, ROOT, analyze_path, findings_of
+from ttanalyze.analysis import analyze
+from ttanalyze.ir.parse import parse_file
+
+from .conftest import FIXTURES, ROOT, findings_of
 
 PROGRAMS = FIXTURES / "real" / "programs"
 OUTCOMES = {r["case"]: r for r in json.loads((ROOT / "benchmarks" / "programs" / "outcomes.json").read_text())}
+TT_METAL = "614f605f"  # the plugin's tt-metal, which ran them
+
+
+def analyze_program(case: str):
+    return analyze(parse_file(PROGRAMS / case / "ttnn.mlir"), tt_metal=TT_METAL)
+
+
 CASES = sorted(c for c, r in OUTCOMES.items() if r["score"] and (PROGRAMS / c / "ttnn.mlir").exists())
 
 
 @pytest.mark.parametrize("case", CASES)
 def test_program_verdict_matches_the_device(case):
     row = OUTCOMES[case]
-    a = analyze_path(PROGRAMS / case / "ttnn.mlir")
+    a = analyze_program(case)
     errors = [f for f in findings_of(a) if f.severity == "error"]
     if row["outcome"] == "ran":
         assert errors == [], f"false alarm: {errors[0].message}"
@@ -37,8 +47,20 @@ def test_conv2d_whose_own_estimate_fits_is_a_warning():
     # the op for: a warning that says why, not an error.
     case = "conv2d_1_512_512_64_64_3_1_o0"
     assert json.loads((PROGRAMS / case / "case.json").read_text())["outcome"] == "ran"
-    a = analyze_path(PROGRAMS / case / "ttnn.mlir")
+    a = analyze_program(case)
     [f] = findings_of(a, "TTA010")
     assert f.severity == "warning" and f.data["check"] == "clash"
     assert f.data["cb_region_end"] == 1_135_844 and f.data["lowest_l1_buffer"] == 1_128_448
     assert "tt-metal's own L1 estimate" in f.data["unsure"] and "unsure:" in f.message
+
+
+@pytest.mark.parametrize("case, entry", [("concat1d_170000_f32_o0", 2_040_000), ("concat1d_200000_f32_o0", 2_400_000)])
+def test_concat_entry_of_the_plugin_build(case, entry):
+    # tt-metal 614f605f: an output row (2n f32) plus the last input's row (n f32) = 12n B, the figure of its
+    # TT_FATAL (case.json); ttnn 0.81.1 asks for the output row only (8n B), which fits L1 at n = 170,000.
+    text = json.loads((PROGRAMS / case / "case.json").read_text())["run_error"]
+    assert f"required DFB entry size ({entry} B)" in text
+    [f] = findings_of(analyze_program(case), "TTA013")
+    assert f"{entry:,} B" in f.message and "1,395,584 B" in f.message
+    default = analyze(parse_file(PROGRAMS / case / "ttnn.mlir"))
+    assert bool(findings_of(default, "TTA013")) == (case == "concat1d_200000_f32_o0")

@@ -16,6 +16,10 @@ TT_METAL_VERSIONS = {
         "tt-metal of late December 2025 (the seed 001 build): the multi-core block untilize(-with-unpadding) factory "
         "sizes its blocks without an L1 limit (the limit arrived with tt-metal PR #35806, 2026-02)"
     ),
+    "614f605f": (
+        "tt-metal 614f605f embedded in jax-tt-plugin 0.1.3 (the real compiler's runtime, on a mock Blackhole P150): "
+        "as 0.81.1, except a row-major concat's DFB entry (an output row plus the last input's row, measured)"
+    ),
 }
 DEFAULT_TT_METAL = "0.81.1"
 

@@ -45,7 +45,7 @@ def _pending(out: Path, only: str | None, shard: tuple[int, int] = (0, 1)) -> li
 
 
 def run_stage(out: Path, only: str | None, chunk: float, timeout: float, lock: bool,
-              shard: tuple[int, int] = (0, 1)) -> None:
+              shard: tuple[int, int] = (0, 1), reverse: bool = False) -> None:
     jax_py = ROOT / ".venv-jax" / "bin" / "python"
     if not jax_py.exists():
         sys.exit("run.py: .venv-jax is missing: run scripts/setup-compiler.sh first")
@@ -58,14 +58,14 @@ def run_stage(out: Path, only: str | None, chunk: float, timeout: float, lock: b
     # ($TMPDIR/libtt-tt-metal-runtime-assets-*, 417 MB, unpacked at first start) in $TMPDIR; another plugin
     # process can remove or rewrite them under a running one ("system desc does not exist", "cannot execute
     # 'cc1plus'"): each runner gets a TMPDIR of its own.
-    tmp = Path(tempfile.gettempdir()) / f"ttprog-{shard[0]}-of-{shard[1]}"
+    tmp = Path(tempfile.gettempdir()) / f"ttprog-{shard[0]}-of-{shard[1]}{'-rev' if reverse else ''}"
     tmp.mkdir(exist_ok=True)
     for link in tmp.glob("libtt-tt-metal-runtime-assets-*"):
         if link.is_symlink():
             link.unlink()
     env["TMPDIR"] = str(tmp)
     while True:
-        todo = _pending(out, only, shard)
+        todo = _pending(out, only, shard)[::-1 if reverse else 1]
         if not todo:
             break
         t = time.time()
@@ -97,13 +97,15 @@ def main() -> int:
     ap.add_argument("--stage", choices=("run", "check", "all"), default="all")
     ap.add_argument("--shard", default="0/1", help="K/N: run only the cases whose index is K modulo N "
                     "(N runners side by side)")
+    ap.add_argument("--reverse", action="store_true", help="last case first (a second runner on the same "
+                    "shard meets the first in the middle)")
     ap.add_argument("--no-lock", dest="lock", action="store_false",
                     help="do not take /tmp/ttnn-mock.lock: the plugin's mock device and the ttnn executor's ran "
                          "side by side (measured), so the lock only spares CPU")
     a = ap.parse_args()
     if a.stage in ("run", "all"):
         run_stage(a.out, a.only, a.chunk_seconds, a.timeout, a.lock,
-                  tuple(int(x) for x in a.shard.split("/")))
+                  tuple(int(x) for x in a.shard.split("/")), a.reverse)
     if a.stage in ("check", "all"):
         import outcomes
         outcomes.main([x for d in sorted(p for p in a.out.iterdir() if p.is_dir()) + [a.out]

@@ -91,8 +91,8 @@ def main() -> int:
     for name in a.cases:
         if time.time() - start > a.budget:
             break
-        if (a.out / name / "result.json").exists():  # done by an earlier chunk
-            continue
+        if any((d / name / "result.json").exists() for d in (a.out, *a.out.parent.iterdir())):
+            continue  # done by an earlier chunk, or by a runner beside this one
         (a.out / ".current").write_text(name)
         res = run_case(names[name], a.out)
         tries = a.out / name / "infra_failures"

@@ -1001,7 +1001,8 @@ def _slice_steps(x: Tensor, dims: list[tuple[int, int, int, int]], out: Tensor, 
 _CONCAT = "data_movement/concat/device/"
 
 
-def concat_program(xs: list[Tensor], dim: int, out: Tensor, arch: Arch, grid: tuple[int, int]) -> ProgramModel:
+def concat_program(xs: list[Tensor], dim: int, out: Tensor, arch: Arch, grid: tuple[int, int],
+                   tt_metal: str = "0.81.1") -> ProgramModel:
     """ConcatProgramFactory (interleaved inputs and output).
 
     One DFB ``src0`` of one output page: a tile, or a row-major row rounded up to
@@ -1009,22 +1010,32 @@ def concat_program(xs: list[Tensor], dim: int, out: Tensor, arch: Arch, grid: tu
     unless that exceeds ``l1_size / 2 - base``; split over the output pages
     (``concat/device/concat_program_factory.cpp``).
 
+    tt-metal 614f605f (jax-tt-plugin 0.1.3's runtime) sizes a row-major entry as
+    an output row plus the last input's row, rounded up the same way: measured to
+    the byte on the mock P150 through the real compiler (1-D f32 concats of two
+    117,000 / 170,000 / 200,000 / 400,000-element inputs: 1,404,032, 2,040,000,
+    2,400,000 and 4,800,000 B; a roll's concat of 7 + 399,993 elements:
+    3,200,000 B), while ttnn 0.81.1 sizes it as the output row alone (a [1, 174400]
+    x 2 f32 concat ran, a [1, 200000] x 2 one asked for 1,600,000 B; measured).
+    The stored tt-metal source read has the output-row rule only.
+
     Raises:
-        DeviceRejection: one page exceeds the L1 capacity ``l1_size - base``
+        DeviceRejection: one entry exceeds the L1 capacity ``l1_size - base``
             (TT_FATAL "ttnn.concat: required DFB entry size (N B) exceeds per-core
             L1 capacity (M B)", ``concat_program_factory.cpp`` ``single_page_size <=
-            l1_capacity``; measured on the mock P150 with ttnn 0.81.1 and with the
-            plugin's tt-metal 614f605f: a row-major [1, 400000] f32 output, 1,600,000 B).
+            l1_capacity``).
     """
     if out.tiled:
         pages = out.physical_volume // (TILE * TILE)
         page = out.tile_bytes
     else:
         pages = out.volume // out.shape[-1]
-        page = align_up(out.shape[-1] * out.element_bytes, max(xs[0].alignment, out.alignment))
+        row = out.shape[-1] + (xs[-1].shape[-1] if tt_metal == "614f605f" else 0)
+        page = align_up(row * out.element_bytes, max(xs[0].alignment, out.alignment))
     capacity = arch.l1_size - arch.l1_unreserved_base
     if page > capacity:
-        raise DeviceRejection(f"ttnn.concat: required DFB entry size ({page:,} B, one row-major output row) exceeds "
+        what = "an output row" + (" plus the last input's row (tt-metal 614f605f)" if tt_metal == "614f605f" else "")
+        raise DeviceRejection(f"ttnn.concat: required DFB entry size ({page:,} B: {what}, row major) exceeds "
                               f"per-core L1 capacity ({capacity:,} B = l1_size - l1_unreserved_base): TT_FATAL in "
                               "concat_program_factory.cpp")
     n = 2 if 2 * page <= arch.l1_size // 2 - arch.l1_unreserved_base else 1
@@ -1080,7 +1091,7 @@ def _concat_impl_steps(xs: list[Tensor], dim: int, out: Tensor, ctx: CBContext) 
     """``concat_impl``: ConcatDeviceOperation on interleaved tensors (tiled-unaligned or the default factory)."""
     if _tiled_unaligned_ok(xs, dim, out, ctx):
         return [concat_tiled_unaligned_program(xs, ctx.grid)]
-    return [concat_program(xs, dim, out, ctx.arch, ctx.grid)]
+    return [concat_program(xs, dim, out, ctx.arch, ctx.grid, ctx.tt_metal)]
 
 
 def _concat_steps(xs: list[Tensor], dim: int, out: Tensor, ctx: CBContext) -> list[ProgramModel]:
@@ -1124,10 +1135,15 @@ def _concat_steps(xs: list[Tensor], dim: int, out: Tensor, ctx: CBContext) -> li
 
 
 def _concat_rm_steps(xs: list[Tensor], dim: int, out: Tensor, ctx: CBContext) -> list[ProgramModel]:
-    """Row-major concat: directly, or between transposes of the last two dims when rows are unaligned."""
+    """Row-major concat: directly, or between transposes of the last two dims when rows are unaligned.
+
+    tt-metal 614f605f concatenates unaligned 1-D rows directly (a roll's [7] + [299993] f32 concat asked
+    for one 2,400,000 B entry: the output row plus the last input's row; measured through the real
+    compiler), where ttnn 0.81.1 goes through [1, W] views and transposes.
+    """
     rank = xs[0].rank
     if rank == 1:
-        if any((t.shape[0] * t.element_bytes) % t.alignment for t in xs):
+        if ctx.tt_metal != "614f605f" and any((t.shape[0] * t.element_bytes) % t.alignment for t in xs):
             # unsqueeze_squeeze_1D: concat [1, W] tensors along dim 1 (views), then squeeze
             return _concat_rm_steps([t.with_(shape=(1,) + t.shape) for t in xs], 1, out.with_(shape=(1,) + out.shape),
                                     ctx)
