@@ -79,9 +79,9 @@ def _grid() -> list[Case]:
 
 
 def cases() -> list[Case]:
-    """Every program of the campaign, in run order: level 0 before 1 before 2, single-op families
-    before multi-op ones, and the families taken in turn (smallest sizes first), so a partial
-    campaign covers every family."""
+    """Every program of the campaign, in run order: single-op families before multi-op ones, and
+    the (family, level) pairs taken in turn, smallest sizes first, so a partial campaign covers
+    every family at every optimization level."""
     grid = _grid()
     rank: dict[Case, int] = {}
     for opt in {c.opt for c in grid}:
@@ -90,7 +90,7 @@ def cases() -> list[Case]:
             mine = sorted(mine, key=lambda c: _size(c.params))
             for i, c in enumerate(mine):
                 rank[c] = i
-    return sorted(grid, key=lambda c: (c.opt, c.family in MULTI_OP, rank[c], c.family))
+    return sorted(grid, key=lambda c: (c.family in MULTI_OP, rank[c], c.opt, c.family))
 
 
 # Families of many ops (each builds many kernels the first time): after the single-op ones.
