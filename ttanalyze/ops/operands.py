@@ -37,9 +37,20 @@ def operand_groups(op: Op, spec: tuple[str, ...]) -> dict[str, list[Value]]:
         if extra < 0 or (extra and not any(variable)):
             raise ShapeError(f"{op.name} expects {fixed} operands, got {len(vals)}")
         if extra and sum(variable) > 1:
-            raise ShapeError(f"{op.name}: {len(vals)} operands for several optional groups without "
-                             "operandSegmentSizes")
-        sizes = [extra if v else 1 for v in variable]
+            # No operandSegmentSizes although the op (today) has several variable groups: the file comes
+            # from a tt-mlir whose op had fewer of them (MLIR prints the attribute whenever the op has the
+            # AttrSizedOperandSegments trait), e.g. scaled_dot_product_attention with only attention_mask
+            # (tt-xla dumps of 2026-03).  Optional groups were added at the end, so the operands fill the
+            # optional groups in order; variadic groups stay ambiguous.
+            if any(s.endswith("*") for s in spec) or extra > sum(variable):
+                raise ShapeError(f"{op.name}: {len(vals)} operands for several optional groups without "
+                                 "operandSegmentSizes")
+            optional_seen, sizes = 0, []
+            for v in variable:
+                sizes.append(1 if not v else int(optional_seen < extra))
+                optional_seen += v
+        else:
+            sizes = [extra if v else 1 for v in variable]
     out: dict[str, list[Value]] = {}
     pos = 0
     for name, size, spec_name in zip(names, sizes, spec):
