@@ -36,3 +36,7 @@ for b, h, s, d, n in [(1, 8, 256, 64, 32), (1, 8, 256, 64, 128), (2, 8, 256, 64,
                       (1, 32, 2048, 128, 1024), (8, 8, 128, 64, 96)]:
     CASES.append(Case(f"fill_cache/{b}x{h}x{s}x{d}/{n}", "ttnn.fill_cache", ((b, h, s, d), (1, h, n, d)), (),
                       "batch_offset = 0 : i32", {"batch_idx": 0}))
+for b, h, s, d, n in [(32, 8, 1024, 128, 32), (32, 1, 256, 64, 32), (8, 8, 512, 64, 8), (64, 4, 256, 128, 64),
+                      (32, 8, 1024, 128, 16), (4, 2, 128, 32, 4)]:
+    CASES.append(Case(f"update_cache/{b}x{h}x{s}x{d}/{n}", "ttnn.update_cache", ((b, h, s, d), (1, h, n, d), (1,)), (),
+                      "batch_offset = 0 : i32", {"update_idx": 5}, ("bf16", "bf16", "u32")))

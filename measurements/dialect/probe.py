@@ -36,6 +36,8 @@ def call(case: Case, ts: list):
         return ttnn.transformer.concatenate_heads(ts[0], memory_config=ttnn.DRAM_MEMORY_CONFIG)
     if case.op == "ttnn.fill_cache":
         return ttnn.fill_cache(ts[0], ts[1], case.kwargs["batch_idx"])
+    if case.op == "ttnn.update_cache":  # the runtime reads the index tensor on the host and passes its value
+        return ttnn.update_cache(ts[0], ts[1], case.kwargs["update_idx"], batch_offset=0)
     raise ValueError(case.op)
 
 
@@ -45,8 +47,8 @@ def main() -> int:
     with OUT.open("w") as f:
         for case in CASES:
             dtypes = case.dtypes or ("bf16",) * len(case.operands)
-            ts = [ttnn.empty(list(s), W.tt_dtype(d), ttnn.TILE_LAYOUT, dev, ttnn.DRAM_MEMORY_CONFIG)
-                  for s, d in zip(case.operands, dtypes)]
+            ts = [ttnn.empty(list(s), W.tt_dtype(d), ttnn.TILE_LAYOUT if d != "u32" else ttnn.ROW_MAJOR_LAYOUT, dev,
+                             ttnn.DRAM_MEMORY_CONFIG) for s, d in zip(case.operands, dtypes)]
             ttnn._ttnn.graph.begin_graph_capture(ttnn.graph.RunMode.NO_DISPATCH)
             err = None
             try:

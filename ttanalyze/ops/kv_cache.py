@@ -131,3 +131,43 @@ def fill_cache_program(ctx: CBContext) -> ProgramModel:
 
 register_check("ttnn.fill_cache", "mock", "tests/test_ops_dialect_measured.py against measurements/dialect/results.jsonl",
                ("UpdateKVCacheOperation",))
+
+
+_UPDATE_SRC = ("tt-metal ttnn/cpp/ttnn/operations/kv_cache/device/update_cache_multi_core_program_factory.cpp "
+               "(00555207)")
+
+
+@register_cb("ttnn.update_cache")
+def update_cache_program(ctx: CBContext) -> ProgramModel:
+    """``UpdateCacheMultiCoreProgramFactory`` (the runtime reads the index to the host and calls
+    ``ttnn::update_cache(cache, input, index, batch_offset)`` without a compute config).
+
+    With ``Wt = cache.padded[-1] / 32``, ``granularity = min(2, cache.padded[0])`` and
+    ``B = input.padded[-2]``: c_0 holds ``2 * granularity * Wt`` cache tiles, c_1 ``2 * Wt`` input
+    tiles (a sharded input backs it), c_24/c_25 (one CB) and c_26 ``2 * granularity * Wt`` bf16
+    intermediate tiles each (ttnn's default compute config has no fp32 accumulation: measured),
+    c_16 ``B * Wt`` cache tiles; ``input.padded[1] * B / 32`` batched heads split row-major over the
+    grid.  Measured: measurements/dialect/results.jsonl.
+    """
+    cache, x = operand(ctx, 0), operand(ctx, 1)
+    wt = cache.padded[-1] // TILE
+    gran = min(2, cache.padded[0])
+    b = x.padded[-2]
+    interm = 2048  # Float16_b tile
+    if x.sharded:
+        cores = x.shard.grid
+        in_cb = CB(1, "src1", x.tile_bytes, x.shard.shape[0] * x.shard.shape[1] // (TILE * TILE), cores, True)
+        note = "sharded input: c_1 is the input's shard"
+    else:
+        split = split_work_to_cores(ctx.grid, x.padded[1] * b // TILE, row_wise=True)
+        cores = split.all_cores
+        in_cb = CB(1, "src1", x.tile_bytes, 2 * wt, cores)
+        note = f"{split.num_cores} cores for {split.units} batched heads"
+    cbs = [CB(0, "src0 cache", cache.tile_bytes, 2 * gran * wt, cores), in_cb,
+           CB(24, "interm0/1", interm, 2 * gran * wt, cores), CB(26, "interm2", interm, 2 * gran * wt, cores),
+           CB(16, "out", cache.tile_bytes, b * wt, cores)]
+    return ProgramModel("UpdateKVCacheOperation::UpdateCacheMultiCoreProgramFactory", _UPDATE_SRC, cores, cbs, [note])
+
+
+register_check("ttnn.update_cache", "mock", "tests/test_ops_dialect_measured.py against measurements/dialect/results.jsonl",
+               ("UpdateKVCacheOperation",))
