@@ -140,6 +140,9 @@ def compare(p: dict, dev) -> dict:
          "l1_before": dev.l1_allocated_per_bank, "l1_peak": dev.l1_buffers_peak_per_bank,
          "outputs": [_spec(s) for s in dev.outputs]}
     rec["device"] = d
+    if not dev.ok and "incompatible function arguments" in (dev.error or ""):
+        rec["outcome"] = "not_replayed"  # the executor called ttnn with arguments it rejects: a worker gap
+        return rec
     if not dev.ok and dev.l1_allocated_per_bank is None and not dev.unsupported and not dev.crashed:
         rec["outcome"] = "invalid"  # the operands could not be allocated: not an instance of the op
         return rec
@@ -249,9 +252,9 @@ def run(args) -> None:
     ok, why = client.available()
     if not ok:
         raise SystemExit(f"executor not available: {why}")
-    # an instance the analyzer crashed on was not replayed: retry it (the analyzer may be fixed since)
-    done = {k for k, r in load_results().items() if not (r["outcome"] == "not_replayed"
-                                                         and r.get("model", {}).get("status") == "crashed")}
+    # an instance that was not replayed (the analyzer crashed, or the executor could not translate it) is
+    # retried: either may be fixed since
+    done = {k for k, r in load_results().items() if r["outcome"] != "not_replayed"}
     todo = [(op, i) for op, i in instances(args.base, args.only) if f"{GENERATOR}/{op}/{i}" not in done]
     # interleave ops so every chunk (and a partial campaign) covers them all
     todo.sort(key=lambda t: (t[1], t[0]))

@@ -874,7 +874,10 @@ def _full(c: Call):
     shape = c.attrs["shape"]
     dims = shape["dims"] if isinstance(shape, dict) else shape
     on_device = c.res[0].get("buffer_type") != "system_memory"
-    return ttnn.full(list(dims), fill_value=c.attrs["fill_value"], dtype=c.dtype, layout=c.layout,
+    fill = c.attrs["fill_value"]
+    if isinstance(fill, str):  # a hex float attribute (0xFF800000 : f32) renders as "-inf"/"inf"/"nan"
+        fill = float(fill)
+    return ttnn.full(list(dims), fill_value=fill, dtype=c.dtype, layout=c.layout,
                      device=c.device if on_device else None, memory_config=c.mc if on_device else None)
 
 
