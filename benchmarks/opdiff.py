@@ -25,7 +25,7 @@ the ids already there.  The device lock is taken per chunk, not for the whole ca
 
 Usage::
 
-    .venv/bin/python benchmarks/opdiff.py run --base 100 [--chunk 300] [--lock /tmp/ttnn-mock.lock]
+    .venv/bin/python benchmarks/opdiff.py run --base 60 [--chunk 30] [--lock /tmp/ttnn-mock.lock]
     .venv/bin/python benchmarks/opdiff.py rescore   # the current model against the stored device results
     .venv/bin/python benchmarks/opdiff.py report    # rewrites the cb-sweep section of docs/accuracy.md
 """
@@ -293,8 +293,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run", help="run (or resume) the campaign")
-    r.add_argument("--base", type=int, default=100, help="instances per op (times the op's weight)")
-    r.add_argument("--chunk", type=int, default=300, help="instances per device session (lock held per chunk)")
+    r.add_argument("--base", type=int, default=60, help="instances per op (times the op's weight)")
+    r.add_argument("--chunk", type=int, default=30, help="instances per device session (lock held per chunk)")
     r.add_argument("--only", help="only ops whose name starts with this")
     r.add_argument("--lock", help="flock this file around each chunk's device session (e.g. /tmp/ttnn-mock.lock)")
     r.add_argument("--timeout", type=float, default=120.0, help="seconds per replay")
