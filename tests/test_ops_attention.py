@@ -61,6 +61,17 @@ def test_decode_and_paged_decode():
     assert c.status == "invalid" and "32" in c.error  # block size 48
 
 
+def test_decode_mask_middle_dims_are_not_refused():
+    # tt-mlir's decode verifier leaves the mask's middle dims free; tt-xla's GPT-OSS decode passes a
+    # [1, B, H, S] mask: no false error (the last dim must still be the KV length).
+    q, k = T(1, 32, 8, 128), T(32, 1, 1024, 128)
+    attrs = seg(1, 1, 1, 1, 0, 0) + ", is_causal = false"
+    _, c = check("ttnn.scaled_dot_product_attention_decode", [q, k, k, T(1, 32, 8, 1024)], [q], attrs)
+    assert c.status == "checked"
+    _, c = check("ttnn.scaled_dot_product_attention_decode", [q, k, k, T(1, 32, 8, 512)], [q], attrs)
+    assert c.status == "invalid" and "1024" in c.error
+
+
 def test_flash_mla_prefill_takes_head_dim_v():
     q, k = T(1, 16, 128, 576), T(1, 1, 128, 576)
     _, c = check("ttnn.flash_mla_prefill", [q, k], [T(1, 16, 128, 512)], seg(1, 1, 0, 0) + ", head_dim_v = 512 : ui32")
