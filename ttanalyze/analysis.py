@@ -15,7 +15,7 @@ from .ir.model import Op, Program, TensorType, Value
 from .memory import AllocationReplay, MemoryTimeline, replay, timeline
 from .mesh import Mesh, mesh_of
 from .ops.spec import TensorSpec
-from .programs import OpProgram, op_models
+from .programs import MODEL_FAILURES, OpProgram, failure_text, op_models, reraise_in_debug
 from .versions import DEFAULT_TT_METAL, check_version
 
 
@@ -150,6 +150,9 @@ def check_shapes(op: Op) -> OpShapeCheck:
         shapes = model.infer(op)
     except O.ShapeError as exc:
         return OpShapeCheck("invalid", error=str(exc))
+    except MODEL_FAILURES as exc:  # see programs.MODEL_FAILURES
+        reraise_in_debug()
+        return OpShapeCheck("unchecked", error=f"the shape rule failed on this op ({failure_text(exc)})")
     if shapes is None:
         return OpShapeCheck("unchecked")
     return OpShapeCheck("checked", shapes=shapes)

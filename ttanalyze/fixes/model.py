@@ -137,7 +137,7 @@ def evaluate(fix: Fix, finding: Finding, source: str, a: Analysis, findings: lis
     try:
         text = apply_rewrites(source, a, [fix.rewrite])
         b, after_findings = reanalyze(text, a)
-    except (RewriteError, InputError) as exc:
+    except (RewriteError, InputError, ValueError) as exc:  # ValueError: the IR emitter cannot write the new type
         fix.effect = Effect(False, [f"the rewrite failed: {exc}"], before, {})
         return fix
     old_errors = {(f.rule, f.message) for f in findings if f.severity == "error"}

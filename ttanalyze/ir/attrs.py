@@ -506,7 +506,10 @@ class _Builder:
     def tile(self, node: Node) -> TileType:
         if len(node.items) != 2:
             raise AttrError("!ttcore.tile expects <HxW, dtype>")
-        h, w = _dims(node.items[0], "tile shape")
+        shape = _dims(node.items[0], "tile shape")
+        if len(shape) != 2 or not all(1 <= d <= 32 for d in shape):  # tt-metal tiles are at most 32x32
+            raise AttrError(f"!ttcore.tile shape {'x'.join(map(str, shape))} is not HxW with 1..32 rows and columns")
+        h, w = shape
         dtype = _ident(node.items[1], "tile data type")
         if dtype in BUILTIN_TO_DTYPE:
             dtype = BUILTIN_TO_DTYPE[dtype]
@@ -718,7 +721,7 @@ def _build_chip_desc(b: _Builder, node: Any) -> ChipDesc:
         dram_grid = (1, ints["num_dram_channels"])
         defaulted.append(("dram_grid", dram_grid, "not written by tt-mlir before 2026-04-23: 1 x num_dram_channels"))
     dtypes = tuple(_ident(d, "supported_data_types") for d in kw.get("supported_data_types", []))
-    return ChipDesc(
+    desc = ChipDesc(
         arch=_ident(kw["arch"], "arch"),
         grid=_dims(kw["grid"], "grid"),
         dram_grid=dram_grid,
@@ -727,6 +730,50 @@ def _build_chip_desc(b: _Builder, node: Any) -> ChipDesc:
         defaulted=tuple(defaulted),
         **ints,
     )
+    _check_chip_desc(desc)
+    return desc
+
+
+# Bounds no Tenstorrent chip comes near (tt-metal keeps these figures in uint32
+# fields of its SoC descriptor; a worker grid is 2D and at most 14x10 today):
+# values outside them are typos or corruption, not a device to model.
+_CHIP_BOUNDS = {
+    "l1_size": (1, 2**32 - 1),
+    "num_dram_channels": (1, 64),
+    "dram_channel_size": (1, 2**40),
+    "l1_unreserved_base": (0, 2**32 - 1),
+    "erisc_l1_unreserved_base": (0, 2**32 - 1),
+    "dram_unreserved_base": (0, 2**40),
+    "dram_unreserved_end": (0, 2**40),
+    "dst_physical_size_tiles": (1, 1024),
+    "num_cbs": (1, 1024),
+}
+_CHIP_ALIGNS = ("noc_l1_address_align_bytes", "pcie_address_align_bytes", "noc_dram_address_align_bytes")
+_MAX_GRID_DIM = 256
+
+
+def _check_chip_desc(desc: ChipDesc) -> None:
+    """Reject a chip desc no device can have (0 or 2^64 cores, -1 DRAM channels, an L1 of 10^30 B).
+
+    Raises:
+        AttrError: a grid that is not 2D with 1..256 cores per dim, a field
+            outside its bound above, an alignment that is not a power of two
+            from 16 to 4,096 B, or an L1 whose unreserved base is not below its size.
+    """
+    for what, grid in (("grid", desc.grid), ("dram_grid", desc.dram_grid)):
+        if len(grid) != 2 or not all(1 <= g <= _MAX_GRID_DIM for g in grid):
+            raise AttrError(f"chip desc {what} {'x'.join(map(str, grid))} is not a 2D grid of 1..{_MAX_GRID_DIM} "
+                            "cores per dimension")
+    for name, (lo, hi) in _CHIP_BOUNDS.items():
+        value = getattr(desc, name)
+        if not lo <= value <= hi:
+            raise AttrError(f"chip desc {name} = {value} is outside {lo}..{hi:,}: not a real device")
+    for name in _CHIP_ALIGNS:
+        value = getattr(desc, name)
+        if not (16 <= value <= 4096 and value & (value - 1) == 0):  # tt-metal's HAL: 16 (L1) to 64 (DRAM, PCIe)
+            raise AttrError(f"chip desc {name} = {value} is not a power of two from 16 to 4,096 B")
+    if desc.l1_unreserved_base >= desc.l1_size:
+        raise AttrError(f"chip desc l1_unreserved_base {desc.l1_unreserved_base} is not below l1_size {desc.l1_size}")
 
 
 def _build_device(b: _Builder, node: Node) -> DeviceAttr:

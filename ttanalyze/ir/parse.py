@@ -10,18 +10,20 @@ every call).
 
 from __future__ import annotations
 
+import itertools
 import re
 import sys
 import types
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from iree.compiler import ir
 from iree.compiler._mlir_libs import _mlir
 
 from ..errors import InputError, SourcePos
 from . import attrs as A
-from .attr_grammar import AttrSyntaxError, parse_attr_text
+from .attr_grammar import AttrSyntaxError, Ident, Node, ShapedTypeV, parse_attr_text
 from .model import Func, Op, OtherType, Program, TensorType, Value
 from .normalize import OPAQUE_OP, Normalized, decode, normalize, split_modules
 
@@ -151,16 +153,104 @@ def _check_is_ttnn(text: str, path: str) -> None:
 
 def _parse_module(text: str, path: str) -> Program:
     norm = normalize(text, path)
+    _check_nesting(norm, path)
     ctx = ir.Context()
     ctx.allow_unregistered_dialects = True
     try:
         module = ir.Module.parse(norm.text, ctx)
     except ir.MLIRError as exc:
         raise _mlir_error(exc, norm, path) from None
+    _check_locations(text, norm, path, ctx)
     program = _Walker(norm, text, path).program(module)
     program.source = text
     program.host_functions = list(norm.host_functions)
     return program
+
+
+# Brackets nested deeper than this are refused before MLIR sees them: its
+# recursive-descent parser overflows the C stack (a segmentation fault) near
+# 10,000 levels, and the attribute grammar and the walker recurse in Python.
+# tt-mlir's output nests a few levels (the system_desc is the deepest, ~6).
+MAX_NESTING = 128
+_NESTING_SKIP = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*')
+_NOT_BRACKETS = bytes(b for b in range(256) if chr(b) not in "([{<)]}>")
+_BRACKET_STEP = np.zeros(256, dtype=np.int64)
+_BRACKET_STEP[[ord(c) for c in "([{<"]] = 1
+_BRACKET_STEP[[ord(c) for c in ")]}>"]] = -1
+
+
+def _check_nesting(norm: Normalized, path: str) -> None:
+    """Refuse brackets ``([{<`` nested deeper than :data:`MAX_NESTING` (strings, comments and ``->`` aside).
+
+    Raises:
+        InputError: at the bracket that goes one level too deep.
+    """
+    text = _NESTING_SKIP.sub(lambda m: " " * len(m.group(0)), norm.text).replace("->", "  ")
+    kept = text.encode("utf-8").translate(None, _NOT_BRACKETS)  # the brackets alone, in order
+    if len(kept) <= MAX_NESTING:
+        return
+    depth = np.cumsum(_BRACKET_STEP[np.frombuffer(kept, dtype=np.uint8)], dtype=np.int64)
+    if depth.max() <= MAX_NESTING:
+        return
+    nth = int(np.argmax(depth > MAX_NESTING))  # the nth bracket of the text goes too deep
+    m = next(itertools.islice(re.finditer(r"[(\[{<)\]}>]", text), nth, None))
+    line = text.count("\n", 0, m.start()) + 1
+    col = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
+    raise InputError(f"brackets nested more than {MAX_NESTING} deep: not TTNN IR", path, norm.original_pos(line, col))
+
+
+_LOC_ALIAS_LINE = re.compile(r"[#][A-Za-z_][\w.$-]*[ \t]*=[ \t]*loc\(")
+_LOC_HOLDER = '"loc.check"() : () -> () '
+
+
+def _check_locations(text: str, norm: Normalized, path: str, ctx: ir.Context) -> None:
+    """Have MLIR parse every location the normalizer blanked (``loc(...)`` and ``#locN = loc(...)``).
+
+    The normalizer keeps locations away from the parser (so that ops get the
+    user's file:line:col); this parses them on their own, each ``loc(...)``
+    as the trailing location of a placeholder op at its original line and
+    column, so that what MLIR rejects there (an undefined or redefined
+    ``#loc`` alias, an unterminated string) is rejected here too.
+
+    Raises:
+        InputError: MLIR's first diagnostic, at its position in the user's file.
+    """
+    if not norm.line_locs and not norm.loc_aliases:
+        return
+    lines = text.split("\n")
+    out = [""] * (len(lines) + 1)  # out[k] holds line k of the user's file; out[0] is a free line before it
+    for number, line in enumerate(lines, 1):
+        if _LOC_ALIAS_LINE.match(line):
+            out[number] = line
+            continue
+        locs = norm.line_locs.get(number)
+        if not locs:
+            continue
+        buf, end = [], 0
+        for loc in locs:
+            start = line.find(loc, end)
+            if start < 0:
+                continue
+            if not buf:  # the placeholder op goes at the end of the previous line
+                out[number - 1] += " " + _LOC_HOLDER
+                buf.append(" " * start)
+            elif start - end >= len(_LOC_HOLDER):
+                buf.append(" " * (start - end - len(_LOC_HOLDER)) + _LOC_HOLDER)
+            else:  # too close to the previous one: its column is off by a few characters
+                buf.append(" " + _LOC_HOLDER)
+            buf.append(loc)
+            end = start + len(loc)
+        out[number] += "".join(buf)
+    try:
+        ir.Module.parse("\n".join(out), ctx)
+    except ir.MLIRError as exc:
+        diags = list(exc.error_diagnostics)
+        pos = None
+        if diags:
+            m = re.search(r":(\d+):(\d+)", str(diags[0].location))
+            pos = SourcePos(max(int(m.group(1)) - 1, 1), int(m.group(2))) if m else None
+        message = diags[0].message if diags else str(exc)
+        raise InputError(f"invalid location: {message}", path, pos) from None
 
 
 def _mlir_error(exc: ir.MLIRError, norm: Normalized, path: str) -> InputError:
@@ -225,6 +315,8 @@ class _Walker:
     # -- program ----------------------------------------------------------------
     def program(self, module: ir.Module) -> Program:
         self.asm = ir.AsmState(module.operation)
+        self.context = module.context
+        self.element_types: dict[str, str | None] = {}  # builtin element type name -> MLIR's complaint
         funcs: list[Func] = []
         self.collect(module.operation, funcs)
         if not funcs:
@@ -267,6 +359,9 @@ class _Walker:
         kind = attrs["tt.function_type"].value if "tt.function_type" in attrs else ""
         private = "sym_visibility" in attrs and attrs["sym_visibility"].value == "private"
         pos = self.op_pos(fop)
+        for name in ("arg_attrs", "res_attrs"):  # checked like any attribute (ttcore.local_shape holds a type)
+            if name in attrs:
+                self.convert_attr(attrs[name], pos)
         func = Func(fname, [], [], [], kind, pos, private, self.norm.resolve_loc)
         if not fop.regions or not fop.regions[0].blocks:
             return func  # a declaration
@@ -466,12 +561,51 @@ class _Walker:
         except AttrSyntaxError as exc:
             raise self.error(f"{exc} in '{_clip(text)}'", self.text_pos(text, pos, exc.offset)) from None
         try:
+            self.check_tensor_types(tree)
             value = A.build(tree, self.resolve_alias)
         except A.AttrError as exc:
             raise self.error(f"{exc} in '{_clip(text)}'", self.text_pos(text, pos)) from None
         if isinstance(value, A.DialectAttr):
             return A.DialectAttr(value.kind, text)
         return value
+
+    def check_tensor_types(self, tree: Any) -> None:
+        """The ``tensor<...>`` types inside an opaque attribute (``#ttcore<local_shape local_shape =
+        tensor<...>>``), which MLIR does not parse: their element types must be MLIR builtin types and
+        their dims obey the limits of :meth:`tensor_type`.
+
+        Raises:
+            A.AttrError: an unknown element type or an absurd dimension.
+        """
+        stack = [tree]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, ShapedTypeV):
+                if node.kind == "tensor":
+                    if any(d > MAX_DIM for d in node.shape):
+                        raise A.AttrError(f"dimension larger than 2^32-1 in tensor<{'x'.join(map(str, node.shape))}x...> "
+                                          "(tt-metal stores dims as uint32)")
+                    if isinstance(node.element, Ident):
+                        self.check_element_type(node.element.name)
+                stack.extend(node.extra)
+                stack.append(node.element)
+            elif isinstance(node, Node):
+                stack.extend(node.items)
+                stack.extend(node.kw.values())
+            elif isinstance(node, list):
+                stack.extend(node)
+
+    def check_element_type(self, name: str) -> None:
+        """Raise A.AttrError when MLIR does not parse ``name`` as a type."""
+        if name not in self.element_types:
+            try:
+                ir.Type.parse(name, self.context)
+                self.element_types[name] = None
+            except ir.MLIRError as exc:
+                diags = list(exc.error_diagnostics)
+                self.element_types[name] = diags[0].message if diags else str(exc)
+        if self.element_types[name] is not None:
+            raise A.AttrError(f"unknown element type '{name}' ({self.element_types[name]})")
 
     def resolve_alias(self, name: str) -> Any:
         if name in self.alias_trees:

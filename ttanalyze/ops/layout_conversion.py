@@ -1017,10 +1017,14 @@ def _sharded_to_interleaved(t: Tensor, arch: Arch) -> ProgramModel:
     of its own without a dtype change."""
     sh = t.mem.shard
     unit, units = _units(t, sh)
+    if t.tiled and (sh.shape[0] < TILE or sh.shape[1] < TILE):
+        raise CBModelError(f"shard shape {sh.shape[0]}x{sh.shape[1]} is smaller than a tile")
     if t.tiled:
         h_shards, w_shards = ceil_div(t.height // TILE, sh.shape[0] // TILE), ceil_div(t.width // TILE, sh.shape[1] // TILE)
     else:
         h_shards, w_shards = ceil_div(prod(t.shape[:-1]), sh.shape[0]), ceil_div(t.shape[-1] * t.element_bytes, unit)
+    if h_shards * w_shards > len(sh.cores):  # the shard spec does not cover the tensor (TTA006 says why)
+        raise CBModelError(f"{h_shards * w_shards:,} shards of {sh.shape[0]}x{sh.shape[1]} for {len(sh.cores)} cores")
     if t.mem.memory_layout == "block_sharded":
         x0, y0 = min(sh.cores)
         cores = [(x0 + i, y0 + j) for j in range(h_shards) for i in range(w_shards)]

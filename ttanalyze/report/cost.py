@@ -57,6 +57,22 @@ def groups(cost: ProgramCost, by: str) -> list[dict[str, Any]]:
     return sorted(({"key": k, **v} for k, v in acc.items()), key=lambda g: -g["ns"])
 
 
+# rich measures every cell of a table before printing it (~0.5 ms a row): beyond
+# this many rows the table is printed as plain aligned text instead.
+PLAIN_TABLE_ROWS = 2_000
+
+
+def _print_plain(table: Table, console: Console) -> None:
+    """Print ``table`` as aligned plain text (title, header, rows), in time linear in its cells."""
+    columns = [[str(col.header), *map(str, col.cells)] for col in table.columns]
+    widths = [max(map(len, cells)) for cells in columns]
+    right = [col.justify == "right" for col in table.columns]
+    lines = [str(table.title)] if table.title else []
+    for row in zip(*columns):
+        lines.append("  ".join(cell.rjust(w) if r else cell.ljust(w) for cell, w, r in zip(row, widths, right)).rstrip())
+    console.file.write("\n".join(lines) + "\n")
+
+
 def cost_text(cost: ProgramCost, path: str, console: Console, sort: str = "line", group: str = "none",
               top: int = 5) -> None:
     """Print the per-op table (or the grouped one), the totals, the hotspots and the unknown ops."""
@@ -84,7 +100,10 @@ def cost_text(cost: ProgramCost, path: str, console: Console, sort: str = "line"
         for g in groups(cost, group):
             table.add_row(g["key"], str(g["count"]), fmt.num(round(g["dram_bytes"])), fmt.num(round(g["flops"])),
                           _us(g["ns"]), fmt.pct(100 * g["ns"] / total))
-    console.print(table)
+    if table.row_count > PLAIN_TABLE_ROWS:
+        _print_plain(table, console)
+    else:
+        console.print(table)
     costed = [c for c in cost.ops if c.status == "costed"]
     console.print(f"total: {_us(cost.total_ns)} us over {len(costed)} ops with device work "
                   f"({sum(len(c.device_ops) for c in costed)} device ops); DRAM {fmt.nbytes(round(sum(c.dram_bytes for c in costed)))}; "
