@@ -1531,7 +1531,7 @@ def conv3d_params(ctx: CBContext) -> Conv3dParams:
     cfg = op.attrs.get("conv3d_config")
     if not isinstance(cfg, StructAttr):
         raise CBModelError("conv3d without a conv3d_config uses ttnn's default blocking: not modeled")
-    k, s, d = _spatial(op)
+    k, s, d = _spatial(op, rank=3)
     pad = int_list(op, "padding")
     cc = op.attrs.get("compute_config")
     fp32 = bool(getattr(cc, "fp32_dest_acc_en", None)) if cc is not None else True
