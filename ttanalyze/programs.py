@@ -172,10 +172,6 @@ def op_models(analysis: "Analysis") -> tuple[dict[int, OpProgram], dict[int, lis
     specs: dict[int, list[TensorSpec]] = {}
     seen: dict[tuple, tuple[OpProgram, list[TensorSpec] | None]] = {}
     for op in analysis.program.ops:
-        check = analysis.shape_checks.get(op.index)
-        if check is not None and check.status == "invalid":  # the models read attributes the rule found wrong
-            programs[op.index] = OpProgram("out_of_scope", reason=f"its shape rule fails: {check.error}")
-            continue
         ctx = context_for(analysis, op)
         key = (op.name, tuple(op.raw_attrs.items()), tuple(id(v.type) for v in op.operands),
                tuple(id(v.type) for v in op.results), ctx.max_l1_space, ctx.output_l1_per_core)

@@ -1038,6 +1038,19 @@ def _bool(v, default: bool) -> bool:
 _SCHEMES = {"height_sharded": "height", "block_sharded": "block", "width_sharded": "width"}
 
 
+def _rule_holds(op: Op, rule) -> None:
+    """Run the op's shape rule before its CB model reads the same attributes (a padding list one value
+    short, a batch_size the input does not have would crash or stall the model).
+
+    Raises:
+        CBModelError: the rule fails (TTA007 reports why).
+    """
+    try:
+        rule(op)
+    except ShapeError as exc:
+        raise CBModelError(f"its shape rule fails: {exc}") from None
+
+
 def conv2d_params(ctx: CBContext) -> Conv2dParams:
     """:class:`Conv2dParams` of a ``ttnn.conv2d`` op (its attributes and operand layouts).
 
@@ -1053,6 +1066,7 @@ def conv2d_params(ctx: CBContext) -> Conv2dParams:
     inp = operand(ctx, 0)
     if inp.sharded:
         raise CBModelError(f"conv2d with an already {inp.memory_layout} input is not modeled")
+    _rule_holds(op, conv2d)
     k, s, d = _spatial(op)
     pad = int_list(op, "padding")
     pad4 = (pad[0], pad[0], pad[1], pad[1]) if len(pad) == 2 else tuple(pad)
@@ -1358,6 +1372,7 @@ def pool_params(ctx: CBContext) -> PoolParams:
     inp = operand(ctx, 0)
     if inp.sharded:
         raise CBModelError(f"{op.name} with an already {inp.memory_layout} input is not modeled")
+    _rule_holds(op, pool2d)
     k, s, d = _spatial(op)
     pad = int_list(op, "padding")
     pad4 = (pad[0], pad[0], pad[1], pad[1]) if len(pad) == 2 else (pad[0], pad[2], pad[1], pad[3])
@@ -1531,6 +1546,7 @@ def conv3d_params(ctx: CBContext) -> Conv3dParams:
     cfg = op.attrs.get("conv3d_config")
     if not isinstance(cfg, StructAttr):
         raise CBModelError("conv3d without a conv3d_config uses ttnn's default blocking: not modeled")
+    _rule_holds(op, conv3d)
     k, s, d = _spatial(op, rank=3)
     pad = int_list(op, "padding")
     cc = op.attrs.get("compute_config")

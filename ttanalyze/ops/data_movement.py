@@ -558,8 +558,10 @@ def _permute_steps(x: Tensor, dims: tuple[int, ...], out: Tensor, grid: tuple[in
 
     Raises:
         CBModelError: sharded inputs, block-float typecasts, no-op permutes to
-            another memory config (ttnn.to_memory_config).
+            another memory config (ttnn.to_memory_config), dims that are no permutation (TTA007).
     """
+    if sorted(d % x.rank if -x.rank <= d < x.rank else d for d in dims) != list(range(x.rank)):
+        raise CBModelError(f"permutation {list(dims)} is not a permutation of the {x.rank} dims")
     if _permute_nop(x, dims):
         if x.mem == out.mem:
             return []

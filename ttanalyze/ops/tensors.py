@@ -211,7 +211,13 @@ def _view(ctx: CBContext, value, what: str) -> Tensor:
 
 
 def operand(ctx: CBContext, i: int) -> Tensor:
-    """Operand ``i`` of ``ctx.op`` as a :class:`Tensor` (see :func:`tensor_of`)."""
+    """Operand ``i`` of ``ctx.op`` as a :class:`Tensor` (see :func:`tensor_of`).
+
+    Raises:
+        CBModelError: the op has no operand ``i`` (TTA007 reports the missing operand).
+    """
+    if i >= len(ctx.op.operands):
+        raise CBModelError(f"{ctx.op.name} has no operand #{i}")
     return _view(ctx, ctx.op.operands[i], f"operand #{i} of {ctx.op.name}")
 
 
