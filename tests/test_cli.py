@@ -21,10 +21,11 @@ def test_check_prints_findings_and_a_summary(cli):
     result = cli("check", SEED0)
     assert result.exit_code == 0  # warnings only; --fail-on defaults to error
     lines = result.stdout.strip().splitlines()
-    findings = [LINE.match(l) for l in lines[:-1]]
+    findings = [LINE.match(l) for l in lines[:-2]]
     assert all(findings), lines
     assert [(m["line"], m["rule"]) for m in findings if m["rule"] and m["sev"] != "info"] == [("14", "TTA003"), ("15", "TTA002"), ("15", "TTA003")]
-    assert lines[-1].startswith(f"{SEED0}: 3 ops, 0 errors, 3 warnings, ")
+    assert lines[-2].startswith(f"{SEED0}: 3 ops, 0 errors, 3 warnings, ")
+    assert lines[-1] == "Found 0 errors, 3 warnings and 0 info in 1 file"
 
 
 def test_fail_on_warning_and_never(cli):
@@ -123,3 +124,36 @@ def test_arch_option_for_files_without_system_desc(cli, tmp_path):
     assert missing.exit_code == 2 and "--arch" in missing.stderr
     ok = cli("check", path, "--arch", "blackhole")
     assert ok.exit_code == 0 and "[blackhole]" in ok.stdout
+
+
+def test_check_linter_ergonomics(cli, tmp_path):
+    """Comma lists, rule names and id prefixes; --ignore; --statistics; github and concise formats; stdin;
+    directories with --exclude; [tool.ttanalyze] in pyproject.toml; an absurd --l1-small-size is an input error."""
+    seeds = SEED0.parent
+    r = cli("check", seeds, "--select", "TTA00,cb-overflow", "--ignore", "TTA003", "--statistics", "-q", "--no-fixes")
+    assert r.exit_code == 0 and "TTA003" not in r.stdout and "TTA002" in r.stdout
+    assert any(l.split()[1:3] == ["TTA002", "reshape-tile-data-movement"] for l in r.stdout.splitlines()
+               if l.startswith(" "))
+    r = cli("check", SEED0, "--output-format", "github")
+    assert r.stdout.startswith("::warning file=") and ",title=TTA003 padded-inner-dims::" in r.stdout
+    r = cli("check", seeds, "--exclude", "mochi_*", "--format", "concise")
+    assert "mochi" not in r.stdout and "simple_mlp_wh.mlir:24:10: error[TTA013]" in r.stdout
+    assert cli("check", SEED0, "--select", "nope").exit_code == 2
+    assert cli("check", SEED0, "--l1-small-size", str(2**40)).exit_code == 2
+    (tmp_path / "pyproject.toml").write_text('[tool.ttanalyze]\nignore = ["TTA003"]\nfail-on = "warning"\n')
+    r = cli("check", SEED0, "--config", tmp_path / "pyproject.toml", "--no-fixes")
+    assert r.exit_code == 1 and "TTA003" not in r.stdout and "Found 0 errors, 1 warning and 0 info in 1 file" in r.stdout
+    (tmp_path / "pyproject.toml").write_text('[tool.ttanalyze]\nfail_on = "warning"\n')
+    r = cli("check", SEED0, "--config", tmp_path / "pyproject.toml")
+    assert r.exit_code == 2 and "pyproject.toml:2:1: error: unknown key tool.ttanalyze.fail_on" in r.stderr
+
+
+def test_fix_diff_and_atomic_output(cli, tmp_path):
+    out = tmp_path / "out.mlir"
+    out.write_text("previous")
+    conv = SEED0.parent.parent / "real" / "conv2d_block_o0" / "ttnn.mlir"
+    r = cli("fix", conv, "--diff")
+    assert r.stdout.startswith(f"--- {conv}") and "+++ " in r.stdout
+    assert out.read_text() == "previous"
+    r = cli("fix", conv, "-o", out)
+    assert out.read_text() != "previous" and not list(tmp_path.glob(".out.mlir.*"))

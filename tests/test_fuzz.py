@@ -29,7 +29,7 @@ FUZZ = Path(__file__).resolve().parent / "data" / "fuzz"
 REPRODUCERS = sorted(FUZZ.glob("*.mlir"))
 # Inputs MLIR (or a device) rejects: exit 2 with a position, whatever else they hold.
 MUST_REJECT = ("accepted_invalid", "silent_accept", "signal11", "exit3_RecursionError")
-SECONDS_PER_INPUT = 30
+SECONDS_PER_INPUT = 120  # a hang guard, generous for a loaded CI machine
 
 
 @contextmanager
@@ -50,7 +50,7 @@ def deadline(seconds: int, what: str):
 @pytest.mark.parametrize("path", REPRODUCERS, ids=[p.stem[:60] for p in REPRODUCERS])
 def test_reproducer(path, cli):
     with deadline(SECONDS_PER_INPUT, path.name):
-        result = cli("check", path, "--fix-limit", "2")
+        result = cli("check", path, "--no-fixes")
     assert result.exit_code in (0, 1, 2), result.output
     assert "Traceback" not in result.output and "internal error" not in result.output
     if path.name.startswith(MUST_REJECT):

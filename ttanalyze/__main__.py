@@ -1,5 +1,34 @@
-"""``python -m ttanalyze``: the same command line as the ``ttanalyze`` script."""
+"""``python -m ttanalyze`` and the ``ttanalyze`` script: the command line of :mod:`ttanalyze.cli`.
 
-from .cli import main
+Ctrl-C at any moment, the imports included, ends the run with one line on
+stderr and exit status 130 (files being written are left as they were:
+:mod:`ttanalyze.fileio`).
+"""
 
-main()
+import signal
+import sys
+
+
+class Interrupted(BaseException):
+    """SIGINT, raised past click's own KeyboardInterrupt handling ("Aborted!", exit 1)."""
+
+
+def _on_sigint(signum, frame):
+    raise Interrupted()
+
+
+def main() -> None:
+    """Console-script entry point."""
+    signal.signal(signal.SIGINT, _on_sigint)
+    try:
+        from .cli import main as cli_main
+
+        cli_main()
+    except (Interrupted, KeyboardInterrupt):
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        print("ttanalyze: interrupted", file=sys.stderr)
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()

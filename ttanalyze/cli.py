@@ -22,6 +22,7 @@ import typer
 
 from . import __version__
 from .errors import InputError
+from .fileio import write_atomic
 from .findings import Finding, severity_rank
 from .versions import DEFAULT_TT_METAL, TT_METAL_VERSIONS
 
@@ -57,6 +58,8 @@ class CheckFormat(str, Enum):
     json = "json"
     sarif = "sarif"
     html = "html"
+    github = "github"
+    concise = "concise"
 
 
 class Detail(str, Enum):
@@ -133,18 +136,75 @@ def _progress(enabled: bool) -> "Progress":
                     TimeElapsedColumn(), console=Console(stderr=True), transient=True, disable=not enabled)
 
 
+def _version_callback(value: bool) -> None:
+    if value:
+        print(f"ttanalyze {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(version: bool = typer.Option(False, "--version", is_eager=True, callback=_version_callback,
+                                       help="Print the version and exit.")) -> None:
+    """Static analyzer and cost model for Tenstorrent TTNN IR (tt-mlir output)."""
+
+
+def _inputs(files: list[Path], exclude: list[str]) -> list[Path]:
+    """The files to check: ``-`` (stdin), files as given, directories recursed for ``*.mlir`` (sorted), minus
+    the ``--exclude`` glob patterns (matched against the path and each of its parts)."""
+    import fnmatch
+
+    def excluded(p: Path) -> bool:
+        return any(fnmatch.fnmatch(str(p), pat) or any(fnmatch.fnmatch(part, pat) for part in p.parts)
+                   for pat in exclude)
+
+    out: list[Path] = []
+    for f in files:
+        if str(f) != "-" and f.is_dir():
+            out.extend(p for p in sorted(f.rglob("*.mlir")) if not excluded(p))
+        elif str(f) == "-" or not excluded(f):
+            out.append(f)
+    return out
+
+
+def _load_input(path: Path, arch: Optional[ArchName], l1_small_size: Optional[int],
+                tt_metal: str) -> list["Analysis"]:
+    """:func:`_load_all` for a file, or for the text on stdin when ``path`` is ``-`` (named ``<stdin>``)."""
+    if str(path) != "-":
+        return _load_all(str(path), arch, l1_small_size, tt_metal)
+    from .analysis import analyze
+    from .ir.normalize import decode
+    from .ir.parse import parse_modules
+
+    programs = parse_modules(decode(sys.stdin.buffer.read(), "<stdin>"), "<stdin>")
+    try:
+        return [analyze(p, arch.value if arch else None, l1_small_size, tt_metal) for p in programs]
+    except ValueError as exc:
+        raise InputError(str(exc), "<stdin>") from None
+
+
 @app.command()
 def check(
-    files: list[Path] = typer.Argument(..., help="TTNN IR files (.mlir)."),
+    files: list[Path] = typer.Argument(..., help="TTNN IR files (.mlir), directories (searched for *.mlir), "
+                                       "or - for stdin."),
     arch: Optional[ArchName] = ARCH_OPTION,
     l1_small_size: Optional[int] = L1_SMALL_OPTION,
-    tt_metal: str = TT_METAL_OPTION,
-    format: CheckFormat = typer.Option(CheckFormat.text, "--format", "-f",
-                                       help="Output format: text, json (ttanalyze.check/2), sarif (SARIF 2.1.0), html."),
+    tt_metal: Optional[str] = typer.Option(None, help=TT_METAL_HELP + f" (default {DEFAULT_TT_METAL})"),
+    format: CheckFormat = typer.Option(CheckFormat.text, "--format", "--output-format", "-f",
+                                       help="Output format: text, concise (one line per finding), github "
+                                       "(workflow annotations), json (ttanalyze.check/2), sarif (SARIF 2.1.0), html."),
     detail: Detail = typer.Option(Detail.findings, "--detail", help="JSON report detail: findings (summary, "
                                   "functions, findings) or ops (also every op's layouts, memory and programs)."),
-    fail_on: FailOn = typer.Option(FailOn.error, help="Lowest severity that makes the exit status 1."),
-    select: Optional[list[str]] = typer.Option(None, "--select", help="Run only these rule ids (repeatable)."),
+    fail_on: Optional[FailOn] = typer.Option(None, help="Lowest severity that makes the exit status 1 "
+                                             "(default error)."),
+    select: Optional[list[str]] = typer.Option(None, "--select", help="Run only these rules: ids, rule names or "
+                                               "id prefixes (TTA010, cb-overflow, TTA00); repeatable, comma lists."),
+    ignore: Optional[list[str]] = typer.Option(None, "--ignore", help="Skip these rules (as --select)."),
+    exclude: Optional[list[str]] = typer.Option(None, "--exclude", help="Glob of files to skip when recursing "
+                                                "into directories (repeatable)."),
+    statistics: bool = typer.Option(False, "--statistics", help="Print the number of findings per rule."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Only the findings (no notes, fixes or summaries)."),
+    config: Optional[Path] = typer.Option(None, "--config", help="TOML file with a [tool.ttanalyze] table "
+                                          "(default: the nearest pyproject.toml)."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Also print a per-op table."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the report here instead of stdout."),
     fixes: bool = typer.Option(True, "--fixes/--no-fixes", help="Suggest fixes, each evaluated on the rewritten IR."),
@@ -162,7 +222,11 @@ def check(
     cache: bool = typer.Option(True, "--cache/--no-cache", help="Reuse the result of a file whose content, options "
                                "and ttanalyze are unchanged (under $TTANALYZE_CACHE_DIR, else ~/.cache/ttanalyze)."),
 ) -> None:
-    """Analyze TTNN IR files and report findings with the numbers behind them, and their ranked fixes."""
+    """Analyze TTNN IR files and report findings with the numbers behind them, and their ranked fixes.
+
+    Settings not given on the command line come from the [tool.ttanalyze] table of the nearest
+    pyproject.toml (select, ignore, per-file-ignores, fail-on, arch, tt-metal).
+    """
     from rich.console import Console
 
     from . import baseline as baseline_mod
@@ -174,11 +238,13 @@ def check(
         except InputError as exc:
             print(str(exc), file=sys.stderr)
             raise typer.Exit(EXIT_INPUT)
-    try:
-        stream = open(output, "w") if output else sys.stdout
-    except OSError as exc:
-        print(f"{output}: error: cannot write: {exc.strerror or exc}", file=sys.stderr)
+    import io
+
+    if output is not None and not output.parent.is_dir():
+        print(f"{output}: error: cannot write: no directory {output.parent}", file=sys.stderr)
         raise typer.Exit(EXIT_INPUT)
+    stream = io.StringIO() if output else sys.stdout  # -o is written at the end, atomically
+    colour = output is None and sys.stdout.isatty() and not os.environ.get("NO_COLOR") and format == CheckFormat.text
     console = Console(file=stream, width=None if stream.isatty() else 240, emoji=False, highlight=False)
     if format == CheckFormat.html:
         exit_code = _check_html(files, arch, l1_small_size, tt_metal, select, fixes, fix_limit, accepted,
@@ -293,7 +359,7 @@ def _check_html(files, arch, l1_small_size, tt_metal, select, fixes, fix_limit, 
     results: list[tuple[Analysis, list[Finding]]] = []
     input_errors: list[InputError] = []
     try:
-        size = sum(p.stat().st_size for p in files if p.is_file())
+        size = sum(p.stat().st_size for p in files if str(p) != "-" and p.is_file())
         with _progress(sys.stderr.isatty() and (len(files) > 2 or size > LONG_WORK_BYTES)) as progress:
             task = progress.add_task("analyzing", total=len(files))
             for path in files:
@@ -326,8 +392,9 @@ def _check_html(files, arch, l1_small_size, tt_metal, select, fixes, fix_limit, 
     splits = [baseline_mod.split(accepted, a, fs, fps) for (a, fs), fps in zip(results, fingerprints)]
     reported = [(a, s.new) for (a, _), s in zip(results, splits)]
     try:  # fixes of the reported findings (index into each file's reported list)
+        want = fixes and not quiet and format not in (CheckFormat.github, CheckFormat.concise)
         suggestions = [suggest_all(a.program.source, a, fs, fix_limit,
-                                   evaluate_fixes=len(a.program.ops) <= FIX_MAX_OPS) if fixes and fs else {}
+                                   evaluate_fixes=len(a.program.ops) <= FIX_MAX_OPS) if want and fs else {}
                        for a, fs in reported]
     except Exception as exc:  # noqa: BLE001 - a bug in a fix builder
         _internal_error(exc)
@@ -378,9 +445,13 @@ def explain(
 @app.command()
 def fix(
     file: Path = typer.Argument(..., help="TTNN IR file to fix (never overwritten)."),
-    output: Path = typer.Option(..., "--output", "-o", help="Where to write the fixed IR."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Where to write the fixed IR "
+                                          "(atomically: an interrupted run leaves OUT as it was)."),
     rule: Optional[str] = typer.Option(None, "--rule", help="Fix only findings of this rule (TTA010)."),
     op: Optional[int] = typer.Option(None, "--op", help="Fix only findings on the op at this line."),
+    show_diff: bool = typer.Option(False, "--diff", help="Print the unified diff of the fixes instead of writing."),
+    allow_regressions: bool = typer.Option(False, "--allow-regressions", help="Also apply fixes that remove their "
+                                           "finding but make predicted latency, peak L1 or DRAM traffic worse."),
     arch: Optional[ArchName] = ARCH_OPTION,
     l1_small_size: Optional[int] = L1_SMALL_OPTION,
     tt_metal: str = TT_METAL_OPTION,
@@ -388,10 +459,13 @@ def fix(
 ) -> None:
     """Apply the best applicable fix of each finding and write the rewritten IR to OUT.
 
-    Exit 0 when no selected finding is left unfixed and no selected error
-    remains (``--rule`` selects), 1 otherwise (what was fixed is still
-    written), 2 on input errors (OUT = FILE, an unknown --rule, no finding on
-    the --op line).
+    A fix applies when it removes its finding, adds no error and makes no
+    total ``ttanalyze diff`` compares worse (predicted latency, peak L1 per
+    core, DRAM traffic; an error's fix is exempt); the others are listed with
+    their costs (``--allow-regressions`` applies them).  Exit 0 when no
+    selected warning or error remains (``--rule``/``--op`` select), 1
+    otherwise (what was fixed is still written), 2 on input errors (OUT =
+    FILE, no -o and no --diff, an unknown --rule, no finding on the --op line).
     """
     from .fixes.catalog import fix_file
     from .report import records
@@ -399,7 +473,10 @@ def fix(
     from .rules import catalog, run
 
     try:
-        if output.resolve() == file.resolve():
+        if output is None and not show_diff:
+            print(f"{file}: error: give -o OUT (where to write the fixed IR) or --diff", file=sys.stderr)
+            raise typer.Exit(EXIT_INPUT)
+        if output is not None and output.resolve() == file.resolve():
             print(f"{file}: error: -o names the input file; ttanalyze fix never overwrites its input", file=sys.stderr)
             raise typer.Exit(EXIT_INPUT)
         a = _load(str(file), arch, l1_small_size, tt_metal)
@@ -410,8 +487,15 @@ def fix(
         if op is not None and not any(f.pos.line == op for f in findings):
             print(f"{file}:{op}:1: error: no finding on line {op}", file=sys.stderr)
             raise typer.Exit(EXIT_INPUT)
-        result = fix_file(a.program.source, a, findings, rule, op)
-        output.write_text(result.text)
+        result = fix_file(a.program.source, a, findings, rule, op, allow_regressions)
+        if show_diff:
+            import difflib
+
+            sys.stdout.writelines(difflib.unified_diff(
+                a.program.source.splitlines(keepends=True), result.text.splitlines(keepends=True),
+                fromfile=str(file), tofile=str(output or file) + " (fixed)"))
+        if output is not None:
+            write_atomic(output, result.text)
     except InputError as exc:
         print(str(exc), file=sys.stderr)
         raise typer.Exit(EXIT_INPUT)
@@ -422,10 +506,12 @@ def fix(
         raise
     except Exception as exc:  # noqa: BLE001
         _internal_error(exc)
-    left = [f for f in result.findings if (rule is None or f.rule == rule) and f.severity != "info"]
+    selected = set().union(*(site_names_of(f, a) for f in findings if f.pos.line == op)) if op is not None else None
+    left = [f for f in result.findings if (rule is None or f.rule == rule) and f.severity != "info"
+            and (selected is None or site_names_of(f, result.analysis) & selected)]
     if format == Format.json:
         print(json.dumps({
-            "schema": "ttanalyze.fix/1", "input": str(file), "output": str(output),
+            "schema": "ttanalyze.fix/1", "input": str(file), "output": str(output) if output else None,
             "applied": [{"rule": x.finding.rule, "line": x.finding.pos.line, "message": x.finding.message,
                          "fix": fix_record(x.fix)} for x in result.applied],
             "unfixed": [{"rule": f.rule, "line": f.pos.line, "message": f.message, "why": why}
@@ -438,13 +524,21 @@ def fix(
                   f"{x.fix.title}: {x.fix.effect.summary()}"
                   + ("" if x.fix.numerics == "exact" else f" (numerics: {x.fix.numerics})"))
         for f, why in result.unfixed:
-            print(f"{file}:{f.pos.line}:{f.pos.col}: not fixed {f.rule}: {why}")
+            print(f"{file}:{f.pos.line}:{f.pos.col}: not fixed {f.rule}: {why}", file=sys.stderr if show_diff else sys.stdout)
         errors = sum(1 for f in result.findings if f.severity == "error")
-        print(f"wrote {output}: {len(result.applied)} fix(es) applied; {errors} error(s), "
+        print(f"{f'wrote {output}' if output else str(file)}: {len(result.applied)} fix(es) applied; {errors} error(s), "
               f"{sum(1 for f in result.findings if f.severity == 'warning')} warning(s) left"
-              + (f" [{result.analysis.arch.name}]" if result.analysis is not None else ""))
-    if result.unfixed or any(f.severity == "error" for f in left):
+              + (f" [{result.analysis.arch.name}]" if result.analysis is not None else ""),
+              file=sys.stderr if show_diff else sys.stdout)
+    if result.unfixed or left:
         raise typer.Exit(EXIT_FINDINGS)
+
+
+def site_names_of(f: Finding, a: Optional[Analysis]) -> set[str]:
+    """The values the op of ``f`` defines, as the parser names them in ``a`` (empty without an op)."""
+    if a is None or f.op_index is None:
+        return set()
+    return {v.name for v in a.program.ops[f.op_index].results}
 
 
 @app.command()

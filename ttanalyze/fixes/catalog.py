@@ -138,8 +138,14 @@ def _selected(f: Finding, rule: str | None) -> bool:
 
 
 def fix_file(source: str, a: Analysis, findings: list[Finding], rule: str | None = None,
-             line: int | None = None) -> FixResult:
+             line: int | None = None, allow_regressions: bool = False) -> FixResult:
     """Apply the best applicable fix of each selected finding (``rule``, op ``line``), one at a time.
+
+    A fix applies when it removes its finding, adds no error and makes no
+    figure worse by the totals ``ttanalyze diff`` compares
+    (:func:`~ttanalyze.fixes.model.regressions`; an error's fix is exempt);
+    with ``allow_regressions`` a fix that removes its finding applies whatever
+    it costs.  Fixes left out are listed in ``unfixed`` with why (their costs).
 
     After each fix the file is re-analyzed; the next finding is taken from the
     new program (a fix may remove others, or move lines).  ``line`` selects
@@ -169,10 +175,10 @@ def fix_file(source: str, a: Analysis, findings: list[Finding], rule: str | None
                 continue
             tried.add(key)
             fixes = suggest(f, text, cur_a, cur_f)
-            best = next((fx for fx in fixes if fx.applicable), None)
+            best = next((fx for fx in fixes if fx.applicable or (allow_regressions and fx.removes_finding)), None)
             if best is None:
-                why = "; ".join(f"{fx.id}: {', '.join(fx.effect.new_errors) or 'the finding stays'}"
-                                for fx in fixes if fx.effect) or "no fix known for this finding"
+                why = "; ".join(f"{fx.id}: {_why_not(fx)}" for fx in fixes if fx.effect) \
+                    or "no fix known for this finding"
                 result.unfixed.append((_original(f, cur_a, text, a, source, findings), why))
                 continue
             chosen = (f, best)
@@ -185,3 +191,13 @@ def fix_file(source: str, a: Analysis, findings: list[Finding], rule: str | None
         cur_a, cur_f = reanalyze(text, cur_a)
     result.text, result.analysis, result.findings = text, cur_a, cur_f
     return result
+
+
+def _why_not(fx: Fix) -> str:
+    """Why ``fx`` was not applied: the errors it adds, what it makes worse (and its figures), or the finding stays."""
+    e = fx.effect
+    if e.new_errors:
+        return ", ".join(e.new_errors)
+    if fx.removes_finding:
+        return f"it makes the program worse: {'; '.join(e.regressions)} ({e.summary()}; --allow-regressions applies it)"
+    return "the finding stays"

@@ -37,17 +37,24 @@ class Effect:
     new_errors: list[str] = field(default_factory=list)
     before: dict[str, float | None] = field(default_factory=dict)
     after: dict[str, float | None] = field(default_factory=dict)
+    regressions: list[str] = field(default_factory=list)
+    regressions_block: bool = True
 
     def summary(self) -> str:
-        """``cb_per_core 9,924,608 -> 78,848 B; latency 412.3 -> 95.1 us...``."""
+        """``cb_per_core 9,924,608 -> 78,848 B; latency 412.3 -> 95.1 us...``; a figure known on one side only
+        says so (``latency_ns 95,100 ns -> unknown``)."""
         parts = []
         for key, unit in (("cb_per_core", "B"), ("l1_peak_per_core", "B"), ("padded_tiles", "tiles"),
                           ("dram_bytes", "B"), ("latency_ns", "ns")):
             b, a = self.before.get(key), self.after.get(key)
-            if b is None or a is None or b == a:
+            if b == a:
                 continue
-            parts.append(f"{key} {b:,.0f} -> {a:,.0f} {unit}")
+            parts.append(f"{key} {_figure(b, unit)} -> {_figure(a, unit)}")
         return "; ".join(parts) or "no change in the modeled figures"
+
+
+def _figure(v: float | None, unit: str) -> str:
+    return "unknown" if v is None else f"{v:,.0f} {unit}"
 
 
 @dataclass
@@ -76,9 +83,15 @@ class Fix:
     details: dict[str, Any] = field(default_factory=dict)
 
     @property
-    def applicable(self) -> bool:
+    def removes_finding(self) -> bool:
+        """The rewrite removes its finding and adds no error (whatever it costs)."""
         return self.rewrite is not None and self.effect is not None and self.effect.finding_gone \
             and not self.effect.new_errors
+
+    @property
+    def applicable(self) -> bool:
+        """:attr:`removes_finding` and makes no figure worse (:func:`regressions`), or fixes an error."""
+        return self.removes_finding and not (self.effect.regressions and self.effect.regressions_block)
 
 
 def figures(a: Analysis) -> dict[str, float | None]:
@@ -146,8 +159,29 @@ def evaluate(fix: Fix, finding: Finding, source: str, a: Analysis, findings: lis
     new_errors = [f"{f.rule} at line {f.pos.line} of the rewritten IR: {f.message}" for f in after_findings
                   if f.severity == "error" and (f.rule, f.message) not in old_errors and f not in same_rule]
     new_errors += use_after_deallocate(b, text)
-    fix.effect = Effect(not same_rule, new_errors, before, figures(b))
+    fix.effect = Effect(not same_rule, new_errors, before, figures(b), regressions(a, findings, b, after_findings),
+                        regressions_block=finding.severity != "error")
     return fix
+
+
+# A fix may not make the program worse by the totals `ttanalyze diff` compares (diff.totals: the predicted
+# latency and DRAM traffic of the ops costed on both sides, the peak L1 per core), nor leave an op uncosted
+# that was costed: the thresholds are 0%.  An error's fix is exempt (the original does not run at all: its
+# figures are no baseline), but its costs are listed.
+NO_REGRESSION = {"latency": 0.0, "l1": 0.0, "cb": None, "dram": 0.0, "fail_on_new": "never", "allow_uncosted": False}
+
+
+def regressions(a: Analysis, findings: list[Finding], b: Analysis, after_findings: list[Finding]) -> list[str]:
+    """What the rewritten program ``b`` makes worse than ``a``, by :func:`ttanalyze.diff.diff` with 0% thresholds
+    (:data:`NO_REGRESSION`): ``predicted latency: 12.10 us -> 59.30 us (+390.1%)...`` messages."""
+    from .. import diff as diff_mod
+
+    try:
+        d = diff_mod.diff(diff_mod.side(a, findings), diff_mod.side(b, after_findings),
+                          diff_mod.Thresholds(**NO_REGRESSION))
+    except (ValueError, KeyError) as exc:  # the cost model cannot read a program: its cost is unknown
+        return [f"its cost cannot be compared ({exc})"]
+    return [r.message.split(" exceeds ")[0].split(" (allow with")[0] for r in d.regressions]
 
 
 def use_after_deallocate(a: Analysis, text: str | None = None) -> list[str]:
@@ -187,12 +221,17 @@ def _same_site(f: Finding, original: Finding, a: Analysis, source: str, b: Analy
 
 
 def rank(fixes: list[Fix]) -> list[Fix]:
-    """Applicable fixes first (exact before those that change rounding), then by predicted latency, then by
-    CB bytes per core, then rewrites that do not apply, then advice; numbered from 1."""
+    """Applicable fixes first, then those that remove the finding at a cost (:func:`regressions`), then
+    rewrites that do not apply, then advice; within each, exact before those that change rounding, fewest
+    regressions, then by measured benefit: lowest predicted latency, DRAM bytes, L1 peak and CB bytes per
+    core after the fix (the before figures are the same for every fix of a finding); numbered from 1."""
     def key(fx: Fix) -> tuple:
         after = fx.effect.after if fx.effect else {}
-        return (not fx.applicable, fx.rewrite is None, fx.numerics != "exact",
+        return (not fx.applicable, not fx.removes_finding, fx.rewrite is None, fx.numerics != "exact",
+                len(fx.effect.regressions) if fx.effect else 0,
                 after.get("latency_ns") if after.get("latency_ns") is not None else float("inf"),
+                after.get("dram_bytes") if after.get("dram_bytes") is not None else float("inf"),
+                after.get("l1_peak_per_core") if after.get("l1_peak_per_core") is not None else float("inf"),
                 after.get("cb_per_core") or float("inf"))
     ordered = sorted(fixes, key=key)
     for n, fx in enumerate(ordered, 1):

@@ -20,6 +20,7 @@ def fix_record(fx: Fix) -> dict[str, Any]:
         "id": fx.id, "rank": fx.rank, "title": fx.title, "rationale": fx.rationale, "numerics": fx.numerics,
         "applicable": fx.applicable,
         "effect": None if e is None else {"finding_gone": e.finding_gone, "new_errors": e.new_errors,
+                                          "regressions": e.regressions, "regressions_block": e.regressions_block,
                                           "before": e.before, "after": e.after, "summary": e.summary()},
         "details": fx.details,
     }
@@ -32,13 +33,16 @@ def fix_lines(finding: Finding, fixes: list[Fix]) -> list[str]:
     for fx in fixes:
         e = fx.effect
         if fx.applicable:
-            verdict = e.summary()
+            verdict = e.summary() + (f" (costs: {'; '.join(e.regressions)})" if e.regressions else "")
         elif e is None and fx.rewrite is not None:
             verdict = "not evaluated (`ttanalyze fix --op LINE` evaluates and applies it)"
         elif e is None:
             verdict = "advice only"
         elif e.new_errors:
             verdict = "not applicable: " + "; ".join(e.new_errors[:2])
+        elif fx.removes_finding:
+            verdict = (f"not applied, it makes the program worse: {'; '.join(e.regressions)} "
+                       f"(`ttanalyze fix --allow-regressions` applies it): {e.summary()}")
         else:
             verdict = "not applicable: the finding stays"
         numerics = "" if fx.numerics in ("exact", "-") else f" (numerics: {fx.numerics})"

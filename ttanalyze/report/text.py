@@ -23,6 +23,57 @@ def findings_text(findings: list[Finding], fixes: dict | None = None) -> str:
     return "\n".join(out)
 
 
+def concise_line(f: Finding) -> str:
+    """``file:line:col: severity[RULE] message``: the finding alone, without notes or fixes."""
+    return f"{f.path}:{f.pos.line}:{f.pos.col}: {f.severity}[{f.rule}] {f.message}"
+
+
+_GITHUB_LEVEL = {"error": "error", "warning": "warning", "info": "notice"}
+
+
+def github_line(f: Finding) -> str:
+    """A GitHub Actions workflow command (``::error file=...,line=...,col=...,title=...::message``) that shows
+    the finding as an annotation on the line; properties and message escaped as the runner expects."""
+    def prop(v: str) -> str:
+        return v.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A").replace(":", "%3A").replace(",", "%2C")
+
+    def data(v: str) -> str:
+        return v.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+    return (f"::{_GITHUB_LEVEL.get(f.severity, 'notice')} file={prop(f.path)},line={f.pos.line},col={f.pos.col},"
+            f"title={prop(f'{f.rule} {f.name}')}::{data(f.message)}")
+
+
+def statistics_lines(findings: list[Finding]) -> list[str]:
+    """``  3  TTA003  padded-inner-dims  warning`` per rule, most frequent first (``--statistics``)."""
+    counts: dict[tuple[str, str, str], int] = {}
+    for f in findings:
+        counts[(f.rule, f.name, f.severity)] = counts.get((f.rule, f.name, f.severity), 0) + 1
+    return [f"{n:>5}  {rule}  {name:<28}  {sev}" for (rule, name, sev), n in
+            sorted(counts.items(), key=lambda kv: (-kv[1], kv[0][0]))]
+
+
+def found_line(findings: list[Finding], files: int, input_errors: int = 0) -> str:
+    """``Found 2 errors, 3 warnings and 1 info in 4 files`` (and the files that could not be read)."""
+    n = {s: sum(1 for f in findings if f.severity == s) for s in ("error", "warning", "info")}
+    text = (f"Found {n['error']} error{'s' * (n['error'] != 1)}, {n['warning']} warning{'s' * (n['warning'] != 1)} "
+            f"and {n['info']} info in {files} file{'s' * (files != 1)}")
+    if input_errors:
+        text += f"; {input_errors} file{'s' * (input_errors != 1)} could not be analyzed"
+    return text
+
+
+_COLOURS = {"error": "\x1b[1;31m", "warning": "\x1b[1;33m", "info": "\x1b[1;36m", "note": "\x1b[2m"}
+
+
+def colourize(text: str) -> str:
+    """ANSI colours for a terminal: the severity word of each line (``error[TTA010]`` red, ...)."""
+    import re
+
+    return re.sub(r"(?m)^(\S+:\d+:\d+: )(error|warning|info|note)\b",
+                  lambda m: f"{m.group(1)}{_COLOURS[m.group(2)]}{m.group(2)}\x1b[0m", text)
+
+
 def summary_line(a: Analysis, findings: list[Finding]) -> str:
     """``file: N ops, E errors, W warnings, I infos; peak L1 X B/core at line L``."""
     counts = {s: sum(1 for f in findings if f.severity == s) for s in ("error", "warning", "info")}
