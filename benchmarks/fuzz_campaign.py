@@ -29,6 +29,7 @@ import signal
 import sys
 import tempfile
 import time
+import zlib
 from collections import Counter
 from pathlib import Path
 
@@ -122,10 +123,17 @@ def summarize(records: list[dict]) -> dict:
 
 
 def load(path: Path) -> list[dict]:
+    """The records of ``path``; a file cut short (a campaign killed mid-write) yields its complete lines."""
     if not path.exists():
         return []
-    with gzip.open(path, "rt") as f:
-        return [json.loads(line) for line in f if line.strip()]
+    text = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(path.read_bytes()).decode("utf-8", "replace")
+    records = []
+    for line in text.split("\n"):
+        try:
+            records.append(json.loads(line))
+        except ValueError:
+            continue
+    return records
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -149,6 +157,9 @@ def main(argv: list[str] | None = None) -> int:
         import ttanalyze.cli  # noqa: F401 - imported once, before forking
 
         args.out.parent.mkdir(parents=True, exist_ok=True)
+        if records:  # rewritten whole, so that a file cut short becomes a valid gzip stream again
+            with gzip.open(args.out, "wt") as f:
+                f.writelines(json.dumps(r) + "\n" for r in records)
         new = 0
         tmp = Path(tempfile.mkdtemp(prefix="ttanalyze-fuzz-"))
         with gzip.open(args.out, "at") as sink:

@@ -247,3 +247,33 @@ def test_results_carry_their_ranked_fixes(cli):
     assert by_rule["TTA006"] == [["layout/rebuild-encoding", "TTA006/advice"]]
     assert by_rule["TTA013"][0][0] == "matmul/materialize-transpose" and by_rule["TTA013"][0][-1] == "TTA013/advice"
     assert "fixes" not in _sarif(cli, MLP_SEED, "--no-fixes")["runs"][0]["results"][0]["properties"]
+
+
+def test_fixes_are_sarif_fixes_with_artifact_changes(cli, monkeypatch):
+    """Evaluated rewrites that remove their finding are SARIF ``fixes``: the changed lines of the file as
+    ``artifactChanges`` (deletedRegion + insertedContent), applied here to give the rewritten file back."""
+    from ttanalyze.analysis import analyze
+    from ttanalyze.fixes.catalog import suggest_all
+    from ttanalyze.ir.parse import parse_file
+    from ttanalyze.rules import run
+
+    monkeypatch.chdir(ROOT)
+    path = "fixtures/real/conv2d_block_o0/ttnn.mlir"
+    log = json.loads(cli("check", path, "--format", "sarif").stdout)
+    _validate(log)
+    fixed = [r for r in log["runs"][0]["results"] if r.get("fixes")]
+    assert fixed and fixed[0]["ruleId"] == "TTA002"
+    fix = fixed[0]["fixes"][0]
+    change = fix["artifactChanges"][0]
+    assert change["artifactLocation"]["uri"] == path
+    lines = (ROOT / path).read_text().splitlines(keepends=True)
+    for rep in reversed(change["replacements"]):  # apply bottom-up: whole lines from startLine to endLine
+        d = rep["deletedRegion"]
+        lines[d["startLine"] - 1:d["endLine"] - 1] = rep["insertedContent"]["text"].splitlines(keepends=True)
+    a = analyze(parse_file(ROOT / path))
+    findings = run(a)
+    best = next(fx for fxs in suggest_all(a.program.source, a, findings).values() for fx in fxs
+                if fix["description"]["text"].startswith(fx.id + ":"))
+    from ttanalyze.fixes.model import apply_rewrites
+
+    assert "".join(lines) == apply_rewrites(a.program.source, a, [best.rewrite])

@@ -137,7 +137,8 @@ def _logical(a: Analysis, f: Finding) -> list[dict[str, Any]]:
 def result(a: Analysis, f: Finding, fingerprint: str, rule_index: int, artifacts: _Artifacts,
            baseline_state: str | None = None, fixes: list | None = None) -> dict[str, Any]:
     """The SARIF ``result`` of one finding; its ranked fixes (``ttanalyze.fixes``) go in ``properties.fixes``
-    (SARIF's own ``fixes`` need byte-level artifact changes, which ``ttanalyze fix`` writes as a new file)."""
+    with their measured effects, and each evaluated rewrite that removes the finding also as a SARIF
+    ``fix`` (:func:`sarif_fix`: the file's changed lines as ``artifactChanges``)."""
     location: dict[str, Any] = {"physicalLocation": _physical(artifacts, f.path, f.pos)}
     logical = _logical(a, f)
     if logical:
@@ -160,9 +161,43 @@ def result(a: Analysis, f: Finding, fingerprint: str, rule_index: int, artifacts
         from .fixes import fix_record
 
         out["properties"]["fixes"] = [fix_record(fx) for fx in fixes]
+        sarif_fixes = [x for x in (sarif_fix(a, fx, artifacts.location(f.path)) for fx in fixes
+                                   if fx.rewrite is not None and fx.effect is not None and fx.removes_finding)
+                       if x is not None]
+        if sarif_fixes:
+            out["fixes"] = sarif_fixes
     if baseline_state:
         out["baselineState"] = baseline_state
     return out
+
+
+def sarif_fix(a: Analysis, fx, artifact: dict[str, Any]) -> dict[str, Any] | None:
+    """A SARIF 2.1.0 ``fix`` (section 3.55) for the rewrite ``fx``: one ``replacement`` per run of changed
+    lines, each deleting whole lines (``deletedRegion`` from column 1 of its first line to column 1 of the
+    line after; empty for a pure insertion) and inserting the rewritten lines.  None when the rewrite cannot
+    be made again."""
+    import difflib
+
+    from ..fixes.model import apply_rewrites
+    from ..ir.rewrite import RewriteError
+
+    try:
+        new = apply_rewrites(a.program.source, a, [fx.rewrite])
+    except (RewriteError, ValueError):
+        return None
+    old_lines, new_lines = a.program.source.splitlines(keepends=True), new.splitlines(keepends=True)
+    replacements = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False).get_opcodes():
+        if tag == "equal":
+            continue
+        replacements.append({"deletedRegion": {"startLine": i1 + 1, "startColumn": 1, "endLine": i2 + 1,
+                                               "endColumn": 1},
+                             "insertedContent": {"text": "".join(new_lines[j1:j2])}})
+    if not replacements:
+        return None
+    note = "" if fx.applicable else " (not applied by `ttanalyze fix`: it makes the program worse; see properties)"
+    return {"description": {"text": f"{fx.id}: {fx.title}{note}"},
+            "artifactChanges": [{"artifactLocation": artifact, "replacements": replacements}]}
 
 
 def _notification(e: InputError, artifacts: _Artifacts) -> dict[str, Any]:
