@@ -157,3 +157,17 @@ def test_fix_diff_and_atomic_output(cli, tmp_path):
     assert out.read_text() == "previous"
     r = cli("fix", conv, "-o", out)
     assert out.read_text() != "previous" and not list(tmp_path.glob(".out.mlir.*"))
+
+
+def test_validate_is_inconclusive_on_an_op_without_reference_semantics(cli, tmp_path):
+    from .conftest import wh_module
+
+    layout = ("#l = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<1x1x!ttcore.tile<32x32, bf16>, #dram>, "
+              "<interleaved>>")
+    body = ('    %0 = "ttnn.no_such_op"(%arg0) : (tensor<32x32xbf16, #l>) -> tensor<32x32xbf16, #l>\n'
+            '    return %0 : tensor<32x32xbf16, #l>')
+    path = tmp_path / "unknown.mlir"
+    path.write_text(wh_module(layout, body, "%arg0: tensor<32x32xbf16, #l>", "tensor<32x32xbf16, #l>"))
+    r = cli("validate", path, "--no-device")
+    assert r.exit_code == 4, r.output
+    assert r.stdout.rstrip().endswith(": INCONCLUSIVE") and "has no reference semantics" in r.stdout

@@ -40,6 +40,7 @@ app = typer.Typer(add_completion=False, no_args_is_help=True,
 EXIT_FINDINGS = 1
 EXIT_INPUT = 2
 EXIT_INTERNAL = 3
+EXIT_INCONCLUSIVE = 4  # validate: an op without reference semantics; the program is neither passed nor failed
 LONG_WORK_BYTES = 2_000_000
 FIX_LIMIT = 16  # findings per file whose fixes `check` evaluates (each evaluation re-analyzes the file)
 
@@ -552,7 +553,8 @@ def validate(
 ) -> None:
     """Check a fix: the reference interpreter runs original and fixed on the same random inputs (identical
     outputs for pure data movement, PCC >= 0.999 otherwise), and the ttnn executor replays the changed ops
-    (tt-metal accepts them, its CBs match the prediction). Without --fixed: FILE runs alone, every op replayed."""
+    (tt-metal accepts them, its CBs match the prediction). Without --fixed: FILE runs alone, every op replayed.
+    Exit 0 pass, 1 fail, 2 input error, 4 inconclusive (an op the interpreter has no semantics for)."""
     from . import validate as V
     from .analysis import analyze
     from .ir.parse import parse_file
@@ -584,15 +586,17 @@ def validate(
     except Exception as exc:  # noqa: BLE001
         _internal_error(exc)
     passed = semantic.passed and device.passed
+    status = ("pass" if passed else "fail" if not device.passed or semantic.status == "fail" else "inconclusive")
     if format == Format.json:
         doc = {"schema": "ttanalyze.validate/1", "tool": {"name": "ttanalyze", "version": __version__},
                "file": str(file), "fixed": str(fixed) if fixed is not None else None, "passed": passed,
-               "semantic": semantic.record(), "device": device.record()}
+               "status": status, "semantic": semantic.record(), "device": device.record()}
         print(json.dumps(doc, indent=1))
     else:
         head = f"{file}" + (f" -> {fixed}" if fixed is not None else "")
-        print("\n".join([head, *V.semantic_text(semantic), *V.device_text(device),
-                         f"{head}: {'PASS' if passed else 'FAIL'}"]))
+        print("\n".join([head, *V.semantic_text(semantic), *V.device_text(device), f"{head}: {status.upper()}"]))
+    if status == "inconclusive":
+        raise typer.Exit(EXIT_INCONCLUSIVE)
     if not passed:
         raise typer.Exit(EXIT_FINDINGS)
 

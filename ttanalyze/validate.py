@@ -40,6 +40,10 @@ from .arch import Arch
 from .errors import InputError
 from .interp import Comparison, InterpError, compare, moves_data, random_inputs, run
 from .interp.numerics import dtype_of
+
+# The interpreter's words for an op, data type or mode it has no semantics for (interp/run.py, interp/ops.py,
+# interp/numerics.py): the semantic check is then inconclusive, not failed.
+NO_SEMANTICS = "has no reference semantics"
 from .ir.model import Op, Program, TensorType
 from .report.records import attr_value
 
@@ -241,14 +245,26 @@ class SemanticResult:
     diff: ProgramDiff | None = None
     outputs: list[OutputCheck] = field(default_factory=list)
     error: str | None = None
+    inconclusive: bool = False
 
     @property
     def passed(self) -> bool:
         return self.error is None and all(o.passed for o in self.outputs)
 
+    @property
+    def status(self) -> str:
+        """``pass``, ``fail``, or ``inconclusive``: an op without reference semantics (the interpreter
+        cannot judge the program; not a failure of the program)."""
+        return "pass" if self.passed else "inconclusive" if self.inconclusive else "fail"
+
+    def _interp_failed(self, what: str, exc: InterpError) -> "SemanticResult":
+        self.error = f"{what} does not run in the reference interpreter: {exc}"
+        self.inconclusive = NO_SEMANTICS in exc.message
+        return self
+
     def record(self) -> dict[str, Any]:
         rec: dict[str, Any] = {"mode": self.mode, "seed": self.seed, "required": self.required,
-                               "passed": self.passed, "error": self.error,
+                               "passed": self.passed, "status": self.status, "error": self.error,
                                "outputs": [o.record() for o in self.outputs]}
         if self.diff is not None:
             rec["removed"] = [_op_record(op) for op in self.diff.removed]
@@ -311,13 +327,11 @@ def semantic_check(original: Program, fixed: Program | None = None, seed: int = 
     try:
         want = run(original, inputs)
     except InterpError as exc:
-        result.error = f"the original does not run in the reference interpreter: {exc}"
-        return result
+        return result._interp_failed("the original", exc)
     try:
         got = run(fixed, inputs)
     except InterpError as exc:
-        result.error = f"the fixed program does not run in the reference interpreter: {exc}"
-        return result
+        return result._interp_failed("the fixed program", exc)
     for i, (a, b, va, vb) in enumerate(zip(want, got, original.entry.returns, fixed.entry.returns)):
         c = _compare(np.asarray(a), np.asarray(b))
         ok = c.ok(min_pcc=min_pcc, require_exact=exact)
@@ -348,8 +362,7 @@ def _single_check(program: Program, seed: int) -> SemanticResult:
     try:
         out = run(program, random_inputs(program.entry, seed))
     except InterpError as exc:
-        result.error = f"the program does not run in the reference interpreter: {exc}"
-        return result
+        return result._interp_failed("the program", exc)
     for i, (x, v) in enumerate(zip(out, program.entry.returns)):
         t = v.type
         fin = _finite(x)
@@ -576,7 +589,7 @@ def _sizes(sizes: list[int]) -> str:
 
 def semantic_text(s: SemanticResult) -> list[str]:
     """Lines describing the semantic check."""
-    verdict = "PASS" if s.passed else "FAIL"
+    verdict = s.status.upper()
     if s.mode == "single":
         lines = [f"semantic check (reference interpreter, seed {s.seed}, the file alone): {verdict}"]
     else:
