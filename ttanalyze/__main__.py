@@ -9,8 +9,7 @@ import signal
 import sys
 
 
-class Interrupted(BaseException):
-    """SIGINT, raised past click's own KeyboardInterrupt handling ("Aborted!", exit 1)."""
+from .errors import Interrupted
 
 
 def _on_sigint(signum, frame):

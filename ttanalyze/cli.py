@@ -791,6 +791,8 @@ def limits(
         print(json.dumps(doc, indent=1))
     else:
         print(result.text())
+    if result.interrupted:  # Ctrl-C: the best size found so far is printed above
+        raise typer.Exit(130)
 
 
 @app.command("rules")

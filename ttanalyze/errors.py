@@ -45,3 +45,9 @@ class InputError(Exception):
     def __str__(self) -> str:
         pos = self.pos or SourcePos(1, 1)
         return f"{self.path}:{pos.line}:{pos.col}: error: {self.message}"
+
+
+class Interrupted(BaseException):
+    """Ctrl-C (SIGINT), as ``python -m ttanalyze`` raises it: past click's own KeyboardInterrupt handling
+    ("Aborted!", exit 1) to the entry point, which prints one line and exits 130; long searches
+    (``ttanalyze limits``) catch it to answer with what they know so far."""

@@ -65,6 +65,9 @@ from __future__ import annotations
 
 import math
 import re
+import contextlib
+import signal
+import threading
 import time
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
@@ -75,7 +78,7 @@ import z3
 from . import fmt
 from . import ops as O
 from .analysis import Analysis, analyze
-from .errors import InputError
+from .errors import InputError, Interrupted
 from .findings import Finding
 from .ir.attr_grammar import AffineMapV
 from .ir.emit import linear_map_text
@@ -94,7 +97,7 @@ MAX_ELEMENTS = 2**34
 # An analyzer call (seconds) slower than this on a fitting size stops the search from growing past it.
 PROBE_SECONDS = 60.0
 # Binding rules of sizes refused without an analyzer call (see the module docstring).
-SIZE_CAPS = ("dram-capacity", "model-budget")
+SIZE_CAPS = ("dram-capacity", "model-budget", "time-budget")
 
 Expr = sympy.Expr
 Shape = tuple  # of sympy expressions
@@ -692,6 +695,31 @@ class Probe:
     metric: dict[int, int]  # op index -> L1 figure (bytes per core: CB end or live L1), for the learned model
     dram_over: bool = False  # a TTA005 finding (DRAM per bank) at this size
     seconds: float = 0.0  # wall time of the analyzer call (0: none, a size cap)
+    timed_out: bool = False  # the call was stopped at PROBE_SECONDS: whether v fits is unknown
+
+
+class _OverBudget(BaseException):
+    """An analyzer call ran past its time budget (a BaseException: no ``except Exception`` swallows it)."""
+
+
+@contextlib.contextmanager
+def _time_budget(seconds: float):
+    """Raise :class:`_OverBudget` in the block after ``seconds`` of wall time (SIGALRM; main thread only,
+    elsewhere the block runs unbounded)."""
+    if seconds <= 0 or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def expire(signum, frame):
+        raise _OverBudget()
+
+    old = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
 
 
 @dataclass
@@ -725,6 +753,7 @@ class LimitResult:
     reached_ops: int
     notes: list[str] = field(default_factory=list)
     searched_max: int | None = None
+    interrupted: bool = False  # Ctrl-C stopped the search: the answer is the best found so far
 
     def record(self) -> dict:
         """JSON-ready dict (schema ``ttanalyze.limits/1``)."""
@@ -777,6 +806,7 @@ class _Oracle:
         self.arch, self.l1_small_size, self.tt_metal = arch, l1_small_size, tt_metal
         self.cache: dict[int, Probe] = {}
         self.calls = 0
+        self.seconds = PROBE_SECONDS
         try:
             self.device: Arch = resolve_arch(program.system_desc, arch, l1_small_size)
         except ValueError as exc:
@@ -809,11 +839,20 @@ class _Oracle:
             probe = self.cache[v] = Probe(v, False, -1, cap, {})
             return probe
         start = time.perf_counter()
-        a = self.analysis(v)
-        self._check_shapes(a, v)
-        findings = run(a, ["TTA004", "TTA005", "TTA010", "TTA013"])
+        try:
+            with _time_budget(self.seconds):
+                a = self.analysis(v)
+                self._check_shapes(a, v)
+                findings = run(a, ["TTA004", "TTA005", "TTA010", "TTA013"])
+        except _OverBudget:  # unknown whether v fits: the search treats it as the end of what it can answer
+            what = f"the analyzer call took more than the {PROBE_SECONDS:.0f} s budget: not known whether it fits"
+            binding = Binding("time-budget", -1, "?", 0, 0, "", 0, 0, what, what)
+            probe = self.cache[v] = Probe(v, False, -1, binding, {}, False, time.perf_counter() - start,
+                                          timed_out=True)
+            return probe
+        # a size runs only when both L1 and DRAM hold it: a DRAM allocation tt-metal refuses (TTA005 error) fails
         dram_over = any(f.rule == "TTA005" for f in findings)
-        findings = [f for f in findings if f.rule != "TTA005"]
+        findings = [f for f in findings if f.rule != "TTA005" or f.severity == "error"]
         bad = [f for f in findings if f.rule != "TTA013" or _L1_REJECTION.search(f.data.get("reason", ""))]
         bad.sort(key=lambda f: (f.op_index if f.op_index is not None else -1, f.rule))
         metric, margin = _margins(a)
@@ -921,6 +960,10 @@ def _binding(a: Analysis, f: Finding) -> Binding:
         used, budget = d["bytes_used"], d["bytes_available"]
         what = (f"{fmt.nbytes(used)} of live L1 tensors per core vs the {fmt.nbytes(budget)} L1 bank "
                 f"(over by {fmt.nbytes(used - budget)})")
+    elif f.rule == "TTA005":
+        used, budget = d["bytes_used"], d["bytes_available"]
+        what = (f"{fmt.nbytes(used)} of live DRAM tensors per bank vs the {fmt.nbytes(budget)} DRAM bank "
+                f"(over by {fmt.nbytes(used - budget)})")
     elif f.rule == "TTA010" and d.get("check") == "max_l1_size":
         used, budget = d["reported_end"], d["l1_size"]
         what = (f"CBs of {d['factory']} grow to {fmt.nbytes(used)} (l1_unreserved_base {fmt.num(d['l1_unreserved_base'])} "
@@ -1015,36 +1058,43 @@ def find_limit(program: Program, spec: str, max_value: int = DEFAULT_MAX, arch: 
     if legal(v0):
         probe(v0)
     bisect = False
-    while len(probes) < MAX_PROBES:
-        width = hi - lo
-        model = None
-        if hi > max_value:
-            # no failure yet: grow geometrically (GROWTH x the largest fitting size), then the largest legal size
-            nxt = _z3_next(der, v0, lo, hi, ceiling, at_least=max(GROWTH * lo, der.lower_bound))
-            nxt = nxt if nxt is not None else _z3_next(der, v0, lo, hi, ceiling)
-        else:
-            model = None if bisect else _learn(probes, fails)
-            nxt = _z3_next(der, v0, lo, hi, max_value, model=model) if model is not None else None
+    interrupted = False
+    try:
+        while len(probes) < MAX_PROBES:
+            width = hi - lo
+            model = None
+            if hi > max_value:
+                # no failure yet: grow geometrically (GROWTH x the largest fitting size), then the largest legal size
+                nxt = _z3_next(der, v0, lo, hi, ceiling, at_least=max(GROWTH * lo, der.lower_bound))
+                nxt = nxt if nxt is not None else _z3_next(der, v0, lo, hi, ceiling)
+            else:
+                model = None if bisect else _learn(probes, fails)
+                nxt = _z3_next(der, v0, lo, hi, max_value, model=model) if model is not None else None
+                if nxt is None:
+                    model = None
+                    nxt = _z3_next(der, v0, lo, hi, max_value, at_least=(lo + hi) // 2)
             if nxt is None:
-                model = None
-                nxt = _z3_next(der, v0, lo, hi, max_value, at_least=(lo + hi) // 2)
-        if nxt is None:
-            break
-        probe(nxt)
-        bisect = model is not None and (hi - lo) * 2 > width  # the learned bound stalled: bisect once
+                break
+            probe(nxt)
+            bisect = model is not None and (hi - lo) * 2 > width  # the learned bound stalled: bisect once
+    except (KeyboardInterrupt, Interrupted):  # Ctrl-C: answer with the sizes probed so far
+        interrupted = True
     largest = lo if lo >= 1 else None
     first_failing = hi if hi <= max_value else None
-    binding = oracle(first_failing).binding if first_failing is not None else None
+    binding = oracle.cache[first_failing].binding if first_failing in oracle.cache else None
     notes = []
+    if interrupted:
+        notes.append(f"interrupted after {len(probes)} probes: the best size found so far "
+                     + (f"is {fmt.num(largest)}" if largest is not None else "is none"))
     stopped = slow is not None and first_failing is None
     if stopped:
         notes.append(f"search stopped at v = {fmt.num(slow.v)}: the analyzer call took {slow.seconds:.1f} s (budget "
                      f"{PROBE_SECONDS:.0f} s per call); larger sizes were not probed")
-    elif _z3_next(der, v0, lo, hi, max_value) is not None:
+    elif not interrupted and _z3_next(der, v0, lo, hi, max_value) is not None:
         notes.append(f"search stopped after {len(probes)} probes: the boundary lies between {lo} and {hi}")
     elif largest is not None and first_failing is not None and first_failing - largest != step:
         notes.append(f"no legal size between {largest} and {first_failing}")
-    if first_failing is not None:
+    if first_failing is not None and not interrupted:
         # the L1 figures are piecewise (ceil over tiles and cores): check that the next sizes keep failing
         above = [x for x in (first_failing + step, first_failing + 2 * step) if legal(x)]
         again = [x for x in above if oracle(x).fits]
@@ -1056,7 +1106,10 @@ def find_limit(program: Program, spec: str, max_value: int = DEFAULT_MAX, arch: 
         c = capped[0]
         why = ("one of the program's tensors exceeds the device's DRAM" if c.binding.rule == "dram-capacity"
                else f"one of the program's tensors exceeds the model budget of {fmt.num(MAX_ELEMENTS)} elements")
-        if c.v == first_failing:
+        if c.binding.rule == "time-budget":
+            notes.append(f"the analyzer call at v = {fmt.num(c.v)} took more than {PROBE_SECONDS:.0f} s and was "
+                         "stopped: sizes from there on are not known to fit")
+        elif c.v == first_failing:
             notes.append(f"search stopped at v = {fmt.num(c.v)}: {why} (the binding op above): sizes from there on "
                          "cannot run and are not analyzed")
         else:
@@ -1071,7 +1124,7 @@ def find_limit(program: Program, spec: str, max_value: int = DEFAULT_MAX, arch: 
     return LimitResult(program.path, ref, max_value, step, der.lower_bound, largest, first_failing, binding,
                        current.fits, oracle.calls,
                        time.perf_counter() - start, probes, len(der.reached), notes,
-                       searched_max=ceiling if stopped else None)
+                       searched_max=ceiling if stopped else None, interrupted=interrupted)
 
 
 def _learn(probes: list[Probe], fails: list[Probe]) -> tuple[int, int, int] | None:
