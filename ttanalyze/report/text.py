@@ -89,10 +89,11 @@ def summary_line(a: Analysis, findings: list[Finding]) -> str:
     peak = a.memory.peak_l1
     if peak is not None:
         where = f" at line {a.program.ops[peak.op_index].pos.line}" if peak.l1_total_per_core else ""
-        tensors = peak.l1_per_core + peak.op_l1_buffers_per_core
-        text += (f"; peak L1{where}: {fmt.nbytes(tensors)} tensors + {fmt.nbytes(peak.cb_per_core)} CBs per core "
-                 f"(bank {fmt.nbytes(a.arch.usable_l1)}, CB region up to l1_size "
-                 f"{fmt.nbytes(a.arch.l1_size - a.arch.l1_unreserved_base)})")
+        buffers = (f"{fmt.nbytes(peak.l1_per_core)} tensors + {fmt.nbytes(peak.op_l1_buffers_per_core)} op buffers"
+                   if peak.op_l1_buffers_per_core else f"{fmt.nbytes(peak.l1_per_core)} tensors")
+        text += (f"; peak L1{where}: {buffers} + {fmt.nbytes(peak.cb_per_core)} CBs per core "
+                 f"(L1 bank {fmt.nbytes(a.arch.usable_l1)}; CB region {fmt.nbytes(a.arch.l1_size - a.arch.l1_unreserved_base)}"
+                 f" = l1_size {fmt.num(a.arch.l1_size)} - l1_unreserved_base {fmt.num(a.arch.l1_unreserved_base)})")
     peak = a.memory.peak_dram
     if peak is not None:
         where = f" at line {a.program.ops[peak.op_index].pos.line}" if peak.dram_per_bank else ""
