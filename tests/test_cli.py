@@ -171,3 +171,38 @@ def test_validate_is_inconclusive_on_an_op_without_reference_semantics(cli, tmp_
     r = cli("validate", path, "--no-device")
     assert r.exit_code == 4, r.output
     assert r.stdout.rstrip().endswith(": INCONCLUSIVE") and "has no reference semantics" in r.stdout
+
+
+def test_noise_thresholds_are_configurable(cli, tmp_path):
+    """TTA002/TTA003 thresholds from [tool.ttanalyze.thresholds]: raising them silences the seed's findings."""
+    r = cli("check", SEED0, "--no-fixes", "-q")
+    assert "[TTA002]" in r.stdout and "[TTA003]" in r.stdout
+    cfg = tmp_path / "pyproject.toml"
+    cfg.write_text('[tool.ttanalyze.thresholds]\n"TTA002.min-tiles" = 1e9\n"TTA003.min-pct" = 99\n')
+    r = cli("check", SEED0, "--no-fixes", "-q", "--config", cfg)
+    assert "[TTA002]" not in r.stdout and "[TTA003]" not in r.stdout
+    cfg.write_text('[tool.ttanalyze.thresholds]\n"TTA002.tiles" = 3\n')
+    r = cli("check", SEED0, "--config", cfg)
+    assert r.exit_code == 2 and "unknown threshold 'TTA002.tiles'" in r.stderr
+
+
+def test_const_eval_findings_and_cost_are_marked(cli, tmp_path):
+    """A finding in a const-eval function (run once) says so; `cost` totals it apart from the per-inference time."""
+    from .conftest import DRAM_TILE, wh_module
+
+    aliases = f"#a = {DRAM_TILE.format(r=2, c=4)}\n#b = {DRAM_TILE.format(r=4, c=2)}"
+    body = ('    %0 = "ttnn.reshape"(%arg0) <{shape = [128 : i32, 64 : i32]}> : (tensor<64x128xbf16, #a>) -> '
+            'tensor<128x64xbf16, #b>\n    return %0 : tensor<128x64xbf16, #b>')
+    text = wh_module(aliases, body, "%arg0: tensor<64x128xbf16, #a>", "tensor<128x64xbf16, #b>")
+    once = text.replace("func.func @main(%arg0: tensor<64x128xbf16, #a>) -> (tensor<128x64xbf16, #b>) {",
+                        "func.func @main_const_eval_0(%arg0: tensor<64x128xbf16, #a>) -> (tensor<128x64xbf16, #b>) "
+                        'attributes {tt.function_type = "const_eval"} {')
+    assert once != text
+    path = tmp_path / "const_eval.mlir"
+    path.write_text(once)
+    r = cli("check", path, "--no-fixes")
+    assert "warning[TTA002]" in r.stdout and "in const-eval function @main_const_eval_0: it runs once" in r.stdout
+    r = cli("cost", path)
+    assert "of which const-eval (runs once, when the weights are prepared):" in r.stdout
+    d = json.loads(cli("cost", path, "--format", "json").stdout)["program"]
+    assert d["const_eval_ns"] == d["total_ns"] > 0 and d["per_inference_ns"] == 0

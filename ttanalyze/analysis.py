@@ -47,6 +47,7 @@ class Analysis:
         tt_metal: the tt-metal version whose factories the CB models follow.
         tensor_views: the op models' device view of each value (a cache, by ``id``).
         allocation: the program through tt-metal's allocator model (:func:`ttanalyze.memory.replay`).
+        thresholds: overrides of the rules' reporting thresholds (``[tool.ttanalyze.thresholds]``).
     """
 
     program: Program
@@ -59,6 +60,7 @@ class Analysis:
     tt_metal: str = DEFAULT_TT_METAL
     tensor_views: dict = field(default_factory=dict, repr=False)
     allocation: AllocationReplay | None = None
+    thresholds: dict[str, float] = field(default_factory=dict)  # rule noise thresholds (check_config.THRESHOLDS)
 
     @cached_property
     def mesh(self) -> "Mesh | None":

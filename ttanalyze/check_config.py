@@ -9,6 +9,9 @@ prefixes, as ruff selects) and the ``[tool.ttanalyze]`` table of the nearest ``p
     tt-metal = "0.81.1"
     [tool.ttanalyze.per-file-ignores]
     "generated/*.mlir" = ["TTA003"]
+    [tool.ttanalyze.thresholds]             # when TTA002/TTA003 speak up (THRESHOLDS)
+    "TTA002.min-tiles" = 8
+    "TTA003.min-pct" = 20
 
 The command line wins over the file, key by key (``--ignore`` adds to the
 file's ``ignore``).  The ``[tool.ttanalyze.diff]`` table is ``ttanalyze
@@ -33,7 +36,11 @@ except ModuleNotFoundError:  # pragma: no cover - Python 3.10
     except ModuleNotFoundError:
         tomllib = None  # type: ignore[assignment]
 
-KEYS = ("select", "ignore", "per-file-ignores", "fail-on", "arch", "tt-metal")
+KEYS = ("select", "ignore", "per-file-ignores", "fail-on", "arch", "tt-metal", "thresholds")
+# The rules' reporting thresholds that [tool.ttanalyze.thresholds] may set (defaults in the rule modules).
+THRESHOLDS = {"TTA002.min-tiles": "tiles a reshape reads and writes in all (rules/reshape.py MIN_TILES_MOVED)",
+              "TTA003.min-pct": "padding share of the physical volume, % (rules/padding.py MIN_PCT)",
+              "TTA003.min-tiles": "padding tiles (rules/padding.py MIN_TILES)"}
 FAIL_ON = ("error", "warning", "info", "never")
 ARCHS = ("wormhole_b0", "blackhole")
 
@@ -49,6 +56,7 @@ class CheckConfig:
     fail_on: str | None = None
     arch: str | None = None
     tt_metal: str | None = None
+    thresholds: dict[str, float] = field(default_factory=dict)
 
 
 def split_list(values: list[str] | None) -> list[str]:
@@ -145,6 +153,17 @@ def load(path: Path | None) -> CheckConfig:
             raise InputError("tool.ttanalyze.per-file-ignores must map glob patterns to lists of rules", p,
                              _key_pos(text, "per-file-ignores"))
         cfg.per_file_ignores = {k: [str(x) for x in v] for k, v in pfi.items()}
+    if "thresholds" in table:
+        th = table["thresholds"]
+        if not isinstance(th, dict):
+            raise InputError("tool.ttanalyze.thresholds must be a table", p, _key_pos(text, "thresholds"))
+        for key, value in th.items():
+            if key not in THRESHOLDS:
+                raise InputError(f"unknown threshold {key!r}; expected one of {', '.join(THRESHOLDS)}", p,
+                                 _key_pos(text, key))
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+                raise InputError(f"threshold {key!r} must be a number >= 0, not {value!r}", p, _key_pos(text, key))
+            cfg.thresholds[key] = float(value)
     if "fail-on" in table:
         cfg.fail_on = choice("fail-on", FAIL_ON)
     if "arch" in table:

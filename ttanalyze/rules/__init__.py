@@ -125,6 +125,12 @@ def run(analysis: Analysis, select: Iterable[str] | None = None) -> list[Finding
         _CHECKS[rid](analysis, reporter)
         findings.extend(reporter.findings)
     findings.sort(key=lambda f: (f.pos.line, f.pos.col, f.rule))
+    for f in findings:  # const-eval functions run once (weight preparation), not per inference
+        op = analysis.program.ops[f.op_index] if f.op_index is not None else None
+        if op is not None and op.func is not None and op.func.kind == "const_eval":
+            f.data["const_eval"] = True
+            f.notes.append(Note(op.func.pos, f"in const-eval function @{op.func.name}: it runs once, when the "
+                                "weights are prepared, not per inference"))
     return findings
 
 

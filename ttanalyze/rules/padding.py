@@ -4,7 +4,8 @@ A permute or reshape that brings small dims into the last two positions of a
 TILE tensor pads each of them to 32: the tensor's tiles then hold padding that
 every later op reads and writes.  Reported when padding is at least
 ``MIN_PCT`` of the physical volume and at least ``MIN_TILES`` tiles, so that
-inherently small tensors (a 32x10 output) stay quiet.
+inherently small tensors (a 32x10 output) stay quiet.  Both are settable in
+``[tool.ttanalyze.thresholds]`` (``"TTA003.min-pct"``, ``"TTA003.min-tiles"``).
 """
 
 from __future__ import annotations
@@ -40,7 +41,8 @@ def padded_inner_dims(a: Analysis, r: Reporter) -> None:
         if info is None or info.layout != "tile":
             continue
         waste = info.waste_tiles
-        if info.padding_pct < MIN_PCT or waste < MIN_TILES:
+        if (info.padding_pct < a.thresholds.get("TTA003.min-pct", MIN_PCT)
+                or waste < a.thresholds.get("TTA003.min-tiles", MIN_TILES)):
             continue
         s, p = info.logical_shape, info.padded_shape
         padded_dims = ", ".join(f"{x} -> {y}" for x, y in zip(s[-2:], p[-2:]) if x != y) if len(s) >= 2 else f"{s[0]} -> {p[-1]}"

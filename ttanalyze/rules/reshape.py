@@ -56,6 +56,13 @@ def reshape_volume(a: Analysis, r: Reporter) -> None:
                 break
 
 
+# TTA002 stays silent for reshapes that read and write fewer tiles than this in all (a tile or so each
+# side: a scalar, a short vector), settable as "TTA002.min-tiles" in [tool.ttanalyze.thresholds]: the
+# rewrites TTA002 offers move about as many tiles as the reshape itself, so there is no data movement
+# to save, only the programs' fixed costs.
+MIN_TILES_MOVED = 4
+
+
 @rule("TTA002")
 def reshape_data_movement(a: Analysis, r: Reporter) -> None:
     for op in a.program.ops:
@@ -74,6 +81,8 @@ def reshape_data_movement(a: Analysis, r: Reporter) -> None:
         psrc, pdst = tile_padded_shape(src), tile_padded_shape(dst)
         tsrc = prod(psrc) // (TILE * TILE)
         tdst = prod(pdst) // (TILE * TILE)
+        if tsrc + tdst < a.thresholds.get("TTA002.min-tiles", MIN_TILES_MOVED):
+            continue  # a tile or so each side: nothing a rewrite could save
         tile_bytes = lx.element.bytes
         inner = f"[{', '.join(map(str, src[-2:]))}] -> [{', '.join(map(str, dst[-2:]))}]"
         reasons = []
