@@ -139,7 +139,10 @@ def test_check_linter_ergonomics(cli, tmp_path):
     r = cli("check", seeds, "--exclude", "mochi_*", "--format", "concise")
     assert "mochi" not in r.stdout and "simple_mlp_wh.mlir:24:10: error[TTA013]" in r.stdout
     assert cli("check", SEED0, "--select", "nope").exit_code == 2
-    assert cli("check", SEED0, "--l1-small-size", str(2**40)).exit_code == 2
+    r = cli("check", SEED0, "--l1-small-size", str(2**40))
+    assert r.exit_code == 2 and "leaves no L1 bank" in r.stderr
+    r = cli("check", SEED0, "--arch", "blackhole", "--no-fixes")
+    assert "note: --arch blackhole is not used: the file's ttcore.system_desc describes a wormhole_b0" in r.stderr
     (tmp_path / "pyproject.toml").write_text('[tool.ttanalyze]\nignore = ["TTA003"]\nfail-on = "warning"\n')
     r = cli("check", SEED0, "--config", tmp_path / "pyproject.toml", "--no-fixes")
     assert r.exit_code == 1 and "TTA003" not in r.stdout and "Found 0 errors, 1 warning and 0 info in 1 file" in r.stdout

@@ -90,9 +90,11 @@ def _load(path: str, arch: Optional[ArchName], l1_small_size: Optional[int] = No
 
     program = parse_file(path)
     try:
-        return analyze(program, arch.value if arch else None, l1_small_size, tt_metal)
+        a = analyze(program, arch.value if arch else None, l1_small_size, tt_metal)
     except ValueError as exc:
         raise InputError(str(exc), path) from None
+    _check_options(a, arch, l1_small_size)
+    return a
 
 
 L1_SMALL_HELP = "Bytes of L1_SMALL per core (default 65536, what the tt-mlir runtime opens its device with)."
@@ -116,9 +118,29 @@ def _load_all(path: str, arch: Optional[ArchName], l1_small_size: Optional[int] 
     except OSError as exc:
         raise InputError(f"cannot read file: {exc.strerror or exc}", path) from None
     try:
-        return [analyze(p, arch.value if arch else None, l1_small_size, tt_metal) for p in programs]
+        analyses = [analyze(p, arch.value if arch else None, l1_small_size, tt_metal) for p in programs]
     except ValueError as exc:
         raise InputError(str(exc), path) from None
+    for a in analyses:
+        _check_options(a, arch, l1_small_size)
+    return analyses
+
+
+def _check_options(a: "Analysis", arch: Optional[ArchName], l1_small_size: Optional[int]) -> None:
+    """Options that contradict the file: an L1_SMALL region that leaves no L1 bank is an input error; an
+    --arch the file's system_desc overrides gets a note on stderr.
+
+    Raises:
+        InputError: ``l1_small_size`` is negative or not below ``l1_size - l1_unreserved_base``.
+    """
+    room = a.arch.l1_size - a.arch.l1_unreserved_base
+    if l1_small_size is not None and not 0 <= l1_small_size < room:
+        raise InputError(f"--l1-small-size {l1_small_size:,} B leaves no L1 bank: the L1 above l1_unreserved_base "
+                         f"is {room:,} B (l1_size {a.arch.l1_size:,} - {a.arch.l1_unreserved_base:,}) on "
+                         f"{a.arch.name}", a.program.path)
+    if arch is not None and a.program.system_desc is not None and a.arch.name != arch.value:
+        print(f"{a.program.path}:1:1: note: --arch {arch.value} is not used: the file's ttcore.system_desc "
+              f"describes a {a.arch.name} device", file=sys.stderr)
 
 
 def _internal_error(exc: BaseException) -> None:
@@ -178,9 +200,12 @@ def _load_input(path: Path, arch: Optional[ArchName], l1_small_size: Optional[in
 
     programs = parse_modules(decode(sys.stdin.buffer.read(), "<stdin>"), "<stdin>")
     try:
-        return [analyze(p, arch.value if arch else None, l1_small_size, tt_metal) for p in programs]
+        analyses = [analyze(p, arch.value if arch else None, l1_small_size, tt_metal) for p in programs]
     except ValueError as exc:
         raise InputError(str(exc), "<stdin>") from None
+    for a in analyses:
+        _check_options(a, arch, l1_small_size)
+    return analyses
 
 
 @app.command()
@@ -231,6 +256,25 @@ def check(
     from rich.console import Console
 
     from . import baseline as baseline_mod
+    from . import check_config
+    from .diff import find_config
+    from .rules import catalog
+
+    metas = catalog()
+    try:
+        cfg = check_config.load(config if config is not None else find_config(Path.cwd()))
+        tokens = check_config.split_list(select) or cfg.select
+        selected = sorted(check_config.resolve_rules(tokens, metas)) if tokens else None
+        ignored = check_config.resolve_rules(check_config.split_list(ignore) + cfg.ignore, metas, "--ignore")
+        if selected is not None:
+            selected = [r for r in selected if r not in ignored]
+    except InputError as exc:
+        print(str(exc), file=sys.stderr)
+        raise typer.Exit(EXIT_INPUT)
+    fail_on = fail_on or FailOn(cfg.fail_on or "error")
+    arch = arch or (ArchName(cfg.arch) if cfg.arch else None)
+    tt_metal = tt_metal or cfg.tt_metal or DEFAULT_TT_METAL
+    files = _inputs(files, exclude or [])
 
     accepted = None
     if baseline is not None:
