@@ -6,8 +6,8 @@ process with a time and memory cap; every outcome recorded, resumable.
 Each mutant (``benchmarks/fuzz_mutate.py``; source fixture and seed fixed by
 its number) is written to a temporary file and run as ``ttanalyze check``
 (fixes of two findings evaluated), ``cost`` or ``explain --op`` (by number
-mod 3) in a forked child with ``RLIMIT_AS`` (``--memory-gb``) and a wall-clock
-cap (``--seconds``; SIGKILL after it).  The parent has imported ttanalyze
+mod 3) in a forked child with ``RLIMIT_AS`` (``--memory-gb``) and a CPU-time
+cap (``--seconds`` of RLIMIT_CPU; a wall-clock backstop of 10x that).  The parent has imported ttanalyze
 once, so a run costs the analysis, not Python's start-up.  Outcomes: exit
 0/1 (analyzed), 2 (input error: one ``file:line:col: error:`` line expected),
 3 (internal error), a signal, a hang (killed at the cap).  ``model_failure``
@@ -54,13 +54,19 @@ def argv_for(n: int, path: str, text: str) -> list[str]:
 
 
 def run_child(argv: list[str], seconds: float, memory_bytes: int) -> tuple[str, int | None, str, float]:
-    """Run ``ttanalyze ARGV`` in a forked child; (outcome, exit status or signal, first 4 KB of output, s)."""
+    """Run ``ttanalyze ARGV`` in a forked child; (outcome, exit status or signal, first 4 KB of output, CPU s).
+
+    The cap is ``seconds`` of CPU time (RLIMIT_CPU: SIGXCPU, then SIGKILL), so that a loaded machine does not
+    turn a slow run into a "hang"; a wall-clock backstop of 10x ``seconds`` kills a child that sleeps.
+    """
     out = tempfile.TemporaryFile()
     start = time.monotonic()
     pid = os.fork()
     if pid == 0:  # the child: caps, output to the file, the command line, its exit status
         try:
             resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
+            cpu = max(1, int(seconds))
+            resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 5))
             os.dup2(out.fileno(), 1)
             os.dup2(out.fileno(), 2)
             sys.stdout = io.TextIOWrapper(os.fdopen(1, "wb", closefd=False), write_through=True)
@@ -81,26 +87,32 @@ def run_child(argv: list[str], seconds: float, memory_bytes: int) -> tuple[str, 
             traceback.print_exc()
             sys.stderr.flush()
             os._exit(3)
-    deadline = start + seconds
+    deadline = start + 10 * seconds
     status = None
+    cpu_s = 0.0
     while True:
-        done, status = os.waitpid(pid, os.WNOHANG)
+        done, status, usage = os.wait4(pid, os.WNOHANG)
         if done:
+            cpu_s = usage.ru_utime + usage.ru_stime
             break
         if time.monotonic() > deadline:
             os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
+            _, _, usage = os.wait4(pid, 0)
+            cpu_s = usage.ru_utime + usage.ru_stime
             status = None
             break
         time.sleep(0.01)
-    elapsed = time.monotonic() - start
+    elapsed = cpu_s
     out.seek(0)
     text = out.read(4096).decode("utf-8", "replace")
     out.close()
     if status is None:
         return "hang", None, text, elapsed
     if os.WIFSIGNALED(status):
-        return "signal", os.WTERMSIG(status), text, elapsed
+        sig = os.WTERMSIG(status)
+        if sig == signal.SIGXCPU or (sig == signal.SIGKILL and cpu_s >= seconds):
+            return "hang", sig, text, elapsed  # the CPU-time cap
+        return "signal", sig, text, elapsed
     code = os.WEXITSTATUS(status)
     outcome = {0: "analyzed", 1: "analyzed", 2: "input_error"}.get(code, "internal_error")
     return outcome, code, text, elapsed
@@ -116,7 +128,7 @@ def summarize(records: list[dict]) -> dict:
         "model_failures": sum(1 for r in records if r.get("model_failure")),
         "input_errors_without_position": sum(1 for r in records if r["outcome"] == "input_error"
                                              and not r.get("positioned", True)),
-        "max_seconds": round(max((r["seconds"] for r in records), default=0.0), 2),
+        "max_cpu_seconds": round(max((r["seconds"] for r in records), default=0.0), 2),
         "failures": [{k: r[k] for k in ("n", "source", "seed", "kinds", "argv", "outcome", "status", "output")}
                      for r in bad][:50],
     }
@@ -144,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--chunk", type=int, default=0, help="run at most this many new mutants, then stop (0: all)")
     ap.add_argument("--fixtures", type=Path, default=ROOT / "fixtures", help="directory of the programs mutated")
     ap.add_argument("--out", type=Path, default=ROOT / "measurements" / "fuzz" / "campaign.jsonl.gz")
-    ap.add_argument("--seconds", type=float, default=30.0, help="wall-clock cap per run")
+    ap.add_argument("--seconds", type=float, default=30.0, help="CPU-time cap per run (s)")
     ap.add_argument("--memory-gb", type=float, default=4.0, help="address-space cap per run (RLIMIT_AS)")
     ap.add_argument("--summary", action="store_true", help="only summarize --out")
     args = ap.parse_args(argv)

@@ -59,10 +59,14 @@ def test_seed000_reshape_runs_in_row_major_before_the_tilize():
     assert [fx.id for fx in fixes] == ["reshape/before-tilize", "reshape/row-major-round-trip", "TTA002/advice"]
     assert fixes[-1].rewrite is None and fixes[-1].rationale == "rules/TTA002.yaml"  # the rule's advice ranks last
     best = fixes[0]
-    assert best.applicable and best.rank == 1 and best.numerics == "exact"
+    assert best.removes_finding and best.rank == 1 and best.numerics == "exact"
     assert best.effect.before["padded_tiles"] == 74_624 and best.effect.after["padded_tiles"] == 25_472
     assert best.effect.after["latency_ns"] < best.effect.before["latency_ns"]
-    result = fix_file(src, a, findings)
+    # ...but the row-major reshape's CBs raise the peak L1 per core (16,384 -> 815,104 B): by diff's totals
+    # the program gets worse there, so `fix` lists it with that cost and leaves it (a warning's fix)
+    assert not best.applicable and best.effect.regressions[0].startswith("peak L1 per core: 16,384 B -> 815,104 B")
+    assert fix_file(src, a, findings).applied == []
+    result = fix_file(src, a, findings, allow_regressions=True)
     assert [x.fix.id for x in result.applied] == ["reshape/before-tilize"]
     assert [x.rule for x in result.findings] == []
     _same_outputs(src, result.text, exact=True)
@@ -160,6 +164,9 @@ def test_matmul_cb_overflow_gets_the_largest_config_that_fits():
 def test_fix_cli_writes_parsable_ir_and_never_overwrites(cli, tmp_path):
     out = tmp_path / "fixed.mlir"
     r = cli("fix", SEED0, "-o", out)
+    assert r.exit_code == 1 and "not fixed TTA002: reshape/before-tilize: it makes the program worse: peak L1" \
+        in r.output, r.output
+    r = cli("fix", SEED0, "-o", out, "--allow-regressions")
     assert r.exit_code == 0, r.output
     assert "fixed TTA002 with reshape/before-tilize" in r.output
     assert cli("check", out).exit_code == 0
@@ -241,7 +248,7 @@ def _validated(ex, src: str, fixed: str, exact: bool):
 def test_seed_fixes_pass_both_checks(ex, path, exact):
     src = path.read_text()
     a, findings = _analyze(src, str(path))
-    d = _validated(ex, src, fix_file(src, a, findings).text, exact)
+    d = _validated(ex, src, fix_file(src, a, findings, allow_regressions=True).text, exact)
     assert [r for r in d.ops if r.status == "pass"]
 
 
