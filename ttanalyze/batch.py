@@ -17,6 +17,7 @@ import gc
 import hashlib
 import io
 import os
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable
@@ -45,6 +46,11 @@ class CheckOptions:
     sarif_root: str | None = None
     width: int | None = 240  # columns of the text report's per-op table
     with_baseline_entries: bool = False  # for --write-baseline
+    quiet: bool = False  # text: the finding lines only
+    thresholds: tuple[tuple[str, float], ...] = ()  # [tool.ttanalyze.thresholds]
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (glob, rule ids), [tool.ttanalyze]
+    config_dir: str | None = None  # the directory per-file-ignores globs are relative to
+    arch_given: bool = False  # --arch was given (a file whose system_desc says otherwise gets a note)
 
 
 @dataclass
@@ -72,6 +78,8 @@ class FileOutcome:
     outputs: list[str] = field(default_factory=list)
     sarif: list[list[dict[str, Any]]] = field(default_factory=list)
     baseline_entries: list[dict[str, Any]] = field(default_factory=list)
+    rules: list[tuple[str, str, str]] = field(default_factory=list)  # (id, name, severity) of each reported finding
+    notes: list[str] = field(default_factory=list)  # lines for stderr (an --arch the file overrides)
 
     def input_error(self) -> InputError | None:
         """The input error as raised, or None."""
@@ -116,19 +124,26 @@ def check_file(path: str, opts: CheckOptions, baseline: "Baseline | None" = None
     from .ir.parse import parse_modules
     from .rules import run
 
+    from .check_config import check_options, ignored_for_path
+
     out = FileOutcome(path)
     try:
         with analysis_gc():
+            name = "<stdin>" if path == "-" else path
             try:
-                data = Path(path).read_bytes()
+                data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
             except OSError as exc:
                 raise InputError(f"cannot read file: {exc.strerror or exc}", path) from None
             try:
                 analyses = [analyze(p, opts.arch, opts.l1_small_size, opts.tt_metal)
-                            for p in parse_modules(decode(data, path), path)]
+                            for p in parse_modules(decode(data, name), name)]
             except ValueError as exc:
-                raise InputError(str(exc), path) from None
-            results = [(a, run(a, opts.select)) for a in analyses]
+                raise InputError(str(exc), name) from None
+            for a in analyses:
+                out.notes += check_options(a, opts.arch if opts.arch_given else None, opts.l1_small_size)
+                a.thresholds = dict(opts.thresholds)
+            off = ignored_for_path(name, opts.per_file_ignores, opts.config_dir)
+            results = [(a, [f for f in run(a, opts.select) if f.rule not in off]) for a in analyses]
     except InputError as exc:
         pos = exc.pos or SourcePos(1, 1)
         out.error = (exc.message, pos.line, pos.col)
@@ -141,11 +156,18 @@ def check_file(path: str, opts: CheckOptions, baseline: "Baseline | None" = None
         split = baseline_mod.split(baseline, a, findings, fps)
         reported = split.new
         out.severities += [f.severity for f in reported]
+        out.rules += [(f.rule, f.name, f.severity) for f in reported]
         out.suppressed += split.suppressed
         out.stale += split.stale
+        want = opts.fixes and not opts.quiet and opts.format not in ("github", "concise")
         suggestions = suggest_all(a.program.source, a, reported, opts.fix_limit,
-                                  evaluate_fixes=len(a.program.ops) <= FIX_MAX_OPS) if opts.fixes and reported else {}
-        if opts.format == "json":
+                                  evaluate_fixes=len(a.program.ops) <= FIX_MAX_OPS) if want and reported else {}
+        if opts.format in ("github", "concise") or (opts.format == "text" and opts.quiet):
+            from .report import text
+
+            one = text.github_line if opts.format == "github" else text.concise_line
+            out.outputs.append("".join(one(f) + "\n" for f in reported))
+        elif opts.format == "json":
             out.outputs.append(_json_record(a, reported, suggestions, opts.detail))
         elif opts.format == "sarif":
             from .report import sarif
@@ -212,7 +234,7 @@ def check_files(paths: list[str], opts: CheckOptions, baseline: "Baseline | None
     keys: list[str | None] = [None] * len(paths)
     todo: list[int] = []
     for i, path in enumerate(paths):
-        if cache is not None:
+        if cache is not None and path != "-":
             try:
                 data = Path(path).read_bytes()
             except OSError:
@@ -224,6 +246,11 @@ def check_files(paths: list[str], opts: CheckOptions, baseline: "Baseline | None
             todo.append(i)
         else:
             progress(path)
+    stdin = [i for i in todo if paths[i] == "-"]  # read here: a worker process has no stdin
+    for i in stdin:
+        outcomes[i] = check_file("-", opts, baseline)
+        progress("-")
+    todo = [i for i in todo if paths[i] != "-"]
     for i, outcome in _compute([(i, paths[i]) for i in todo], opts, baseline, jobs):
         outcomes[i] = outcome
         if cache is not None and keys[i] is not None and outcome.error is None:

@@ -192,3 +192,35 @@ def ignored_for(cfg: CheckConfig, path: str, metas: dict) -> set[str]:
 def config_values(cfg: CheckConfig) -> dict[str, Any]:
     """The settings a check run read from the file (for ``--verbose``)."""
     return {k: v for k, v in cfg.__dict__.items() if v not in (None, [], {}) and k != "path"}
+
+
+def ignored_for_path(path: str, per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...],
+                     config_dir: str | None) -> set[str]:
+    """Rule ids turned off for ``path`` by resolved per-file-ignores (glob, ids): a glob matches the path as
+    given or relative to ``config_dir`` (the pyproject.toml's directory)."""
+    names = {path}
+    if config_dir is not None:
+        try:
+            names.add(str(Path(path).resolve().relative_to(Path(config_dir).resolve())))
+        except (ValueError, OSError):
+            pass
+    return {rid for pattern, ids in per_file_ignores if any(fnmatch.fnmatch(n, pattern) for n in names)
+            for rid in ids}
+
+
+def check_options(a: Any, arch: str | None, l1_small_size: int | None) -> list[str]:
+    """Options that contradict the file ``a`` (an Analysis): an L1_SMALL region that leaves no L1 bank is an
+    input error; an ``--arch`` the file's system_desc overrides gives a note (returned, for stderr).
+
+    Raises:
+        InputError: ``l1_small_size`` is negative or not below ``l1_size - l1_unreserved_base``.
+    """
+    room = a.arch.l1_size - a.arch.l1_unreserved_base
+    if l1_small_size is not None and not 0 <= l1_small_size < room:
+        raise InputError(f"--l1-small-size {l1_small_size:,} B leaves no L1 bank: the L1 above l1_unreserved_base "
+                         f"is {room:,} B (l1_size {a.arch.l1_size:,} - {a.arch.l1_unreserved_base:,}) on "
+                         f"{a.arch.name}", a.program.path)
+    if arch is not None and a.program.system_desc is not None and a.arch.name != arch:
+        return [f"{a.program.path}:1:1: note: --arch {arch} is not used: the file's ttcore.system_desc "
+                f"describes a {a.arch.name} device"]
+    return []

@@ -127,20 +127,11 @@ def _load_all(path: str, arch: Optional[ArchName], l1_small_size: Optional[int] 
 
 
 def _check_options(a: "Analysis", arch: Optional[ArchName], l1_small_size: Optional[int]) -> None:
-    """Options that contradict the file: an L1_SMALL region that leaves no L1 bank is an input error; an
-    --arch the file's system_desc overrides gets a note on stderr.
+    """:func:`ttanalyze.check_config.check_options`, its note printed on stderr."""
+    from .check_config import check_options
 
-    Raises:
-        InputError: ``l1_small_size`` is negative or not below ``l1_size - l1_unreserved_base``.
-    """
-    room = a.arch.l1_size - a.arch.l1_unreserved_base
-    if l1_small_size is not None and not 0 <= l1_small_size < room:
-        raise InputError(f"--l1-small-size {l1_small_size:,} B leaves no L1 bank: the L1 above l1_unreserved_base "
-                         f"is {room:,} B (l1_size {a.arch.l1_size:,} - {a.arch.l1_unreserved_base:,}) on "
-                         f"{a.arch.name}", a.program.path)
-    if arch is not None and a.program.system_desc is not None and a.arch.name != arch.value:
-        print(f"{a.program.path}:1:1: note: --arch {arch.value} is not used: the file's ttcore.system_desc "
-              f"describes a {a.arch.name} device", file=sys.stderr)
+    for note in check_options(a, arch.value if arch else None, l1_small_size):
+        print(note, file=sys.stderr)
 
 
 def _internal_error(exc: BaseException) -> None:
@@ -258,7 +249,7 @@ def check(
     from . import baseline as baseline_mod
     from . import check_config
     from .diff import find_config
-    from .rules import catalog
+    from .rules import catalog, implemented
 
     metas = catalog()
     try:
@@ -266,15 +257,20 @@ def check(
         tokens = check_config.split_list(select) or cfg.select
         selected = sorted(check_config.resolve_rules(tokens, metas)) if tokens else None
         ignored = check_config.resolve_rules(check_config.split_list(ignore) + cfg.ignore, metas, "--ignore")
-        if selected is not None:
-            selected = [r for r in selected if r not in ignored]
+        if ignored:
+            selected = [r for r in (selected if selected is not None else implemented()) if r not in ignored]
+        per_file = tuple((pattern, tuple(sorted(check_config.resolve_rules(rules, metas, f"per-file-ignores {pattern!r}"))))
+                         for pattern, rules in cfg.per_file_ignores.items())
     except InputError as exc:
         print(str(exc), file=sys.stderr)
         raise typer.Exit(EXIT_INPUT)
     fail_on = fail_on or FailOn(cfg.fail_on or "error")
+    arch_given = arch is not None
     arch = arch or (ArchName(cfg.arch) if cfg.arch else None)
     tt_metal = tt_metal or cfg.tt_metal or DEFAULT_TT_METAL
     files = _inputs(files, exclude or [])
+    settings = {"quiet": quiet, "thresholds": tuple(sorted(cfg.thresholds.items())), "per_file_ignores": per_file,
+                "config_dir": str(cfg.path.parent) if cfg.path is not None else None, "arch_given": arch_given}
 
     accepted = None
     if baseline is not None:
@@ -292,14 +288,18 @@ def check(
     colour = output is None and sys.stdout.isatty() and not os.environ.get("NO_COLOR") and format == CheckFormat.text
     console = Console(file=stream, width=None if stream.isatty() else 240, emoji=False, highlight=False)
     if format == CheckFormat.html:
-        exit_code = _check_html(files, arch, l1_small_size, tt_metal, select, fixes, fix_limit, accepted,
+        exit_code = _check_html(files, arch, l1_small_size, tt_metal, selected, fixes, fix_limit, accepted,
                                 write_baseline, fail_on, console)
     else:
-        exit_code = _check_report(files, arch, l1_small_size, tt_metal, format, detail, select, verbose, fixes,
+        exit_code = _check_report(files, arch, l1_small_size, tt_metal, format, detail, selected, verbose, fixes,
                                   fix_limit, accepted, baseline, write_baseline, sarif_root, fail_on, jobs, cache,
-                                  console)
+                                  console, settings, statistics, colour)
     if output:
-        console.file.close()
+        try:
+            write_atomic(output, stream.getvalue())
+        except OSError as exc:
+            print(f"{output}: error: cannot write: {exc.strerror or exc}", file=sys.stderr)
+            raise typer.Exit(EXIT_INPUT)
     if exit_code:
         raise typer.Exit(exit_code)
 
@@ -315,19 +315,22 @@ def _exit_code(input_errors: bool, severities: list[str], fail_on: FailOn, write
 
 
 def _check_report(files, arch, l1_small_size, tt_metal, format, detail, select, verbose, fixes, fix_limit, accepted,
-                  baseline, write_baseline, sarif_root, fail_on, jobs, cache, console) -> int:
-    """``check`` in text, JSON or SARIF: every file's part from :func:`ttanalyze.batch.check_files`."""
+                  baseline, write_baseline, sarif_root, fail_on, jobs, cache, console, settings=None,
+                  statistics=False, colour=False) -> int:
+    """``check`` in text, concise, github, JSON or SARIF: every file's part from
+    :func:`ttanalyze.batch.check_files`."""
     from . import baseline as baseline_mod
     from . import batch
-    from .report import records
+    from .report import records, text
 
     opts = batch.CheckOptions(
         format=format.value, arch=arch.value if arch else None, l1_small_size=l1_small_size, tt_metal=tt_metal,
-        select=tuple(select) if select else None, detail=detail.value, verbose=verbose, fixes=fixes,
+        select=tuple(select) if select is not None else None, detail=detail.value, verbose=verbose, fixes=fixes,
         fix_limit=fix_limit, sarif_root=str(sarif_root) if sarif_root is not None else None,
-        width=console.width, with_baseline_entries=write_baseline is not None)
+        width=console.width, with_baseline_entries=write_baseline is not None, **(settings or {}))
+    quiet = opts.quiet
     try:
-        size = sum(p.stat().st_size for p in files if p.is_file())
+        size = sum(p.stat().st_size for p in files if str(p) != "-" and p.is_file())
         with _progress(sys.stderr.isatty() and (len(files) > 2 or size > LONG_WORK_BYTES)) as progress:
             task = progress.add_task("analyzing", total=len(files))
             outcomes = batch.check_files([str(p) for p in files], opts, accepted, jobs or batch.default_jobs(), cache,
@@ -336,6 +339,9 @@ def _check_report(files, arch, l1_small_size, tt_metal, format, detail, select, 
         input_errors = [o.input_error() for o in outcomes if o.error is not None]
         for e in input_errors:
             print(str(e), file=sys.stderr)
+        for o in outcomes:
+            for note in getattr(o, "notes", []):
+                print(note, file=sys.stderr)
         if write_baseline is not None:
             n = baseline_mod.write_entries([(o.path, o.baseline_entries) for o in outcomes if o.error is None],
                                            write_baseline)
@@ -383,12 +389,17 @@ def _check_report(files, arch, l1_small_size, tt_metal, format, detail, select, 
     else:
         for o in analyzed:
             for block in o.outputs:
-                console.file.write(block)
-        if accepted is not None:
+                console.file.write(text.colourize(block) if colour else block)
+        if accepted is not None and format == CheckFormat.text and not quiet:
             line = f"{suppressed} finding{'s' * (suppressed != 1)} suppressed by baseline {baseline}"
             if stale:
                 line += f"; {stale} baseline entr{'ies' if stale != 1 else 'y'} no longer found (fixed?)"
             console.print(line, highlight=False, markup=False, soft_wrap=True)
+        rules = [r for o in analyzed for r in getattr(o, "rules", [])]
+        if statistics:
+            console.file.write("".join(line + "\n" for line in text.statistics_lines(rules)))
+        if format == CheckFormat.text and not quiet and analyzed:
+            console.file.write(text.found_line([sev for _, _, sev in rules], len(files), len(input_errors)) + "\n")
     return exit_code
 
 

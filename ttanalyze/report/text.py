@@ -44,18 +44,19 @@ def github_line(f: Finding) -> str:
             f"title={prop(f'{f.rule} {f.name}')}::{data(f.message)}")
 
 
-def statistics_lines(findings: list[Finding]) -> list[str]:
-    """``  3  TTA003  padded-inner-dims  warning`` per rule, most frequent first (``--statistics``)."""
+def statistics_lines(rules: list[tuple[str, str, str]]) -> list[str]:
+    """``  3  TTA003  padded-inner-dims  warning`` per rule, most frequent first (``--statistics``); ``rules``:
+    (id, name, severity) of each reported finding."""
     counts: dict[tuple[str, str, str], int] = {}
-    for f in findings:
-        counts[(f.rule, f.name, f.severity)] = counts.get((f.rule, f.name, f.severity), 0) + 1
+    for key in rules:
+        counts[key] = counts.get(key, 0) + 1
     return [f"{n:>5}  {rule}  {name:<28}  {sev}" for (rule, name, sev), n in
             sorted(counts.items(), key=lambda kv: (-kv[1], kv[0][0]))]
 
 
-def found_line(findings: list[Finding], files: int, input_errors: int = 0) -> str:
+def found_line(severities: list[str], files: int, input_errors: int = 0) -> str:
     """``Found 2 errors, 3 warnings and 1 info in 4 files`` (and the files that could not be read)."""
-    n = {s: sum(1 for f in findings if f.severity == s) for s in ("error", "warning", "info")}
+    n = {s: sum(1 for x in severities if x == s) for s in ("error", "warning", "info")}
     text = (f"Found {n['error']} error{'s' * (n['error'] != 1)}, {n['warning']} warning{'s' * (n['warning'] != 1)} "
             f"and {n['info']} info in {files} file{'s' * (files != 1)}")
     if input_errors:
