@@ -448,7 +448,7 @@ def _check_html(files, arch, l1_small_size, tt_metal, select, fixes, fix_limit, 
     splits = [baseline_mod.split(accepted, a, fs, fps) for (a, fs), fps in zip(results, fingerprints)]
     reported = [(a, s.new) for (a, _), s in zip(results, splits)]
     try:  # fixes of the reported findings (index into each file's reported list)
-        want = fixes and not quiet and format not in (CheckFormat.github, CheckFormat.concise)
+        want = fixes
         suggestions = [suggest_all(a.program.source, a, fs, fix_limit,
                                    evaluate_fixes=len(a.program.ops) <= FIX_MAX_OPS) if want and fs else {}
                        for a, fs in reported]
