@@ -83,13 +83,13 @@ NOTES = [
     "* conv2d: main's TTA010 error on `conv2d_1_512_512_64_64_3_1_o0` (its CBs, 958,564 B, end 7,396 B above the "
     "lowest L1 buffer once the op's own halo and output buffers, 378,880 B, are counted) was a false alarm: the "
     "program ran. tt-metal sized the conv by its own L1 estimate, which fits; the finding is now a warning saying so.",
-    "* Norms: `rms_norm` of a [32, 36864] f32 row failed with \"Statically allocated dataflow buffers in program 28 "
-    "clash with L1 buffers on core range [0-0 - 7-1]. L1 buffer allocated at 917504 and static dataflow buffer region "
-    "ends at 1123456\": the plugin's tt-metal runs wide rows on 16 cores with 946,176 B of DFBs and an L1 buffer "
-    "of its own (589,824 B per bank), where ttanalyze follows ttnn 0.81.1's single-core large-tensor kernel "
-    "(577,536 B, no L1 buffer; ttnn 0.81.1 ran `layer_norm` of [32, W] DRAM tiles at every width measured, to 65,536 "
-    "f32 and 98,304 bf16). That factory is not modeled: the miss stays. The plugin ran `layer_norm` at every width "
-    "tried at level 0 (to 65,536 f32).",
+    "* Norms: every `rms_norm` miss is one mechanism. From [32, 32768] f32 and [32, 49152] bf16 rows (levels 0 and 1) "
+    "the plugin's tt-metal refuses it (\"Statically allocated dataflow buffers in program 28 clash with L1 buffers on "
+    "core range [0-0 - 7-1]. L1 buffer allocated at 917504 and static dataflow buffer region ends at 1123456\" at "
+    "36864 f32; from 65,536 f32 / 98,304 bf16 the DFBs alone pass l1_size): it runs wide rows on 16 cores with an L1 "
+    "buffer of its own (589,824 B per bank at 36864 f32), where ttanalyze follows ttnn 0.81.1's single-core "
+    "large-tensor kernel (577,536 B, no L1 buffer). That factory is not modeled, so these stay misses. `layer_norm` "
+    "ran at every width tried (to 65,536 f32 and 98,304 bf16), as in ttnn 0.81.1.",
 ]
 
 
