@@ -17,7 +17,7 @@
 #    it from GitHub releases, which no registry serves.  The PyPI wheel
 #    jax-tt-plugin 0.1.3 embeds tt-metal's runtime assets (sfpi 7.87.0 included)
 #    as a zstd-compressed tar inside jax_plugins/libtt/libtt.so; the plugin
-#    unpacks it to /tmp/libtt-tt-metal-runtime-assets-<hash>/ at first start.
+#    unpacks it to $TMPDIR/libtt-tt-metal-runtime-assets-<hash>/ at first start.
 #    This script downloads that wheel (--no-deps, nothing installed), finds the
 #    archive in libtt.so, unpacks runtime/sfpi to .cache/executor/sfpi and links
 #    <ttnn package>/runtime/sfpi to it.  ttnn 0.81.1's tt_metal/sfpi-version asks

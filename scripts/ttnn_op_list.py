@@ -2,8 +2,8 @@
 
 Usage (from a tt-mlir checkout, or a bare clone with ``git show``)::
 
-    git -C TT_MLIR show 19c86fca:include/ttmlir/Dialect/TTNN/IR/TTNNOps.td > /tmp/TTNNOps.td
-    python scripts/ttnn_op_list.py /tmp/TTNNOps.td --commit 19c86fca45ae7c3d8f886c0401d8b40a40d2f294
+    git -C TT_MLIR show 19c86fca:include/ttmlir/Dialect/TTNN/IR/TTNNOps.td > TTNNOps.td
+    python scripts/ttnn_op_list.py TTNNOps.td --commit 19c86fca45ae7c3d8f886c0401d8b40a40d2f294
 
 Every ``def NAME : CLASS<"mnemonic"`` (or ``Op<TTNN_Dialect, "mnemonic"``) of the file is one op,
 in file order; the list is the input of ``python -m ttanalyze.ops.coverage``.

@@ -122,6 +122,15 @@ def short_error(text: str | None) -> str:
     return " ".join(s.strip() for s in msg[:3])[:400]
 
 
+def repo_relative_locations(ir: bytes) -> bytes:
+    """The IR with the checkout's absolute path taken out of its ``loc("...")`` source locations.
+
+    jax records where each traced op was written (``benchmarks/programs/families.py``); the fixture keeps
+    that path relative to the repository, so nothing committed names the machine it was compiled on.
+    """
+    return ir.replace(f'loc("{ROOT}/'.encode(), b'loc("')
+
+
 def collect(out: Path) -> None:
     """Copy raw campaign results (``run.py``'s ``--out``) into ``fixtures/real/programs``."""
     for d in sorted(p for p in out.iterdir() if p.is_dir()):
@@ -135,7 +144,7 @@ def collect(out: Path) -> None:
         for old in ("ttnn.mlir", "ttnn.mlir.gz"):
             (dest / old).unlink(missing_ok=True)
         if ir.exists():
-            data = ir.read_bytes()
+            data = repo_relative_locations(ir.read_bytes())
             if len(data) < MAX_PLAIN:
                 (dest / "ttnn.mlir").write_bytes(data)
             else:
