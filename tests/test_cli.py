@@ -189,6 +189,21 @@ def test_noise_thresholds_are_configurable(cli, tmp_path):
     assert r.exit_code == 2 and "unknown threshold 'TTA002.tiles'" in r.stderr
 
 
+def test_per_file_ignores_and_thresholds_hold_in_every_format(cli, tmp_path):
+    """[tool.ttanalyze] per-file-ignores (a glob on the path) and thresholds apply to text and html alike."""
+    cfg = tmp_path / "pyproject.toml"
+    cfg.write_text(f'[tool.ttanalyze.per-file-ignores]\n"*/{SEED0.name}" = ["TTA003"]\n'
+                   '[tool.ttanalyze.thresholds]\n"TTA002.min-tiles" = 1e9\n')
+    r = cli("check", SEED0, "--no-fixes", "-q", "--config", cfg)
+    assert "[TTA003]" not in r.stdout and "[TTA002]" not in r.stdout
+    page = tmp_path / "report.html"
+    cli("check", SEED0, "--no-fixes", "--format", "html", "--config", cfg, "-o", page)
+    html = page.read_text()
+    assert "TTA003" not in html.split("<script", 1)[0] and "reshape-tile-data-movement" not in html
+    r = cli("check", SEED0, "--no-fixes", "--format", "html", "-o", page)
+    assert "TTA003" in page.read_text()
+
+
 def test_const_eval_findings_and_cost_are_marked(cli, tmp_path):
     """A finding in a const-eval function (run once) says so; `cost` totals it apart from the per-inference time."""
     from .conftest import DRAM_TILE, wh_module

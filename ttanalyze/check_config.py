@@ -173,22 +173,6 @@ def load(path: Path | None) -> CheckConfig:
     return cfg
 
 
-def ignored_for(cfg: CheckConfig, path: str, metas: dict) -> set[str]:
-    """Rule ids the per-file-ignores patterns matching ``path`` (relative to the config's directory, or as
-    given) turn off."""
-    out: set[str] = set()
-    names = {path}
-    if cfg.path is not None:
-        try:
-            names.add(str(Path(path).resolve().relative_to(cfg.path.parent.resolve())))
-        except ValueError:
-            pass
-    for pattern, rules in cfg.per_file_ignores.items():
-        if any(fnmatch.fnmatch(n, pattern) for n in names):
-            out |= resolve_rules(rules, metas, f"per-file-ignores {pattern!r}")
-    return out
-
-
 def config_values(cfg: CheckConfig) -> dict[str, Any]:
     """The settings a check run read from the file (for ``--verbose``)."""
     return {k: v for k, v in cfg.__dict__.items() if v not in (None, [], {}) and k != "path"}

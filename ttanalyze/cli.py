@@ -289,7 +289,7 @@ def check(
     console = Console(file=stream, width=None if stream.isatty() else 240, emoji=False, highlight=False)
     if format == CheckFormat.html:
         exit_code = _check_html(files, arch, l1_small_size, tt_metal, selected, fixes, fix_limit, accepted,
-                                write_baseline, fail_on, console)
+                                write_baseline, fail_on, console, settings)
     else:
         exit_code = _check_report(files, arch, l1_small_size, tt_metal, format, detail, selected, verbose, fixes,
                                   fix_limit, accepted, baseline, write_baseline, sarif_root, fail_on, jobs, cache,
@@ -404,10 +404,12 @@ def _check_report(files, arch, l1_small_size, tt_metal, format, detail, select, 
 
 
 def _check_html(files, arch, l1_small_size, tt_metal, select, fixes, fix_limit, accepted, write_baseline, fail_on,
-                console) -> int:
-    """``check --format html``: the page needs every file's analysis, so the files are analyzed here, in turn."""
+                console, settings) -> int:
+    """``check --format html``: the page needs every file's analysis, so the files are analyzed here, in turn;
+    ``settings`` (thresholds, per-file-ignores) apply as in the other formats (:func:`ttanalyze.batch.check_file`)."""
     from . import baseline as baseline_mod
     from .batch import FIX_MAX_OPS, analysis_gc
+    from .check_config import ignored_for_path
     from .fixes.catalog import suggest_all
     from .report import html as html_report
     from .rules import run
@@ -421,9 +423,11 @@ def _check_html(files, arch, l1_small_size, tt_metal, select, fixes, fix_limit, 
             for path in files:
                 progress.update(task, description=f"analyzing {path.name}")
                 try:
+                    off = ignored_for_path(str(path), settings["per_file_ignores"], settings["config_dir"])
                     with analysis_gc():
                         for a in _load_all(str(path), arch, l1_small_size, tt_metal):
-                            results.append((a, run(a, select)))
+                            a.thresholds = dict(settings["thresholds"])
+                            results.append((a, [f for f in run(a, select) if f.rule not in off]))
                 except InputError as exc:
                     input_errors.append(exc)
                     print(str(exc), file=sys.stderr)
