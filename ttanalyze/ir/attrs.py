@@ -748,6 +748,10 @@ _CHIP_BOUNDS = {
     "dst_physical_size_tiles": (1, 1024),
     "num_cbs": (1, 1024),
 }
+# TTCore_Arch (tt-mlir include/ttmlir/Dialect/TTCore/IR/TTCoreOpsEnums.td): the arch names a
+# system_desc can hold; tt-metal's current releases run the last two only.
+TTCORE_ARCHS = ("grayskull", "wormhole_b0", "blackhole")
+MODELED_ARCHS = ("wormhole_b0", "blackhole")
 _CHIP_ALIGNS = ("noc_l1_address_align_bytes", "pcie_address_align_bytes", "noc_dram_address_align_bytes")
 _MAX_GRID_DIM = 256
 
@@ -756,7 +760,7 @@ def _check_chip_desc(desc: ChipDesc) -> None:
     """Reject a chip desc no device can have (0 or 2^64 cores, -1 DRAM channels, an L1 of 10^30 B).
 
     Raises:
-        AttrError: a grid that is not 2D with 1..256 cores per dim, a field
+        AttrError: an arch other than wormhole_b0 and blackhole, a grid that is not 2D with 1..256 cores per dim, a field
             outside its bound above, an alignment that is not a power of two
             from 16 to 4,096 B, or an L1 whose unreserved base is not below its size.
     """
@@ -774,6 +778,9 @@ def _check_chip_desc(desc: ChipDesc) -> None:
             raise AttrError(f"chip desc {name} = {value} is not a power of two from 16 to 4,096 B")
     if desc.l1_unreserved_base >= desc.l1_size:
         raise AttrError(f"chip desc l1_unreserved_base {desc.l1_unreserved_base} is not below l1_size {desc.l1_size}")
+    if desc.arch not in MODELED_ARCHS:
+        known = "a TTCore arch ttanalyze does not model" if desc.arch in TTCORE_ARCHS else "not a TTCore arch"
+        raise AttrError(f"chip desc arch {desc.arch!r} is {known}: ttanalyze models {' and '.join(MODELED_ARCHS)}")
 
 
 def _build_device(b: _Builder, node: Node) -> DeviceAttr:

@@ -188,10 +188,13 @@ class _Source:
         """Offset of the bracket closing the one at ``open_offset``.
 
         ``->`` arrows inside angle brackets are not closers.  Raises InputError
-        when the bracket is never closed.
+        when ``open_offset`` holds no opening bracket or the bracket is never closed.
         """
-        opener = self.text[open_offset]
-        closer = {"(": ")", "[": "]", "{": "}", "<": ">"}[opener]
+        opener = self.text[open_offset:open_offset + 1]
+        closer = {"(": ")", "[": "]", "{": "}", "<": ">"}.get(opener)
+        if closer is None:
+            raise self.error(f"expected an opening bracket of the {what}, found {opener or 'the end of the file'!r}",
+                             open_offset)
         depth = 0
         for m in _BRACKETS[opener].finditer(self.text, open_offset):
             tok = m.group(0)
