@@ -127,6 +127,9 @@ def run_cb_model(op: Op, ctx: CBContext) -> OpProgram:
     model = O.cb_model(op.name)
     if model is None:
         return OpProgram("unmodeled", reason=f"no circular-buffer model for {op.name}")
+    disagreement = _shape_rule_disagrees(op)
+    if disagreement:
+        return OpProgram("out_of_scope", reason=disagreement)
     try:
         result = model(ctx)
     except NoDeviceProgram as exc:
@@ -145,10 +148,29 @@ def run_cb_model(op: Op, ctx: CBContext) -> OpProgram:
     return OpProgram("modeled", stages)
 
 
+def _shape_rule_disagrees(op: Op) -> str | None:
+    """Why the op's program (and output spec) is not modeled when its shape rule refuses it or infers other result shapes than
+    the IR declares (TTA007 reports that), else None: a CB model sized from absurd attributes (a padding of
+    2^31) would size, and loop over, an output the program never has."""
+    shape_model = O.lookup(op.name)
+    if shape_model is None or shape_model.infer is None:
+        return None
+    try:
+        inferred = shape_model.infer(op)
+    except O.ShapeError as exc:
+        return f"the shape rule refuses the op ({exc}); its circular buffers are not modeled"
+    except MODEL_FAILURES:
+        return None  # the CB model's own guards report it
+    declared = [tuple(v.type.shape) for v in op.results if v.is_tensor]
+    if inferred is not None and [tuple(s) for s in inferred] != declared[:len(inferred)]:
+        return "the declared result shape disagrees with the shape rule; its circular buffers are not modeled"
+    return None
+
+
 def run_spec_model(op: Op, ctx: CBContext) -> list[TensorSpec] | None:
     """What the op really returns in ``ctx`` (its output-spec model), or None without a model or outside it."""
     model = O.spec_model(op.name)
-    if model is None:
+    if model is None or _shape_rule_disagrees(op):
         return None
     try:
         return model(ctx)

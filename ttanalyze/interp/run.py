@@ -17,7 +17,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from ..ir.model import Func, Op, Program, TensorType, Value
-from ..ops.registry import ShapeError
+from ..ops.registry import ShapeError, lookup as op_model
 from .numerics import BLOCK_FLOAT, InterpError, dtype_of, is_float, quantize, random_values, storage
 from .ops import DEVICE, Ctx, lookup
 
@@ -167,6 +167,9 @@ class Interpreter:
             values = [fetch(op, v) for v in op.operands]
             ctx = Ctx(op, values, lambda name, a, _op=op: self.call(name, a, _op), self.path)
             try:
+                model = op_model(op.name)
+                if model is not None and model.infer is not None:
+                    model.infer(op)  # an op its shape rule refuses (arange step 0, ...) has no value to compute
                 results = sem.fn(ctx)
                 if len(results) != len(op.results):
                     raise InterpError(f"{op.name}: semantics gave {len(results)} results, the op declares "
