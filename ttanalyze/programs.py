@@ -148,18 +148,21 @@ def run_cb_model(op: Op, ctx: CBContext) -> OpProgram:
     return OpProgram("modeled", stages)
 
 
+# Families whose plans walk the output (conv/pool sliding windows and halos): sized from attributes that
+# disagree with the declared result (a padding of 2^31), they would loop over an output the program never has.
+_OUTPUT_WALKING_FAMILIES = ("conv", "pool")
+
+
 def _shape_rule_disagrees(op: Op) -> str | None:
-    """Why the op's program (and output spec) is not modeled when its shape rule refuses it or infers other result shapes than
-    the IR declares (TTA007 reports that), else None: a CB model sized from absurd attributes (a padding of
-    2^31) would size, and loop over, an output the program never has."""
+    """Why a conv/pool op's program and output spec are not modeled: its shape rule infers other result
+    shapes than the IR declares (TTA007 reports that); else None.  Other families' models keep their own
+    refusals (a shape rule's error is often a tt-metal refusal they name)."""
     shape_model = O.lookup(op.name)
-    if shape_model is None or shape_model.infer is None:
+    if shape_model is None or shape_model.infer is None or shape_model.family not in _OUTPUT_WALKING_FAMILIES:
         return None
     try:
         inferred = shape_model.infer(op)
-    except O.ShapeError as exc:
-        return f"the shape rule refuses the op ({exc}); its circular buffers are not modeled"
-    except MODEL_FAILURES:
+    except (O.ShapeError, *MODEL_FAILURES):
         return None  # the CB model's own guards report it
     declared = [tuple(v.type.shape) for v in op.results if v.is_tensor]
     if inferred is not None and [tuple(s) for s in inferred] != declared[:len(inferred)]:
