@@ -25,7 +25,7 @@ the ids already there.  The device lock is taken per chunk, not for the whole ca
 
 Usage::
 
-    .venv/bin/python benchmarks/opdiff.py run --base 60 [--chunk 30] [--lock /tmp/ttnn-mock.lock]
+    .venv/bin/python benchmarks/opdiff.py run --base 60 [--chunk 30] [--lock $TMPDIR/ttnn-mock.lock]
     .venv/bin/python benchmarks/opdiff.py rescore   # the current model against the stored device results
     .venv/bin/python benchmarks/opdiff.py report    # rewrites the cb-sweep section of docs/accuracy.md
 """
@@ -46,6 +46,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.opdiff_instances import GENERATOR, generators, instance, instances  # noqa: E402
+from ttanalyze.executor.protocol import DEVICE_LOCK  # noqa: E402
 
 RESULTS = ROOT / "measurements" / "opdiff" / "results.jsonl.gz"
 # Held while the results file is appended to or rewritten (``run`` and ``rescore`` may overlap).
@@ -296,7 +297,7 @@ def main() -> None:
     r.add_argument("--base", type=int, default=60, help="instances per op (times the op's weight)")
     r.add_argument("--chunk", type=int, default=30, help="instances per device session (lock held per chunk)")
     r.add_argument("--only", help="only ops whose name starts with this")
-    r.add_argument("--lock", help="flock this file around each chunk's device session (e.g. /tmp/ttnn-mock.lock)")
+    r.add_argument("--lock", help=f"flock this file around each chunk's device session (e.g. {DEVICE_LOCK})")
     r.add_argument("--timeout", type=float, default=120.0, help="seconds per replay")
     r.add_argument("--max-minutes", type=float, help="stop starting chunks after this long")
     sub.add_parser("report", help="rewrite the cb-sweep section of docs/accuracy.md from the results")

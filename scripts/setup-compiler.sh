@@ -16,7 +16,7 @@
 # Smoke test: with TT_METAL_MOCK_CLUSTER_DESC_PATH pointing at
 # ttanalyze/executor/mock/blackhole_P150.yaml, jax.devices() lists a Blackhole
 # TTDevice.  The smoke test opens the mock device, so it holds
-# /tmp/ttnn-mock.lock (shared with the executor) while it runs.
+# $TMPDIR/ttnn-mock.lock (shared with the executor) while it runs.
 #
 # Files it creates (keep them out of git): .venv-jax/.
 set -euo pipefail
@@ -55,7 +55,7 @@ echo "setup-compiler: venv done at $(( $(date +%s) - start )) s"
 
 export TT_METAL_MOCK_CLUSTER_DESC_PATH="$ROOT/ttanalyze/executor/mock/blackhole_P150.yaml"
 LOCK=()
-if command -v flock >/dev/null 2>&1; then LOCK=(flock /tmp/ttnn-mock.lock); fi
+if command -v flock >/dev/null 2>&1; then LOCK=(flock "${TMPDIR:-/tmp}/ttnn-mock.lock"); fi
 "${LOCK[@]}" "$VENV/bin/python" -c '
 import jax, sys
 devs = jax.devices()

@@ -35,7 +35,10 @@ sys.path.insert(0, str(HERE))
 
 import families  # noqa: E402
 
-LOCK = "/tmp/ttnn-mock.lock"
+sys.path.insert(0, str(ROOT))
+from ttanalyze.executor.protocol import DEVICE_LOCK  # noqa: E402
+
+LOCK = DEVICE_LOCK
 
 
 def _pending(out: Path, only: str | None, shard: tuple[int, int] = (0, 1)) -> list[str]:
@@ -100,7 +103,7 @@ def main() -> int:
     ap.add_argument("--reverse", action="store_true", help="last case first (a second runner on the same "
                     "shard meets the first in the middle)")
     ap.add_argument("--no-lock", dest="lock", action="store_false",
-                    help="do not take /tmp/ttnn-mock.lock: the plugin's mock device and the ttnn executor's ran "
+                    help=f"do not take {DEVICE_LOCK}: the plugin's mock device and the ttnn executor's ran "
                          "side by side (measured), so the lock only spares CPU")
     a = ap.parse_args()
     if a.stage in ("run", "all"):

@@ -68,9 +68,14 @@ A special request ``{"id": 0, "op": "__info__"}`` returns only ``device`` and th
 
 from __future__ import annotations
 
+import tempfile
+from pathlib import Path
+
 PROTOCOL_VERSION = 1
 
 MOCK_ENV = "TT_METAL_MOCK_CLUSTER_DESC_PATH"  # tt-metal: open a mock cluster from this descriptor
 MOCK_OVERRIDE_ENV = "TTANALYZE_MOCK_DESC"
 DEFAULT_MOCK_DESC = ("ttanalyze", "executor", "mock", "blackhole_P150.yaml")  # path parts from the repository root
+# The machine-wide lock of the mock device: one process may hold it at a time (flock(1) on this file).
+DEVICE_LOCK = str(Path(tempfile.gettempdir()) / "ttnn-mock.lock")
 DEVICE_NODE_GLOBS = ("/dev/tenstorrent/*", "/dev/tenstorrent[0-9]*")  # tt-kmd device nodes
