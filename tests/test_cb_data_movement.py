@@ -740,9 +740,26 @@ def _segments_one_by_one(a, b):
 
 @pytest.mark.parametrize("a,b", [((1, 8, 128), (8, 128, 1)), ((2, 16, 16), (1, 16, 32)), ((3, 5, 7), (1, 5, 21)),
                                  ((1, 33, 48), (2, 33, 24)), ((4, 17, 32), (1, 68, 32)), ((6, 16, 33), (2, 99, 16)),
-                                 ((1, 1, 1024), (32, 32, 1)), ((5, 7, 64), (1, 35, 64))])
+                                 ((1, 1, 1024), (32, 32, 1)), ((5, 7, 64), (1, 35, 64)),
+                                 # shapes whose output tiles fall into classes by input tile row / column
+                                 ((2, 40, 200), (1, 80, 200)), ((1, 64, 300), (1, 300, 64)), ((3, 33, 130), (1, 99, 130)),
+                                 ((1, 96, 257), (2, 48, 257)), ((4, 20, 64), (1, 40, 128)), ((1, 64, 520), (1, 65, 512)),
+                                 ((3, 48, 40), (2, 36, 80)), ((1, 256, 96), (4, 64, 96)), ((2, 48, 16), (1, 96, 16))])
 def test_reshape_map_segments_against_an_element_walk(a, b):
     assert dm.reshape_map_segments(a, b) == _segments_one_by_one(a, b)
+
+
+def test_reshape_map_segments_of_a_67m_column():
+    # tt-mlir test/ttmlir/Dialect/TTNN/memory_management.mlir: [67108864, 1] f32 tile -> [8192, 8192] (3D
+    # [1, 67108864, 1] -> [1, 8192, 8192]; 65,536 output tiles).  Every element of an output tile is its own
+    # input row (W = 1), so each of its 32 x 32 elements is one segment; the 32 elements of an output row are 32
+    # consecutive input rows of one input tile (rows 32-aligned), so 32 input tiles of 32 segments: 32 x 32 =
+    # 1,024 (+ 1,024 % 16 = 0) segments = 16,384 B.  All 65,536 output tiles are one class (shifts by input
+    # tile rows), so this takes milliseconds; it walked 67 million elements before.
+    assert dm.reshape_map_segments((1, 67108864, 1), (1, 8192, 8192)) == 1024
+    # and back: an output tile is 32 rows of 1 element, 32 consecutive elements of one input tile row; the
+    # output's faced offset steps by 16 from row to row, so each element is a segment: 32 of one input tile
+    assert dm.reshape_map_segments((1, 8192, 8192), (1, 67108864, 1)) == 32
 
 
 def test_pad_of_a_leading_dim_goes_through_a_4d_view():

@@ -239,6 +239,51 @@ def _faced(h, w):
     return ((th // FACE) * 2 + tw // FACE) * FACE * FACE + (th % FACE) * FACE + tw % FACE
 
 
+def _tile_classes(starts: np.ndarray, ho_sz: int, wo_sz: int, in3d: tuple[int, int, int], w2: int) -> np.ndarray:
+    """Canonical flat starts of output tiles whose page mappings are the same up to input-page renaming.
+
+    An output tile's elements are ``start + r * w2 + k`` (``r < ho_sz``, ``k < wo_sz``);
+    each maps to input tile-row block ``g`` (channel x tile row), row ``hr`` inside it and
+    column ``wi``.  Two shifts of ``start`` keep every segment cut and the grouping by
+    input page (they rename pages uniformly):
+
+    * by ``-32 m`` when no element leaves its input row (``m = min wi // 32`` over the
+      tile's elements): the same rows, the same faced offsets, pages minus ``m``;
+    * by multiples of ``P = 32 * W`` (one input tile row of the flat tensor) when the
+      channel height is a tile multiple (the tile-row blocks tile the flat index space
+      with period ``P``), else by whole channels (period ``H * W``), and by ``P`` inside a
+      channel when the tile's span stays in the channel's full tile rows.
+
+    Work: ``ho_sz`` integer operations per output tile (not ``ho_sz * wo_sz``).
+
+    Args:
+        starts: flat start index of each output tile of one (valid height, valid width) class.
+        ho_sz / wo_sz: the class's valid rows / columns (1-32).
+        in3d: the input's 3D shape (C, H, W); w2: the output's W.
+
+    Returns:
+        The sorted distinct canonical starts.
+    """
+    _, h1, w1 = in3d
+    period, hw1 = TILE * w1, h1 * w1
+    full = (h1 // TILE) * period  # flat end of a channel's full tile rows
+    span = (ho_sz - 1) * w2 + wo_sz
+    r = np.arange(ho_sz, dtype=np.int64) * w2
+    out = []
+    for i in range(0, len(starts), 1 << 15):
+        blk = starts[i:i + (1 << 15)]
+        wi = (blk[:, None] + r[None, :]) % w1
+        min_wi = np.where(wi + wo_sz > w1, 0, wi).min(axis=1)
+        f = blk - (min_wi // TILE) * TILE
+        if h1 % TILE == 0:
+            key = f % period
+        else:
+            q = f % hw1
+            key = np.where(q + span <= full, q % period, q)
+        out.append(np.unique(key))
+    return np.unique(np.concatenate(out)) if out else np.zeros(0, dtype=np.int64)
+
+
 @lru_cache(maxsize=256)
 def reshape_map_segments(in3d: tuple[int, int, int], out3d: tuple[int, int, int]) -> int:
     """Segments per row of ReshapeViewTiled's page-mapping tensor (``max_input_segments``).
@@ -252,11 +297,12 @@ def reshape_map_segments(in3d: tuple[int, int, int], out3d: tuple[int, int, int]
     entries; the tensor's row length is the maximum over output tiles, plus that
     maximum mod 16 (``max += max % l1_alignment``, which is what the source does).
 
-    Output tiles with the same flat start modulo the input's ``H * W`` and the same
-    valid extent map identically (up to a shift of the input channel), so each
-    distinct one is computed once (numpy, 1,024 output tiles at a time; about 0.1 s
-    per 20 million distinct elements: 1.8 s for [32, 1048576] -> [32, 32768, 32]).
-    Checked against a literal per-element port of the C++ on 300 random small shapes.
+    Output tiles that map identically up to a renaming of input pages
+    (:func:`_tile_classes`: shifts by input tile columns and by input tile rows) are
+    computed once, with numpy over their elements, 1,024 tiles at a time.  The work is
+    ``ho_sz`` operations per output tile plus 1,024 per distinct class: [67108864, 1] ->
+    [8192, 8192] (65,536 output tiles) has 1 class.  Checked against a literal
+    per-element port of the C++ (tests/test_cb_data_movement.py).
 
     Args:
         in3d / out3d: the 3D logical shapes (C, H, W) the factory sees.
@@ -283,7 +329,7 @@ def reshape_map_segments(in3d: tuple[int, int, int], out3d: tuple[int, int, int]
             cs = np.arange(c2, dtype=np.int64)
             base = (cs[:, None, None] * (h2 * w2) + ths[None, :, None] * (TILE * w2)
                     + tws[None, None, :] * TILE).reshape(-1)
-            keys = np.unique(base % hw1)
+            keys = _tile_classes(base, ho_sz, wo_sz, in3d, w2)
             r = np.arange(ho_sz, dtype=np.int64)
             k = np.arange(wo_sz, dtype=np.int64)
             off_o = _faced(r[:, None] + 0 * k[None, :], k[None, :] + 0 * r[:, None]).reshape(-1)
