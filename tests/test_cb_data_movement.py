@@ -800,3 +800,62 @@ def test_repeat_native_row_major_and_round_trip():
         ("UntilizeWithUnpaddingMultiCoreInterleavedProgramFactory", [4096, 4096]),
         ("RepeatCodegenProgramFactory", [384]), ("RepeatCodegenProgramFactory", [384]),
         ("RepeatCodegenProgramFactory", [384]), ("TilizeWithValPaddingMultiCoreDefaultFactory", [4096, 4096])]
+
+
+# ---------------------------------------------------------------------------
+# Classes the op-level campaign found (measurements/opdiff/results.jsonl.gz, by instance id)
+# ---------------------------------------------------------------------------
+
+
+def test_bfp8_permute_runs_on_bf16_between_two_typecasts():
+    # g1/ttnn.permute/7: [2, 8, 458, 6358] bfloat8_b, dims [1, 3, 0, 2] (not WH/CN/CN+WH): typecast to bf16
+    # (TypecastProgramFactory, 2 x 1,088 + 2 x 2,048 B), the bf16 permute (MultiCoreTileRowInvariant: 2,048 x 2
+    # in, 32 B, 2,048 x 2 out), typecast back (2 x 2,048 + 2 x 1,088 B); all on the 110 cores (measured).
+    shape = [2, 8, 458, 6358]
+    got = progs("ttnn.permute", [T(shape, dtype="bfp_bf8")], T([8, 6358, 2, 458], dtype="bfp_bf8"),
+                "permutation = array<i64: 1, 3, 0, 2>")
+    assert got == [("TypecastProgramFactory", [(2176, 110), (4096, 110)], 0),
+                   ("MultiCoreTileRowInvariant", [(4096, 110), (32, 110), (4096, 110)], 0),
+                   ("TypecastProgramFactory", [(4096, 110), (2176, 110)], 0)]
+
+
+def test_bfp8_wh_transpose_needs_no_typecast():
+    # transpose.cpp: WH and CN are bfloat8_supported; the bfp8 tiles go straight to TransposeDeviceOperation:
+    # 2 x 3 tiles on 6 cores, 2 x 1,088 B in and out
+    got = progs("ttnn.transpose", [T([64, 96], dtype="bfp_bf8")], T([96, 64], dtype="bfp_bf8"),
+                "dim0 = 0 : si32, dim1 = 1 : si32")
+    assert got == [("TransposeWHProgramFactory", [(2176, 6), (2176, 6)], 0)]
+
+
+def test_bfp8_reshape_runs_on_bf16_and_fills_the_padding():
+    # reshape.cpp reshape_tiled: typecast to bf16, ReshapeViewTiled on bf16, fill_implicit_tile_padding (the
+    # requested [1, 1, 8] pads its last two dims), typecast back.  [4, 2] -> [1, 8]: 1 output tile, 1 core.
+    got = progs("ttnn.reshape", [T([4, 2], dtype="bfp_bf8")], T([1, 8], dtype="bfp_bf8"), f"shape = {ints([1, 8])}")
+    # Measured on the same shapes height-sharded on one core (g1/ttnn.reshape/0, the same four programs): the
+    # typecasts 2 x 1,088 + 2 x 2,048 B; the mapping row 8 segments x 16 B = 128 B, one bf16 tile in, one of
+    # scratch; FillPad 2 + 1 + 1 + 2 bf16 tiles (right and bottom masks).
+    assert got == [("TypecastProgramFactory", [(2176, 1), (4096, 1)], 0),
+                   ("ReshapeViewTiledProgramFactory", [(128, 1), (2048, 1)], 2048),
+                   ("FillPadProgramFactory", [(4096, 1), (2048, 1), (2048, 1), (4096, 1)], 0),
+                   ("TypecastProgramFactory", [(4096, 1), (2176, 1)], 0)]
+
+
+def test_embedding_of_a_tile_weight_untilizes_it_first():
+    # g1/ttnn.embedding/5: indices [1, 19] u32, weight [100, 100] bf16 TILE: to_layout(weight, ROW_MAJOR) =
+    # untilize_with_unpadding [128, 128] -> [100, 100] on 4 cores (one tile row each: 2 x 4 tiles x 2,048 B =
+    # 8,192 B in and out), then EmbeddingsRM: 19 rows on 19 cores, one 200-B row aligned to the DRAM indices'
+    # 64 B = 256 B, scratch (64 / 4) x 32 = 512 B (measured, both programs).
+    got = progs("ttnn.embedding", [T([1, 19], "row_major", "u32"), T([100, 100])], T([1, 19, 100], "row_major"))
+    assert got == [("UntilizeWithUnpaddingMultiCoreInterleavedProgramFactory", [(8192, 4), (8192, 4)], 0),
+                   ("EmbeddingsRMProgramFactory", [(256, 19)], 512)]
+
+
+def test_bfp8_rank1_concat_untilizes_to_bf16_and_retilizes_bf16():
+    # g1/ttnn.concat/3: four rank-1 bfloat8_b inputs: untilize_with_unpadding each (bfp8 -> bf16 row major),
+    # the row-major concat (through [1, W] views and transposes), then tilize_with_val_padding without a
+    # dtype: the result stays bf16, so the last program's output DFB holds bf16 tiles like its input
+    # (measured: 516,096 B = 252 tiles x 2,048 B both; 167,936 B both on the cliff core).
+    ins = [T([n], dtype="bfp_bf8") for n in (848244, 96, 848244, 63963)]
+    got = progs("ttnn.concat", ins, T([1760547], dtype="bfp_bf8"), "dim = 0 : si32")
+    assert got[-1][0] == "TilizeWithValPaddingMultiCoreBlockInterleavedFactory"
+    assert [b for b, _ in got[-1][1]] == [516096, 516096, 167936, 167936]

@@ -790,6 +790,20 @@ def test_typecast_factories():
     assert cbs(r.program) == [("in", 4096, frozenset(ROW[:64])), ("out", 8192, frozenset(ROW[:64]))]
 
 
+def test_typecast_of_a_sharded_row_major_input_with_unaligned_rows_is_refused():
+    # g1/ttnn.typecast/5: [2, 2, 4, 55, 10] f32 row major, height sharded in 98 shards of [9, 10]: a page is a
+    # shard row of 10 x 4 = 40 B, not a multiple of the 16-B L1 alignment, so the validate's
+    # page_size_bytes == aligned_page_size() fails (measured: TT_FATAL at typecast_device_op.cpp:131).
+    # A 64-B row (16 x f32) passes.
+    ranges = [(0, 0, 10, 7), (0, 8, 9, 8)]
+    bad = [sharded((2, 2, 4, 55, 10), "height_sharded", ranges, (98, 1), dt, "row_major") for dt in ("f32", "bf16")]
+    r, _ = run("ttnn.typecast", *bad)
+    assert r.status == "rejected" and "page of 40 B" in r.reason
+    good = [sharded((2, 2, 4, 55, 16), "height_sharded", ranges, (98, 1), dt, "row_major") for dt in ("f32", "bf16")]
+    r, _ = run("ttnn.typecast", *good)
+    assert r.status == "modeled"
+
+
 # --- to_memory_config -------------------------------------------------------
 
 def test_to_memory_config_factories():

@@ -462,7 +462,14 @@ def reshape_steps(x: Tensor, new: tuple[int, ...], out: Tensor, ctx: CBContext) 
             raise CBModelError("sharded row-major reshape goes through sharded_to_interleaved/interleaved_to_sharded")
         return [reshape_rm_program(x, new, out, ctx.grid, ctx.max_l1_space)]
     if x.dtype.is_block_float:
-        raise CBModelError(f"{x.dtype} reshape goes through typecast programs")
+        # reshape_tiled (reshape.cpp): typecast to bf16, prim::reshape_view, fill_implicit_tile_padding when the
+        # requested 3D shape pads its last two dims (always, for block floats), typecast back
+        new3 = _squeeze_3d(tuple(new))
+
+        def inner(wx: Tensor, wo: Tensor) -> list[ProgramModel]:
+            return [reshape_tiled_program(wx, tuple(new), wo, ctx.grid)] + fill_pad_program(wo.with_(shape=new3), ctx.grid)
+
+        return _through_bf16(x, out, ctx.arch, "reshape", inner)
     return [reshape_tiled_program(x, tuple(new), out, ctx.grid)]
 
 
@@ -599,8 +606,13 @@ def _permute_nop(x: Tensor, dims: tuple[int, ...]) -> bool:
     return all(i == j or x.shape[i] <= 1 for i, j in enumerate(dims))
 
 
-def _permute_steps(x: Tensor, dims: tuple[int, ...], out: Tensor, grid: tuple[int, int]) -> list[ProgramModel]:
+def _permute_steps(x: Tensor, dims: tuple[int, ...], out: Tensor, grid: tuple[int, int],
+                   arch: Arch | None = None) -> list[ProgramModel]:
     """The device programs of ``ttnn.permute(x, dims, memory_config=out)`` (permute/permute.cpp).
+
+    A 4D bfloat8_b permute other than WH, CN and CN+WH runs on bfloat16 between two
+    typecasts (:func:`_through_bf16`; measured: g1/ttnn.permute/7, TypecastProgramFactory
+    2,176 + 4,096 B, MultiCoreTileRowInvariant, TypecastProgramFactory 4,096 + 2,176 B).
 
     Raises:
         CBModelError: sharded inputs, block-float typecasts, no-op permutes to
@@ -620,7 +632,7 @@ def _permute_steps(x: Tensor, dims: tuple[int, ...], out: Tensor, grid: tuple[in
         return [permute_program(x4, d4, out4, grid)]
     special = {(0, 1, 3, 2): (2, 3), (0, 2, 1, 3): (1, 2), (1, 0, 2, 3): (0, 1)}
     if x.dtype.is_block_float and d4 not in ((0, 1, 3, 2), (1, 0, 2, 3), (1, 0, 3, 2)):
-        raise CBModelError(f"{x.dtype} permute goes through typecast programs")
+        return _through_bf16(x4, out4, arch, "permute", lambda wx, wo: _permute_steps(wx, d4, wo, grid))
     if d4 in special:
         return _transpose4_steps(x4, *special[d4], out4, grid)
     return [permute_program(x4, d4, out4, grid)]
@@ -629,19 +641,22 @@ def _permute_steps(x: Tensor, dims: tuple[int, ...], out: Tensor, grid: tuple[in
 _TRANSPOSE_DIMS = {(0, 1): "CN", (1, 2): "HC", (2, 3): "WH", (0, 2): "NH", (0, 3): "NW", (1, 3): "CW"}
 
 
-def _transpose4_steps(x: Tensor, d1: int, d2: int, out: Tensor, grid: tuple[int, int]) -> list[ProgramModel]:
+def _transpose4_steps(x: Tensor, d1: int, d2: int, out: Tensor, grid: tuple[int, int],
+                      arch: Arch | None = None) -> list[ProgramModel]:
     """``transpose_impl`` on a 4D interleaved tensor (transpose/transpose.cpp).
 
     Interleaved row-major tensors and the NH/NW/CW pairs go to ``prim::permute``;
-    the rest to TransposeDeviceOperation (:func:`transpose_program`).
+    the rest to TransposeDeviceOperation (:func:`transpose_program`).  A bfloat8_b
+    transpose other than WH and CN runs on bfloat16 between two typecasts
+    (:func:`_through_bf16`), even when the transpose itself is a no-op.
     """
     a, b = sorted((d1, d2))
+    if x.dtype.is_block_float and (a, b) not in ((2, 3), (0, 1)):
+        return _through_bf16(x, out, arch, "transpose", lambda wx, wo: _transpose4_steps(wx, d1, d2, wo, grid))
     if a == b or (x.padded[a] == 1 and x.padded[b] == 1):
         if x.mem == out.mem:
             return []
         raise CBModelError("a no-op transpose to another memory config is ttnn.clone")
-    if x.dtype.is_block_float and (a, b) not in ((2, 3), (0, 1)):
-        raise CBModelError(f"{x.dtype} transpose goes through typecast programs")
     kind = _TRANSPOSE_DIMS[(a, b)]
     perm = list(range(4))
     perm[a], perm[b] = perm[b], perm[a]
@@ -651,17 +666,20 @@ def _transpose4_steps(x: Tensor, d1: int, d2: int, out: Tensor, grid: tuple[int,
     return [transpose_program(x, kind, out4, grid)]
 
 
-def transpose_steps(x: Tensor, d1: int, d2: int, out: Tensor, grid: tuple[int, int]) -> list[ProgramModel]:
-    """``ttnn.transpose(x, d1, d2, memory_config=out)``: rank > 4 is a permute, rank < 4 is unsqueezed."""
+def transpose_steps(x: Tensor, d1: int, d2: int, out: Tensor, grid: tuple[int, int],
+                    arch: Arch | None = None) -> list[ProgramModel]:
+    """``ttnn.transpose(x, d1, d2, memory_config=out)``: rank > 4 is a permute, rank < 4 is unsqueezed.
+
+    ``arch`` (optional) lets block-float transposes model their typecasts (:func:`_through_bf16`)."""
     if x.sharded:
         raise CBModelError("transpose of a sharded tensor (sharded factories) is not modeled")
     if x.rank > 4:
         perm = list(range(x.rank))
         perm[d1], perm[d2] = perm[d2], perm[d1]
-        return _permute_steps(x, tuple(perm), out, grid)
+        return _permute_steps(x, tuple(perm), out, grid, arch)
     k = 4 - x.rank
     x4 = x.with_(shape=(1,) * k + x.shape)
-    return _transpose4_steps(x4, d1 + k, d2 + k, out, grid)
+    return _transpose4_steps(x4, d1 + k, d2 + k, out, grid, arch)
 
 
 # ---------------------------------------------------------------------------
@@ -701,6 +719,22 @@ def _to_tile(x: Tensor, out_mem: Tensor, ctx: CBContext) -> list[ProgramModel]:
 def _tilize(x: Tensor, out: Tensor, ctx: CBContext) -> ProgramModel:
     """``ttnn.tilize`` of a tile-aligned interleaved row-major tensor into the TILE tensor ``out``."""
     return _layout_program(LC.tilize_program, x, out, ctx)
+
+
+def _through_bf16(x: Tensor, out: Tensor, arch: Arch | None, what: str, inner) -> list[ProgramModel]:
+    """A block-float op that ttnn runs on bfloat16: ``typecast(x, BFLOAT16)``, ``inner(wide_x, wide_out)``,
+    then ``typecast(result, x.dtype)`` (each typecast in its tensor's own memory config: ``ttnn::typecast``
+    without a memory config).  Used by reshape (reshape_view/reshape.cpp ``reshape_tiled``), permute
+    (permute/permute.cpp, ``bfloat8_supported``) and transpose (transpose/transpose.cpp).
+
+    Raises:
+        CBModelError: no ``arch`` (the typecast models need the device), or a sharded tensor.
+    """
+    if arch is None or x.sharded or out.sharded:
+        raise CBModelError(f"{what} of {x.dtype} goes through typecast programs"
+                           + (" (sharded: not modeled)" if arch is not None else ""))
+    wide_x, wide_out = x.with_(dtype=DataType("bf16")), out.with_(dtype=DataType("bf16"))
+    return [LC.typecast_program(x, wide_x, arch)] + inner(wide_x, wide_out) + [LC.typecast_program(wide_out, out, arch)]
 
 
 def fill_pad_program(x: Tensor, grid: tuple[int, int], arch: Arch | None = None) -> list[ProgramModel]:
@@ -1172,10 +1206,13 @@ def _concat_steps(xs: list[Tensor], dim: int, out: Tensor, ctx: CBContext) -> li
         if transposes and page > ctx.arch.l1_size - ctx.arch.l1_unreserved_base:
             raise CBModelError("concat of rows wider than L1 is chunked through slices (not modeled)")
     if xs[0].tiled and any(t.shape[dim] != t.padded[dim] or rank == 1 for t in xs):
-        steps = [_layout_program(LC.uwu_program, t, LC.untilize_output(t, t.mem), ctx) for t in xs]
-        rm_out = out.with_(layout="row_major")
-        steps += _concat_rm_steps([t.with_(layout="row_major") for t in xs], dim, rm_out, ctx)
-        steps.append(_layout_program(LC.twvp_program, rm_out, out.with_(layout="tile"), ctx))
+        rms = [LC.untilize_output(t, t.mem) for t in xs]  # bfloat8_b untilizes to bfloat16
+        steps = [_layout_program(LC.uwu_program, t, rm, ctx) for t, rm in zip(xs, rms)]
+        rm_out = out.with_(layout="row_major", dtype=rms[0].dtype)
+        steps += _concat_rm_steps(rms, dim, rm_out, ctx)
+        # tilize_with_val_padding keeps the row-major dtype: a bfloat8_b concat returns bfloat16 (measured:
+        # g1/ttnn.concat/3, no typecast program after the tilize)
+        steps.append(_layout_program(LC.twvp_program, rm_out, out.with_(layout="tile", dtype=rm_out.dtype), ctx))
         return steps
     if xs[0].tiled:
         return _concat_impl_steps(xs, dim, out, ctx)
@@ -1530,10 +1567,18 @@ def _embedding_steps(idx: Tensor, weight: Tensor, out: Tensor, ctx: CBContext) -
       indices' alignment (x2 when a core gets more than one row), scratchpad
       ``(alignment / index element) x 32`` B; split over the output rows.
 
+    A TILE weight is first converted with ``ttnn::to_layout(weight, ROW_MAJOR)`` into its own
+    memory config (``EmbeddingOperation::invoke``, embedding/embedding.cpp, stored 02a75206;
+    measured: g1/ttnn.embedding/5, a [100, 100] bf16 weight untilized with unpadding on 4 cores
+    before EmbeddingsRM), which turns bfloat8_b into bfloat16.
+
     Raises:
         DeviceRejection: indices other than u32/bf16, weights other than bf16 (tt-metal's validate).
-        CBModelError: sharded tensors, TILE weights (to_layout first), chunked rows over 1 MiB.
+        CBModelError: sharded tensors, chunked rows over 1 MiB.
     """
+    if weight.tiled and not weight.sharded:
+        return (_to_row_major(weight, weight, ctx)
+                + _embedding_steps(idx, LC.untilize_output(weight, weight.mem), out, ctx))
     # EmbeddingsDeviceOperation::validate (embedding_device_operation.cpp:35-36 @d80d9482, measured: both
     # TT_FATALs, after the untilize of a TILE weight)
     if idx.dtype.name not in ("u32", "bf16"):
@@ -1544,8 +1589,6 @@ def _embedding_steps(idx: Tensor, weight: Tensor, out: Tensor, ctx: CBContext) -
                               "(EmbeddingsDeviceOperation TT_FATAL 'Weights tensor must have BFLOAT16 dtype')")
     if idx.sharded or weight.sharded or out.sharded:
         raise CBModelError("embedding of sharded tensors is not modeled")
-    if weight.tiled:
-        raise CBModelError("a TILE embedding weight is untilized first (layout conversion)")
     dim = weight.shape[-1]
     row = dim * weight.element_bytes
     batch = idx.shape[0] if idx.rank > 1 else 1
@@ -1602,10 +1645,10 @@ def _steps_of(ctx: CBContext) -> list[ProgramModel]:
         return reshape_steps(x, out.shape, out, ctx)
     if name == "ttnn.permute":
         dims = tuple(norm_dim(d, x.rank, ctx.op) for d in int_list(ctx.op, "permutation"))
-        return _permute_steps(x, dims, out, ctx.grid)
+        return _permute_steps(x, dims, out, ctx.grid, ctx.arch)
     if name == "ttnn.transpose":
         return transpose_steps(x, norm_dim(int_attr(ctx.op, "dim0"), x.rank, ctx.op),
-                                norm_dim(int_attr(ctx.op, "dim1"), x.rank, ctx.op), out, ctx.grid)
+                                norm_dim(int_attr(ctx.op, "dim1"), x.rank, ctx.op), out, ctx.grid, ctx.arch)
     if name == "ttnn.pad":
         p = int_list(ctx.op, "padding")
         return _pad_steps(x, [(p[2 * i], p[2 * i + 1]) for i in range(len(p) // 2)],

@@ -907,8 +907,19 @@ def typecast_program(t: Tensor, out: Tensor, arch: Arch) -> ProgramModel:
       alignment).  The stored factory (0021b0dc) pads a chunk to ``min(1024, W)``
       elements rounded to 32; ttnn 0.81.1 sizes every chunk page at 1024 elements
       (measured: [64, 100] bf16 -> f32 gives 2 x 2,048 B and 2 x 4,096 B).
+
+    Raises:
+        DeviceRejection: a sharded input whose page (a row of the shard for ROW_MAJOR) is not a
+            multiple of its buffer's alignment (``validate_on_program_cache_miss``: ``page_size_bytes
+            == aligned_page_size()``; campaign instance g1/ttnn.typecast/5, a 40-B f32 row).
     """
     grid = grid_xy(arch)
+    if t.mem.sharded:
+        page = t.tile_bytes if t.tiled else t.mem.shard.shape[1] * t.element_bytes
+        if page % t.alignment:
+            raise DeviceRejection(f"typecast: the sharded input's page of {page} B is not aligned to its "
+                                  f"{t.alignment}-B buffer alignment (typecast_device_op.cpp TT_FATAL "
+                                  "'page_size_bytes == aligned_page_size()')")
     if t.mem.sharded and _typecast_sharded_ok(t, out):
         sh = t.mem.shard
         if t.dtype.is_block_float or out.dtype.is_block_float:
