@@ -859,3 +859,13 @@ def test_bfp8_rank1_concat_untilizes_to_bf16_and_retilizes_bf16():
     got = progs("ttnn.concat", ins, T([1760547], dtype="bfp_bf8"), "dim = 0 : si32")
     assert got[-1][0] == "TilizeWithValPaddingMultiCoreBlockInterleavedFactory"
     assert [b for b, _ in got[-1][1]] == [516096, 516096, 167936, 167936]
+
+
+def test_full_slice_of_a_sharded_tensor_runs_nothing():
+    # slice.cpp's no-op check comes before any sharded handling: to_memory_config to the same config
+    # (measured: g1/ttnn.slice_static/5, a width-sharded [2, 1, 7, 61, 10] full slice runs no program)
+    from ttanalyze.ir.attrs import CoreCoord, CoreRange, CoreRangeSet
+    crs = CoreRangeSet((CoreRange(CoreCoord(0, 0), CoreCoord(0, 0)),))
+    x = T([2, 1, 7, 61, 10], buffer="l1", mem="width_sharded", grid=(1, 1), cores=crs)
+    assert progs("ttnn.slice_static", [x], x, f"begins = {ints([0] * 5)}, ends = {ints([2, 1, 7, 61, 10])}, "
+                 f"step = {ints([1] * 5)}") == []

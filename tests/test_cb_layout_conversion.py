@@ -804,6 +804,20 @@ def test_typecast_of_a_sharded_row_major_input_with_unaligned_rows_is_refused():
     assert r.status == "modeled"
 
 
+def test_ttnn_untilize_of_a_padded_rank5_tensor_is_refused():
+    # ttnn.untilize (ttnn's own op) squeezes a rank-5 input to 4D, untilizes it, and reshapes the logical-size
+    # row-major result back with the input's tile-padded shape, which the buffer cannot hold.  Measured:
+    # g1/ttnn.untilize/3 [1, 1, 1, 2, 1197] bf16 (page 2,432 B vs buffer 4,788 B), /4 [1, 1, 1, 12461, 3] f32,
+    # /5 [1, 7, 10, 13, 91] si32, /6 [1, 3, 2, 1024, 65] bf16 ('MeshBuffer must be large enough').
+    for shape, dt in (((1, 1, 1, 2, 1197), "bf16"), ((1, 7, 10, 13, 91), "si32"), ((1, 3, 2, 1024, 65), "bf16")):
+        r, _ = run("ttnn.untilize", dram(shape, dt), dram(shape, dt, "row_major"), attrs="use_multicore = true")
+        assert r.status == "rejected" and "padded" in r.reason
+    # a tile-aligned rank-5 tensor has nothing padded: the reshape back is a plain view
+    r, _ = run("ttnn.untilize", dram((1, 2, 3, 64, 64)), dram((1, 2, 3, 64, 64), layout="row_major"),
+               attrs="use_multicore = true")
+    assert r.status == "modeled"
+
+
 # --- to_memory_config -------------------------------------------------------
 
 def test_to_memory_config_factories():

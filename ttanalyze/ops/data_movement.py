@@ -1048,14 +1048,16 @@ def _slice_steps(x: Tensor, dims: list[tuple[int, int, int, int]], out: Tensor, 
     begins = [b for b, _, _, _ in dims]
     steps = [s for _, _, s, _ in dims]
     out_shape = tuple(n for *_, n in dims)
+    if all(s == 1 for s in steps) and out_shape == x.shape:
+        # slice.cpp "No-op check": ret_adjustment(input) = to_memory_config to the same config, sharded or
+        # not (measured: g1/ttnn.slice_static/5, a width-sharded full slice, runs no program)
+        if x.mem == out.mem:
+            return []
+        raise CBModelError("a full slice to another memory config is ttnn.to_memory_config")
     if x.sharded or out.sharded:
         raise CBModelError("slice of sharded tensors is not modeled")
     if any(s < 0 for s in steps):
         raise CBModelError("negative slice steps are not modeled")
-    if all(s == 1 for s in steps) and out_shape == x.shape:
-        if x.mem == out.mem:
-            return []
-        raise CBModelError("a full slice to another memory config is ttnn.to_memory_config")
     unit = all(s == 1 for s in steps)
     aligned = x.rank == 1 or (begins[-1] % TILE == 0 and begins[-2] % TILE == 0)
     rm_only = not x.tiled or not unit or x.rank == 1 or not aligned

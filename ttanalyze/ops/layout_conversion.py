@@ -1238,6 +1238,14 @@ def _plan(ctx: CBContext) -> Conversion:
             raise DeviceRejection("ttnn::tilize needs a row-major input with tile-aligned height and width (TT_FATAL)")
         return Conversion("tilize", t, tilize_output(t, declared.mem, declared.dtype, ctx.arch), multicore)
     if name == "ttnn.untilize":  # ttnn::untilize: codegen first, then untilize_with_unpadding for a padded input
+        if t.rank > 4 and t.shape != t.padded:
+            # build_ndiml_untilize (untilize/untilize.cpp): the rank > 4 input is squeezed to 4D, untilized to a
+            # logical-size row-major buffer, then reshaped back with the input's *tile-padded* shape; that view
+            # needs a padded-size buffer (measured: g1/ttnn.untilize/3-6, all four rank-5 padded inputs refused)
+            raise DeviceRejection(
+                f"ttnn::untilize of a rank-{t.rank} padded tensor: the result is reshaped to the padded shape "
+                f"{list(t.padded)} over a buffer of the logical size (TT_FATAL buffer.cpp 'size % page_size == 0' "
+                "or 'MeshBuffer must be large enough to hold the tensor')")
         return Conversion("untilize", t, untilize_output(t, declared.mem), multicore)
     raise CBModelError(f"no layout-conversion model for {name}")
 
