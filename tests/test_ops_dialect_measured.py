@@ -18,6 +18,7 @@ from ttanalyze.analysis import analyze
 from ttanalyze.arch import MOCK_P150_TTNN_0_81_1 as MOCK
 from ttanalyze.ir.emit import TensorDesc
 from ttanalyze.ir.parse import parse_text
+from ttanalyze.ops.registry import cb_model
 from ttanalyze.programs import program_of
 
 from .conftest import BH_SYSTEM_DESC, ROOT
@@ -29,7 +30,7 @@ RESULTS = {r["id"]: r for r in map(json.loads, (ROOT / "measurements" / "dialect
 def module(case) -> str:
     """The case as a one-op module (results, if any, returned)."""
     dtypes = case.dtypes or ("bf16",) * len(case.operands)
-    ins = [TensorDesc(tuple(s), d) for s, d in zip(case.operands, dtypes)]
+    ins = [TensorDesc(tuple(s), d, "row_major" if d == "si32" else "tile") for s, d in zip(case.operands, dtypes)]
     outs = [TensorDesc(tuple(s), dtypes[0]) for s in case.results]
     args = ", ".join(f"%arg{i}: {t.type_text()}" for i, t in enumerate(ins))
     out_types = ", ".join(t.type_text() for t in outs)
@@ -46,7 +47,11 @@ def cores(ranges) -> frozenset:
     return frozenset((x, y) for x0, y0, x1, y1 in ranges for x in range(x0, x1 + 1) for y in range(y0, y1 + 1))
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+# Cases of ops without a program model are kept as measurements for the models still to be derived.
+MODELED = [c for c in CASES if cb_model(c.op) is not None]
+
+
+@pytest.mark.parametrize("case", MODELED, ids=[c.id for c in MODELED])
 def test_model_matches_the_mock(case):
     measured = RESULTS[case.id]
     a = analyze(parse_text(module(case), "t.mlir"))

@@ -40,3 +40,105 @@ for b, h, s, d, n in [(32, 8, 1024, 128, 32), (32, 1, 256, 64, 32), (8, 8, 512, 
                       (32, 8, 1024, 128, 16), (4, 2, 128, 32, 4)]:
     CASES.append(Case(f"update_cache/{b}x{h}x{s}x{d}/{n}", "ttnn.update_cache", ((b, h, s, d), (1, h, n, d), (1,)), (),
                       "batch_offset = 0 : i32", {"update_idx": 5}, ("bf16", "bf16", "u32")))
+
+# Attention, rotary embedding, head-split and paged-cache instances (ttanalyze.ops.attention, transformer,
+# kv_cache): drawn at random (seeded) over shapes, dtypes and the options the runtime passes, not hand-picked.
+# Integer operands (page tables, positions, chunk start) are si32 ROW_MAJOR, as tt-mlir lays them out.
+import random as _random  # noqa: E402
+
+_rng = _random.Random(11)
+
+
+def _seg(*sizes: int) -> str:
+    return f"operandSegmentSizes = array<i32: {', '.join(map(str, sizes))}>"
+
+
+for _ in range(28):
+    b, kv = _rng.choice((1, 1, 2, 4)), _rng.choice((1, 2, 4, 8))
+    h = kv * _rng.choice((1, 2, 4))
+    s = _rng.choice((32, 64, 96, 128, 256, 384, 512, 1024, 2048, 100, 200, 4096))
+    d = _rng.choice((32, 64, 64, 96, 128, 128, 256))
+    dt = _rng.choice(("bf16", "bf16", "bfp_bf8"))
+    causal = _rng.random() < 0.5
+    mask = (not causal) and _rng.random() < 0.5
+    window = _rng.choice((None, None, None, 64, 128)) if not mask else None
+    shapes = [(b, h, s, d), (b, kv, s, d), (b, kv, s, d)]
+    dts = [dt, dt, dt]
+    attrs = ["is_causal = false"] if not causal else []
+    if mask:
+        shapes.append((_rng.choice((1, b)), _rng.choice((1, h)), s, s))
+        dts.append(_rng.choice(("bf16", "bfp_bf8")))
+    if window:
+        attrs.append(f"sliding_window_size = {window} : ui32")
+    attrs.append(_seg(1, 1, 1, int(mask), 0))
+    CASES.append(Case(f"sdpa/{b}x{h}x{s}x{d}/kv{kv}/{dt}/{'causal' if causal else 'full'}/mask{int(mask)}/w{window or 0}",
+                      "ttnn.scaled_dot_product_attention", tuple(shapes), ((b, h, s, d),), ", ".join(attrs),
+                      {"is_causal": causal, "sliding_window_size": window}, tuple(dts)))
+
+for _ in range(8):
+    b, kv = _rng.choice((1, 2)), _rng.choice((1, 2, 4))
+    h = kv * _rng.choice((1, 2, 4))
+    d, block = _rng.choice((64, 128)), _rng.choice((32, 64, 128))
+    s = _rng.choice((32, 64, 128, 256))
+    per_user = _rng.choice((4, 8, 16))
+    dt = _rng.choice(("bf16", "bfp_bf8"))
+    CASES.append(Case(f"chunked_sdpa/{b}x{h}x{s}x{d}/kv{kv}/block{block}/pages{per_user}/{dt}",
+                      "ttnn.chunked_scaled_dot_product_attention",
+                      ((b, h, s, d), (b * per_user, kv, block, d), (b * per_user, kv, block, d), (b, per_user), (1,)),
+                      ((b, h, s, d),), "", {}, (dt, dt, dt, "si32", "si32")))
+
+for _ in range(6):
+    b, h, s = _rng.choice((1, 2)), _rng.choice((8, 16, 32)), _rng.choice((64, 128, 256, 512))
+    dqk, dv = _rng.choice(((576, 512), (192, 128), (128, 64)))
+    dt = _rng.choice(("bf16", "bfp_bf8"))
+    CASES.append(Case(f"flash_mla_prefill/{b}x{h}x{s}x{dqk}/dv{dv}/{dt}", "ttnn.flash_mla_prefill",
+                      ((b, h, s, dqk), (b, 1, s, dqk)), ((b, h, s, dv),),
+                      f"head_dim_v = {dv} : ui32, {_seg(1, 1, 0, 0)}", {"head_dim_v": dv}, (dt, dt)))
+
+for _ in range(8):
+    b, h, s, d = _rng.choice((1, 2)), _rng.choice((1, 4, 8, 32)), _rng.choice((32, 64, 128, 512, 1024)), \
+        _rng.choice((64, 128))
+    dt = _rng.choice(("bf16", "bf16", "f32", "bfp_bf8"))
+    cache = _rng.choice((s, 2 * s, 4096))
+    CASES.append(Case(f"rotary_embedding/{b}x{h}x{s}x{d}/cache{cache}/{dt}", "ttnn.rotary_embedding",
+                      ((b, h, s, d), (1, 1, cache, d), (1, 1, cache, d)), ((b, h, s, d),), "", {}, (dt, dt, dt)))
+
+for _ in range(8):
+    b, h, s, d = 1, _rng.choice((1, 4, 8, 32)), _rng.choice((32, 64, 128, 512, 1024)), _rng.choice((64, 128))
+    dt = _rng.choice(("bf16", "bfp_bf8"))
+    ch = _rng.choice((1, h))
+    CASES.append(Case(f"rotary_embedding_llama/{b}x{h}x{s}x{d}/cos_heads{ch}/{dt}", "ttnn.rotary_embedding_llama",
+                      ((b, h, s, d), (1, ch, s, d), (1, ch, s, d), (1, 1, 32, 32)), ((b, h, s, d),),
+                      "is_decode_mode = false", {}, (dt, dt, dt, dt)))
+
+for _ in range(8):
+    b, s = _rng.choice((1, 2, 4)), _rng.choice((32, 64, 128, 256, 384))
+    h = _rng.choice((4, 8, 12, 16))
+    kv = _rng.choice((h, h, 1, 2, 4)) if h % 4 == 0 else h
+    d = _rng.choice((64, 128))
+    tk = _rng.random() < 0.3
+    dt = _rng.choice(("bf16", "bfp_bf8"))
+    key = (b, kv, d, s) if tk else (b, kv, s, d)
+    CASES.append(Case(f"split_qkv/{b}x{s}/h{h}/kv{kv}/d{d}/t{int(tk)}/{dt}", "ttnn.split_query_key_value_and_split_heads",
+                      ((b, s, (h + 2 * kv) * d),), ((b, h, s, d), key, (b, kv, s, d)),
+                      f"num_heads = {h} : ui32, num_kv_heads = {kv} : ui32, transpose_key = {str(tk).lower()}",
+                      {"num_heads": h, "num_kv_heads": kv, "transpose_key": tk}, (dt,)))
+
+for _ in range(8):
+    users, per_user, block = _rng.choice((1, 2, 4, 8)), _rng.choice((2, 4, 8)), _rng.choice((32, 64, 128))
+    h, d = _rng.choice((1, 2, 8)), _rng.choice((64, 128))
+    s = _rng.choice((32, 64, 128, 256))
+    s = min(s, per_user * block)
+    dt = _rng.choice(("bf16", "bfp_bf8"))
+    CASES.append(Case(f"paged_fill_cache/{users}x{per_user}x{block}/h{h}/d{d}/s{s}/{dt}", "ttnn.paged_fill_cache",
+                      ((users * per_user, h, block, d), (1, h, s, d), (users, per_user)), (), _seg(1, 1, 1, 0),
+                      {"batch_idx": 0}, (dt, dt, "si32")))
+
+for _ in range(6):
+    b, kv, s, d = _rng.choice((1, 4, 8, 32)), _rng.choice((1, 2, 8)), _rng.choice((128, 256, 1024, 2048)), \
+        _rng.choice((64, 128))
+    h = kv * _rng.choice((1, 4, 8))
+    dt = _rng.choice(("bf16", "bfp_bf8"))
+    CASES.append(Case(f"sdpa_decode/{b}x{h}/kv{kv}/s{s}/d{d}/{dt}", "ttnn.scaled_dot_product_attention_decode",
+                      ((1, b, h, d), (b, kv, s, d), (b, kv, s, d), (b,)), ((1, b, h, d),), _seg(1, 1, 1, 0, 1, 0),
+                      {}, ("bf16", dt, dt, "si32")))

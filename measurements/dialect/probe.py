@@ -38,6 +38,32 @@ def call(case: Case, ts: list):
         return ttnn.fill_cache(ts[0], ts[1], case.kwargs["batch_idx"])
     if case.op == "ttnn.update_cache":  # the runtime reads the index tensor on the host and passes its value
         return ttnn.update_cache(ts[0], ts[1], case.kwargs["update_idx"], batch_offset=0)
+    dram = ttnn.DRAM_MEMORY_CONFIG
+    if case.op == "ttnn.scaled_dot_product_attention":  # runtime/.../scaled_dot_product_attention.cpp
+        kw = {"is_causal": case.kwargs["is_causal"], "memory_config": dram}
+        if case.kwargs.get("sliding_window_size"):
+            kw["sliding_window_size"] = case.kwargs["sliding_window_size"]
+        return ttnn.transformer.scaled_dot_product_attention(ts[0], ts[1], ts[2], attn_mask=ts[3] if len(ts) > 3 else None,
+                                                             **kw)
+    if case.op == "ttnn.chunked_scaled_dot_product_attention":  # the flexible (tensor start index) overload
+        return ttnn.transformer.chunked_scaled_dot_product_attention(ts[0], ts[1], ts[2], ts[3],
+                                                                     chunk_start_idx_tensor=ts[4], memory_config=dram)
+    if case.op == "ttnn.flash_mla_prefill":
+        return ttnn.transformer.flash_mla_prefill(ts[0], ts[1], case.kwargs["head_dim_v"], memory_config=dram)
+    if case.op == "ttnn.rotary_embedding":
+        return ttnn.experimental.rotary_embedding(ts[0], ts[1], ts[2], None, memory_config=dram)
+    if case.op == "ttnn.rotary_embedding_llama":
+        return ttnn.experimental.rotary_embedding_llama(ts[0], ts[1], ts[2], ts[3], is_decode_mode=False,
+                                                       memory_config=dram)
+    if case.op == "ttnn.split_query_key_value_and_split_heads":
+        return ttnn.transformer.split_query_key_value_and_split_heads(
+            ts[0], None, num_heads=case.kwargs["num_heads"], num_kv_heads=case.kwargs["num_kv_heads"],
+            transpose_key=case.kwargs["transpose_key"], memory_config=dram)
+    if case.op == "ttnn.paged_fill_cache":
+        return ttnn.experimental.paged_fill_cache(ts[0], ts[1], ts[2], batch_idx=case.kwargs["batch_idx"])
+    if case.op == "ttnn.scaled_dot_product_attention_decode":
+        return ttnn.transformer.scaled_dot_product_attention_decode(ts[0], ts[1], ts[2], is_causal=True,
+                                                                    cur_pos_tensor=ts[3], memory_config=dram)
     raise ValueError(case.op)
 
 
@@ -47,7 +73,7 @@ def main() -> int:
     with OUT.open("w") as f:
         for case in CASES:
             dtypes = case.dtypes or ("bf16",) * len(case.operands)
-            ts = [ttnn.empty(list(s), W.tt_dtype(d), ttnn.TILE_LAYOUT if d != "u32" else ttnn.ROW_MAJOR_LAYOUT, dev,
+            ts = [ttnn.empty(list(s), W.tt_dtype(d), ttnn.TILE_LAYOUT if d not in ("u32", "si32") else ttnn.ROW_MAJOR_LAYOUT, dev,
                              ttnn.DRAM_MEMORY_CONFIG) for s, d in zip(case.operands, dtypes)]
             ttnn._ttnn.graph.begin_graph_capture(ttnn.graph.RunMode.NO_DISPATCH)
             err = None
@@ -58,8 +84,11 @@ def main() -> int:
             graph = ttnn._ttnn.graph.end_graph_capture()
             parsed = W.parse_graph(graph)
             cbs = [{"size": c["size"], "core_ranges": c["core_ranges"], "borrowed": c["borrowed"],
-                    "factory": c["factory"], "kind": c["kind"]} for c in parsed["cbs"]]
-            f.write(json.dumps({"id": case.id, "error": err, "cbs": cbs}) + "\n")
+                    "factory": c["factory"], "kind": c["kind"],
+                    "op": c["op"], "program": c["program"]} for c in parsed["cbs"]]
+            bufs = [{k: b[k] for k in ("size", "page_size", "buffer_type", "layout", "freed")}
+                    for b in parsed["l1_buffers"]]
+            f.write(json.dumps({"id": case.id, "error": err, "cbs": cbs, "l1_buffers": bufs}) + "\n")
             for t in ts:
                 ttnn.deallocate(t)
     ttnn.close_device(dev)

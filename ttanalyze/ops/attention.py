@@ -27,11 +27,11 @@ of the query's dtype in the declared memory config.
 from __future__ import annotations
 
 from ..ir.model import Op
-from .cb import CBContext, CBModelError
+from .cb import CB, CBContext, CBModelError, DeviceRejection, ProgramModel, core_range, cores_set
 from .operands import operand_groups, shape_of, tensor_or_none
-from .registry import ShapeError, int_attr, register, register_spec
+from .registry import ShapeError, int_attr, register, register_cb, register_check, register_spec
 from .spec import TensorSpec
-from .tensors import result, tensor_of
+from .tensors import TILE, _view, result, tensor_of
 
 _SRC = "tt-mlir lib/Dialect/TTNN/IR/TTNNOps.cpp @19c86fca"
 
@@ -284,3 +284,159 @@ def attention_spec(ctx: CBContext) -> list[TensorSpec]:
     if len(shape) != 4:
         raise CBModelError(f"{ctx.op.name}: a query of rank {len(shape)}")
     return [q.with_(shape=shape, layout="tile", mem=out.mem).spec()]
+
+
+# ---------------------------------------------------------------------------
+# Programs
+# ---------------------------------------------------------------------------
+
+_SDPA_SRC = ("tt-metal ttnn/cpp/ttnn/operations/transformer/sdpa/device/sdpa_program_factory.cpp (stored source "
+             "000e7c05; ttnn 0.81.1's sizing measured: measurements/dialect/results.jsonl)")
+_BF16_TILE = 2048  # Float16_b: the factory's intermediate, statistics and scalar format
+
+
+def _sdpa_q_double_buffered(b: int, nqh: int, q_chunks: int, cores: int, zigzag: bool) -> bool:
+    """Whether the factory gives the Q CB two chunks: when a core runs more than one (batch, head, Q chunk)
+    unit.  Batch, heads and Q chunks are parallelized in that order (``batch_parallel_factor = min(B, cores)``,
+    ``nh_parallel_factor = min(cores / bpf, NQH)``, ``q_parallel_factor = min(cores / (bpf * nhpf), q_chunks)``,
+    each per-core count a ceiling division); zigzag-balanced causal attention pairs Q chunks, so a core always
+    holds two.  ttnn 0.81.1 counts every unit (the stored source only ``q_per_core``): the measured
+    ``4x32x32x128`` causal case (2 heads per core, 1 Q chunk) double-buffers."""
+    if zigzag:
+        return True
+    bpf = min(b, cores)
+    nhpf = min(cores // bpf, nqh)
+    qpf = min(cores // (bpf * nhpf), q_chunks)
+    per_core = -(-b // bpf) * -(-nqh // nhpf) * -(-q_chunks // qpf)
+    return per_core > 1
+
+
+def _sdpa_prefill_program(ctx: CBContext, q, k, v, *, causal: bool, window: bool, head_dim_v: int,
+                          chunked_pages: int | None, mask=None) -> ProgramModel:
+    """The CBs of ``SDPAOperation::SDPAProgramFactory`` with tt-mlir's defaults (no program config: 32-row Q
+    and K chunks, ``Sq_chunk_t = Sk_chunk_t = 1``; the default compute config), on the whole compute grid.
+
+    With ``DHt = padded head dim / 32``, ``vDHt = head_dim_v / 32``, tile sizes of each tensor's dtype and
+    Float16_b (2,048 B) for intermediates, in creation order:
+
+    * c_0 Q: ``DHt`` tiles, twice when a core runs more than one unit (:func:`_sdpa_q_double_buffered`);
+    * c_1 K: ``2 * DHt`` tiles; c_2 V: ``2 * vDHt`` tiles (the K tensor's format for MLA without V);
+    * causal, unwindowed, zigzag-balanced (an even number of Q chunks): a 96-B CB;
+    * the mask: 2 tiles of a provided mask's dtype, else 2 Float16_b tiles when causal, 5 with a sliding
+      window (causal or not), none otherwise;
+    * c_5 identity scale and c_7 column identity (1 tile each); chunked: c_6 the page-table row
+      (``blocks per user * 4`` B, which must be a multiple of 32), c_8 and c_9 the chunk start (32 B each);
+    * two 1-tile intermediates, c_25 and c_26 (``vDHt`` tiles each), five 1-tile statistics (c_27-c_31);
+    * c_16 out: ``2 * vDHt`` tiles of the output (query) dtype.
+
+    Measured on the mock P150 (ttnn 0.81.1) over random shapes, GQA ratios, bf16/bfp8, causal, sliding
+    windows, chunked and MLA prefill: tests/test_ops_dialect_measured.py.
+
+    Raises:
+        CBModelError: non-causal attention over a sequence that is not a multiple of 32 without a window
+            (the padded-mask CB of ttnn 0.81.1 is not measured).
+        DeviceRejection: a chunked page-table row that is not a multiple of 32 B (the factory's TT_FATAL).
+    """
+    gx, gy = ctx.grid
+    cores = cores_set(core_range(0, 0, gx - 1, gy - 1))
+    b, nqh, sq, _ = q.shape
+    sk = k.shape[2]
+    dht = q.padded[-1] // TILE
+    vdht = -(-head_dim_v // TILE)
+    q_chunks = -(-sq // TILE)
+    if not causal and not window and mask is None and (sq % TILE or sk % TILE):
+        raise CBModelError(f"{ctx.op.name}: non-causal attention over a sequence that is not a multiple of 32 "
+                           "(ttnn 0.81.1's padded-mask CB is not measured)")
+    zigzag = causal and q_chunks % 2 == 0
+    double = _sdpa_q_double_buffered(b, nqh, q_chunks, gx * gy, zigzag)
+    cbs = [CB(0, "q_in", q.tile_bytes, dht * (2 if double else 1), cores),
+           CB(1, "k_in", k.tile_bytes, 2 * dht, cores),
+           CB(2, "v_in", v.tile_bytes, 2 * vdht, cores)]
+    if causal and not window and zigzag and chunked_pages is None:
+        cbs.append(CB(-1, "zigzag (96 B, measured)", 96, 1, cores))
+    if mask is not None:
+        if window:
+            raise CBModelError(f"{ctx.op.name}: a provided mask with a sliding window is not measured")
+        cbs.append(CB(3, "mask", mask.tile_bytes, 2, cores))
+    elif window:
+        cbs.append(CB(3, "mask (sliding window)", _BF16_TILE, 5, cores))
+    elif causal:
+        cbs.append(CB(3, "mask", _BF16_TILE, 2, cores))
+    cbs += [CB(5, "identity_scale", _BF16_TILE, 1, cores), CB(7, "col_identity", _BF16_TILE, 1, cores)]
+    if chunked_pages is not None:
+        stick = chunked_pages * 4
+        if stick % 32:
+            raise DeviceRejection(f"{ctx.op.name}: page table stick size must be a multiple of 32 "
+                                  f"({chunked_pages} blocks per user = {stick} B; sdpa_program_factory.cpp TT_FATAL)")
+        cbs += [CB(6, "page_table", stick, 1, cores), CB(8, "chunk_start_idx", 32, 1, cores),
+                CB(9, "chunk_start_idx (writer)", 32, 1, cores)]
+    cbs += [CB(4, "scratch", _BF16_TILE, 1, cores), CB(24, "qk_im", _BF16_TILE, 1, cores),
+            CB(25, "out_im", _BF16_TILE, vdht, cores), CB(26, "out_accumulate_im", _BF16_TILE, vdht, cores)]
+    cbs += [CB(i, n, _BF16_TILE, 1, cores) for i, n in ((27, "cur_max"), (28, "prev_max"), (29, "cur_sum"),
+                                                         (30, "prev_sum"), (31, "exp_max_diff"))]
+    cbs.append(CB(16, "out", q.tile_bytes, 2 * vdht, cores))
+    notes = [f"{q_chunks} Q chunks of 32 rows; Q {'double' if double else 'single'}-buffered"
+             + ("; zigzag-balanced" if zigzag else "")]
+    ins = (q, k) + ((v,) if v is not k else ()) + ((mask,) if mask is not None else ())
+    return ProgramModel("SDPAOperation::SDPAProgramFactory", _SDPA_SRC, cores, cbs, notes, inputs=ins,
+                        outputs=(result(ctx),), params={"q_chunk_size": 32, "k_chunk_size": 32})
+
+
+def _attr_true(op: Op, name: str, default: bool) -> bool:
+    value = op.attrs.get(name, default)
+    return bool(value) if isinstance(value, bool) else default
+
+
+@register_cb(("ttnn.scaled_dot_product_attention", "ttnn.flash_mla_prefill", "ttnn.chunked_scaled_dot_product_attention"))
+def sdpa_program(ctx: CBContext) -> ProgramModel:
+    """The prefill SDPA program (:func:`_sdpa_prefill_program`) of ``scaled_dot_product_attention``,
+    ``flash_mla_prefill`` (V is K's first ``head_dim_v`` columns when absent) and the flexible
+    ``chunked_scaled_dot_product_attention`` (always causal, page table and chunk start on device).
+
+    A provided attention mask adds a program before SDPA: ttnn 0.81.1 runs a ``BinaryNgDeviceOperation``
+    of the mask with a scalar (c_0 and c_2 two tiles of the mask's dtype, c_1 one Float16_b tile, on the
+    whole grid; measured), whose result SDPA reads.
+
+    Raises:
+        CBModelError: an attention sink, or see :func:`_sdpa_prefill_program`.
+    """
+    op = ctx.op
+    name = op.name
+    spec = {"ttnn.scaled_dot_product_attention": SDPA_OPERANDS, "ttnn.flash_mla_prefill": MLA_PREFILL_OPERANDS,
+            "ttnn.chunked_scaled_dot_product_attention": CHUNKED_OPERANDS}[name]
+    g = operand_groups(op, spec)
+    if "attention_sink" in g and tensor_or_none(g, "attention_sink") is not None:
+        raise CBModelError(f"{name}: an attention sink (ttnn 0.81.1's program for it is not measured)")
+    mask_value = tensor_or_none(g, "attention_mask") if "attention_mask" in g else None
+    q = _view(ctx, tensor_or_none(g, "query"), f"query of {name}")
+    k = _view(ctx, tensor_or_none(g, "key"), f"key of {name}")
+    value = tensor_or_none(g, "value")
+    v = _view(ctx, value, f"value of {name}") if value is not None else k
+    if len(q.shape) != 4 or len(k.shape) != 4:
+        raise CBModelError(f"{name}: query and key must be 4D")
+    pages = None
+    if name == "ttnn.chunked_scaled_dot_product_attention":
+        pt = _view(ctx, tensor_or_none(g, "page_table"), f"page table of {name}")
+        pages = pt.padded[-1]
+        causal, window = True, False
+    else:
+        causal = _attr_true(op, "is_causal", True)
+        window = bool(op.attrs.get("sliding_window_size"))
+    head_dim_v = int(op.attrs["head_dim_v"]) if "head_dim_v" in op.attrs else q.shape[3]
+    if mask_value is None:
+        return _sdpa_prefill_program(ctx, q, k, v, causal=causal, window=window, head_dim_v=head_dim_v,
+                                     chunked_pages=pages)
+    mask = _view(ctx, mask_value, f"attention mask of {name}")
+    sdpa = _sdpa_prefill_program(ctx, q, k, v, causal=causal, window=window, head_dim_v=head_dim_v,
+                                 chunked_pages=pages, mask=mask)
+    grid = sdpa.cores
+    prep = ProgramModel("BinaryNgDeviceOperation::ProgramFactory", _SDPA_SRC + "; the mask's binary op measured", grid,
+                        [CB(0, "mask", mask.tile_bytes, 2, grid), CB(1, "scalar", _BF16_TILE, 1, grid),
+                         CB(2, "out", mask.tile_bytes, 2, grid)], ["the provided mask's binary op (before SDPA)"],
+                        inputs=(mask,), outputs=(mask,))
+    return [prep, sdpa]
+
+
+register_check(("ttnn.scaled_dot_product_attention", "ttnn.flash_mla_prefill",
+                "ttnn.chunked_scaled_dot_product_attention"), "mock",
+               "tests/test_ops_dialect_measured.py against measurements/dialect/results.jsonl", ("SDPAOperation",))

@@ -20,7 +20,7 @@ from ..ir.model import Op
 from .cb import CB, CBContext, ProgramModel
 from .operands import operand_groups, shape_of, tensor_or_none
 from .registry import ShapeError, register, register_cb, register_check
-from .tensors import TILE, operand
+from .tensors import TILE, _view, operand
 from .work_split import split_work_to_cores
 
 _SRC = "tt-mlir lib/Dialect/TTNN/IR/TTNNOps.cpp @19c86fca"
@@ -171,3 +171,38 @@ def update_cache_program(ctx: CBContext) -> ProgramModel:
 
 register_check("ttnn.update_cache", "mock", "tests/test_ops_dialect_measured.py against measurements/dialect/results.jsonl",
                ("UpdateKVCacheOperation",))
+
+
+_PAGED_FILL_SRC = ("tt-metal ttnn/cpp/ttnn/operations/experimental/paged_cache/device/paged_fill_cache_program_factory.cpp "
+                   "(build_paged_fill_cache_descriptor)")
+
+
+@register_cb("ttnn.paged_fill_cache")
+def paged_fill_cache_program(ctx: CBContext) -> ProgramModel:
+    """``PagedFillCacheProgramFactory``: ``input_batch * heads * seq/32`` blocks (one tile row of one head)
+    split row-major over the grid; c_0 ``2 * Wt`` input tiles (double buffer), c_1 one page-table row
+    (the page table buffer's aligned page size: ``blocks per user * 4`` B rounded up to the buffer alignment,
+    64 B in DRAM on Blackhole), c_2 the batch index tensor (``element size * elements``) when given.
+    Measured: measurements/dialect/results.jsonl.
+    """
+    g = operand_groups(ctx.op, ("cache", "input", "page_table", "batch_idx_tensor?"))
+    x = _view(ctx, tensor_or_none(g, "input"), f"input of {ctx.op.name}")
+    pt = _view(ctx, tensor_or_none(g, "page_table"), f"page table of {ctx.op.name}")
+    batch_idx = tensor_or_none(g, "batch_idx_tensor")
+    wt = x.padded[-1] // TILE
+    blocks = x.padded[0] * x.padded[1] * x.padded[2] // TILE
+    split = split_work_to_cores(ctx.grid, blocks, row_wise=True)
+    cores = split.all_cores
+    stick = pt.padded[-1] * pt.element_bytes
+    stick = -(-stick // pt.alignment) * pt.alignment
+    cbs = [CB(0, "src0", x.tile_bytes, 2 * wt, cores), CB(1, "page_table", stick, 1, cores)]
+    if batch_idx is not None:
+        b = _view(ctx, batch_idx, f"batch index of {ctx.op.name}")
+        cbs.append(CB(2, "batch_idx", b.element_bytes * b.volume, 1, cores))
+    return ProgramModel("PagedFillCacheDeviceOperation::PagedFillCacheProgramFactory", _PAGED_FILL_SRC, cores, cbs,
+                        [f"{split.num_cores} cores for {blocks} tile rows"], inputs=(x,), outputs=())
+
+
+register_check("ttnn.paged_fill_cache", "mock",
+               "tests/test_ops_dialect_measured.py against measurements/dialect/results.jsonl",
+               ("PagedFillCacheDeviceOperation",))

@@ -176,3 +176,99 @@ def concat_heads_spec(ctx: CBContext) -> list[TensorSpec]:
     b, h, s, d = x.shape
     shape = (b, 1, s, h * d) if ctx.op.name == "ttnn.nlp_concat_heads" else (b, s, h * d)
     return [x.with_(shape=shape, layout="tile", mem=result(ctx).mem).spec()]
+
+
+_ROTARY_SRC = ("tt-metal ttnn/cpp/ttnn/operations/experimental/transformer/rotary_embedding/device/"
+               "rotary_embedding_program_factory.cpp (00555207; measured on ttnn 0.81.1)")
+
+
+@register_cb("ttnn.rotary_embedding")
+def rotary_embedding_program(ctx: CBContext) -> ProgramModel:
+    """``RotaryEmbeddingProgramFactory`` (``rotary_embedding_multi_core``).
+
+    With ``Wt = padded width / 32``: interleaved, ``num_rows = physical volume / width / 32`` tile rows split
+    row-major over the grid (``split_work_to_cores``); c_0 input and c_1 rotated input ``2 * Wt`` input tiles,
+    c_2 cos and c_3 sin ``2 * Wt`` tiles of their dtypes (``Wt`` with a token index), c_4 one Float16_b scalar
+    tile, c_24/c_25/c_26 one tile each (input, cos, sin formats), c_16 ``2 * Wt`` output tiles.  A token index
+    (decode) adds c_29/c_30 (``Wt`` cos/sin tiles) and two ``Wt``-tile Float16_b untilize CBs (from source).
+    A sharded input (or output) runs on the shard grid and backs c_0 (c_16) with the shard.
+    Measured (interleaved, bf16/f32/bfp8, no token index): measurements/dialect/results.jsonl.
+    """
+    x, cos, sin, out = operand(ctx, 0), operand(ctx, 1), operand(ctx, 2), result(ctx)
+    wt = x.padded[-1] // TILE
+    token = ctx.op.attrs.get("token_index") is not None
+    shard = x.shard if x.sharded else out.shard if out.sharded else None
+    if shard is not None:
+        cores = shard.grid
+        shard_tiles = shard.shape[0] * shard.shape[1] // (TILE * TILE)
+        in_cb = CB(0, "input", x.tile_bytes, shard_tiles if x.sharded else 2 * wt, cores, x.sharded)
+        out_cb = CB(16, "out", out.tile_bytes, shard_tiles if out.sharded else 2 * wt, cores, out.sharded)
+        note = "sharded: the shard grid"
+    else:
+        rows = x.physical_volume // x.padded[-1] // TILE
+        split = split_work_to_cores(ctx.grid, rows, row_wise=True)
+        cores = split.all_cores
+        in_cb = CB(0, "input", x.tile_bytes, 2 * wt, cores)
+        out_cb = CB(16, "out", out.tile_bytes, 2 * wt, cores)
+        note = f"{split.num_cores} cores for {rows} tile rows"
+    cos_sin = wt if token else 2 * wt
+    cbs = [in_cb, CB(1, "rotated_input", x.tile_bytes, 2 * wt, cores),
+           CB(2, "cos", cos.tile_bytes, cos_sin, cores), CB(3, "sin", sin.tile_bytes, cos_sin, cores),
+           CB(4, "scalar", 2048, 1, cores), CB(24, "rotated_input_interm", x.tile_bytes, 1, cores),
+           CB(25, "cos_interm", cos.tile_bytes, 1, cores), CB(26, "sin_interm", sin.tile_bytes, 1, cores), out_cb]
+    if token:
+        cbs += [CB(29, "retilized_cos", cos.tile_bytes, wt, cores), CB(30, "retilized_sin", sin.tile_bytes, wt, cores),
+                CB(27, "untilized_cos (+c_5)", 2048, wt, cores), CB(28, "untilized_sin (+c_6)", 2048, wt, cores)]
+    return ProgramModel("RotaryEmbeddingDeviceOperation::RotaryEmbeddingProgramFactory", _ROTARY_SRC, cores, cbs,
+                        [note], inputs=(x, cos, sin), outputs=(out,))
+
+
+register_check("ttnn.rotary_embedding", "mock",
+               "tests/test_ops_dialect_measured.py against measurements/dialect/results.jsonl",
+               ("RotaryEmbeddingDeviceOperation",))
+
+
+_CREATE_HEADS_SRC = ("tt-metal ttnn/cpp/ttnn/operations/experimental/transformer/nlp_create_qkv_heads/device/"
+                     "nlp_create_qkv_heads_program_factory.cpp (Interleaved::create_descriptor, stored source; "
+                     "ttnn 0.81.1's sizing measured)")
+
+
+@register_cb("ttnn.split_query_key_value_and_split_heads")
+def split_qkv_program(ctx: CBContext) -> ProgramModel:
+    """``NlpCreateHeadsDeviceOperation::Interleaved`` (ttnn views the ``[B, S, W]`` input as
+    ``[B, 1, S, W]``; measured for equal and grouped KV heads alike).
+
+    ttnn 0.81.1 (measured): without ``transpose_key`` one CB, c_1, of ``2 * head_dim / 32`` input tiles, on
+    ``B * S/32 * (num_heads + 2 * num_kv_heads)`` blocks (one head of one tile row each); with it, c_1, c_0
+    and c_16 of 4 tiles each (quadruple buffer, as in the stored source) on ``B * S/32`` blocks.  The blocks
+    are split column-major over the grid (``split_work_to_cores``).
+
+    Raises:
+        CBModelError: a sharded input or a separate KV input (those paths are not measured).
+    """
+    g = operand_groups(ctx.op, ("input_tensor", "kv_input_tensor?"))
+    if tensor_or_none(g, "kv_input_tensor") is not None:
+        raise CBModelError(f"{ctx.op.name}: a separate KV input (not measured)")
+    x = operand(ctx, 0)
+    if x.sharded:
+        raise CBModelError(f"{ctx.op.name}: a sharded input (the Sharded factory is not modeled)")
+    heads = int_attr(ctx.op, "num_heads")
+    kv_heads = int_attr(ctx.op, "num_kv_heads", heads)
+    head_dim = x.shape[-1] // (heads + 2 * kv_heads)
+    rows = x.physical_volume // x.padded[-1] // TILE
+    transpose = bool(ctx.op.attrs.get("transpose_key"))
+    units = rows if transpose else rows * (heads + 2 * kv_heads)
+    split = split_work_to_cores(ctx.grid, units, row_wise=False)
+    cores = split.all_cores
+    if transpose:
+        cbs = [CB(1, "in", x.tile_bytes, 4, cores), CB(0, "transpose_in", x.tile_bytes, 4, cores),
+               CB(16, "transpose_out", x.tile_bytes, 4, cores)]
+    else:
+        cbs = [CB(1, "in", x.tile_bytes, 2 * -(-head_dim // TILE), cores)]
+    return ProgramModel("NlpCreateHeadsDeviceOperation::Interleaved", _CREATE_HEADS_SRC, cores, cbs,
+                        [f"{split.num_cores} cores for {units} blocks"])
+
+
+register_check("ttnn.split_query_key_value_and_split_heads", "mock",
+               "tests/test_ops_dialect_measured.py against measurements/dialect/results.jsonl",
+               ("NlpCreateHeadsDeviceOperation",))
