@@ -361,9 +361,15 @@ def _memref_reason(lay: TTNNLayout, tiled: bool) -> str:
 
 
 def _placement_problems(lay: TTNNLayout, arch: Arch) -> list[str]:
+    """What tt-mlir's TTNNLayoutAttr::verify (TTNNOpsAttrs.cpp ``verifyGridShape``,
+    ``verifyBufferAndMemoryLayout``, 19c86fca) and the device refuse in a layout."""
     problems = []
     if lay.buffer_type == "dram" and lay.memory_layout == "interleaved" and prod(lay.grid) != 1:
         problems.append(f"DRAM interleaved layout must have a 1x1 grid, not {'x'.join(map(str, lay.grid))}")
+    if lay.buffer_type == "system_memory" and prod(lay.grid) != 1:
+        problems.append(f"a system_memory layout must have a 1x1 grid, not {'x'.join(map(str, lay.grid))}")
+    if lay.buffer_type == "dram" and lay.memory_layout == "block_sharded":
+        problems.append("DRAM does not take block_sharded layouts (width_sharded, height_sharded or interleaved)")
     if lay.buffer_type == "system_memory" and lay.memory_layout is not None:
         problems.append("a system_memory layout has no tensor memory layout")
     if lay.buffer_type in ("dram", "l1") and lay.memory_layout is None:

@@ -1,0 +1,53 @@
+"""TTA019: a tensor read after its buffer was freed.
+
+Two ops free a tensor in TTNN IR: ``ttnn.deallocate``, and a convolution whose
+``conv2d_config`` sets ``deallocate_activation = true`` (tt-metal's conv2d frees its input
+activation once it is read: ``ttnn/cpp/ttnn/operations/conv/conv2d/conv2d.cpp``, d80d9482).
+tt-mlir's ``ttnn-deallocate`` pass refuses the second when the convolution is not the input's
+last user (``lib/Dialect/TTNN/Transforms/Passes.cpp`` ``checkConv2dUseAfterFree``, 19c86fca);
+the runtime stops on any later read of a freed tensor (freeing it again is a no-op).  Values are followed as written (a view
+of a freed tensor is not followed), so a finding is certain and a miss possible.
+"""
+
+from __future__ import annotations
+
+from ..analysis import Analysis
+from ..ir.model import Op, Value
+from . import Reporter, rule
+
+CONVS_THAT_FREE_THEIR_INPUT = ("ttnn.conv2d", "ttnn.conv_transpose2d")
+
+
+def frees(op: Op) -> list[Value]:
+    """The operands ``op`` frees: a ``ttnn.deallocate``'s tensor, a convolution's input with
+    ``deallocate_activation = true``."""
+    if op.name == "ttnn.deallocate":
+        return [v for v in op.operands[:1] if v.is_tensor]
+    if op.name in CONVS_THAT_FREE_THEIR_INPUT and op.operands:
+        config = op.attrs.get("conv2d_config")
+        params = getattr(config, "params", None) or {}
+        if params.get("deallocate_activation") is True:
+            return [op.operands[0]]
+    return []
+
+
+@rule("TTA019")
+def use_after_free(a: Analysis, r: Reporter) -> None:
+    for func in a.program.funcs:
+        freed: dict[Value, Op] = {}
+        for op in func.ops:
+            # a ttnn.deallocate of a freed tensor is a no-op (the real conv programs of
+            # fixtures/real/programs free a deallocating conv2d's input again, and run)
+            reads = () if op.name == "ttnn.deallocate" else op.operands
+            for v in dict.fromkeys(reads):
+                by = freed.get(v)
+                if by is not None:
+                    r.op(op, f"{op.name} reads {v.name}, which {by.name} at line {by.pos.line} freed",
+                         data={"value": v.name, "freed_by": by.name, "freed_at_line": by.pos.line})
+            for v in frees(op):
+                freed.setdefault(v, op)
+        for v in dict.fromkeys(func.returns):
+            by = freed.get(v)
+            if by is not None:
+                r.op(by, f"{func.name} returns {v.name}, which {by.name} frees here",
+                     data={"value": v.name, "freed_by": by.name, "freed_at_line": by.pos.line})
