@@ -27,25 +27,8 @@ JAX_SPEC="${JAX_SPEC:-jax==0.10.2}"
 PLUGIN_SPEC="${PLUGIN_SPEC:-jax-tt-plugin==0.1.3}"
 start=$(date +%s)
 
-is_py311() { "$1" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' >/dev/null 2>&1; }
-
-find_python311() {
-  if [ -n "${PYTHON311:-}" ]; then echo "$PYTHON311"; return; fi
-  local root="${PYENV_ROOT:-$HOME/.pyenv}" cand
-  for cand in "$(command -v python3.11 || true)" $(ls -d "$root"/versions/3.11.*/bin/python 2>/dev/null | sort -rV); do
-    if [ -n "$cand" ] && is_py311 "$cand"; then echo "$cand"; return; fi
-  done
-  echo "setup-compiler: no CPython 3.11 found; set PYTHON311" >&2
-  exit 1
-}
-
-if [ -x "$VENV/bin/python" ] && is_py311 "$VENV/bin/python"; then
-  echo "setup-compiler: reusing $VENV"
-else
-  PY="$(find_python311)"
-  rm -rf "$VENV"
-  "$PY" -m venv "$VENV"
-fi
+. "$ROOT/scripts/venv-lib.sh"
+make_venv "$VENV" 3.11 PYTHON311 setup-compiler
 if ! "$VENV/bin/python" -c 'import jax, jax_plugins.tt' >/dev/null 2>&1 \
    && ! "$VENV/bin/python" -m pip show jax-tt-plugin >/dev/null 2>&1; then
   "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "$JAX_SPEC" "$PLUGIN_SPEC"
@@ -54,9 +37,7 @@ fi
 echo "setup-compiler: venv done at $(( $(date +%s) - start )) s"
 
 export TT_METAL_MOCK_CLUSTER_DESC_PATH="$ROOT/ttanalyze/executor/mock/blackhole_P150.yaml"
-LOCK=()
-if command -v flock >/dev/null 2>&1; then LOCK=(flock "${TMPDIR:-/tmp}/ttnn-mock.lock"); fi
-"${LOCK[@]}" "$VENV/bin/python" -c '
+"${MOCK_LOCK[@]}" "$VENV/bin/python" -c '
 import jax, sys
 devs = jax.devices()
 print("setup-compiler: devices", devs)

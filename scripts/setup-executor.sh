@@ -37,28 +37,10 @@ PLUGIN_SPEC="jax-tt-plugin==0.1.3"
 start=$(date +%s)
 phase() { echo "setup-executor: $1 done at $(( $(date +%s) - start )) s"; }
 
-is_py312() { "$1" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 12))' >/dev/null 2>&1; }
-
-find_python312() {
-  if [ -n "${PYTHON312:-}" ]; then echo "$PYTHON312"; return; fi
-  local root="${PYENV_ROOT:-$HOME/.pyenv}" cand
-  # python3.12 on PATH may be a pyenv shim that fails when 3.12 is not selected.
-  for cand in "$(command -v python3.12 || true)" $(ls -d "$root"/versions/3.12.*/bin/python 2>/dev/null | sort -rV); do
-    if [ -n "$cand" ] && is_py312 "$cand"; then echo "$cand"; return; fi
-  done
-  echo "setup-executor: no CPython 3.12 found; set PYTHON312" >&2
-  exit 1
-}
+. "$ROOT/scripts/venv-lib.sh"
 
 # --- 1. the venv --------------------------------------------------------------
-if [ -x "$VENV/bin/python" ] && is_py312 "$VENV/bin/python"; then
-  echo "setup-executor: reusing $VENV"
-else
-  PY="$(find_python312)"
-  is_py312 "$PY" || { echo "setup-executor: $PY is not CPython 3.12" >&2; exit 1; }
-  rm -rf "$VENV"
-  "$PY" -m venv "$VENV"
-fi
+make_venv "$VENV" 3.12 PYTHON312 setup-executor
 "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -e "$ROOT[executor]"
 
 phase "venv + ttnn"
@@ -111,9 +93,7 @@ phase "sfpi"
 # --- 3. smoke test --------------------------------------------------------------
 if [ -x "$ROOT/.venv/bin/python" ]; then CLIENT_PY="$ROOT/.venv/bin/python"; else CLIENT_PY="$VENV/bin/python"; fi
 # Mock-device users on a shared machine serialise on this lock (the wait counts in the time below).
-LOCK=()
-if command -v flock >/dev/null 2>&1; then LOCK=(flock /tmp/ttnn-mock.lock); fi
-"${LOCK[@]}" "$CLIENT_PY" - <<'EOF'
+"${MOCK_LOCK[@]}" "$CLIENT_PY" - <<'EOF'
 import json, sys
 from ttanalyze.executor import client
 ok, reason = client.available()
