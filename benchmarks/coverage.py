@@ -24,6 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from ttanalyze import ops as O  # noqa: E402
+from ttanalyze.cost.ir import NAME_OP_CODES  # noqa: E402
 from ttanalyze.cost.model import OP_KINDS  # noqa: E402
 from ttanalyze.ops.registry import CB_MODELS, CHECKS, DEVICE_OPS, REGISTRY, SPEC_MODELS  # noqa: E402
 from ttanalyze.programs import NO_PROGRAM  # noqa: E402
@@ -63,13 +64,16 @@ def row(name: str, swept: Counter) -> dict[str, str]:
     check = CHECKS.get(name)
     if name in NO_PROGRAM or (check and check[0] == "none"):
         program = "none (no device program)"
+    elif check and check[0] == "opaque":
+        program = "opaque (user program)"
     elif name in CB_MODELS:
         program = "model"
     else:
         program = "-"
     if check:
         how, where = check
-        checked = {"mock": "measured on the mock", "source": "from source", "none": "no program"}[how] + f": {where}"
+        checked = {"mock": "measured on the mock", "source": "from source", "none": "no program",
+                   "opaque": "opaque"}[how] + f": {where}"
     elif name in swept:
         checked = f"measured on the mock: CB accuracy sweep, {swept[name]} instances (docs/accuracy.md)"
     elif program.startswith("none"):
@@ -84,8 +88,14 @@ def row(name: str, swept: Counter) -> dict[str, str]:
         cost = "costed" if not missing else "no cost model for " + ", ".join(missing)
     elif program == "model":
         cost = "by program factory (cost/ir.py OP_CODES)"
+    elif name in NAME_OP_CODES:
+        code = NAME_OP_CODES[name]
+        cost = (f"by op name: {code} on the whole grid (cost/ir.py NAME_OP_CODES)" if code in OP_KINDS
+                else f"no cost model for {code}")
     elif program.startswith("none"):
         cost = "none (no device time)"
+    elif program.startswith("opaque"):
+        cost = "opaque (not costed)"
     else:
         cost = "-"
     return {"family": model.family, "shape": shape, "spec": spec, "program": program, "checked": checked,
@@ -99,7 +109,8 @@ def render() -> str:
     swept = swept_ops()
     rows = {n: row(n, swept) for n in names}
     modeled = [n for n in names if rows[n]["family"] != "-"]
-    with_program = [n for n in names if rows[n]["program"] != "-"]
+    with_program = [n for n in names if rows[n]["program"] != "-" and not rows[n]["program"].startswith("opaque")]
+    opaque = [n for n in names if rows[n]["program"].startswith("opaque")]
     checked_mock = [n for n in names if rows[n]["checked"].startswith("measured on the mock")]
     from_source = [n for n in names if rows[n]["checked"].startswith("from source")]
     out = [
@@ -113,7 +124,8 @@ def render() -> str:
         f"* {len(names)} ops in the dialect; {len(modeled)} modeled (a shape rule or a declared-type model), "
         f"{len(names) - len(modeled)} not modeled (reported as TTA008).",
         f"* {len(with_program)} with a program model or known to run no device program; "
-        f"{len(checked_mock)} checked on the mock device, {len(from_source)} from the program factory's source only.",
+        f"{len(checked_mock)} checked on the mock device, {len(from_source)} from the program factory's source only; "
+        f"{len(opaque)} opaque (user kernels or D2M functions: reported as such, TTA011).",
         "",
         "Columns: *shape* `rule` = the result shape is derived from the operands and attributes and checked, "
         "`declared type` = taken from the IR; *spec* `model` = what tt-metal returns (layout, dtype, memory config) "

@@ -824,6 +824,11 @@ def generators() -> dict[str, Callable[[random.Random, int], Draw]]:
     for n in ("full", "zeros", "ones", "empty"):
         g[f"ttnn.{n}"] = gen_full(f"ttnn.{n}")
     g["ttnn.arange"] = gen_arange
+    g["ttnn.assign"] = gen_assign
+    g["ttnn.bitcast_convert"] = gen_bitcast_convert
+    g["ttnn.dropout"] = gen_dropout
+    g["ttnn.batch_norm_inference"] = gen_batch_norm_inference
+    g["ttnn.global_avg_pool2d"] = gen_global_avg_pool2d
     return g
 
 
@@ -859,3 +864,62 @@ def instances(base: int, only: str | None = None) -> list[tuple[str, int]]:
             continue
         out += [(op, i) for i in range(base * WEIGHT.get(op, 1))]
     return out
+
+
+# ---------------------------------------------------------------------------
+# dialect-misc's ops (ttnn.copy and ttnn.rand take no result / a device operand: single_op_func cannot emit them;
+# measurements/dialect/probe_misc.py covers them)
+# ---------------------------------------------------------------------------
+
+
+def _dt_attr(dtype: str) -> str:
+    return f"dtype = #ttcore.supportedDataTypes<{dtype}>"
+
+
+def gen_assign(rng: random.Random, i: int) -> Draw:
+    """``assign``: a copy to the result's memory config (the same one 2/3 of the time) and dtype."""
+    dtype = rng.choice(FLOAT)
+    layout = _layout(rng, dtype)
+    t = placement(rng, draw_shape(rng, _cls(rng, i)), dtype, layout)
+    odt = rng.choice((dtype, dtype, "bf16", "f32")) if layout == "tile" else dtype
+    out = like(t, dtype=odt) if rng.random() < 0.67 else placement(rng, t.shape, odt, layout, ("dram", "l1"), (1, 1))
+    return Draw([t], [out], _dt_attr(odt), f"{_desc(t)}->{_desc(out)}")
+
+
+def gen_bitcast_convert(rng: random.Random, i: int) -> Draw:
+    """``bitcast_convert`` between dtypes of one width (TILE)."""
+    dtype, odt = rng.choice((("bf16", "u16"), ("u16", "bf16"), ("f32", "si32"), ("si32", "f32"), ("f32", "u32")))
+    t = placement(rng, draw_shape(rng, _cls(rng, i)), dtype, "tile")
+    return Draw([t], [like(t, dtype=odt)], _dt_attr(odt), f"{_desc(t)}->{odt}")
+
+
+def gen_dropout(rng: random.Random, i: int) -> Draw:
+    """``dropout`` (rank 2 to 4, TILE, bf16/f32); the result keeps the input's placement."""
+    dtype = rng.choice(("bf16", "f32"))
+    t = placement(rng, draw_shape(rng, _cls(rng, i), min_rank=2, max_rank=4), dtype, "tile")
+    attrs = (f"prob = {rng.choice((0.0, 0.1, 0.5))} : f32, scale = 1.250000e+00 : f32, seed = {rng.randint(0, 99)} : ui32, "
+             f"use_per_device_seed = {rng.choice(('true', 'false'))}")
+    return Draw([t], [t], attrs, _desc(t))
+
+
+def gen_batch_norm_inference(rng: random.Random, i: int) -> Draw:
+    """``batch_norm_inference(x [N, C, H, W], mean, var, weight?, bias?)`` with [1, C, 1, 1] statistics."""
+    dtype = rng.choice(("bf16", "f32"))
+    n, c = rng.choice((1, 2, 4)), rng.choice((1, 3, 16, 32, 64, 100, 256))
+    h, w = draw_shape(rng, _cls(rng, i, ("tiny", "odd", "aligned", "boundary")), rank=2)
+    x = placement(rng, (n, c, h, w), dtype, "tile", ("dram", "l1"), (3, 1))
+    stat = like(x, shape=(1, c, 1, 1))
+    affine = rng.random() < 0.7
+    seg = "1, 1, 1, 1, 1" if affine else "1, 1, 1, 0, 0"
+    attrs = f"epsilon = 9.99999974E-6 : f32, operandSegmentSizes = array<i32: {seg}>"
+    return Draw([x, stat, stat] + ([stat, stat] if affine else []), [x], attrs, f"{_desc(x)}/affine={affine}")
+
+
+def gen_global_avg_pool2d(rng: random.Random, i: int) -> Draw:
+    """``global_avg_pool2d [N, H, W, C] -> [N, 1, 1, C]`` (TILE)."""
+    dtype = rng.choice(("bf16", "f32", "bfp_bf8"))
+    n = rng.choice((1, 2, 4))
+    h, w = rng.choice((1, 3, 7, 8, 14, 28, 32, 56)), rng.choice((1, 3, 7, 8, 14, 28, 32, 56))
+    c = rng.choice((16, 32, 64, 100, 256, 512, 2048))
+    x = placement(rng, (n, h, w, c), dtype, "tile", ("dram", "l1"), (3, 1))
+    return Draw([x], [like(x, shape=(n, 1, 1, c))], "", _desc(x))

@@ -160,8 +160,9 @@ def test_d2m_subgraph_is_an_opaque_op_with_its_operands():
     assert (op.name, op.opaque) == ("ttnn.d2m_subgraph", "custom syntax")
     assert [v.name for v in op.operands] == ["%arg0", "%arg1", "%arg2"]
     assert op.results[0].type.shape == (64, 64)
-    unmodeled = [f for f in findings(p, "TTA008") if f.op_index == op.index]
-    assert unmodeled and "ttnn.d2m_subgraph" in unmodeled[0].message
+    assert not [f for f in findings(p, "TTA008") if f.op_index == op.index]  # known: an opaque op, not unknown
+    opaque = [f for f in findings(p, "TTA011") if f.op_index == op.index]
+    assert opaque and "opaque" in opaque[0].message
 
 
 def test_mixed_dialect_file_keeps_its_ttnn_ops():

@@ -107,6 +107,8 @@ OP_CODES: tuple[tuple[str, str], ...] = (
     ("Gather", "GatherDeviceOperation"),
     ("Scatter", "ScatterDeviceOperation"),
     ("Split", "SplitDeviceOperation"),
+    ("DropoutDeviceOperation", "DropoutDeviceOperation"),
+    ("RandDeviceOperation", "RandDeviceOperation"),
 )
 
 # TTNN IR ops -> the device operation tt-metal runs for them, for ops whose programs the analyzer does not
@@ -145,6 +147,20 @@ NAME_OP_CODES: dict[str, str] = {
     "ttnn.all_gather": "AllGatherAsyncDeviceOperation",
     "ttnn.reduce_scatter": "ReduceScatterMinimalAsyncDeviceOperation",
     "ttnn.all_reduce": "AllReduceAsyncDeviceOperation",
+    # Engineer dialect-misc's ops (the device operations measured on the mock with ttnn 0.81.1, see
+    # measurements/dialect/results_misc.jsonl; conv1d is conv2d over [N, L, 1, C] (tt-metal
+    # conv/conv1d/conv1d.cpp), conv_transpose2d runs its conv on the halo'd, stride-dilated input
+    # (conv/conv_transpose2d/conv_transpose2d.cpp): one Conv2dDeviceOperation each, costed with their geometry).
+    "ttnn.conv1d": "Conv2dDeviceOperation",
+    "ttnn.conv_transpose2d": "Conv2dDeviceOperation",
+    "ttnn.max_pool2d_with_indices": "Pool2D",
+    "ttnn.global_avg_pool2d": "ReduceDeviceOperation",
+    "ttnn.prod": "ProdNcDeviceOperation",
+    "ttnn.batch_norm_training": "BatchNormOperation",
+    "ttnn.embedding_bw": "EmbeddingBackwardDeviceOperation",
+    "ttnn.rms_norm_pre_all_gather": "LayerNormPreAllGatherDeviceOperation",
+    "ttnn.layer_norm_pre_all_gather": "LayerNormPreAllGatherDeviceOperation",
+    "ttnn.layer_norm_post_all_gather": "LayerNormPostAllGatherDeviceOperation",
 }
 
 FIDELITIES = {"lofi": "LoFi", "hifi2": "HiFi2", "hifi3": "HiFi3", "hifi4": "HiFi4"}
@@ -394,6 +410,9 @@ def _by_name(op: Op, a: Analysis, hw: Hardware) -> list[DeviceOp]:
     if not ins or not outs:
         return []
     attrs: dict = {"cores_assumed": True}
+    if code in ("Conv2dDeviceOperation", "Pool2D"):  # the window geometry; the activation alone (weights unprepared)
+        attrs.update(_by_name_window(op))
+        ins = ins[:1]
     for key in ("is_causal",):
         if key in op.attrs:
             attrs[key] = bool(op.attrs[key])
@@ -412,6 +431,33 @@ def _by_name(op: Op, a: Analysis, hw: Hardware) -> list[DeviceOp]:
     fid, fp32 = math_fidelity(op, code, [t.dtype.name for t in ins], False, a.arch)
     return [DeviceOp(code, hw.arch, hw.grid_cores, hw.grid_cores, tuple(tensor_info(t) for t in ins),
                      tuple(tensor_info(t) for t in outs), fid, fp32, attrs, f"{op.pos}")]
+
+
+def _by_name_window(op: Op) -> dict:
+    """Conv/pool geometry of the by-name convs and pools (:func:`_window_attrs`'s keys).
+
+    ``conv1d`` is a conv2d over ``[N, L, 1, C]`` with a ``K x 1`` window (tt-metal
+    ``conv/conv1d/conv1d.cpp``); ``conv_transpose2d`` convolves the stride-dilated input
+    (``(H - 1) * stride + 1`` rows, padded by ``dilation * (K - 1) - padding``) with stride 1
+    (``conv/conv_transpose2d/conv_transpose2d.cpp``); the pools use :func:`_window_attrs`.
+
+    Raises:
+        ValueError / TypeError: an attribute that is not an integer or a list of them.
+    """
+    if op.name == "ttnn.conv1d":
+        k, pad = int(op.attrs["kernel_size"]), [int(x) for x in op.attrs.get("padding", [0, 0])]
+        return {"window": (k, 1), "padding": (pad[0], pad[-1], 0, 0), "dilation": (int(op.attrs.get("dilation", 1)), 1),
+                "input_hw": (int(op.attrs["input_length"]), 1), "groups": int(op.attrs.get("groups", 1)),
+                "channels_in": int(op.attrs["in_channels"])}
+    attrs = _window_attrs(op)
+    if op.name == "ttnn.conv_transpose2d":
+        stride = [int(x) for x in op.attrs.get("stride", [1, 1])]
+        t, b, left, r = attrs["padding"]
+        (kh, kw), (dh, dw) = attrs["window"], attrs["dilation"]
+        h, w = attrs["input_hw"]
+        attrs["input_hw"] = ((h - 1) * stride[0] + 1, (w - 1) * stride[1] + 1)
+        attrs["padding"] = (dh * (kh - 1) - t, dh * (kh - 1) - b, dw * (kw - 1) - left, dw * (kw - 1) - r)
+    return attrs
 
 
 def device_ops(op: Op, a: Analysis, hw: Hardware) -> tuple[list[DeviceOp], str]:

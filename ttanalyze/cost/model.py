@@ -129,6 +129,13 @@ OP_KINDS: dict[str, str] = {
     "ReduceScatterMinimalAsyncDeviceOperation": "reduce_scatter", "ReduceScatterAsyncDeviceOperation": "reduce_scatter",
     "ReduceScatterDeviceOperation": "reduce_scatter", "ReduceScatter": "reduce_scatter",
     "AllReduceAsyncDeviceOperation": "all_reduce", "AllReduceDeviceOperation": "all_reduce",
+    # dialect-misc's device operations (mappings onto existing kinds): dropout and rand stream tiles like a
+    # unary op (rand reads nothing); prod over N/C is a moreh-style NC reduction, over all dims a reduce; the
+    # distributed norms' local passes are LayerNorm-like; embedding_bw is one pass over the gradient's tiles.
+    "DropoutDeviceOperation": "unary", "RandDeviceOperation": "unary",
+    "ProdNcDeviceOperation": "reduce_nc", "ProdAllDeviceOperation": "reduce",
+    "LayerNormPreAllGatherDeviceOperation": "norm", "LayerNormPostAllGatherDeviceOperation": "norm",
+    "EmbeddingBackwardDeviceOperation": "gather",
 }
 
 FAMILY = {

@@ -1001,6 +1001,38 @@ def _gather(c: Call):
     return ttnn.gather(c.operand(0), int(c.attrs["dim"]), index=c.operand(1), memory_config=c.mc)
 
 
+# dialect-misc's ops (tt-mlir runtime runtime/lib/ttnn/operations/* @19c86fca: the calls it makes)
+
+
+@handler("ttnn.assign", ("memory_config", "dtype"))
+def _assign(c: Call):
+    return ttnn.assign(c.operand(0), memory_config=c.mc, dtype=c.dtype)
+
+
+@handler("ttnn.bitcast_convert", ("dtype", "memory_config"))
+def _bitcast_convert(c: Call):
+    return ttnn.bitcast(c.operand(0), c.dtype, memory_config=c.mc)
+
+
+@handler("ttnn.dropout", ("prob", "scale", "seed", "use_per_device_seed"))
+def _dropout(c: Call):
+    return ttnn.experimental.dropout(c.operand(0), float(c.attrs.get("prob", 0.0)), float(c.attrs.get("scale", 1.0)),
+                                     int(c.attrs.get("seed", 0)),
+                                     use_per_device_seed=bool(c.attrs.get("use_per_device_seed", True)))
+
+
+@handler("ttnn.batch_norm_inference", ("epsilon", "momentum", "memory_config"))
+def _batch_norm_inference(c: Call):
+    return ttnn.batch_norm(c.segment(0), running_mean=c.segment(1), running_var=c.segment(2), training=False,
+                           eps=float(c.attrs.get("epsilon", 1e-5)), momentum=float(c.attrs.get("momentum", 0.1)),
+                           weight=c.segment(3), bias=c.segment(4), memory_config=c.mc)
+
+
+@handler("ttnn.global_avg_pool2d", ("dtype", "memory_config"))
+def _global_avg_pool2d(c: Call):
+    return ttnn.global_avg_pool2d(c.operand(0), memory_config=c.mc)
+
+
 # ---------------------------------------------------------------------------
 # The worker
 # ---------------------------------------------------------------------------

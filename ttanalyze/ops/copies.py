@@ -9,12 +9,28 @@ From tt-mlir ``lib/Dialect/TTNN/IR/TTNNOps.cpp`` / ``TTNNOps.td`` @19c86fca:
 * ``constant`` holds its ``value`` (``AllShapesMatch<["value", "result"]>``): the result is taken
   as declared (the elements attribute is not parsed);
 * ``alloc`` allocates ``size`` bytes at ``address``: taken as declared.
+
+Programs (tt-mlir runtime ``runtime/lib/ttnn/operations/{data_movement,layout,creation}/*.cpp`` @19c86fca):
+``copy`` calls ``ttnn::copy(src, dst)`` and ``assign`` calls ``ttnn::assign(input, memory_config, dtype)``, both
+``CopyDeviceOperation`` (:func:`copy_program`); ``bitcast_convert`` calls ``ttnn::bitcast``, a
+``UnaryDeviceOperation`` (BITCAST) program (:func:`ttanalyze.ops.eltwise.unary_program`); ``constant`` builds the
+tensor on the host and moves it to the device (no program); ``alloc`` allocates a buffer (no program).
+``generic``/``tt_lang_op`` run user kernels and ``d2m_subgraph`` calls a D2M-compiled function: opaque (their
+programs are not in tt-metal: reported as opaque, not modeled).
 """
 
 from __future__ import annotations
 
 from ..ir.model import Op
-from .registry import ShapeError, register, register_passive, tensor_shape
+from ..layout import align_up
+from ..arch import Arch
+from .cb import CB, CBContext, CBModelError, NoDeviceProgram, ProgramModel, grid_xy
+from .eltwise import unary_program
+from .layout_conversion import _copy as interleaved_copy
+from .registry import ShapeError, register, register_cb, register_check, register_passive, register_spec, tensor_shape
+from .spec import TensorSpec
+from .tensors import TILE, Tensor, operand, result
+from .work_split import split_work_to_cores
 
 _SRC = "tt-mlir lib/Dialect/TTNN/IR/TTNNOps.cpp @19c86fca"
 
@@ -38,7 +54,108 @@ register_passive(("ttnn.alloc",), "memory", ("address", "size", "buffer_type"), 
 
 register_passive(("ttnn.slice_dynamic",), "data_movement", ("step", "memory_config"),
                  f"{_SRC} SliceDynamicOp::verify (begins/ends are tensors: the result is taken as declared)")
-# ttnn.d2m_subgraph (a call of a D2M-compiled function, parsed as an opaque op) stays unmodeled (TTA008).
-register_passive(("ttnn.generic", "ttnn.tt_lang_op"), "custom",
+register_passive(("ttnn.generic", "ttnn.tt_lang_op", "ttnn.d2m_subgraph"), "custom",
                  ("program", "operandSegmentSizes", "kernel_id", "version_tag", "arg_roles", "shard_spec",
-                  "kernel_artifact"), f"{_SRC} GenericOp/TTLangOp (user kernels: results as declared)")
+                  "kernel_artifact", "callee", "d2m_func"),
+                 f"{_SRC} GenericOp/TTLangOp/D2MSubgraphOp (user kernels / D2M functions: opaque, results as declared)")
+_OPAQUE = ("ttnn.generic", "ttnn.tt_lang_op", "ttnn.d2m_subgraph")
+register_check(_OPAQUE, "opaque", "user kernels or a D2M-compiled function: their programs are not tt-metal factories")
+
+
+@register_cb(_OPAQUE)
+def opaque_cb(ctx: CBContext) -> ProgramModel:
+    """Opaque ops run programs the IR does not describe to ttnn's factories.
+
+    Raises:
+        CBModelError: always (reported as an opaque op whose circular buffers are not known).
+    """
+    raise CBModelError(f"{ctx.op.name} is opaque: it runs user kernels or a D2M-compiled function, whose circular "
+                       "buffers are not modeled")
+register_check(("ttnn.constant", "ttnn.alloc"), "none",
+               "tt-mlir runtime creation/constant.cpp (host tensor moved to the device) / AllocOp (a buffer, no program)")
+
+
+@register_cb(("ttnn.constant", "ttnn.alloc"))
+def no_program_cb(ctx: CBContext) -> ProgramModel:
+    """``constant`` builds its tensor on the host (``utils::toTTNNTensor``: layout conversion on the host, then
+    a write to the device); ``alloc`` allocates a buffer.
+
+    Raises:
+        NoDeviceProgram: always.
+    """
+    raise NoDeviceProgram(f"{ctx.op.name} runs no device program (host-built tensor or a bare allocation)")
+
+_COPY_SRC = "tt-metal ttnn/cpp/ttnn/operations/data_movement/copy/device/"
+
+
+def copy_program(x: Tensor, out: Tensor, arch: Arch) -> ProgramModel:
+    """``CopyDeviceOperation`` from ``x`` to a tensor like ``out`` (its memory config and dtype).
+
+    ``select_program_factory`` (``copy_device_operation.cpp`` @3ed4ffc8): equal memory configs (not ND
+    sharded) take ``CopySameMemoryConfigProgramFactory`` (``copy_same_memory_config_program_factory.cpp``
+    @0cb8f4da): ``num_units`` = tiles (``physical_volume / 1024``) or rows (``physical_volume / padded[-1]``)
+    split column-major over the grid (``split_work_to_cores``); ``c_0`` holds 2 units of the input
+    (``tile_size`` or ``padded[-1] * element_size``, a row-major shard's width when sharded) rounded up to the
+    input buffer's alignment; a dtype change adds ``c_16``, 2 output units at the output's alignment.  Other
+    pairs of interleaved configs take the default factories
+    (:func:`ttanalyze.ops.layout_conversion.interleaved_copy`).
+
+    Raises:
+        CBModelError: different memory configs with a sharded side (the default factories' sharded paths
+            are not modeled), or a dtype change of a row-major tensor (tt-metal: "Only tile layout supports
+            dtype conversion").
+    """
+    convert = x.dtype != out.dtype
+    if convert and not x.tiled:
+        raise CBModelError("copy: a row-major dtype change fails validation ('Only tile layout supports dtype "
+                           "conversion')")
+    if x.mem != out.mem:
+        if x.sharded or out.sharded:
+            raise CBModelError("copy between different sharded memory configs is not modeled")
+        return interleaved_copy(x, out, arch)
+    if x.tiled:
+        units, in_unit, out_unit = x.physical_volume // (TILE * TILE), x.tile_bytes, out.tile_bytes
+    else:
+        units = x.physical_volume // x.width
+        width = x.shard.shape[1] if x.sharded else x.width
+        in_unit, out_unit = width * x.element_bytes, width * out.element_bytes
+    split = split_work_to_cores(grid_xy(arch), units)
+    cores = split.all_cores
+    cbs = [CB(0, "src0", align_up(in_unit, x.alignment), 2, cores)]
+    if convert:
+        cbs.append(CB(16, "output", align_up(out_unit, out.alignment), 2, cores))
+    return ProgramModel("CopyDeviceOperation::SameMemoryConfig", _COPY_SRC + "copy_same_memory_config_program_factory.cpp "
+                        "(measured on ttnn 0.81.1)", cores, cbs,
+                        [f"same memory config: {units} {'tiles' if x.tiled else 'rows'} on {split.num_cores} cores"],
+                        inputs=(x,), outputs=(out,))
+
+
+@register_cb("ttnn.copy")
+def copy_cb(ctx: CBContext) -> ProgramModel:
+    """``ttnn::copy(src, dst)``: :func:`copy_program` into ``dst`` (operand #1: its memory config and dtype)."""
+    return copy_program(operand(ctx, 0), operand(ctx, 1), ctx.arch)
+
+
+@register_cb("ttnn.assign")
+def assign_cb(ctx: CBContext) -> ProgramModel:
+    """``ttnn::assign(input, memory_config, dtype)``: :func:`copy_program` to the result's memory config and dtype."""
+    return copy_program(operand(ctx, 0), result(ctx), ctx.arch)
+
+
+@register_cb("ttnn.bitcast_convert")
+def bitcast_cb(ctx: CBContext) -> ProgramModel:
+    """``ttnn::bitcast``: one ``UnaryDeviceOperation`` (BITCAST) program, :func:`~ttanalyze.ops.eltwise.unary_program`."""
+    return unary_program(operand(ctx, 0), result(ctx), ctx.grid)
+
+
+@register_spec(("ttnn.assign", "ttnn.bitcast_convert"))
+def converted_spec(ctx: CBContext) -> list[TensorSpec]:
+    """What ``assign`` (``CopyDeviceOperation::compute_output_specs``) and ``bitcast`` return: the input's
+    logical shape and layout with the requested dtype and memory config (the IR result's)."""
+    x, out = operand(ctx, 0), result(ctx)
+    return [x.with_(dtype=out.dtype, mem=out.mem).spec()]
+
+
+_MEASURED = "tests/test_ops_dialect_misc.py against measurements/dialect/results_misc.jsonl"
+register_check(("ttnn.copy", "ttnn.assign"), "mock", _MEASURED, ("CopyDeviceOperation",))
+register_check("ttnn.bitcast_convert", "mock", _MEASURED, ("UnaryDeviceOperation",))

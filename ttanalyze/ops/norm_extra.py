@@ -7,13 +7,20 @@ Shape rules (tt-mlir ``lib/Dialect/TTNN/IR/TTNNOps.cpp`` @19c86fca): ``batch_nor
 ``rms_norm_pre_all_gather`` / ``layer_norm_pre_all_gather`` return per-row statistics of the
 input's leading dims with a last dim the op's stats width (checked on the leading dims only, as
 ``RMSNormPreAllGatherOp::verify`` does).  Shapes are per device (see :mod:`ttanalyze.mesh`).
+
+Programs: ``batch_norm_inference`` runs one ``BatchNormOperation::BatchNormFactory`` program
+(:func:`batch_norm_inference_cb`); the others are not modeled (TTA011).
 """
 
 from __future__ import annotations
 
 from ..ir.model import Op
+from .cb import CB, CBContext, CBModelError, ProgramModel
 from .operands import operand_groups, shape_of, tensor_or_none
-from .registry import ShapeError, register, tensor_shape
+from .registry import ShapeError, register, register_cb, register_check, register_spec, tensor_shape
+from .spec import TensorSpec
+from .tensors import operand, result
+from .work_split import full_grid
 
 _SRC = "tt-mlir lib/Dialect/TTNN/IR/TTNNOps.cpp @19c86fca"
 
@@ -78,3 +85,49 @@ def pre_all_gather(op: Op):
            "operandSegmentSizes"), f"{_SRC} LayerNormPostAllGatherOp/DitRMSNormUnaryFusedOp::verify")
 def same_as_input(op: Op):
     return [tensor_shape(op, 0)]
+
+
+_BN_SRC = ("tt-metal ttnn/cpp/ttnn/operations/normalization/batch_norm/device/batch_norm_program_factory.cpp "
+           "@026aac04 (measured on ttnn 0.81.1)")
+
+
+@register_cb("ttnn.batch_norm_inference")
+def batch_norm_inference_cb(ctx: CBContext) -> ProgramModel:
+    """``BatchNormOperation::BatchNormFactory`` (the runtime calls ``ttnn::batch_norm(..., training=false)``).
+
+    Every CB is created on the whole grid (``all_device_cores``; the output tiles are split over it
+    row-major) and double-buffered (2 tiles): input, batch mean, output, batch variance, epsilon,
+    weight, bias (Float16_b when absent) and two intermediates of the input's format.  ttnn 0.81.1
+    allocates these 9 (measured); the stored source at 026aac04 lists a third intermediate (c_9).
+
+    Raises:
+        CBModelError: row-major or sharded tensors, or statistics of another dtype than the input
+            (which CB takes which format is then not pinned down by the measurements).
+    """
+    g = operand_groups(ctx.op, ("input", "running_mean", "running_var", "weight?", "bias?"))
+    x, out = operand(ctx, 0), result(ctx)
+    stats = [operand(ctx, i) for i in range(1, len(ctx.op.operands))]
+    if not x.tiled or x.sharded or out.sharded or any(not t.tiled or t.sharded for t in stats):
+        raise CBModelError("batch_norm is modeled for interleaved TILE tensors only")
+    if any(t.dtype != x.dtype for t in stats) or out.dtype != x.dtype:
+        raise CBModelError("batch_norm with statistics or a result of another dtype than the input is not modeled")
+    cores = full_grid(ctx.grid)
+    t = x.tile_bytes
+    affine = {name: tensor_or_none(g, name) is not None for name in ("weight", "bias")}
+    bf16 = 2048  # Float16_b: the weight / bias CB format when the operand is absent
+    sizes = [("input", t), ("batch_mean", t), ("output", out.tile_bytes), ("batch_var", t), ("eps", t),
+             ("weight", t if affine["weight"] else bf16), ("bias", t if affine["bias"] else bf16), ("den", t), ("num", t)]
+    return ProgramModel("BatchNormOperation::BatchNormFactory", _BN_SRC, cores,
+                        [CB(i, name, size, 2, cores) for i, (name, size) in enumerate(sizes)],
+                        ["9 double-buffered CBs on the whole grid"])
+
+
+@register_spec("ttnn.batch_norm_inference")
+def batch_norm_spec(ctx: CBContext) -> list[TensorSpec]:
+    """``BatchNormOperation::compute_output_specs``: the input's shape, layout and dtype, the result's memory config."""
+    x = operand(ctx, 0)
+    return [x.with_(mem=result(ctx).mem).spec()]
+
+
+register_check("ttnn.batch_norm_inference", "mock",
+               "tests/test_ops_dialect_misc.py against measurements/dialect/results_misc.jsonl", ("BatchNormOperation",))

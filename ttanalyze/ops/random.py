@@ -3,12 +3,21 @@
 Shape rules from tt-mlir ``RandOp::verify`` / ``DropoutOp::verify`` (``lib/Dialect/TTNN/IR/
 TTNNOps.cpp`` @19c86fca): ``rand`` produces its ``size`` attribute (``low < high``); ``dropout``
 returns a tensor of its input's type, rank 2 to 4, ``0 <= prob <= 1``, ``scale > 0``.
+
+Programs: the runtime calls ``ttnn::rand(size, device, dtype, layout, memory_config, low, high, seed)`` and
+``ttnn::experimental::dropout(input, prob, scale, seed, use_per_device_seed)`` (tt-mlir
+``runtime/lib/ttnn/operations/{rand/rand.cpp,experimental/dropout.cpp}`` @19c86fca): one
+``RandDeviceOperation`` / ``DropoutDeviceOperation`` program each (:func:`rand_cb`, :func:`dropout_cb`).
 """
 
 from __future__ import annotations
 
 from ..ir.model import Op
-from .registry import ShapeError, int_list, register, tensor_shape
+from .cb import CB, CBContext, CBModelError, ProgramModel
+from .registry import ShapeError, int_list, register, register_cb, register_check, register_spec, tensor_shape
+from .spec import TensorSpec
+from .tensors import TILE, operand, result
+from .work_split import split_work_to_cores
 
 _SRC = "tt-mlir lib/Dialect/TTNN/IR/TTNNOps.cpp @19c86fca"
 
@@ -34,3 +43,65 @@ def dropout(op: Op):
     if not 2 <= len(x) <= 4:
         raise ShapeError(f"{op.name}: input rank must be 2, 3 or 4, got {len(x)}")
     return [x]
+
+
+_TM = "tt-metal ttnn/cpp/ttnn/operations/"
+
+
+@register_cb("ttnn.rand")
+def rand_cb(ctx: CBContext) -> ProgramModel:
+    """``RandDeviceOperation::RandProgramFactory`` of a TILE result.
+
+    The result's tiles (``padded volume / 1024``) are split column-major over the grid
+    (``split_work_to_cores``); ttnn 0.81.1 allocates one CB of 2 tiles of the output's data format on
+    those cores (measured: bf16 2 x 2,048 B, f32 2 x 4,096 B; the stored source at 01ab699a, a later
+    metal-2 port, has a 2-entry fp32 DFB and a 1-entry output DFB instead).
+
+    Raises:
+        CBModelError: a row-major result (ttnn generates tiles, then runs ``untilize_with_unpadding``:
+            that second program is not modeled here), or a dtype other than bf16/f32 (the writer
+            kernel throws for them).
+    """
+    out = result(ctx)
+    if not out.tiled:
+        raise CBModelError("ttnn.rand with a row-major result runs rand then untilize_with_unpadding: not modeled")
+    if out.dtype.name not in ("bf16", "f32"):
+        raise CBModelError(f"ttnn.rand of {out.dtype}: the writer kernel supports bf16 and f32 only")
+    split = split_work_to_cores(ctx.grid, out.physical_volume // (TILE * TILE))
+    cores = split.all_cores
+    return ProgramModel("RandDeviceOperation::RandProgramFactory", _TM + "rand/device/rand_program_factory.cpp "
+                        "(measured on ttnn 0.81.1)", cores, [CB(0, "rand_out", out.tile_bytes, 2, cores)],
+                        [f"{split.units} tiles on {split.num_cores} cores"], inputs=(), outputs=(out,))
+
+
+@register_cb("ttnn.dropout")
+def dropout_cb(ctx: CBContext) -> ProgramModel:
+    """``DropoutProgramFactory`` (``experimental/dropout/device/dropout_program_factory.cpp`` @0252a1e4):
+    the input's tiles (``physical_volume / 1024``) split column-major over the grid
+    (``split_work_to_cores``); ``c_0`` 2 input tiles and ``c_2`` 2 output tiles on those cores (the
+    per-device-seed mesh workload builds the same program per device).
+
+    Raises:
+        CBModelError: a row-major or sharded input (the reader and writer walk interleaved tiles).
+    """
+    x, out = operand(ctx, 0), result(ctx)
+    if not x.tiled or x.sharded or out.sharded:
+        raise CBModelError("dropout of a row-major or sharded tensor is not modeled (interleaved TILE only)")
+    split = split_work_to_cores(ctx.grid, x.physical_volume // (TILE * TILE))
+    cores = split.all_cores
+    return ProgramModel("DropoutDeviceOperation::DropoutProgramFactory",
+                        _TM + "experimental/dropout/device/dropout_program_factory.cpp @0252a1e4", cores,
+                        [CB(0, "src0", x.tile_bytes, 2, cores), CB(2, "output", out.tile_bytes, 2, cores)],
+                        [f"{split.units} tiles on {split.num_cores} cores"])
+
+
+@register_spec("ttnn.dropout")
+def dropout_spec(ctx: CBContext) -> list[TensorSpec]:
+    """``DropoutDeviceOperation::compute_output_specs``: the input's spec (the runtime passes no memory config,
+    so the result keeps the input's memory config, layout and dtype)."""
+    return [operand(ctx, 0).spec()]
+
+
+_MEASURED = "tests/test_ops_dialect_misc.py against measurements/dialect/results_misc.jsonl"
+register_check("ttnn.rand", "mock", _MEASURED, ("RandDeviceOperation",))
+register_check("ttnn.dropout", "mock", _MEASURED, ("DropoutDeviceOperation",))

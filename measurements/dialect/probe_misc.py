@@ -1,0 +1,94 @@
+"""Replay measurements/dialect/cases_misc.py on the mock device and record each program's circular buffers.
+
+Usage (needs the executor venv; one process may hold the mock device at a time)::
+
+    flock /tmp/ttnn-mock.lock .venv-ttnn/bin/python measurements/dialect/probe_misc.py
+
+Writes measurements/dialect/results_misc.jsonl: one line per case with ttnn's error (if any) and every
+CB/DFB the NO_DISPATCH graph capture allocated (size in bytes, core ranges ``[x0, y0, x1, y1]``, whether
+it is backed by a tensor, the device operation and program factory) and each output's spec.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from measurements.dialect.cases_misc import CASES, MiscCase  # noqa: E402
+from ttanalyze.executor import ttnn_worker as W  # noqa: E402
+
+W.choose_device()
+import ttnn  # noqa: E402
+
+W.ttnn = ttnn
+OUT = Path(__file__).with_name("results_misc.jsonl")
+
+
+def _mem(buf: str):
+    return ttnn.DRAM_MEMORY_CONFIG if buf == "dram" else ttnn.L1_MEMORY_CONFIG
+
+
+def _layout(name: str):
+    return ttnn.TILE_LAYOUT if name == "tile" else ttnn.ROW_MAJOR_LAYOUT
+
+
+def call(case: MiscCase, ts: list, dev):
+    """The ttnn call tt-mlir's runtime makes for the case's op."""
+    res = case.results[0] if case.results else None
+    if case.op == "ttnn.copy":
+        return ttnn.copy(ts[0], ts[1])
+    if case.op == "ttnn.assign":
+        return ttnn.assign(ts[0], memory_config=_mem(res[3]), dtype=W.tt_dtype(res[1]))
+    if case.op == "ttnn.bitcast_convert":
+        return ttnn.bitcast(ts[0], W.tt_dtype(res[1]), memory_config=_mem(res[3]))
+    if case.op == "ttnn.dropout":
+        return ttnn.experimental.dropout(ts[0], 0.2, 1.25, 42, use_per_device_seed=False)
+    if case.op == "ttnn.rand":
+        return ttnn.rand(list(res[0]), device=dev, dtype=W.tt_dtype(res[1]), layout=_layout(res[2]),
+                         memory_config=_mem(res[3]), low=0.0, high=1.0, seed=7)
+    if case.op in ("ttnn.quantize", "ttnn.dequantize"):  # per-tensor: the runtime passes scale and zero point
+        fn = ttnn.quantize if case.op == "ttnn.quantize" else ttnn.dequantize
+        return fn(ts[0], 0.1, 0, dtype=W.tt_dtype(res[1]), memory_config=_mem(res[3]))
+    if case.op == "ttnn.requantize":
+        return ttnn.requantize(ts[0], 0.1, 0, 0.2, 0, dtype=W.tt_dtype(res[1]), memory_config=_mem(res[3]))
+    if case.op == "ttnn.batch_norm_inference":
+        weight, bias = (ts[3], ts[4]) if len(ts) > 3 else (None, None)
+        return ttnn.batch_norm(ts[0], running_mean=ts[1], running_var=ts[2], training=False, eps=1e-5, momentum=0.1,
+                               weight=weight, bias=bias, memory_config=_mem(res[3]))
+    if case.op == "ttnn.global_avg_pool2d":
+        return ttnn.global_avg_pool2d(ts[0], memory_config=_mem(res[3]))
+    raise ValueError(case.op)
+
+
+def main() -> int:
+    dev = ttnn.open_device(device_id=0)
+    dev.disable_and_clear_program_cache()
+    with OUT.open("w") as f:
+        for case in CASES:
+            ts = [ttnn.empty(list(s), W.tt_dtype(d), _layout(lay), dev, _mem(buf)) for s, d, lay, buf in case.operands]
+            ttnn._ttnn.graph.begin_graph_capture(ttnn.graph.RunMode.NO_DISPATCH)
+            err, outs = None, []
+            try:
+                ret = call(case, ts, dev)
+                outs = [W.describe_tensor(t) for t in (ret if isinstance(ret, (list, tuple)) else [ret])
+                        if t is not None and hasattr(t, "padded_shape")]
+            except Exception as exc:  # a TT_FATAL of the op: recorded
+                err = W.short_error(exc)
+            graph = ttnn._ttnn.graph.end_graph_capture()
+            parsed = W.parse_graph(graph)
+            cbs = [{"size": c["size"], "core_ranges": c["core_ranges"], "borrowed": c["borrowed"], "op": c["op"],
+                    "factory": c["factory"], "kind": c["kind"], "program": c["program"]} for c in parsed["cbs"]]
+            f.write(json.dumps({"id": case.id, "error": err, "cbs": cbs, "outputs": outs}) + "\n")
+            for t in ts:
+                ttnn.deallocate(t)
+    ttnn.close_device(dev)
+    print(f"{len(CASES)} cases -> {OUT}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
