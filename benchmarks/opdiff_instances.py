@@ -828,7 +828,6 @@ def generators() -> dict[str, Callable[[random.Random, int], Draw]]:
     g["ttnn.bitcast_convert"] = gen_bitcast_convert
     g["ttnn.dropout"] = gen_dropout
     g["ttnn.batch_norm_inference"] = gen_batch_norm_inference
-    g["ttnn.global_avg_pool2d"] = gen_global_avg_pool2d
     return g
 
 
@@ -914,12 +913,3 @@ def gen_batch_norm_inference(rng: random.Random, i: int) -> Draw:
     attrs = f"epsilon = 9.99999974E-6 : f32, operandSegmentSizes = array<i32: {seg}>"
     return Draw([x, stat, stat] + ([stat, stat] if affine else []), [x], attrs, f"{_desc(x)}/affine={affine}")
 
-
-def gen_global_avg_pool2d(rng: random.Random, i: int) -> Draw:
-    """``global_avg_pool2d [N, H, W, C] -> [N, 1, 1, C]`` (TILE)."""
-    dtype = rng.choice(("bf16", "f32", "bfp_bf8"))
-    n = rng.choice((1, 2, 4))
-    h, w = rng.choice((1, 3, 7, 8, 14, 28, 32, 56)), rng.choice((1, 3, 7, 8, 14, 28, 32, 56))
-    c = rng.choice((16, 32, 64, 100, 256, 512, 2048))
-    x = placement(rng, (n, h, w, c), dtype, "tile", ("dram", "l1"), (3, 1))
-    return Draw([x], [like(x, shape=(n, 1, 1, c))], "", _desc(x))

@@ -108,6 +108,17 @@ def _cases() -> list[MiscCase]:
         buf = rng.choice(["dram", "l1"])
         out.append(MiscCase(f"global_avg_pool2d/{i}", "ttnn.global_avg_pool2d", (((n, h, w, c), dt, "tile", buf),),
                             (((n, 1, 1, c), dt, "tile", buf),)))
+    for i in range(10):  # sort along the last dim (rank 4 ones in the single-row single-core range, and others)
+        rank = rng.choice([4, 4, 4, 3, 2])
+        lead = [rng.choice([1, 2, 3]) for _ in range(rank - 2)]
+        shape = (*lead, rng.choice([32, 64, 96, 200]), rng.choice([64, 128, 256, 512, 1024, 2048, 100]))
+        dt = rng.choice(["bf16", "bf16", "f32"])
+        idx = "u32" if dt == "f32" else "u16"
+        buf = rng.choice(["dram", "l1"])
+        desc = rng.choice(["true", "false"])
+        out.append(MiscCase(f"sort/{i}", "ttnn.sort", ((shape, dt, "tile", buf),),
+                            ((shape, dt, "tile", buf), (shape, idx, "tile", buf)),
+                            f"dim = -1 : si8, descending = {desc}, stable = false", kwargs={"descending": desc == "true"}))
     return out
 
 

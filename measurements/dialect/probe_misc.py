@@ -61,6 +61,8 @@ def call(case: MiscCase, ts: list, dev):
                                weight=weight, bias=bias, memory_config=_mem(res[3]))
     if case.op == "ttnn.global_avg_pool2d":
         return ttnn.global_avg_pool2d(ts[0], memory_config=_mem(res[3]))
+    if case.op == "ttnn.sort":
+        return ttnn.sort(ts[0], -1, case.kwargs["descending"], False, memory_config=_mem(res[3]))
     raise ValueError(case.op)
 
 

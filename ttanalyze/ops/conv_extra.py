@@ -12,21 +12,19 @@ flattened ``[1, 1, N * H_out * W_out, C_out]`` (``Conv1dOp``: ``[1, 1, N * L_out
 The preparation ops reorder weights and biases for conv2d / conv_transpose2d; their results are
 taken as declared.
 
-Programs: ``global_avg_pool2d`` reshapes ``[N, H, W, C]`` to ``[N, 1, H*W, C]`` and averages over the
-second-last dim (tt-metal ``pool/global_avg_pool/global_avg_pool.cpp``: ``pool_sum`` with ``1/(H*W)``),
-:func:`global_avg_pool2d_cb`.  conv1d / conv_transpose2d / max_pool2d_with_indices: their programs are not
-modeled (TTA011); the cost model costs their conv/pool device operation by name (cost/ir.py NAME_OP_CODES).
+Programs: not modeled (TTA011).  ttnn 0.81.1 runs ``global_avg_pool2d`` as a reshape to
+``[N, 1, H*W, C]`` and an H reduction (``pool_sum``), but the reshape takes a tiled-reshape, an
+untilize/tilize or a view path and the reduce one of several configurations depending on the shape
+(measured: measurements/dialect/results_misc.jsonl); that choice is not derived yet.  The cost model
+costs global_avg_pool2d, conv1d, conv_transpose2d and max_pool2d_with_indices by their main device
+operation (cost/ir.py NAME_OP_CODES).
 """
 
 from __future__ import annotations
 
 from ..ir.model import Op
-from .cb import CBContext, CBModelError, ProgramModel
 from .conv import pool2d
-from .data_movement import reshape_steps
-from .reduction import reduce_h_programs
-from .registry import ShapeError, int_attr, int_list, register, register_cb, register_check, register_passive, tensor_shape
-from .tensors import operand, result
+from .registry import ShapeError, int_attr, int_list, register, register_passive, tensor_shape
 
 _SRC = "tt-mlir lib/Dialect/TTNN/IR/TTNNOps.cpp @19c86fca"
 _CONV_ATTRS = ("in_channels", "out_channels", "batch_size", "kernel_size", "stride", "padding", "dilation", "groups",
@@ -92,25 +90,3 @@ register_passive(("ttnn.prepare_conv2d_weights", "ttnn.prepare_conv2d_bias", "tt
                   "dilation", "has_bias", "groups", "input_dtype", "output_dtype", "conv2d_config", "compute_config",
                   "conv2d_slice_config"), f"{_SRC} PrepareConv2dWeightsOp/... (host-side reorders)")
 
-
-@register_cb("ttnn.global_avg_pool2d")
-def global_avg_pool2d_cb(ctx: CBContext) -> list[ProgramModel]:
-    """``ttnn::global_avg_pool2d`` of a 4D TILE tensor ``[N, H, W, C]``: ``ttnn::reshape`` to ``[N, 1, H*W, C]``
-    (:func:`~ttanalyze.ops.data_movement.reshape_steps`; a view when the tile layout allows it), then the
-    average over H*W, one ``ReduceMultiCoreHProgramFactory`` pass (or two)
-    (:func:`~ttanalyze.ops.reduction.reduce_h_programs`) writing ``[N, 1, 1, C]`` in the result's memory config.
-
-    Raises:
-        CBModelError: a row-major or non-4D input.
-    """
-    x, out = operand(ctx, 0), result(ctx)
-    if x.rank != 4 or not x.tiled:
-        raise CBModelError("global_avg_pool2d is modeled for 4D TILE inputs only")
-    n, h, w, c = x.shape
-    flat = x.with_(shape=(n, 1, h * w, c))
-    return reshape_steps(x, flat.shape, flat, ctx) + reduce_h_programs(flat, out.with_(shape=(n, 1, 1, c)), ctx.grid)
-
-
-register_check("ttnn.global_avg_pool2d", "mock",
-               "tests/test_ops_dialect_misc.py against measurements/dialect/results_misc.jsonl",
-               ("ReshapeDeviceOperation", "ReduceDeviceOperation"))

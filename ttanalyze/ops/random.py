@@ -13,7 +13,7 @@ Programs: the runtime calls ``ttnn::rand(size, device, dtype, layout, memory_con
 from __future__ import annotations
 
 from ..ir.model import Op
-from .cb import CB, CBContext, CBModelError, ProgramModel
+from .cb import CB, CBContext, CBModelError, DeviceRejection, ProgramModel
 from .registry import ShapeError, int_list, register, register_cb, register_check, register_spec, tensor_shape
 from .spec import TensorSpec
 from .tensors import TILE, operand, result
@@ -82,9 +82,15 @@ def dropout_cb(ctx: CBContext) -> ProgramModel:
     per-device-seed mesh workload builds the same program per device).
 
     Raises:
+        DeviceRejection: a non-bf16 input: the runtime passes no output dtype, ttnn's default is bf16, and
+            ``DropoutDeviceOperation`` validates ``output_datatype == input_tensor.dtype()`` (TT_FATAL;
+            measured: every f32 instance).
         CBModelError: a row-major or sharded input (the reader and writer walk interleaved tiles).
     """
     x, out = operand(ctx, 0), result(ctx)
+    if x.dtype.name != "bf16":
+        raise DeviceRejection(f"dropout of {x.dtype}: TT_FATAL output_datatype == input_tensor.dtype() (the output "
+                              "dtype defaults to bf16; dropout_device_operation.cpp)")
     if not x.tiled or x.sharded or out.sharded:
         raise CBModelError("dropout of a row-major or sharded tensor is not modeled (interleaved TILE only)")
     split = split_work_to_cores(ctx.grid, x.physical_volume // (TILE * TILE))
