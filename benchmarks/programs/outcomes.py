@@ -83,13 +83,17 @@ NOTES = [
     "* conv2d: main's TTA010 error on `conv2d_1_512_512_64_64_3_1_o0` (its CBs, 958,564 B, end 7,396 B above the "
     "lowest L1 buffer once the op's own halo and output buffers, 378,880 B, are counted) was a false alarm: the "
     "program ran. tt-metal sized the conv by its own L1 estimate, which fits; the finding is now a warning saying so.",
-    "* Norms: every `rms_norm` miss is one mechanism. From [32, 32768] f32 and [32, 49152] bf16 rows (levels 0 and 1) "
-    "the plugin's tt-metal refuses it (\"Statically allocated dataflow buffers in program 28 clash with L1 buffers on "
-    "core range [0-0 - 7-1]. L1 buffer allocated at 917504 and static dataflow buffer region ends at 1123456\" at "
-    "36864 f32; from 65,536 f32 / 98,304 bf16 the DFBs alone pass l1_size): it runs wide rows on 16 cores with an L1 "
-    "buffer of its own (589,824 B per bank at 36864 f32), where ttanalyze follows ttnn 0.81.1's single-core "
-    "large-tensor kernel (577,536 B, no L1 buffer). That factory is not modeled, so these stay misses. `layer_norm` "
-    "ran at every width tried (to 65,536 f32 and 98,304 bf16), as in ttnn 0.81.1.",
+    "* Norms: the plugin's runtime does not run an interleaved `rms_norm` as ttnn 0.81.1 does (one tile row per "
+    "core, `LayerNormMultiCoreProgramFactory`): it reshards the input to L1, width-sharded on 8 x 2 cores, runs "
+    "`LayerNormShardedProgramFactory` (RMSNORM, FUSE_GAMMA, `block_w` = Wt / 16, two-stage reduce 8 + 2) and writes "
+    "the result back (the kernels it builds, `measurements/rms_norm_614f605f/kernels.jsonl`, for every one-tile-row "
+    "width from Wt 256 to 3072). Its static DFBs are 61,440 B + `block_w` x (gamma tile + 2 intermediate tiles) and "
+    "the two shards (`block_w` tiles each) sit under L1_SMALL: at [32, 36864] f32 the DFB region ends at 177,280 + "
+    "61,440 + 72 x 12,288 = 1,123,456 B and the lowest shard starts at 1,507,328 - 2 x 72 x 4,096 = 917,504 B, "
+    "tt-metal's two figures. `--tt-metal 614f605f` models it (`ttanalyze/ops/norm_sharded.py`): the 12 former "
+    "misses are true alarms with tt-metal's figures to the byte, the rms_norms that ran pass; taller inputs (other "
+    "grids) are reported as not modeled. `layer_norm` ran at every width tried (to 65,536 f32 and 98,304 bf16), as in "
+    "ttnn 0.81.1.",
 ]
 
 
@@ -226,7 +230,7 @@ def render(rows: list[dict], seconds: float) -> str:
     lines = [
         "## Whole programs: the real compiler and runtime vs `ttanalyze check --fail-on error`", "",
         "Each program is checked as `ttanalyze check --fail-on error --tt-metal 614f605f` (the build it ran on; "
-        "it differs from the default 0.81.1 in the row-major concat entry only).", "",
+        "it differs from the default 0.81.1 in the row-major concat entry and in rms_norm, which its runtime runs width-sharded).", "",
         f"Scored {time.strftime('%Y-%m-%d')} with `.venv/bin/python benchmarks/programs/outcomes.py` "
         f"({seconds / 60:.1f} min, from the committed fixtures; the programs are compiled and run by "
         "`.venv/bin/python benchmarks/programs/run.py`, which needs `scripts/setup-compiler.sh`). "

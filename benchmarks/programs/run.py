@@ -44,7 +44,14 @@ LOCK = DEVICE_LOCK
 def _pending(out: Path, only: str | None, shard: tuple[int, int] = (0, 1)) -> list[str]:
     names = [c.name for i, c in enumerate(families.cases())
              if (not only or only in c.name) and i % shard[1] == shard[0]]
-    return [n for n in names if not any((d / n / "result.json").exists() for d in (out, *out.parent.iterdir()))]
+    return [n for n in names if not any((d / n / "result.json").exists() for d in (out, *out.parent.iterdir()))
+            and not _committed(n)]
+
+
+def _committed(name: str) -> bool:
+    """True when ``name`` has a committed fixture with a verdict (not a time-out or a crash to retry)."""
+    case = ROOT / "fixtures" / "real" / "programs" / name / "case.json"
+    return case.exists() and json.loads(case.read_text()).get("outcome") not in ("other/timeout", "other/crashed")
 
 
 def run_stage(out: Path, only: str | None, chunk: float, timeout: float, lock: bool,

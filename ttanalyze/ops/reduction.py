@@ -602,6 +602,9 @@ def layernorm_cb(ctx: CBContext) -> ProgramModel:
     out = result(ctx)
     cc = _compute_config(op)
     check_norm_weights(x, gamma, beta)
+    if ctx.tt_metal == "614f605f" and op.name == "ttnn.rms_norm" and not x.sharded and x.tiled:
+        from .norm_sharded import rms_norm_width_sharded_614f605f  # the plugin runtime's resharded rms_norm
+        return rms_norm_width_sharded_614f605f(x, out, gamma, beta, bool(cc and cc.fp32_dest_acc_en))
     return layernorm_program(x, out, op.name == "ttnn.rms_norm", gamma, beta, cc.fp32_dest_acc_en if cc else None,
                              ctx.grid, ctx.max_l1_space)
 
