@@ -199,3 +199,12 @@ def test_modules_of_a_log_keep_the_latest_alias_definitions():
     assert [(m.line, m.end_line) for m in mods] == [(2, 6), (9, 13), (14, 18)]
     assert "#ttcore.x<1>" in mods[0].text and "#ttcore.x<1>" not in mods[1].text
     assert "#ttcore.x<2>" in mods[2].text and "log line" not in mods[1].text
+
+
+def test_verbose_dialect_attribute_with_several_parameters():
+    # tt-xla argument attributes (public dumps of 2026): #ttcore<mnemonic k = v, k = v>
+    args = ('%arg0: tensor<32x32xbf16> {ttcore.runtime_tensor_sharding = #ttcore<runtime_tensor_sharding '
+            'shard_status = <unsharded>, local_shape = tensor<32x32xbf16>>}')
+    body = '%0 = "ttnn.relu"(%arg0) : (tensor<32x32xbf16>) -> tensor<32x32xbf16>\n    return %0 : tensor<32x32xbf16>'
+    program = parse_text(wh_module("", body, args, "tensor<32x32xbf16>"))
+    assert [op.name for op in program.ops] == ["ttnn.relu"]

@@ -5,7 +5,9 @@ from __future__ import annotations
 from .conftest import analyze_text, findings_of, wh_module
 
 DEVICE = '%dev = "ttnn.get_device"() <{mesh_shape = #ttnn<mesh_shape 1x1>}> : () -> !ttnn.device'
-X = "tensor<1x1x1024x64xbf16>"
+L1 = "#ttnn.ttnn_layout<(d0, d1, d2, d3) -> (d0 * 1024 + d1 * 1024 + d2, d3), <1x1>, memref<32x2x!ttcore.tile<32x32, bf16>, #l1>, <interleaved>>"
+DRAM = "#ttnn.ttnn_layout<(d0, d1, d2, d3) -> (d0 * 1024 + d1 * 1024 + d2, d3), <1x1>, memref<32x2x!ttcore.tile<32x32, bf16>, #dram>, <interleaved>>"
+X = "tensor<1x1x1024x64xbf16, #x>"
 
 
 def conv(dealloc: str) -> str:
@@ -16,8 +18,8 @@ def conv(dealloc: str) -> str:
         operandSegmentSizes = array<i32: 1, 1, 0, 1>}}> : ({X}, tensor<64x64x3x3xbf16>, !ttnn.device) -> {X}"""
 
 
-def findings(body: str) -> list:
-    text = wh_module("", f"{DEVICE}\n    {body}", f"%arg0: {X}, %arg1: tensor<64x64x3x3xbf16>", X)
+def findings(body: str, layout: str = L1) -> list:
+    text = wh_module(f"#x = {layout}", f"{DEVICE}\n    {body}", f"%arg0: {X}, %arg1: tensor<64x64x3x3xbf16>", X)
     return findings_of(analyze_text(text), "TTA019")
 
 
@@ -29,6 +31,8 @@ def test_a_deallocating_conv2d_input_read_later_is_an_error():
     assert f.severity == "error"
     assert f.message == "ttnn.add reads %arg0, which ttnn.conv2d at line 8 freed"  # the conv2d is the module's line 8
     assert findings(body.replace("deallocate_activation = true", "deallocate_activation = false")) == []
+    # a DRAM input is not freed by the convolution (tt-mlir's ttnn-deallocate pass: "only if it is in L1 memory")
+    assert findings(body, DRAM) == []
 
 
 def test_freeing_a_freed_tensor_again_is_not_a_read():

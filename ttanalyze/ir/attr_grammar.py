@@ -63,7 +63,7 @@ coord: "(" signed_int ("," signed_int)+ ")"
 array: "[" [item ("," item)*] "]"
 dict: "{" [kv (","? kv)*] "}"
 angle: "<" [item ("," item)*] ">"
-     | "<" BARE_ID item ">"            -> verbose
+     | "<" BARE_ID item ("," item)* ">"   -> verbose
 
 ?item: kv
      | value
@@ -281,8 +281,8 @@ class _ToTree(Transformer):
                 node.items.append(item)
         return node
 
-    def verbose(self, mnemonic, item):
-        node = self.angle(item)
+    def verbose(self, mnemonic, *items):
+        node = self.angle(*items)
         node.name = str(mnemonic)
         return node
 

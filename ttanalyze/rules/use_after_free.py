@@ -1,10 +1,11 @@
 """TTA019: a tensor read after its buffer was freed.
 
 Two ops free a tensor in TTNN IR: ``ttnn.deallocate``, and a convolution whose
-``conv2d_config`` sets ``deallocate_activation = true`` (tt-metal's conv2d frees its input
-activation once it is read: ``ttnn/cpp/ttnn/operations/conv/conv2d/conv2d.cpp``, d80d9482).
-tt-mlir's ``ttnn-deallocate`` pass refuses the second when the convolution is not the input's
-last user (``lib/Dialect/TTNN/Transforms/Passes.cpp`` ``checkConv2dUseAfterFree``, 19c86fca);
+``conv2d_config`` sets ``deallocate_activation = true`` and whose input is in L1 (tt-metal's
+conv2d frees an L1 input activation once it is read; a DRAM input is not freed, and tt-mlir's
+``ttnn-deallocate`` pass deallocates it as usual).  That pass refuses a deallocating convolution
+that is not its L1 input's last user (``lib/Dialect/TTNN/Transforms/Passes.cpp``
+``checkAndInsertDeallocation`` / ``checkConv2dUseAfterFree``, 19c86fca);
 the runtime stops on any later read of a freed tensor (freeing it again is a no-op).  Values are followed as written (a view
 of a freed tensor is not followed), so a finding is certain and a miss possible.
 """
@@ -19,15 +20,17 @@ CONVS_THAT_FREE_THEIR_INPUT = ("ttnn.conv2d", "ttnn.conv_transpose2d")
 
 
 def frees(op: Op) -> list[Value]:
-    """The operands ``op`` frees: a ``ttnn.deallocate``'s tensor, a convolution's input with
-    ``deallocate_activation = true``."""
+    """The operands ``op`` frees: a ``ttnn.deallocate``'s tensor, a convolution's L1 input with
+    ``deallocate_activation = true`` (an input without a layout is not known to be freed)."""
     if op.name == "ttnn.deallocate":
         return [v for v in op.operands[:1] if v.is_tensor]
     if op.name in CONVS_THAT_FREE_THEIR_INPUT and op.operands:
         config = op.attrs.get("conv2d_config")
         params = getattr(config, "params", None) or {}
-        if params.get("deallocate_activation") is True:
-            return [op.operands[0]]
+        inp = op.operands[0]
+        layout = inp.type.layout if inp.is_tensor else None
+        if params.get("deallocate_activation") is True and layout is not None and layout.buffer_type == "l1":
+            return [inp]
     return []
 
 
