@@ -210,3 +210,41 @@ def test_all_real_fixture_encodings_agree_with_tt_mlir_rules():
         a = analyze_path(path)
         bad = {v.name: i.problems for v, i in a.infos.items() if i.problems}
         assert bad == {}, path
+
+
+@pytest.mark.parametrize("tiled", [True, False])
+def test_stride_formulas_print_as_sympy_does(tiled):
+    """The expected-stride formulas are written without sympy; they are sympy's printing of the products."""
+    import sympy
+
+    for rank in range(15):
+        syms = [sympy.Symbol(f"S{i}", integer=True, positive=True) for i in range(rank)]
+        padded = list(syms)
+        if tiled and rank >= 2:
+            padded[rank - 2] = sympy.ceiling(syms[rank - 2] / 32) * 32
+        want = tuple(str(sympy.Mul(*padded[i + 1: rank - 1])) if i + 1 <= rank - 2 else "1" for i in range(rank))
+        assert L._stride_formulas(rank, tiled) == want
+
+
+@pytest.mark.parametrize("text", [
+    "(d0, d1, d2) -> (d0 * 64 + d1, d2)",
+    "(d0, d1) -> (0, d1)",
+    "(d0, d1, d2) -> ((d0 + d1) * 2 - d1 * 2, -d2 + 3)",
+    "(d0, d1)[s0] -> ((d0 * s0 + d1) floordiv 8, d1 mod 8)",
+    "(d0, d1) -> (d0 * d1, (d1 * 32) floordiv 32)",
+    "(d0, d1) -> (d0 - d0 + d1, 2 * (d0 + 1))",
+])
+def test_affine_map_coefficients_match_sympy(text):
+    """A parsed map's linear coefficients, read off its expression trees, are sympy's (None where non-linear)."""
+    m = parse_attr_text(text)
+    for k, expr in enumerate(m.results):
+        got = m.coefficients(k)
+        coeffs: dict | None = {}
+        for term, c in expr.as_coefficients_dict().items():
+            if not c.is_Integer or not (term.is_Symbol or term.is_Number):
+                coeffs = None
+                break
+            if term.is_Symbol:
+                coeffs[str(term)] = int(c)
+        if got is not None:  # None defers to sympy's derivative, exact either way
+            assert got == coeffs, (text, k)

@@ -4,19 +4,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from . import layout as L
 from . import ops as O
 from .arch import Arch, resolve_arch
-from .graph import build_graph
 from .ir.model import Op, Program, TensorType, Value
 from .memory import AllocationReplay, MemoryTimeline, replay, timeline
 from .mesh import Mesh, mesh_of
 from .ops.spec import TensorSpec
 from .programs import MODEL_FAILURES, OpProgram, failure_text, op_models, reraise_in_debug
 from .versions import DEFAULT_TT_METAL, check_version
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 
 @dataclass
@@ -69,7 +70,9 @@ class Analysis:
 
     @cached_property
     def graph(self) -> nx.DiGraph:
-        """The dataflow graph (:mod:`ttanalyze.graph`), built on first use."""
+        """The dataflow graph (:mod:`ttanalyze.graph`), built on first use (networkx imported then)."""
+        from .graph import build_graph
+
         return build_graph(self.program)
 
     def values(self) -> list[Value]:

@@ -15,10 +15,12 @@ it is returned.
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from .ir.model import Func, Program, Value
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 
 @dataclass(frozen=True)
@@ -38,7 +40,9 @@ class Lifetime:
 
 
 def build_graph(program: Program) -> nx.DiGraph:
-    """The dataflow graph described in the module docstring."""
+    """The dataflow graph described in the module docstring (networkx is imported here, on first use)."""
+    import networkx as nx
+
     nodes: list[tuple] = []
     edges: list[tuple] = []
     for func in program.funcs:

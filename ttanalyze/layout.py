@@ -83,22 +83,18 @@ def _stride_formulas(rank: int, tiled: bool) -> tuple[str, ...]:
     dim ``j`` tile-padded (``ceiling(S_j/32)*32`` for the second-last dim of a
     tiled tensor) and ``S_j`` the logical size; the last dim maps to the column
     with stride 1 (tt-mlir ``collapsedLinearAffineMap`` over the padded shape).
-    The formulas are sympy's printing of these products (:func:`expected_strides`
-    computes their values).
+    The formulas are written as sympy prints these products (the number first,
+    then the symbols sorted by name, then ``ceiling``; ``tests/test_layout.py``
+    compares them with sympy's printing), without importing sympy;
+    :func:`expected_strides` computes their values.
     """
-    import sympy
-
-    syms = tuple(sympy.Symbol(f"S{i}", integer=True, positive=True) for i in range(rank))
-    padded = list(syms)
-    if tiled and rank >= 2:
-        padded[rank - 2] = sympy.ceiling(syms[rank - 2] / TILE_HEIGHT) * TILE_HEIGHT
     strides = []
     for i in range(rank):
-        if i == rank - 1:
-            strides.append(sympy.Integer(1))
-        else:
-            strides.append(sympy.Mul(*padded[i + 1: rank - 1]) if i + 1 <= rank - 2 else sympy.Integer(1))
-    return tuple(str(s) for s in strides)
+        factors = sorted(f"S{j}" for j in range(i + 1, rank - 2 if tiled else rank - 1))
+        if tiled and i + 1 <= rank - 2:
+            factors = ["32", *factors, f"ceiling(S{rank - 2}/32)"]
+        strides.append("*".join(factors) if i < rank - 1 and factors else "1")
+    return tuple(strides)
 
 
 def expected_strides(shape: tuple[int, ...], tiled: bool) -> tuple[int, ...]:
@@ -112,22 +108,6 @@ def expected_strides(shape: tuple[int, ...], tiled: bool) -> tuple[int, ...]:
     if tiled and rank >= 2:
         padded[rank - 2] = ceil_div(shape[rank - 2], TILE_HEIGHT) * TILE_HEIGHT
     return tuple(prod(padded[i + 1: rank - 1]) if i < rank - 1 else 1 for i in range(rank))
-
-
-@lru_cache(maxsize=None)
-def _map_coefficients(expr) -> dict | None:
-    """``{dim symbol: integer coefficient}`` of an affine result that is a sum of integer multiples of
-    dims (plus a constant); None when it has other terms (floordiv, mod, products), which
-    :func:`_strides` then differentiates."""
-    coeffs = {}
-    for term, coeff in expr.as_coefficients_dict().items():
-        if not coeff.is_Integer:
-            return None
-        if term.is_Symbol:
-            coeffs[term] = int(coeff)
-        elif not term.is_Number:
-            return None
-    return coeffs
 
 
 @dataclass(frozen=True)
@@ -289,24 +269,25 @@ def _strides(lay: TTNNLayout, shape: tuple[int, ...], tiled: bool, problems: lis
     linear combination) against the expected collapse."""
     rank = len(shape)
     linear = lay.linear
-    if len(linear.dims) != rank:
-        problems.append(f"layout map has {len(linear.dims)} dims but the tensor has rank {rank}")
+    if len(linear.dim_names) != rank:
+        problems.append(f"layout map has {len(linear.dim_names)} dims but the tensor has rank {rank}")
         return ()
     formulas = _stride_formulas(rank, tiled)
     expected_values = expected_strides(shape, tiled)
-    results = linear.results
-    coefficients = [_map_coefficients(expr) for expr in results]
+    n_results = len(linear.exprs) if linear.exprs is not None else len(linear.results)
+    coefficients = [linear.coefficients(k) for k in range(n_results)]
     out = []
-    for i, d in enumerate(linear.dims):
-        expected_result = len(results) - 1 if i == rank - 1 else max(len(results) - 2, 0)
+    for i, name in enumerate(linear.dim_names):
+        expected_result = n_results - 1 if i == rank - 1 else max(n_results - 2, 0)
         value, result = None, expected_result
-        for k, expr in enumerate(results):
+        for k in range(n_results):
             linear_terms = coefficients[k]
             if linear_terms is not None:
-                if d in linear_terms:
-                    result, value = k, linear_terms[d]
+                if name in linear_terms:
+                    result, value = k, linear_terms[name]
                     break
                 continue
+            expr, d = linear.results[k], linear.dims[i]
             if expr.has(d):
                 import sympy
 

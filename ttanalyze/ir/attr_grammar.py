@@ -17,7 +17,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-import sympy
 from lark import Lark, Transformer, v_args
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput
 
@@ -154,19 +153,155 @@ class TypedInt:
     type: str
 
 
-@dataclass(frozen=True)
 class AffineMapV:
-    """An affine map with its result expressions as sympy expressions.
+    """An affine map: its dims (d0, d1, ...), symbols (s0, ...) and result expressions.
 
-    ``dims`` are sympy symbols named like the map's dimensions (d0, d1, ...);
-    ``syms`` likewise for its symbols (s0, ...).  ``floordiv``/``ceildiv``/``mod``
-    are sympy ``floor``/``ceiling``/``Mod`` of the operands.
+    A parsed map keeps its results as small expression trees (``exprs``: tuples
+    ``("c", int)``, ``("v", name)``, ``("+"|"-"|"*"|"floordiv"|"ceildiv"|"mod", a, b)``,
+    ``("neg", a)``) and builds their sympy form only when :attr:`results` is read:
+    the layout analysis needs only the integer coefficients of linear results
+    (:meth:`coefficients`), and sympy takes 0.4 s to import.  ``dims``/``syms`` are
+    sympy symbols named like the map's dimensions and symbols; ``floordiv``/``ceildiv``/
+    ``mod`` are sympy ``floor``/``ceiling``/``Mod`` of the operands.  Built from sympy
+    expressions (``AffineMapV(dims, syms, results, text)``), the map keeps them as given.
+
+    Two maps are equal when their dim and symbol names and result trees are (parsed
+    maps), or their sympy forms are (maps built from sympy expressions).
     """
 
-    dims: tuple[sympy.Symbol, ...]
-    syms: tuple[sympy.Symbol, ...]
-    results: tuple[sympy.Expr, ...]
-    text: str = ""
+    __slots__ = ("dim_names", "sym_names", "exprs", "text", "_sympy")
+
+    def __init__(self, dims: tuple = (), syms: tuple = (), results: tuple = (), text: str = ""):
+        self.dim_names = tuple(str(d) for d in dims)
+        self.sym_names = tuple(str(s) for s in syms)
+        self.exprs: tuple | None = None
+        self.text = text
+        self._sympy = (tuple(dims), tuple(syms), tuple(results))
+
+    @classmethod
+    def parsed(cls, dim_names: tuple[str, ...], sym_names: tuple[str, ...], exprs: tuple, text: str) -> "AffineMapV":
+        """A map read from IR text: result expression trees, sympy built on first use."""
+        m = cls.__new__(cls)
+        m.dim_names, m.sym_names, m.exprs, m.text, m._sympy = dim_names, sym_names, exprs, text, None
+        return m
+
+    def _sympy_form(self) -> tuple:
+        if self._sympy is None:
+            table = {n: _aconst_sym(n) for n in self.dim_names + self.sym_names}
+            self._sympy = (tuple(table[n] for n in self.dim_names), tuple(table[n] for n in self.sym_names),
+                           tuple(_to_sympy(e) for e in self.exprs))
+        return self._sympy
+
+    @property
+    def dims(self) -> tuple:
+        """The dims as sympy symbols (integer, nonnegative)."""
+        return self._sympy_form()[0]
+
+    @property
+    def syms(self) -> tuple:
+        """The symbols as sympy symbols (integer, nonnegative)."""
+        return self._sympy_form()[1]
+
+    @property
+    def results(self) -> tuple:
+        """The result expressions as sympy expressions."""
+        return self._sympy_form()[2]
+
+    def coefficients(self, k: int) -> dict[str, int] | None:
+        """``{dim or symbol name: integer coefficient}`` of result ``k`` when it is a sum of integer
+        multiples of dims and symbols plus a constant (terms whose coefficient is 0 left out), else None
+        (floordiv, mod, ceildiv or a product of two of them: the caller differentiates :attr:`results`)."""
+        if self.exprs is None:
+            return _sympy_coefficients(self.results[k])
+        form = _linear_form(self.exprs[k])
+        if form is None:
+            return None
+        return {name: c for name, c in form.items() if name is not None and c != 0}
+
+    def _key(self) -> tuple:
+        if self.exprs is not None:
+            return ("parsed", self.dim_names, self.sym_names, self.exprs)
+        return ("sympy", *self._sympy)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, AffineMapV) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"AffineMapV({self.text!r})"
+
+
+def _to_sympy(e: tuple):
+    """The sympy expression of an affine expression tree (see :class:`AffineMapV`)."""
+    import sympy
+
+    kind = e[0]
+    if kind == "c":
+        return sympy.Integer(e[1])
+    if kind == "v":
+        return _aconst_sym(e[1])
+    if kind == "neg":
+        return -_to_sympy(e[1])
+    a, b = _to_sympy(e[1]), _to_sympy(e[2])
+    if kind == "+":
+        return a + b
+    if kind == "-":
+        return a - b
+    if kind == "*":
+        return a * b
+    if kind == "floordiv":
+        return sympy.floor(a / b)
+    if kind == "ceildiv":
+        return sympy.ceiling(a / b)
+    return sympy.Mod(a, b)
+
+
+def _linear_form(e: tuple) -> dict[str | None, int] | None:
+    """``{name: coefficient, None: constant}`` of an affine expression tree that is linear with integer
+    coefficients, else None."""
+    kind = e[0]
+    if kind == "c":
+        return {None: e[1]}
+    if kind == "v":
+        return {e[1]: 1}
+    if kind == "neg":
+        a = _linear_form(e[1])
+        return None if a is None else {k: -v for k, v in a.items()}
+    if kind in ("+", "-"):
+        a, b = _linear_form(e[1]), _linear_form(e[2])
+        if a is None or b is None:
+            return None
+        sign = 1 if kind == "+" else -1
+        out = dict(a)
+        for k, v in b.items():
+            out[k] = out.get(k, 0) + sign * v
+        return out
+    if kind == "*":
+        a, b = _linear_form(e[1]), _linear_form(e[2])
+        if a is None or b is None:
+            return None
+        if set(a) <= {None}:
+            a, b = b, a
+        if not set(b) <= {None}:
+            return None  # a product of two dims
+        c = b.get(None, 0)
+        return {k: v * c for k, v in a.items()}
+    return None  # floordiv, ceildiv, mod: the caller asks sympy
+
+
+def _sympy_coefficients(expr) -> dict[str, int] | None:
+    """:meth:`AffineMapV.coefficients` of a sympy expression."""
+    coeffs = {}
+    for term, coeff in expr.as_coefficients_dict().items():
+        if not coeff.is_Integer:
+            return None
+        if term.is_Symbol:
+            coeffs[str(term)] = int(coeff)
+        elif not term.is_Number:
+            return None
+    return coeffs
 
 
 @dataclass(frozen=True)
@@ -200,7 +335,9 @@ def _dialect_name(name: str) -> str:
     return "ttcore" + name[2:] if name == "tt" or name.startswith("tt.") else name
 
 
-def _aconst_sym(name: str) -> sympy.Symbol:
+def _aconst_sym(name: str):
+    import sympy
+
     return sympy.Symbol(name, integer=True, nonnegative=True)
 
 
@@ -308,40 +445,40 @@ class _ToTree(Transformer):
     @v_args(meta=True, inline=True)
     def affine_map(self, meta, dims, syms, *results):
         text = self._text[meta.start_pos:meta.end_pos] if self._text else ""
-        return AffineMapV(dims, syms or (), tuple(r for r in results if r is not None), text)
+        return AffineMapV.parsed(dims, syms or (), tuple(r for r in results if r is not None), text)
 
     def dim_ids(self, *names):
-        return tuple(_aconst_sym(str(n)) for n in names if n is not None)
+        return tuple(str(n) for n in names if n is not None)
 
     def sym_ids(self, *names):
-        return tuple(_aconst_sym(str(n)) for n in names)
+        return tuple(str(n) for n in names)
 
     def aconst(self, tok):
-        return sympy.Integer(int(tok))
+        return ("c", int(tok))
 
     def avar(self, tok):
-        return _aconst_sym(str(tok))
+        return ("v", str(tok))
 
     def add(self, a, b):
-        return a + b
+        return ("+", a, b)
 
     def sub(self, a, b):
-        return a - b
+        return ("-", a, b)
 
     def mul(self, a, b):
-        return a * b
+        return ("*", a, b)
 
     def floordiv(self, a, _op, b):
-        return sympy.floor(a / b)
+        return ("floordiv", a, b)
 
     def ceildiv(self, a, _op, b):
-        return sympy.ceiling(a / b)
+        return ("ceildiv", a, b)
 
     def mod(self, a, _op, b):
-        return sympy.Mod(a, b)
+        return ("mod", a, b)
 
     def aneg(self, a):
-        return -a
+        return ("neg", a)
 
 
 # cache=True keeps the built LALR tables in the temp dir (0.2 s saved per start).

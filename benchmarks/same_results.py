@@ -1,0 +1,123 @@
+"""Check that a speed change leaves ``check``'s results unchanged (run on demand, not in the test suite).
+
+``--write DIR`` runs ``check`` (in this process, file by file) over every ``*.mlir`` under the
+given roots (default: ``fixtures``, the real and seed programs) and over the generated programs
+(``--ops`` ops of each ``--kind``; 0: none), once per format: JSON with the
+per-op records (``--detail ops``, the most detailed report), SARIF and text
+(``--verbose``, the per-op table), each file's report written to DIR.
+``--against DIR`` makes the same reports into a temporary directory and
+compares them byte for byte with DIR's, naming each report that differs and
+its first differing line; the exit status is 1 if any differ.
+
+The usual use: ``--write`` on the commit before a change, ``--against`` on the
+change; the reports do not name the tool's version, so they compare as bytes.
+
+Usage: .venv/bin/python benchmarks/same_results.py (--write DIR | --against DIR) [--ops 6000]
+       [--kind distinct --kind repeated] [ROOT_OR_FILE ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.generate import KINDS  # noqa: E402
+
+FORMATS = {"json": {"format": "json", "detail": "ops"}, "sarif": {"format": "sarif"},
+           "txt": {"format": "text", "verbose": True, "width": 240}}
+
+
+def inputs(roots: list[Path], ops: int, kinds: list[str], out_dir: Path) -> list[Path]:
+    """Every ``*.mlir`` under ``roots`` (sorted), then the generated programs (written to ``out_dir`` once)."""
+    paths: list[Path] = []
+    for root in roots:
+        paths += [root] if root.is_file() else sorted(root.rglob("*.mlir"))
+    if ops:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        for kind in kinds:
+            path = out_dir / f"{kind}_{ops}.mlir"
+            if not path.exists():
+                path.write_text(KINDS[kind](ops))
+            paths.append(path)
+    return paths
+
+
+def write_reports(paths: list[Path], dest: Path) -> None:
+    """One report per file and format in ``dest``, named after the file's path relative to the repository.
+
+    Each is :func:`ttanalyze.batch.check_file`'s outcome for that file (what ``check`` prints or writes
+    for it), computed in this process; a file's input error is written as its message.
+    """
+    import orjson
+
+    from ttanalyze import batch
+    from ttanalyze.versions import DEFAULT_TT_METAL
+
+    dest.mkdir(parents=True, exist_ok=True)
+    for path in paths:
+        resolved = path.resolve()
+        rel = resolved.relative_to(ROOT) if resolved.is_relative_to(ROOT) else Path(path.name)
+        stem = str(rel).replace("/", "__")
+        for ext, opts in FORMATS.items():
+            opts = batch.CheckOptions(tt_metal=DEFAULT_TT_METAL, **opts)
+            outcome = batch.check_file(str(rel) if resolved.is_relative_to(ROOT) else str(path), opts)
+            if outcome.error is not None:
+                text = "error: %s at %d:%d\n" % outcome.error
+            elif ext == "sarif":
+                text = orjson.dumps(outcome.sarif, option=orjson.OPT_INDENT_2).decode() + "\n"
+            else:
+                text = "\n".join(outcome.outputs) + "\n"
+            (dest / f"{stem}.{ext}").write_text(text)
+
+
+def compare(expected: Path, got: Path) -> list[str]:
+    """The reports that differ between two directories, each with its first differing line."""
+    diffs: list[str] = []
+    names = sorted({p.name for p in expected.iterdir()} | {p.name for p in got.iterdir()})
+    for name in names:
+        a, b = expected / name, got / name
+        if not a.exists() or not b.exists():
+            diffs.append(f"{name}: only in {'the new' if b.exists() else 'the expected'} reports")
+            continue
+        if a.read_bytes() == b.read_bytes():
+            continue
+        la, lb = a.read_text().splitlines(), b.read_text().splitlines()
+        line = next((i for i, (x, y) in enumerate(zip(la, lb)) if x != y), min(len(la), len(lb)))
+        x = la[line][:300] if line < len(la) else "<end>"
+        y = lb[line][:300] if line < len(lb) else "<end>"
+        diffs.append(f"{name}:{line + 1}:\n  expected {x}\n  got      {y}")
+    return diffs
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("roots", nargs="*", type=Path, default=[ROOT / "fixtures"])
+    group = ap.add_mutually_exclusive_group(required=True)
+    group.add_argument("--write", type=Path, help="Write the reports here.")
+    group.add_argument("--against", type=Path, help="Compare fresh reports with the ones here.")
+    ap.add_argument("--ops", type=int, default=6_000, help="Ops of each generated program (0: none).")
+    ap.add_argument("--kind", action="append", choices=sorted(KINDS), help="Generated kinds (default: both).")
+    ap.add_argument("--out-dir", type=Path, default=ROOT / "benchmarks" / "out",
+                    help="Where generated programs are written.")
+    args = ap.parse_args()
+    paths = inputs(args.roots, args.ops, args.kind or sorted(KINDS), args.out_dir)
+    if args.write:
+        write_reports(paths, args.write)
+        print(f"wrote {len(paths) * len(FORMATS)} reports of {len(paths)} files to {args.write}")
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        write_reports(paths, Path(tmp))
+        diffs = compare(args.against, Path(tmp))
+    for d in diffs:
+        print(d)
+    print(f"{len(paths)} files x {len(FORMATS)} formats: {len(diffs)} reports differ")
+    sys.exit(1 if diffs else 0)
+
+
+if __name__ == "__main__":
+    main()
