@@ -41,6 +41,8 @@ from __future__ import annotations
 from functools import lru_cache
 from math import prod
 
+import numpy as np
+
 from ..arch import Arch
 from ..ir.attrs import CoreRangeSet, DataType
 from ..ir.model import Op
@@ -308,8 +310,6 @@ def reshape_map_segments(in3d: tuple[int, int, int], out3d: tuple[int, int, int]
     Returns:
         The row length in segments (each 4 uint32 = 16 B).
     """
-    import numpy as np
-
     c1, h1, w1 = in3d
     c2, h2, w2 = out3d
     hw1 = h1 * w1
