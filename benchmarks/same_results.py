@@ -19,6 +19,7 @@ Usage: .venv/bin/python benchmarks/same_results.py (--write DIR | --against DIR)
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -60,12 +61,12 @@ def write_reports(paths: list[Path], dest: Path) -> None:
 
     dest.mkdir(parents=True, exist_ok=True)
     for path in paths:
-        resolved = path.resolve()
-        rel = resolved.relative_to(ROOT) if resolved.is_relative_to(ROOT) else Path(path.name)
-        stem = str(rel).replace("/", "__")
+        absolute = Path(os.path.abspath(path))  # not resolved: benchmarks/out may be a link
+        rel = absolute.relative_to(ROOT) if absolute.is_relative_to(ROOT) else None
+        stem = str(rel or path.name).replace("/", "__")
         for ext, opts in FORMATS.items():
             opts = batch.CheckOptions(tt_metal=DEFAULT_TT_METAL, **opts)
-            outcome = batch.check_file(str(rel) if resolved.is_relative_to(ROOT) else str(path), opts)
+            outcome = batch.check_file(str(rel or path), opts)
             if outcome.error is not None:
                 text = "error: %s at %d:%d\n" % outcome.error
             elif ext == "sarif":
