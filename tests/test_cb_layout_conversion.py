@@ -919,3 +919,10 @@ def test_returned_tensors():
     assert spec[0].padded_shape == (1, 6, 18, 18, 64)
     _, spec = run("ttnn.to_layout", dram((3, 3, 16, 32), layout="row_major"), dram((3, 3, 16, 32)))
     assert spec[0].padded_shape == (3, 3, 32, 32)
+
+
+def test_ttnn_tilize_of_a_rank1_tensor_is_refused():
+    # tilize_device_operation.cpp checks padded_shape()[-2] % 32: a rank-1 [992] (31 x 32 wide) reads its
+    # missing height as 1 and fails (was an IndexError in the model; campaign draw g1/ttnn.tilize/46)
+    r, _ = run("ttnn.tilize", dram((992,), layout="row_major"), dram((992,)), attrs="use_multicore = true")
+    assert r.status == "rejected"

@@ -188,6 +188,13 @@ def embedding(op: Op):
 # ---------------------------------------------------------------------------
 
 
+def _element_size(t: Tensor) -> int:
+    """``Tensor::element_size()`` in bytes: the dtype's size, 1 for bfloat8_b / bfloat4_b
+    (``tensor_impl::element_size_bytes``: ``sizeof(std::byte)``), which the permute and concat
+    host code use for block-float tiles where ``tt::datum_size`` would throw."""
+    return 1 if t.dtype.is_block_float else t.element_bytes
+
+
 def _ins(ctx: CBContext) -> list[Tensor]:
     """The op's tensor operands."""
     return [operand(ctx, i) for i, v in enumerate(ctx.op.operands) if v.is_tensor]
@@ -534,7 +541,7 @@ def permute_program(x: Tensor, dims: tuple[int, ...], out: Tensor, grid: tuple[i
         padded_tiles = out_tiles // (opad[-2] // TILE)
         cores = _wider_split(grid, in_tiles, padded_tiles)
         needs_pad = shp[d[rank - 2]] % TILE != 0
-        dfbs = [("cb_src0", tile, 2)] + ([("cb_pad", FACE * x.element_bytes, 1)] if needs_pad else []) \
+        dfbs = [("cb_src0", tile, 2)] + ([("cb_pad", FACE * _element_size(x), 1)] if needs_pad else []) \
             + ([("cb_out16", tile, 2)] if swap else [])
         return _program("PermuteDeviceOperation::MultiCoreTileRowInvariant", _PERMUTE + "permute_tiled_program_factory.cpp",
                         cores, dfbs, [f"{in_tiles:,} input tiles / {padded_tiles:,} padded output tiles; "
@@ -544,7 +551,7 @@ def permute_program(x: Tensor, dims: tuple[int, ...], out: Tensor, grid: tuple[i
     xw_blocks = align_up(xs, TILE) * align_up(ws, TILE) * others // (TILE * TILE)
     padded_tiles = out_tiles // (out_t.padded[-2] // TILE)
     cores = _wider_split(grid, xw_blocks, padded_tiles)
-    line = FACE * x.element_bytes
+    line = FACE * _element_size(x)
     misalign = x.alignment - line if x.alignment > line else 0
     page = tile + misalign
     dfbs = [("cb_in", page, 2), ("cb_tilize", page, 2), ("cb_out", page, 2)]
@@ -1202,9 +1209,9 @@ def _concat_steps(xs: list[Tensor], dim: int, out: Tensor, ctx: CBContext) -> li
         return [concat_tiled_unaligned_program(xs, ctx.grid)]
     if rank >= 2 and dim == rank - 1:
         align = max(xs[0].alignment, out.alignment)
-        page = align_up(xs[0].element_bytes * xs[0].shape[-2], align)
+        page = align_up(_element_size(xs[0]) * xs[0].shape[-2], align)
         padded_dim = any(t.shape[dim] != t.padded[dim] for t in xs) if xs[0].tiled else True
-        transposes = padded_dim and any((t.shape[dim] * t.element_bytes) % align for t in xs)
+        transposes = padded_dim and any((t.shape[dim] * _element_size(t)) % align for t in xs)
         if transposes and page > ctx.arch.l1_size - ctx.arch.l1_unreserved_base:
             raise CBModelError("concat of rows wider than L1 is chunked through slices (not modeled)")
     if xs[0].tiled and any(t.shape[dim] != t.padded[dim] or rank == 1 for t in xs):
@@ -1302,8 +1309,13 @@ def _repeat_interleave_steps(x: Tensor, repeats: int, dim: int, out: Tensor, ctx
     if x.sharded or out.sharded:
         raise CBModelError("repeat_interleave of sharded tensors is not modeled")
     rank = x.rank
-    if rank == 1:
-        raise CBModelError("rank-1 repeat_interleave (unsqueeze + reshape) is not modeled")
+    if rank == 1 and repeats > 1:
+        # repeat_interleave_native (repeat_interleave.cpp): unsqueeze to [n, 1] (a ttnn::reshape), repeat dim 0,
+        # reshape back to [n * repeats]; both reshapes change the last dim, so neither is a view
+        n = x.shape[0]
+        x2, out2 = x.with_(shape=(n, 1)), out.with_(shape=(n * repeats, 1))
+        return (reshape_steps(x, (n, 1), x2, ctx) + _repeat_interleave_native(x2, repeats, 0, out2, ctx)
+                + reshape_steps(out2, (n * repeats,), out, ctx))
     if repeats == 1:
         if x.mem == out.mem:
             return []
@@ -1346,9 +1358,10 @@ def _repeat_interleave_native(x: Tensor, repeats: int, dim: int, out: Tensor, ct
     steps += _concat_rm_steps([piece] * repeats, dim + 1, cat, ctx)
     if x.tiled:
         steps += _to_tile(cat.with_(shape=out.shape), cat.with_(shape=out.shape), ctx)
-    if cat.mem != out.mem:
-        raise CBModelError("repeat_interleave's final to_memory_config to the requested config is not modeled")
-    return steps
+    # the final ttnn::to_memory_config(result, mem_config): a copy when the requested config differs
+    last = cat.with_(shape=out.shape, layout=out.layout, dtype=out.dtype)
+    move = LC.to_memory_config_program(last, out, ctx.arch)
+    return steps + ([move] if move is not None else [])
 
 
 # ---------------------------------------------------------------------------

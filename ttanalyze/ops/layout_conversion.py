@@ -1234,7 +1234,10 @@ def _plan(ctx: CBContext) -> Conversion:
         return Conversion("to_memory_config", t, res)
     multicore = bool(ctx.op.attrs.get("use_multicore", True))
     if name == "ttnn.tilize":
-        if t.tiled or t.padded[-1] % TILE or (len(t.padded) > 1 and t.padded[-2] % TILE):
+        # tilize_device_operation.cpp validate: padded_shape()[-1] and [-2] tile multiples; ttnn's Shape reads a
+        # missing leading dim as 1, so a rank-1 input always fails the height check
+        height = t.padded[-2] if len(t.padded) > 1 else 1
+        if t.tiled or t.padded[-1] % TILE or height % TILE:
             raise DeviceRejection("ttnn::tilize needs a row-major input with tile-aligned height and width (TT_FATAL)")
         return Conversion("tilize", t, tilize_output(t, declared.mem, declared.dtype, ctx.arch), multicore)
     if name == "ttnn.untilize":  # ttnn::untilize: codegen first, then untilize_with_unpadding for a padded input
