@@ -631,7 +631,9 @@ def _permute_steps(x: Tensor, dims: tuple[int, ...], out: Tensor, grid: tuple[in
         if x.mem == out.mem:
             return []
         raise CBModelError("a no-op permute to another memory config is ttnn.to_memory_config")
-    if x.sharded:
+    if x.sharded and (out.sharded or x.rank <= 4):
+        # rank <= 4: permute.cpp decomposes a sharded permute into transposes with sharded intermediates;
+        # rank > 4 goes straight to prim::permute, whose factories read the shards through TensorAccessor
         raise CBModelError("permute of a sharded tensor (transpose chains / sharded factories) is not modeled")
     x4, d4 = _to_4d(x, dims)
     out4 = out.with_(shape=tuple(x4.shape[d] for d in d4))
@@ -677,8 +679,11 @@ def transpose_steps(x: Tensor, d1: int, d2: int, out: Tensor, grid: tuple[int, i
                     arch: Arch | None = None) -> list[ProgramModel]:
     """``ttnn.transpose(x, d1, d2, memory_config=out)``: rank > 4 is a permute, rank < 4 is unsqueezed.
 
-    ``arch`` (optional) lets block-float transposes model their typecasts (:func:`_through_bf16`)."""
-    if x.sharded:
+    ``arch`` (optional) lets block-float transposes model their typecasts (:func:`_through_bf16`).
+    A sharded TILE input with an interleaved result runs the interleaved factories, which read
+    it through its TensorAccessor (transpose_device_operation.cpp select_program_factory: the
+    sharded factories need a sharded output)."""
+    if x.sharded and (not x.tiled or out.sharded):
         raise CBModelError("transpose of a sharded tensor (sharded factories) is not modeled")
     if x.rank > 4:
         perm = list(range(x.rank))
@@ -971,6 +976,18 @@ def _pad_steps(x: Tensor, padding: list[tuple[int, int]], multicore: bool, out: 
 _SLICE = "data_movement/slice/device/"
 
 
+def _slice_rm_composite(x: Tensor, begins: list[int]) -> bool:
+    """``needs_rm_composite_input`` (slice/slice.cpp) for a row-major sharded input and an interleaved
+    output: block/width sharded with a last dim that is not a tile multiple, a non-zero width begin or
+    a shard row not a multiple of the buffer alignment; height sharded with a last or second-last
+    dim that is not a tile multiple."""
+    h = x.shape[-2] if x.rank >= 2 else 1
+    if x.mem.memory_layout in ("block_sharded", "width_sharded"):
+        row = x.mem.shard.shape[1] * x.element_bytes
+        return x.shape[-1] % TILE != 0 or begins[-1] != 0 or row % x.alignment != 0
+    return x.rank >= 2 and (x.shape[-1] % TILE != 0 or h % TILE != 0)
+
+
 def slice_tile_program(x: Tensor, out_shape: tuple[int, ...], grid: tuple[int, int]) -> ProgramModel:
     """SliceTileProgramFactory: DFB ``in`` of 2 tiles, scratchpad ``rank x 4`` B, split over output tiles.
 
@@ -1044,12 +1061,16 @@ def slice_rm_stride_program(x: Tensor, out: Tensor, grid: tuple[int, int]) -> Pr
 def _slice_steps(x: Tensor, dims: list[tuple[int, int, int, int]], out: Tensor, ctx: CBContext) -> list[ProgramModel]:
     """The device programs of ``ttnn.slice(x, begins, ends, step, memory_config=out)`` (slice/slice.cpp).
 
-    TILE tensors with unit steps and tile-aligned begins on the last two dims use
-    SliceTile; otherwise a TILE tensor is untilized, sliced row-major and tilized
-    back (``to_layout``).
+    A full slice is ``to_memory_config`` to the requested config (nothing when it is the
+    input's).  TILE tensors with unit steps and tile-aligned begins on the last two dims use
+    SliceTile (a sharded input is read through its TensorAccessor: the same program);
+    otherwise a TILE tensor is untilized into the requested config, sliced row-major and
+    tilized back (``to_layout``).  A row-major sharded input whose geometry the sharded
+    NoC helpers cannot page (:func:`_slice_rm_composite`) is sliced in L1 interleaved
+    between two ``to_memory_config`` hops.
 
     Raises:
-        CBModelError: sharded tensors, negative steps, and the layout steps
+        CBModelError: a sharded requested config, negative steps, and the layout steps
             this module does not model (see :func:`_to_row_major`, :func:`_to_tile`).
     """
     begins = [b for b, _, _, _ in dims]
@@ -1058,13 +1079,20 @@ def _slice_steps(x: Tensor, dims: list[tuple[int, int, int, int]], out: Tensor, 
     if all(s == 1 for s in steps) and out_shape == x.shape:
         # slice.cpp "No-op check": ret_adjustment(input) = to_memory_config to the same config, sharded or
         # not (measured: g1/ttnn.slice_static/5, a width-sharded full slice, runs no program)
-        if x.mem == out.mem:
-            return []
-        raise CBModelError("a full slice to another memory config is ttnn.to_memory_config")
-    if x.sharded or out.sharded:
-        raise CBModelError("slice of sharded tensors is not modeled")
+        move = LC.to_memory_config_program(x, out, ctx.arch)
+        return [move] if move is not None else []
+    if out.sharded:
+        raise CBModelError("slice into a sharded config is not modeled")
     if any(s < 0 for s in steps):
         raise CBModelError("negative slice steps are not modeled")
+    if x.sharded and not x.tiled and _slice_rm_composite(x, begins):
+        # slice.cpp composite hop: to_memory_config(x, L1 interleaved), the slice there, then to_memory_config
+        # into the requested config (measured: g1/ttnn.slice_static/8, sharded_to_interleaved, SliceRm, copy)
+        l1 = MemCfg("l1", "interleaved")
+        x1, out1 = x.with_(mem=l1), out.with_(mem=l1)
+        move = LC.to_memory_config_program(out1, out, ctx.arch)
+        return ([LC.to_memory_config_program(x, x1, ctx.arch)] + _slice_steps(x1, dims, out1, ctx)
+                + ([move] if move is not None else []))
     unit = all(s == 1 for s in steps)
     aligned = x.rank == 1 or (begins[-1] % TILE == 0 and begins[-2] % TILE == 0)
     rm_only = not x.tiled or not unit or x.rank == 1 or not aligned
