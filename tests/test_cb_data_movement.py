@@ -869,3 +869,83 @@ def test_full_slice_of_a_sharded_tensor_runs_nothing():
     x = T([2, 1, 7, 61, 10], buffer="l1", mem="width_sharded", grid=(1, 1), cores=crs)
     assert progs("ttnn.slice_static", [x], x, f"begins = {ints([0] * 5)}, ends = {ints([2, 1, 7, 61, 10])}, "
                  f"step = {ints([1] * 5)}") == []
+
+
+def _hs(cores, grid):
+    from ttanalyze.ir.attrs import CoreCoord, CoreRange, CoreRangeSet
+    return CoreRangeSet(tuple(CoreRange(CoreCoord(a, b), CoreCoord(c, d)) for a, b, c, d in cores)), grid
+
+
+def test_bfp8_last_dim_concat_in_dram_runs_between_transposes():
+    # g1/ttnn.concat/53: bfloat8_b [4, 4, 544, 32] + [4, 4, 544, 576] in DRAM along the last dim: Tensor::element_size
+    # is 1 B, so a padded width of 32 is 32 B, not a multiple of DRAM's 64-B alignment: build_non_aligned_last_dim_concat
+    # transposes both (TransposeWH, 2 x 1,088 B in and out), concats along dim -2 (one 1,088-B tile, 2 entries),
+    # transposes back; all on the 110 cores (measured, every DFB).
+    ins = [T([4, 4, 544, 32], dtype="bfp_bf8"), T([4, 4, 544, 576], dtype="bfp_bf8")]
+    got = progs("ttnn.concat", ins, T([4, 4, 544, 608], dtype="bfp_bf8"), "dim = 3 : si32")
+    assert got == [("TransposeWHProgramFactory", [(2176, 110), (2176, 110)], 0),
+                   ("TransposeWHProgramFactory", [(2176, 110), (2176, 110)], 0),
+                   ("ConcatProgramFactory", [(2176, 110)], 0),
+                   ("TransposeWHProgramFactory", [(2176, 110), (2176, 110)], 0)]
+
+
+def test_slice_of_sharded_tile_inputs():
+    # g1/ttnn.slice_static/33: si32 [241, 172] height sharded on 4 cores, begins [0, 96] tile-aligned: SliceTile reads
+    # the shards through its TensorAccessor, the same program as for an interleaved input: 8,192 B DFB, 8 B scratch
+    # on 24 cores.  g1/ttnn.slice_static/9: f32 [1, 94, 245] height sharded on 3 cores, begin 33 on W: untilize into
+    # the requested DRAM config (UntilizeWithUnpaddingMultiCoreSharded: its own 65,536-B output DFB per shard
+    # core), SliceRm (8,192 B on 32 cores, 12 B scratch), tilize back (8,192 B x 2 on one core).  Measured.
+    crs, grid = _hs([(0, 0, 3, 0)], (4, 1))
+    x = T([241, 172], dtype="si32", buffer="l1", mem="height_sharded", grid=grid, cores=crs)
+    assert progs("ttnn.slice_static", [x], T([241, 76], dtype="si32"),
+                 f"begins = {ints([0, 96])}, ends = {ints([241, 172])}, step = {ints([1, 1])}") == [
+        ("SliceTileProgramFactory", [(8192, 24)], 8)]
+    crs, grid = _hs([(0, 0, 2, 0)], (3, 1))
+    x = T([1, 94, 245], dtype="f32", buffer="l1", mem="height_sharded", grid=grid, cores=crs)
+    got = progs("ttnn.slice_static", [x], T([1, 32, 56], dtype="f32"),
+                f"begins = {ints([0, 0, 33])}, ends = {ints([1, 32, 89])}, step = {ints([1, 1, 1])}")
+    # (the untilize's 32,768-B input DFB is bound to the shard: no L1 of its own, not in the capture)
+    assert got == [
+        ("UntilizeWithUnpaddingMultiCoreShardedProgramFactory", [(32768, 3), (65536, 3)], 0),
+        ("SliceRmProgramFactory", [(8192, 32)], 12),
+        ("TilizeWithValPaddingMultiCoreDefaultFactory", [(8192, 1), (8192, 1)], 0)]
+
+
+def test_slice_of_a_sharded_row_major_input_with_odd_rows_hops_through_l1_interleaved():
+    # g1/ttnn.slice_static/8: si32 [1, 4, 4] row major height sharded on 2 cores (H, W not tile multiples):
+    # needs_rm_composite_input -> sharded_to_interleaved into L1 (input DFB bound to the shard), SliceRm there
+    # (2 rows of 16 B -> 1,024-B DFB, 12 B scratch, on 2 cores), then the copy into DRAM (128 + 8 B).  Measured.
+    crs, grid = _hs([(0, 0, 0, 1)], (2, 1))
+    x = T([1, 4, 4], "row_major", "si32", buffer="l1", mem="height_sharded", grid=grid, cores=crs)
+    got = progs("ttnn.slice_static", [x], T([1, 2, 2], "row_major", "si32"),
+                f"begins = {ints([0, 1, 0])}, ends = {ints([1, 3, 2])}, step = {ints([1, 1, 1])}")
+    assert [f for f, _, _ in got] == ["ShardedToInterleavedProgramFactory", "SliceRmProgramFactory",
+                                      "DefaultRowMajor"]
+    assert got[1][1:] == ([(1024, 2)], 12) and got[2][2] == 8 and [b for b, _ in got[2][1]] == [128]
+
+
+def test_transpose_of_a_sharded_tile_input_into_dram_runs_the_interleaved_factories():
+    # g1/ttnn.transpose/28: bf16 [1099, 3] height sharded on 12 cores, WH into DRAM: TransposeWHProgramFactory,
+    # 35 tiles on 35 cores, 2 x 2,048 B in and out.  g1/ttnn.transpose/13: f32 [2, 2, 11, 6, 22] height sharded,
+    # dims 1 and 2 (rank 5: a permute): MultiCoreTileInvariant, 44 tiles, 2 x 4,096 B.  Measured.
+    crs, grid = _hs([(0, 0, 10, 0), (0, 1, 0, 1)], (12, 1))
+    x = T([1099, 3], buffer="l1", mem="height_sharded", grid=grid, cores=crs)
+    assert progs("ttnn.transpose", [x], T([3, 1099]), "dim0 = -2 : si32, dim1 = -1 : si32") == [
+        ("TransposeWHProgramFactory", [(4096, 35), (4096, 35)], 0)]
+    crs, grid = _hs([(0, 0, 7, 0)], (8, 1))
+    x = T([2, 2, 11, 6, 22], dtype="f32", buffer="l1", mem="height_sharded", grid=grid, cores=crs)
+    assert progs("ttnn.transpose", [x], T([2, 11, 2, 6, 22], dtype="f32"), "dim0 = 1 : si32, dim1 = 2 : si32") == [
+        ("MultiCoreTileInvariant", [(8192, 44)], 0)]
+
+
+def test_rank1_repeat_interleave_unsqueezes_and_reshapes_back():
+    # g1/ttnn.repeat_interleave/11: f32 [202] x2: reshape [202] -> [202, 1] (ReshapeViewTiled: mapping 512 B, one
+    # 4,096-B tile, 4,096 B scratch, 7 cores), untilize, the row-major concat (128 B), tilize, reshape [404, 1] ->
+    # [404] (13 cores); measured, every DFB.
+    got = progs("ttnn.repeat_interleave", [T([202], dtype="f32")], T([404], dtype="f32"),
+                "repeats = 2 : ui32, dim = 0 : si32")
+    assert [f for f, _, _ in got] == ["ReshapeViewTiledProgramFactory", "UntilizeWithUnpaddingMultiCoreInterleavedProgramFactory",
+                                      "ConcatProgramFactory", "TilizeWithValPaddingMultiCoreDefaultFactory",
+                                      "ReshapeViewTiledProgramFactory"]
+    assert got[0] == ("ReshapeViewTiledProgramFactory", [(512, 7), (4096, 7)], 4096)
+    assert got[-1] == ("ReshapeViewTiledProgramFactory", [(512, 13), (4096, 13)], 4096)

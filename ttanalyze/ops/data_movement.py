@@ -1252,8 +1252,29 @@ def _concat_steps(xs: list[Tensor], dim: int, out: Tensor, ctx: CBContext) -> li
         steps.append(_layout_program(LC.twvp_program, rm_out, out.with_(layout="tile", dtype=rm_out.dtype), ctx))
         return steps
     if xs[0].tiled:
+        if rank >= 2 and dim == rank - 1 and any((t.padded[-1] * _element_size(t)) % t.alignment for t in xs):
+            # build_non_aligned_last_dim_concat: a padded last dim of Tensor::element_size bytes that is not a
+            # multiple of the buffer alignment (block floats in DRAM: 32 x 1 B per tile column) is concatenated
+            # between two WH transposes (measured: g1/ttnn.concat/53, bfloat8_b [4, 4, 544, 32 | 576] in DRAM)
+            return _transposed_concat_steps(xs, out, ctx)
         return _concat_impl_steps(xs, dim, out, ctx)
     return _concat_rm_steps(xs, dim, out, ctx)
+
+
+def _transposed_concat_steps(xs: list[Tensor], out: Tensor, ctx: CBContext) -> list[ProgramModel]:
+    """``build_prepost_transpose_concat(-2, -1)`` (concat/concat.cpp): transpose each input's last two dims
+    (into its own memory config), concat along the new dim -2 into the output config, transpose back."""
+    rank = xs[0].rank
+    perm = tuple(range(rank - 2)) + (rank - 1, rank - 2)
+    steps: list[ProgramModel] = []
+    moved = []
+    for t in xs:
+        tt = t.with_(shape=tuple(t.shape[p] for p in perm))
+        steps += transpose_steps(t, rank - 2, rank - 1, tt, ctx.grid, ctx.arch)
+        moved.append(tt)
+    cat = out.with_(shape=tuple(out.shape[p] for p in perm))
+    steps += _concat_impl_steps(moved, rank - 2, cat, ctx)
+    return steps + transpose_steps(cat, rank - 2, rank - 1, out, ctx.grid, ctx.arch)
 
 
 def _concat_rm_steps(xs: list[Tensor], dim: int, out: Tensor, ctx: CBContext) -> list[ProgramModel]:
@@ -1271,17 +1292,7 @@ def _concat_rm_steps(xs: list[Tensor], dim: int, out: Tensor, ctx: CBContext) ->
                                     ctx)
         return _concat_impl_steps(xs, dim, out, ctx)
     if dim == rank - 1 and any((t.shape[dim] * t.element_bytes) % t.alignment for t in xs):
-        steps: list[ProgramModel] = []
-        perm = tuple(range(rank - 2)) + (rank - 1, rank - 2)
-        moved = []
-        for t in xs:
-            tt = t.with_(shape=tuple(t.shape[p] for p in perm))
-            steps += transpose_steps(t, rank - 2, rank - 1, tt, ctx.grid)
-            moved.append(tt)
-        cat = out.with_(shape=tuple(out.shape[p] for p in perm))
-        steps += _concat_impl_steps(moved, rank - 2, cat, ctx)
-        steps += transpose_steps(cat, rank - 2, rank - 1, out, ctx.grid)
-        return steps
+        return _transposed_concat_steps(xs, out, ctx)
     return _concat_impl_steps(xs, dim, out, ctx)
 
 
