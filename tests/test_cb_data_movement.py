@@ -949,3 +949,15 @@ def test_rank1_repeat_interleave_unsqueezes_and_reshapes_back():
                                       "ReshapeViewTiledProgramFactory"]
     assert got[0] == ("ReshapeViewTiledProgramFactory", [(512, 7), (4096, 7)], 4096)
     assert got[-1] == ("ReshapeViewTiledProgramFactory", [(512, 13), (4096, 13)], 4096)
+
+
+def test_pad_of_an_l1_sharded_row_major_input_into_dram_runs_the_default_factory():
+    # g1/ttnn.pad/28: f32 [1, 1, 15855, 96] row major, height sharded on 80 cores, padded (2, 2) on H and (0, 64)
+    # on W into DRAM: the sharded factories need a height-sharded output, so PadRmReaderWriterMultiCoreDefault runs
+    # as for an interleaved input: 40,960-B DFB and 640-B scratch on all 110 cores (measured).
+    cores = [(0, 0, 10, 6), (0, 7, 2, 7)]
+    crs, grid = _hs(cores, (80, 1))
+    x = T([1, 1, 15855, 96], "row_major", "f32", buffer="l1", mem="height_sharded", grid=grid, cores=crs)
+    got = progs("ttnn.pad", [x], T([1, 1, 15859, 160], "row_major", "f32"),
+                "padding = array<i32: 0, 0, 0, 0, 2, 2, 0, 64>, value = 0.000000e+00 : f32, use_multicore = true")
+    assert got == [("PadRmReaderWriterMultiCoreDefaultProgramFactory", [(40960, 110)], 640)]

@@ -912,14 +912,21 @@ def pad_tile_program(x4: Tensor, out_pad: tuple[int, ...], multicore: bool, grid
 def _pad_steps(x: Tensor, padding: list[tuple[int, int]], multicore: bool, out: Tensor, ctx: CBContext) -> list[ProgramModel]:
     """The device programs of ``ttnn.pad(x, padding, value, use_multicore, memory_config=out)`` (pad/pad.cpp).
 
+    An L1-sharded input padded into an interleaved result goes to ``prim::pad`` like an
+    interleaved one: the sharded factories need a height-sharded output
+    (``can_use_sharded_optimized_factory``, pad_device_operation.cpp), so the default
+    factories read the shards through their TensorAccessor.
+
     Raises:
         DeviceRejection: front padding of a TILE tensor.
-        CBModelError: sharded tensors, block-float tensors.
+        CBModelError: a sharded result, a DRAM-sharded input, block-float tensors.
     """
     if all(a == 0 and b == 0 for a, b in padding):
         return []
-    if x.sharded or out.sharded:
-        raise CBModelError("pad of sharded tensors is not modeled")
+    if out.sharded or (x.sharded and x.mem.buffer_type != "l1"):
+        # pad.cpp: a sharded result (the sharded factories, height-sharded width/height pads in two steps) and
+        # the DRAM-sharded composite are not modeled
+        raise CBModelError("pad into a sharded config, or of a DRAM-sharded tensor, is not modeled")
     if x.dtype.is_block_float:
         raise CBModelError(f"{x.dtype} pad goes through typecast programs")
     rank = x.rank
