@@ -961,3 +961,40 @@ def test_pad_of_an_l1_sharded_row_major_input_into_dram_runs_the_default_factory
     got = progs("ttnn.pad", [x], T([1, 1, 15859, 160], "row_major", "f32"),
                 "padding = array<i32: 0, 0, 0, 0, 2, 2, 0, 64>, value = 0.000000e+00 : f32, use_multicore = true")
     assert got == [("PadRmReaderWriterMultiCoreDefaultProgramFactory", [(40960, 110)], 640)]
+
+
+def test_sharded_cw_transpose_is_a_chain_of_transposes():
+    # g1/ttnn.transpose/26: bf16 [4, 1504, 768] height sharded on 38 cores, dims 0 and 2 (CW of the 4D view):
+    # transpose.cpp sends CW to ttnn::permute, whose sharded branch runs WH, HC, WH (the interleaved factories:
+    # 2 x 2,048 B in/out; HC 2 x 2,048 B and a 512-B face for C = 4) on all 110 cores (measured).
+    crs, grid = _hs([(0, 0, 10, 2), (0, 3, 4, 3)], (38, 1))
+    x = T([4, 1504, 768], buffer="l1", mem="height_sharded", grid=grid, cores=crs)
+    got = progs("ttnn.transpose", [x], T([768, 1504, 4]), "dim0 = 0 : si32, dim1 = 2 : si32")
+    assert got == [("TransposeWHProgramFactory", [(4096, 110), (4096, 110)], 0),
+                   ("TransposeHCTiledInterleavedProgramFactory", [(4096, 110), (512, 110)], 0),
+                   ("TransposeWHProgramFactory", [(4096, 110), (4096, 110)], 0)]
+
+
+def test_slice_of_a_batched_width_sharded_tile_input_is_refused():
+    # g1/ttnn.slice_static/78: bf16 [4, 1, 1, 2] TILE width sharded on one core, unaligned begin: the untilize into
+    # DRAM of a width-sharded input must be unbatched (4 matrices here): TT_FATAL "Can only write unbatched
+    # output interleaved" (measured)
+    crs, grid = _hs([(0, 0, 0, 0)], (1, 1))
+    x = T([4, 1, 1, 2], buffer="l1", mem="width_sharded", grid=grid, cores=crs)
+    c = ctx_of("ttnn.slice_static", [x], T([2, 1, 1, 1]),
+               f"begins = {ints([1, 0, 0, 1])}, ends = {ints([3, 1, 1, 2])}, step = {ints([1, 1, 1, 1])}")
+    from ttanalyze.ops.cb import DeviceRejection
+    with pytest.raises(DeviceRejection, match="unbatched"):
+        dm.device_programs(c)
+
+
+def test_row_major_sharded_to_interleaved_with_an_unaligned_shard_row_is_a_copy():
+    # g1/ttnn.slice_static/112: si32 [2, 320, 1215] row major height sharded (26 cores), a slice of H: the hop to L1
+    # interleaved cannot be sharded_to_interleaved (4,860-B shard rows are not 16-B aligned: validate_inputs), so
+    # to_memory_config copies (DefaultRowMajor: 2 x 4,864 B output pages, a 4,860-B input scratch, 110 cores).
+    crs, grid = _hs([(0, 0, 10, 1), (0, 2, 3, 2)], (26, 1))
+    x = T([2, 320, 1215], "row_major", "si32", buffer="l1", mem="height_sharded", grid=grid, cores=crs)
+    got = progs("ttnn.slice_static", [x], T([1, 38, 1215], "row_major", "si32"),
+                f"begins = {ints([0, 247, 0])}, ends = {ints([1, 285, 1215])}, step = {ints([1, 1, 1])}")
+    assert got[0] == ("DefaultRowMajor", [(9728, 110)], 4860)
+    assert [f for f, _, _ in got] == ["DefaultRowMajor", "SliceRmProgramFactory", "DefaultRowMajor"]

@@ -631,11 +631,11 @@ def _permute_steps(x: Tensor, dims: tuple[int, ...], out: Tensor, grid: tuple[in
         if x.mem == out.mem:
             return []
         raise CBModelError("a no-op permute to another memory config is ttnn.to_memory_config")
-    if x.sharded and (out.sharded or x.rank <= 4):
-        # rank <= 4: permute.cpp decomposes a sharded permute into transposes with sharded intermediates;
-        # rank > 4 goes straight to prim::permute, whose factories read the shards through TensorAccessor
-        raise CBModelError("permute of a sharded tensor (transpose chains / sharded factories) is not modeled")
+    if x.sharded and out.sharded:
+        raise CBModelError("permute of a sharded tensor into a sharded config (sharded factories) is not modeled")
     x4, d4 = _to_4d(x, dims)
+    if x.sharded and len(d4) == 4:
+        return _permute4_sharded(x4, d4, out.with_(shape=tuple(x4.shape[d] for d in d4)), grid)
     out4 = out.with_(shape=tuple(x4.shape[d] for d in d4))
     if len(d4) > 4:
         return [permute_program(x4, d4, out4, grid)]
@@ -645,6 +645,40 @@ def _permute_steps(x: Tensor, dims: tuple[int, ...], out: Tensor, grid: tuple[in
     if d4 in special:
         return _transpose4_steps(x4, *special[d4], out4, grid)
     return [permute_program(x4, d4, out4, grid)]
+
+
+def _permute4_sharded(x: Tensor, d4: tuple[int, ...], out: Tensor, grid: tuple[int, int]) -> list[ProgramModel]:
+    """permute.cpp's sharded branch for a 4D TILE input and an interleaved result: chains of WH / HC / CN
+    transposes (the inner ones into a sharded config derived from the input, the last into ``out``), else
+    ``prim::permute`` with the requested config.  The transposes run the interleaved factories
+    (transpose_program): WH / HC / CN read and write through TensorAccessor unless the sharded WH factory
+    applies, which needs whole H x W matrices in each shard (``use_sharded_wh``: not modeled here).
+    Measured: g1/ttnn.transpose/26 ([4, 1504, 768] height sharded, dims 0 and 2: WH, HC, WH).
+
+    Raises:
+        CBModelError: row-major or block-float inputs, a first WH whose shards hold whole matrices.
+    """
+    if not x.tiled or x.dtype.is_block_float:
+        raise CBModelError("a sharded row-major or block-float permute (transpose chains) is not modeled")
+    chains = {(0, 1, 2, 3): [], (0, 1, 3, 2): ["WH"], (0, 2, 1, 3): ["HC"], (0, 2, 3, 1): ["HC", "WH"],
+              (0, 3, 1, 2): ["WH", "HC"], (0, 3, 2, 1): ["WH", "HC", "WH"], (1, 0, 2, 3): ["CN"]}
+    if tuple(d4) not in chains:
+        return [permute_program(x, tuple(d4), out, grid)]
+    sh = x.mem.shard
+    if (chains[tuple(d4)][:1] == ["WH"] and x.mem.memory_layout == "height_sharded"
+            and sh.shape[1] == x.padded[-1] and sh.shape[0] % x.padded[-2] == 0):
+        raise CBModelError("a sharded WH transpose whose shards hold whole matrices may use TransposeWHShardedProgramFactory "
+                           "(not modeled)")
+    swaps = {"WH": (2, 3), "HC": (1, 2), "CN": (0, 1)}
+    steps, cur = [], x
+    for kind in chains[tuple(d4)]:
+        a, b = swaps[kind]
+        shape = list(cur.shape)
+        shape[a], shape[b] = shape[b], shape[a]
+        nxt = out.with_(shape=tuple(shape))
+        steps.append(transpose_program(cur, kind, nxt, grid))
+        cur = nxt
+    return steps
 
 
 _TRANSPOSE_DIMS = {(0, 1): "CN", (1, 2): "HC", (2, 3): "WH", (0, 2): "NH", (0, 3): "NW", (1, 3): "CW"}
@@ -670,6 +704,8 @@ def _transpose4_steps(x: Tensor, d1: int, d2: int, out: Tensor, grid: tuple[int,
     perm = list(range(4))
     perm[a], perm[b] = perm[b], perm[a]
     out4 = out.with_(shape=tuple(x.shape[p] for p in perm))
+    if x.sharded and kind in ("NH", "NW", "CW"):
+        return _permute4_sharded(x, tuple(perm), out4, grid)
     if kind in ("NH", "NW", "CW") or not x.tiled:
         return [permute_program(x, tuple(perm), out4, grid)]
     return [transpose_program(x, kind, out4, grid)]
@@ -1019,7 +1055,8 @@ def slice_rm_program(x: Tensor, begins: list[int], out: Tensor, grid: tuple[int,
     ``compute_dfb_size``)
 
     Raises:
-        CBModelError: two entries do not fit in the free L1 (TT_FATAL).
+        DeviceRejection: two entries do not fit in the free L1 (``get_max_l1_space``), or the
+            budget is too small for chunking (both TT_FATAL in ``compute_dfb_size``).
     """
     single = max(x.alignment, out.alignment)
     misalign = (begins[-1] * x.element_bytes) % x.alignment
@@ -1034,7 +1071,8 @@ def slice_rm_program(x: Tensor, begins: list[int], out: Tensor, grid: tuple[int,
     if misalign == 0 and 2 * entry > free_l1 and entry > alignment:
         chunk = (min(8192, free_l1 // 8) // alignment) * alignment
         if chunk < alignment:
-            raise CBModelError(f"ttnn::slice: L1 budget {free_l1:,} B too small for sub-row chunking")
+            raise DeviceRejection(f"ttnn::slice: L1 budget {free_l1:,} B too small for sub-row chunking "
+                                  "(slice_program_factory_rm.cpp compute_dfb_size TT_FATAL)")
         n = ceil_div(row, chunk)
         if n % 2:
             cand = (row // (n + 1) // alignment) * alignment
@@ -1046,7 +1084,9 @@ def slice_rm_program(x: Tensor, begins: list[int], out: Tensor, grid: tuple[int,
         pad32 = align_up(per_core, 32)
         nrpb = pad32 // merge_num_sticks_to_read(pad32, stride, 4096)
     if 2 * entry > free_l1:
-        raise CBModelError(f"ttnn::slice: DFB of 2 x {entry:,} B exceeds the free L1 ({free_l1:,} B)")
+        raise DeviceRejection(f"ttnn::slice: required DFB size {2 * entry:,} B exceeds per-core L1 budget {free_l1:,} B "
+                              f"(row {row:,} B, misalignment {misalign} B: no sub-row chunking; "
+                              "slice_program_factory_rm.cpp compute_dfb_size TT_FATAL)")
     return _program("SliceRmProgramFactory", _SLICE + "slice_program_factory_rm.cpp", cores,
                     [("in", entry, 2 * nrpb)],
                     [f"{rows:,} output rows of {row} B on {cores.num_cores} cores; {nrpb} rows per barrier" + note],

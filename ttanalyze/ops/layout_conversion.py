@@ -861,10 +861,24 @@ def _uwu_sharded(t: Tensor, out: Tensor, arch: Arch) -> ProgramModel:
     """UntilizeWithUnpaddingMultiCoreShardedProgramFactory on the input shard grid: the input DFB borrows
     the shard; the output DFB holds two shard rows of tiles (interleaved or other-layout output) or two
     batches of tiles (16 tiles for a 16-wide output) plus a borrowed output-shard DFB (same-layout sharded
-    output)."""
+    output).
+
+    Raises:
+        DeviceRejection: a width-sharded input untilized into an interleaved result that is batched (more
+            than one H x W matrix: "Can only write unbatched output interleaved") or unpads at least a
+            shard width (``validate_on_program_cache_miss``, untilize_with_unpadding_device_operation.cpp;
+            measured: g1/ttnn.slice_static/78, a [4, 1, 1, 2] width-sharded input).
+    """
     sh = t.mem.shard
     per_row, rows = sh.shape[1] // TILE, sh.shape[0] // TILE
     global_batch = t.physical_volume // (t.padded[-2] * t.padded[-1])
+    if t.mem.memory_layout == "width_sharded" and not out.mem.sharded and t.volume:
+        if global_batch != 1:
+            raise DeviceRejection("untilize_with_unpadding of a width-sharded input into an interleaved result: "
+                                  f"{global_batch} matrices (TT_FATAL 'Can only write unbatched output interleaved')")
+        if t.padded[-1] - out.shape[-1] >= sh.shape[1]:
+            raise DeviceRejection(f"untilize_with_unpadding: input width difference ({t.padded[-1] - out.shape[-1]}) "
+                                  f"must be less than shard width ({sh.shape[1]}) (TT_FATAL)")
     batch = (max(1, sh.shape[0] * sh.shape[1] // (t.padded[-2] * t.padded[-1]))
              if t.mem.memory_layout == "height_sharded" else global_batch)
     per_batch = per_row * rows // batch
@@ -981,7 +995,8 @@ def to_memory_config_program(t: Tensor, out: Tensor, arch: Arch) -> ProgramModel
 
     Same memory config: no program (None).  Sharded -> sharded: reshard;
     interleaved -> sharded: interleaved_to_sharded; sharded -> interleaved:
-    sharded_to_interleaved; interleaved -> interleaved: copy.
+    sharded_to_interleaved, or copy for a row-major shard row not aligned to L1
+    (``can_use_sharded_to_interleaved``); interleaved -> interleaved: copy.
 
     Raises:
         CBModelError: the row-major reshard workaround (sharded_to_interleaved then
@@ -998,8 +1013,11 @@ def to_memory_config_program(t: Tensor, out: Tensor, arch: Arch) -> ProgramModel
                 raise CBModelError("row-major reshard across layouts goes through DRAM (two programs): not modeled")
             return _reshard(t, out, arch)
         return _interleaved_to_sharded(t, out, arch)
-    if t.mem.sharded:
+    if t.mem.sharded and (t.tiled or (t.mem.shard.shape[1] * t.element_bytes) % arch.l1_alignment == 0):
         return _sharded_to_interleaved(t, arch)
+    # a row-major shard row that is not L1-aligned fails ShardedToInterleavedDeviceOperation::validate_inputs
+    # ("Shard page size must be aligned"), and to_memory_config falls back to ttnn::prim::copy (measured:
+    # g1/ttnn.slice_static/112, si32 rows of 4,860 B: CopyDeviceOperation::DefaultRowMajor)
     return _copy(t, out, arch)
 
 
