@@ -211,11 +211,6 @@ def test_softmax_large_kernel():
     assert sizes(p) == [163840, 16384, 4096, 4096, 2048, 4096, 2048, 4096, 163840, 2048, 2048, 163840]
 
 
-def test_softmax_other_dim_is_out_of_scope():
-    p = run("ttnn.softmax", [T([1, 1, 128, 768])], T([1, 1, 128, 768]), "dimension = -2 : si32, numericStable = true")
-    assert p.status == "out_of_scope" and "General" in p.reason
-
-
 # ---------------------------------------------------------------------------
 # LayerNorm / RMSNorm
 # ---------------------------------------------------------------------------

@@ -155,18 +155,22 @@ def reduce_w_program(x: Tensor, out: Tensor, grid: tuple[int, int]) -> ProgramMo
                         [f"{rows:,} tile rows of Wt {wt} on {cores.num_cores} cores; at least {share} input tiles per core"])
 
 
-def h_two_pass(x: Tensor, grid: tuple[int, int]) -> bool:
+def h_two_pass(x: Tensor, grid: tuple[int, int], fp32_acc: bool | None = None) -> bool:
     """Whether ttnn 0.81.1 splits an H reduce in two passes (measured rule, no source found).
 
-    Two passes when Ht >= 20 and at least two H chunks per column fit the grid
-    (``cores // (NC * Wt) >= 2``); measured on mock P150: Ht 19 one pass, Ht 20
-    two; 56 and 64 columns with Ht 32 one pass, 16 columns with Ht 64 two.
+    Two passes when Ht >= 20, at least two H chunks per column fit the grid
+    (``cores // (NC * Wt) >= 2``) and the compute config does not turn fp32
+    accumulation off (``fp32_acc`` False: the partials are f32 DEST sums);
+    measured on mock P150: Ht 19 one pass, Ht 20 two; 56 and 64 columns with Ht
+    32 one pass, 16 columns with Ht 64 two; with ``fp32_dest_acc_en = false`` one
+    pass (campaign g1/ttnn.max/4: f32 Ht 143, g1/ttnn.max/7: bf16 Ht 207, one
+    column each), with it true or absent two (g1/ttnn.mean/7, g1/ttnn.max/6).
     """
     nc, ht, wt = dims4(x)
-    return ht >= 20 and (grid[0] * grid[1]) // (nc * wt) >= 2
+    return fp32_acc is not False and ht >= 20 and (grid[0] * grid[1]) // (nc * wt) >= 2
 
 
-def reduce_h_programs(x: Tensor, out: Tensor, grid: tuple[int, int]) -> list[ProgramModel]:
+def reduce_h_programs(x: Tensor, out: Tensor, grid: tuple[int, int], fp32_acc: bool | None = None) -> list[ProgramModel]:
     """ReduceMultiCoreHProgramFactory: reduce the second-last dim, in one or two programs.
 
     One pass: columns ``NC * Wt`` split column by column; DFBs ``input`` 8 tiles
@@ -194,7 +198,7 @@ def reduce_h_programs(x: Tensor, out: Tensor, grid: tuple[int, int]) -> list[Pro
                            ("scaler", scaler, 1), ("output_shard", out.tile_bytes, out.shard.tiles)],
                    backed=("input_shard", "output_shard"))
         return [ProgramModel(name, _REDUCE_SRC.format("h"), cores, cbs, ["width-sharded input and output: shard-resident H reduce"])]
-    if not h_two_pass(x, grid):
+    if not h_two_pass(x, grid, fp32_acc):
         split = split_work_to_cores(grid, cols)
         cores = split.all_cores
         share = max(1, split.units_per_core_min)
@@ -284,6 +288,8 @@ def reduce_steps(kind: str, x: Tensor, dims: list[int], keep: bool, out: Tensor,
             row-major or sharded multi-program reductions.
     """
     grid = ctx.grid
+    cc = _compute_config(ctx.op)
+    fp32_acc = cc.fp32_dest_acc_en if cc else None
     r = x.rank
     dims = sorted(set(dims)) if dims else list(range(r))
     if not x.tiled:
@@ -320,7 +326,7 @@ def reduce_steps(kind: str, x: Tensor, dims: list[int], keep: bool, out: Tensor,
             t1 = inter.with_(shape=tuple(moved), dtype=cur.dtype)
             steps += transpose_steps(cur, d, h_dim, t1, grid)
             red = t1.with_(shape=_set(t1.shape, h_dim, 1), dtype=dtype)
-            steps += reduce_h_programs(t1, red, grid)
+            steps += reduce_h_programs(t1, red, grid, fp32_acc)
             back = list(red.shape)
             back[d], back[h_dim] = back[h_dim], back[d]
             cur = inter.with_(shape=tuple(back), dtype=dtype)
@@ -336,7 +342,7 @@ def reduce_steps(kind: str, x: Tensor, dims: list[int], keep: bool, out: Tensor,
             elif step == "w":
                 steps.append(reduce_w_program(cur, nxt, grid))
             else:
-                steps += reduce_h_programs(cur, nxt, grid)
+                steps += reduce_h_programs(cur, nxt, grid, fp32_acc)
         cur = nxt
     if not keep and tuple(out.shape) != tuple(cur.shape):
         steps += reshape_steps(cur.with_(mem=out.mem), tuple(out.shape), out, ctx)
@@ -380,18 +386,21 @@ def softmax_programs(x: Tensor, out: Tensor, dim: int, numeric_stable: bool, fp3
                      grid: tuple[int, int], l1_size: int) -> ProgramModel:
     """SoftmaxProgramFactoryAttentionOptimized: softmax over the last dim of an interleaved tile tensor.
 
-    ``block = find_max_divisor(Wt, 4)``; a Wt above 1 with no divisor in 2..4,
-    or a Wt of 10 or more that is not a multiple of 4, is processed as
-    ``round_up(Wt, 4)`` tiles with block 4 (``Wt_eff``; measured: Wt 3, 6, 9 keep
-    block 3, Wt 5, 7, 10, 15, 33 are padded).  DFBs on
+    ``block = find_max_divisor(Wt, L)`` with L = 4, or 8 when the compute
+    config sets ``fp32_dest_acc_en = false`` (the dest register's tile count);
+    a Wt above 1 with no divisor in 2..L, or a Wt of 10 or more that is not a
+    multiple of L, is processed as ``round_up(Wt, L)`` tiles with block L
+    (``Wt_eff``; measured: Wt 3, 6, 9 keep block 3, Wt 5, 7, 10, 15, 33 are
+    padded; Wt 59 with fp32 off -> 64, block 8).  DFBs on
     the ``NC * Ht`` rows' cores (split row by row): ``in0`` Wt_eff tiles
-    (numerically stable; ``max(2 * block, Wt_eff)`` when W is not a tile
-    multiple) or ``2 * block``; ``out0`` ``2 * block``; ``recip`` 1 f32 tile;
+    (numerically stable; ``2 * block`` when W is not a tile multiple) or
+    ``2 * block``; ``out0`` ``2 * block``; ``recip`` 1 f32 tile;
     ``scaler`` 1 tile (f32 for an f32 input, else bf16); one more f32 tile (``recip`` and this
     one are bf16 when the compute config sets ``fp32_dest_acc_en = false``);
     ``exps`` Wt_eff intermediate tiles; ``mask`` 1 bf16 tile; ``max`` 1
     intermediate tile (numerically stable); ``x`` Wt_eff intermediate tiles
-    (``min(Wt_eff, 8)`` tiles, numerically stable with W not a tile multiple).  Intermediates are f32
+    (numerically stable with W not a tile multiple: the row is kept there, not in
+    ``in0``; measured g1/ttnn.softmax/7, bfp8 in0 16 tiles and bf16 x 64).  Intermediates are f32
     when fp32 accumulation is on (default: on for an f32 input), else bf16.
     When those exceed 90 % of the core's whole L1 (``l1_size_per_core``; measured:
     100 KB of live L1 buffers do not change the choice), the large kernel: ``in0``, ``exps``
@@ -412,10 +421,13 @@ def softmax_programs(x: Tensor, out: Tensor, dim: int, numeric_stable: bool, fp3
         raise CBModelError("softmax of a row-major tensor is not modeled")
     nc, ht, wt = dims4(x)
     padded_w = x.shape[-1] % TILE != 0
-    block = max_divisor(wt, 4)
+    # the dest register holds 8 bf16 tiles, 4 with fp32 accumulation (get_dest_reg_count); an explicit
+    # fp32_dest_acc_en = false blocks by up to 8 tiles (measured: g1/ttnn.softmax/7, Wt 59 -> 64, out0 16 tiles)
+    limit = 8 if fp32_acc is False else 4
+    block = max_divisor(wt, limit)
     wt_eff = wt
-    if (wt > 1 and block == 1) or (wt >= 10 and wt % 4):
-        wt_eff, block = ceil_div(wt, 4) * 4, 4
+    if (wt > 1 and block == 1) or (wt >= 10 and wt % limit):
+        wt_eff, block = ceil_div(wt, limit) * limit, limit
     fp32 = fp32_acc if fp32_acc is not None else x.dtype == F32
     im = (F32 if fp32 else BF16).tile_bytes()
     # recip and aux stay f32 unless the compute config turns fp32 accumulation off (measured by the op-level
@@ -424,13 +436,13 @@ def softmax_programs(x: Tensor, out: Tensor, dim: int, numeric_stable: bool, fp3
     f32 = (BF16 if fp32_acc is False else F32).tile_bytes()
     tin, tout = x.tile_bytes, out.tile_bytes
     scaler = (F32 if x.dtype == F32 else BF16).tile_bytes()
-    in0 = (max(2 * block, wt_eff) if padded_w else wt_eff) if numeric_stable else 2 * block
+    in0 = (2 * block if padded_w else wt_eff) if numeric_stable else 2 * block
     specs = [("in0", tin, in0), ("out0", tout, 2 * block), ("recip", f32, 1), ("scaler", scaler, 1), ("aux", f32, 1),
              ("exps", im, wt_eff), ("mask", BF16.tile_bytes(), 1)]
     if numeric_stable:
         specs.append(("max", im, 1))
     if numeric_stable and padded_w:
-        specs.append(("x", im, min(wt_eff, 8)))
+        specs.append(("x", im, wt_eff))
     rows = nc * ht
     cores = split_work_to_cores(grid, rows, row_wise=True).all_cores
     total = sum(p * n for _, p, n in specs)
@@ -446,16 +458,99 @@ def softmax_programs(x: Tensor, out: Tensor, dim: int, numeric_stable: bool, fp3
                         _cbs(cores, specs), notes)
 
 
+_GENERAL_SRC = (_TM + "moreh/moreh_softmax/device/softmax_{0}/softmax_{0}.cpp @d80d9482 (the ttnn 0.81.1 wheel; "
+                "ttnn.softmax's SoftmaxProgramFactoryGeneral* share its circular buffers)")
+_SOFTMAX_SELECT_SRC = _TM + "normalization/softmax/device/softmax_device_operation.cpp select_program_factory @001a9c01"
+L1_512KB = 512 * 1024
+
+
+def softmax_general_program(x: Tensor, out: Tensor, dim: int, fp32_acc: bool | None, grid: tuple[int, int],
+                            l1_base: int) -> ProgramModel:
+    """SoftmaxProgramFactoryGeneral{WSmall,WLarge,HSmall,HLarge,CLarge}: softmax of a rank > 4 tensor or over a dim
+    other than the last (``dim`` counted on the tensor unsqueezed to 4D).
+
+    Selection (``select_program_factory``): the last dim takes WSmall and the second-last HSmall when the
+    allocator's L1 base (``l1_base``, bytes) plus ``2 R + 2`` data tiles and ``2 R + 3`` intermediate tiles
+    (R = Wt or Ht) is at most 512 KB, else WLarge / HLarge; any other dim takes CLarge.  Intermediates are
+    f32 with fp32 accumulation (on unless the compute config turns it off; measured: f32 and bfloat8_b inputs
+    without a compute config have f32 intermediates), else the input's format; the mask and both
+    scalers are bf16 for a bfloat8_b input, else the input's format.  DFBs (bytes each = tiles x tile size):
+
+    * WSmall / HSmall: ``in`` R, ``mask``, ``max_scaler``, ``sum_scaler`` 1, ``out`` R data tiles; ``exps`` R,
+      ``recip`` 1, ``max`` 1, ``x_minus_max`` R, ``tmp`` 1 intermediate tiles;
+    * WLarge / HLarge: ``in`` 2, the three 1-tile mask/scalers, ``out`` 2; ``exps`` 2, ``recip``, ``add``,
+      ``max``, ``tmp`` 1 intermediate tile each;
+    * CLarge: ``in`` 2, ``out`` 2 data tiles; ``exps`` 1, ``recip`` 1, ``add`` 2 intermediate tiles; ``max`` 1
+      data tile; ``tmp`` 1 intermediate tile.
+
+    Work: W factories split the ``NC * Ht`` tile rows, H factories the ``NC * Wt`` tile columns, CLarge the
+    tiles of the output without ``dim`` over the grid column by column (``split_work_to_cores_wt_core_range``).
+    Measured on mock P150, ttnn 0.81.1 (campaign g1/ttnn.softmax/4, 5, 6): bfp8 [3,3,2,1024,31] over -1 with
+    fp32 accumulation WSmall 2 x 1,088 + 3 x 2,048 + 5 x 4,096 B; bfp8 [6080,64] over -2 HLarge 35,072 B;
+    f32 [4,8,5,13,115] over -3 CLarge 3 x 8,192 + 4 x 4,096 B.
+
+    Raises:
+        DeviceRejection: an f32 input with fp32 accumulation off (every General factory's TT_THROW "FP32
+            destination accumulation must be enabled when input tensor has FLOAT32 data type").
+    """
+    x4 = (1,) * max(0, 4 - x.rank) + tuple(x.padded)
+    fp32 = fp32_acc is not False
+    if x.dtype == F32 and not fp32:
+        raise DeviceRejection("softmax (General factory): FP32 destination accumulation must be enabled when input "
+                              "tensor has FLOAT32 data type (TT_THROW)")
+    rank = len(x4)
+    h, w = x4[-2], x4[-1]
+    ht, wt = ceil_div(h, TILE), ceil_div(w, TILE)
+    num = prod(x4) // (h * w)
+    data = x.tile_bytes
+    im = F32.tile_bytes() if fp32 else data
+    ms = BF16.tile_bytes() if x.dtype.is_block_float else data
+
+    if dim >= rank - 2:
+        r = wt if dim == rank - 1 else ht
+        small = l1_base + (2 * r + 2) * data + (2 * r + 3) * im <= L1_512KB
+        axis = "w" if dim == rank - 1 else "h"
+        units = num * ht if axis == "w" else num * wt
+        if small:
+            specs = [("in", data, r), ("mask", ms, 1), ("max_scaler", ms, 1), ("sum_scaler", ms, 1), ("out", data, r),
+                     ("exps", im, r), ("recip", im, 1), ("max", im, 1), ("x_minus_max", im, r), ("tmp", im, 1)]
+        else:
+            specs = [("in", data, 2), ("mask", ms, 1), ("max_scaler", ms, 1), ("sum_scaler", ms, 1), ("out", data, 2),
+                     ("exps", im, 2), ("recip", im, 1), ("add", im, 1), ("max", im, 1), ("tmp", im, 1)]
+        variant = f"{axis}_{'small' if small else 'large'}"
+    else:
+        variant = "c_large"
+        units = prod(x4) // x4[dim] // (h * w) * ht * wt
+        specs = [("in", data, 2), ("out", data, 2), ("exps", im, 1), ("recip", im, 1), ("add", im, 2), ("max", data, 1),
+                 ("tmp", im, 1)]
+    cores = split_work_to_cores(grid, units).all_cores
+    name = "SoftmaxProgramFactoryGeneral" + "".join(p.capitalize() for p in variant.split("_"))
+    return ProgramModel(f"SoftmaxDeviceOperation::{name}", _GENERAL_SRC.format(variant), cores, _cbs(cores, specs),
+                        [f"softmax over dim {dim} of the 4D view {list(x4)}: {name} ({_SOFTMAX_SELECT_SRC}); "
+                         f"{units:,} work units on {cores.num_cores} cores, intermediates {'f32' if fp32 else x.dtype}"])
+
+
 @register_cb("ttnn.softmax")
 def softmax_cb(ctx: CBContext) -> ProgramModel:
-    """CB model of ``ttnn.softmax`` (:func:`softmax_programs`)."""
+    """CB model of ``ttnn.softmax``.
+
+    ttnn.softmax unsqueezes a tensor of rank below 4 to 4D; SoftmaxDeviceOperation then runs the
+    AttentionOptimized factory (:func:`softmax_programs`) for the last dim of a 4D tensor and a General
+    factory (:func:`softmax_general_program`) otherwise (``select_program_factory``; measured: rank 1-3
+    over the last dim AttentionOptimized, rank 5 over the last dim GeneralWSmall).
+    """
     op = ctx.op
     x, out = operand(ctx, 0), result(ctx)
     dim = op.attrs.get("dimension", -1)
     dim = dim + x.rank if dim < 0 else dim
     cc = _compute_config(op)
-    return softmax_programs(x, out, dim, bool(op.attrs.get("numericStable", False)),
-                            cc.fp32_dest_acc_en if cc else None, ctx.grid, ctx.arch.l1_size)
+    fp32_acc = cc.fp32_dest_acc_en if cc else None
+    if x.tiled and not x.sharded:
+        dim4 = dim + max(0, 4 - x.rank)
+        if not (dim4 == 3 and max(x.rank, 4) == 4):
+            return softmax_general_program(x, out, dim4, fp32_acc, ctx.grid, ctx.arch.l1_unreserved_base)
+    return softmax_programs(x, out, dim, bool(op.attrs.get("numericStable", False)), fp32_acc, ctx.grid,
+                            ctx.arch.l1_size)
 
 
 # ---------------------------------------------------------------------------

@@ -1,0 +1,92 @@
+"""Normalization and reduction models against the op-level campaign's device numbers.
+
+Each test replays one campaign instance (:mod:`benchmarks.opdiff_instances`, the module tt-mlir would emit)
+through the model and checks the CBs the mock P150 ran (ttnn 0.81.1, NO_DISPATCH capture; the records are in
+``measurements/opdiff/results.jsonl.gz``, keyed by the instance id).
+"""
+
+from __future__ import annotations
+
+from benchmarks.opdiff_instances import instance
+from ttanalyze.analysis import analyze
+from ttanalyze.arch import MOCK_P150_TTNN_0_81_1 as MOCK
+from ttanalyze.ir.parse import parse_text
+from ttanalyze.programs import program_of
+
+FULL = 1_461_120
+
+
+def model(op: str, i: int, free_l1: int = FULL):
+    inst = instance(op, i)
+    a = analyze(parse_text(inst.text, "t.mlir"))
+    return program_of(a, next(o for o in a.program.ops if o.pos.line == inst.line), arch=MOCK, free_l1=free_l1)
+
+
+def cb_bytes(p) -> list[list[int]]:
+    """Each program's static CB sizes, sorted."""
+    return [sorted(c.bytes for c in s.static_cbs) for s in p.stages]
+
+
+# ---------------------------------------------------------------------------
+# Softmax
+# ---------------------------------------------------------------------------
+
+
+def test_softmax_rank5_last_dim_runs_general_w_small():
+    # g1/ttnn.softmax/6: bfp8 [3,3,2,1024,31] over -1, fp32 accumulation: GeneralWSmall, in/out 1 bfp8 tile,
+    # mask and two scalers bf16, five f32 intermediates: 28,800 B.
+    p = model("ttnn.softmax", 6)
+    assert [s.factory for s in p.stages] == ["SoftmaxDeviceOperation::SoftmaxProgramFactoryGeneralWSmall"]
+    assert cb_bytes(p) == [[1088, 1088, 2048, 2048, 2048, 4096, 4096, 4096, 4096, 4096]]
+
+
+def test_softmax_over_h_runs_general_h_large_when_the_column_exceeds_512_kb():
+    # g1/ttnn.softmax/4: bfp8 [6080,64] over -2 (Ht 190): HLarge, 35,072 B.
+    p = model("ttnn.softmax", 4)
+    assert [s.factory for s in p.stages] == ["SoftmaxDeviceOperation::SoftmaxProgramFactoryGeneralHLarge"]
+    assert cb_bytes(p) == [[2048, 2048, 2048, 2176, 2176, 4096, 4096, 4096, 4096, 8192]]
+
+
+def test_softmax_over_a_leading_dim_runs_general_c_large():
+    # g1/ttnn.softmax/5: f32 [4,8,5,13,115] over -3: CLarge, 3 x 8,192 + 4 x 4,096 B.
+    p = model("ttnn.softmax", 5)
+    assert [s.factory for s in p.stages] == ["SoftmaxDeviceOperation::SoftmaxProgramFactoryGeneralCLarge"]
+    assert cb_bytes(p) == [[4096, 4096, 4096, 4096, 8192, 8192, 8192]]
+
+
+def test_softmax_general_f32_without_fp32_accumulation_is_refused():
+    # g1/ttnn.softmax/3: f32 [1,393293] over -2 with fp32_dest_acc_en = false: tt-metal throws "FP32
+    # destination accumulation must be enabled" (softmax_program_factory_general_h_small.cpp).
+    p = model("ttnn.softmax", 3)
+    assert p.status == "rejected" and "FP32 destination accumulation" in p.reason
+
+
+def test_softmax_fp32_accumulation_off_blocks_by_eight():
+    # g1/ttnn.softmax/7: bfp8 [8,320,1869] (Wt 59) stable, fp32_dest_acc_en = false: block 8, the row padded
+    # to 64 tiles: in0 and out0 16 bfp8 tiles (17,408), exps and x 64 bf16 tiles (131,072), five 2,048-B tiles.
+    p = model("ttnn.softmax", 7)
+    assert cb_bytes(p) == [[2048] * 5 + [17408, 17408, 131072, 131072]]
+
+
+# ---------------------------------------------------------------------------
+# Reductions
+# ---------------------------------------------------------------------------
+
+
+def test_h_reduce_is_one_pass_with_fp32_accumulation_off():
+    # g1/ttnn.max/4: f32 [4552,16], all dims, fp32_dest_acc_en = false: FillPad, W reduce, then ONE H reduce
+    # of the 143-tile column (4,096 + 8,192 + 8,192 B), no two-pass partials.
+    p = model("ttnn.max", 4)
+    assert [s.factory.split("::")[-1] for s in p.stages] == ["FillPadProgramFactory", "ReduceMultiCoreWProgramFactory",
+                                                             "ReduceMultiCoreHProgramFactory"]
+    assert max(sum(c.bytes for c in s.static_cbs) for s in p.stages) == 24576
+    # g1/ttnn.max/7: bf16 [6611,4151] over (0, 1), fp32 off: one H pass, 22,528 B at the peak.
+    p = model("ttnn.max", 7)
+    assert len(p.stages) == 3 and max(sum(c.bytes for c in s.static_cbs) for s in p.stages) == 22528
+
+
+def test_softmax_general_defaults_to_fp32_accumulation():
+    # g1/ttnn.softmax/11: bfp8 [1,2,338946] over -3 (dim 1 of the 4D view), no compute config: CLarge with f32
+    # intermediates: in/out 2 bfp8 tiles, exps/recip/tmp 4,096, add 8,192, max 1 bfp8 tile: 25,920 B.
+    p = model("ttnn.softmax", 11)
+    assert cb_bytes(p) == [[1088, 2176, 2176, 4096, 4096, 4096, 8192]]
