@@ -90,3 +90,38 @@ def test_softmax_general_defaults_to_fp32_accumulation():
     # intermediates: in/out 2 bfp8 tiles, exps/recip/tmp 4,096, add 8,192, max 1 bfp8 tile: 25,920 B.
     p = model("ttnn.softmax", 11)
     assert cb_bytes(p) == [[1088, 2176, 2176, 4096, 4096, 4096, 8192]]
+
+
+# ---------------------------------------------------------------------------
+# Group norm
+# ---------------------------------------------------------------------------
+
+
+def test_group_norm_dram_grid():
+    from ttanalyze.ops.reduction import group_norm_dram_grid
+
+    # Ht 8 -> 8x1, Ht 32 -> 8x4, Ht 126 with 2 batches -> 9x2 (9x7 = 63 virtual rows would split a batch)
+    assert group_norm_dram_grid((11, 10), 32, 4, 8, 1) == (8, 1)
+    assert group_norm_dram_grid((11, 10), 32, 2, 32, 1) == (8, 4)
+    assert group_norm_dram_grid((11, 10), 32, 2, 126, 2) == (9, 2)
+
+
+def test_group_norm_mcast():
+    # g1/ttnn.group_norm/1: [1,1,256,32] 4 groups: Mcast on 8x1 cores, seventeen CBs, 16 x 2,048 + the 4,096-B mask.
+    p = model("ttnn.group_norm", 1)
+    assert p.program.factory == "GroupNormDeviceOperation::GroupNormMcastProgramFactory"
+    assert cb_bytes(p) == [[2048] * 16 + [4096]] and p.program.cores.num_cores == 8
+    # g1/ttnn.group_norm/2: [2,1,2016,32] 2 groups: 9x2 cores, 7-tile blocks: 122,880 B per core.
+    p = model("ttnn.group_norm", 2)
+    assert sum(c.bytes for c in p.program.static_cbs) == 122880 and p.program.cores.num_cores == 18
+    # g1/ttnn.group_norm/8: [1,1,1024,32]: 8x4 cores, 36,864 B.
+    p = model("ttnn.group_norm", 8)
+    assert sum(c.bytes for c in p.program.static_cbs) == 36864 and p.program.cores.num_cores == 32
+
+
+def test_group_norm_no_mcast():
+    # g1/ttnn.group_norm/3: [1,1,16,32] (Ht 1): one core, batch >= virtual rows: NoMcast, 16 x 2,048 + an
+    # 8,192-B mask, and seven empty second-group CBs (0 B on no core): 40,960 B.
+    p = model("ttnn.group_norm", 3)
+    assert p.program.factory == "GroupNormDeviceOperation::GroupNormNoMcastProgramFactory"
+    assert cb_bytes(p) == [[0] * 7 + [2048] * 16 + [8192]]

@@ -261,9 +261,10 @@ def test_norm_sharded_inputs_are_out_of_scope():
     assert "LayerNormShardedProgramFactory" in run("ttnn.rms_norm", [bs], bs, EPS).reason
 
 
-def test_group_norm_is_out_of_scope():
-    p = run("ttnn.group_norm", [T([1, 1, 1024, 320])], T([1, 1, 1024, 320]), "num_groups = 32 : i64, epsilon = 1.0e-05 : f32")
-    assert p.status == "out_of_scope"
+def test_group_norm_of_a_sharded_input_is_out_of_scope():
+    bs = T([1, 1, 1024, 320], "bf16", "l1", "block_sharded", (4, 8), [(0, 0, 7, 3)])
+    p = run("ttnn.group_norm", [bs], bs, "num_groups = 32 : i64, epsilon = 1.0e-05 : f32")
+    assert p.status == "out_of_scope" and "GroupNormShardedProgramFactory" in p.reason
 
 
 # ---------------------------------------------------------------------------

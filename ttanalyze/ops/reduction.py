@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from math import prod
 
-from ..ir.attrs import ComputeKernelConfig, DataType
+from ..ir.attrs import ComputeKernelConfig, CoreRangeSet, DataType
 from ..ir.model import Op
 from ..layout import ceil_div
 from .cb import CB, CBContext, CBModelError, DeviceRejection, ProgramModel, core_range, cores_set
@@ -704,18 +704,175 @@ def layernorm_cb(ctx: CBContext) -> ProgramModel:
                              ctx.grid, ctx.max_l1_space)
 
 
+_GN_SRC = _TM + "normalization/groupnorm/device/groupnorm_{}_program_factory.cpp @003544fc (fitted to ttnn 0.81.1)"
+_GN_GRID_SRC = (_TM + "normalization/groupnorm/groupnorm_grid_utils.cpp find_expected_dram_grid @0c016ffe with the "
+                "num_batches test of groupnorm.cpp validate_dram_grid @0062748f")
+
+
+def group_norm_virtual_cols(grid_x: int, num_groups: int, channels: int) -> int:
+    """``compute_num_virtual_cols``: the most columns (at most ``grid_x`` and ``num_groups``) that split
+    ``channels`` into tile-wide slices holding whole groups; 0 when none does."""
+    nvc = min(grid_x, num_groups)
+    while nvc > 0 and ((channels // nvc) % TILE != 0 or num_groups % nvc != 0):
+        nvc -= 1
+    return nvc
+
+
+def group_norm_dram_grid(grid: tuple[int, int], channels: int, num_groups: int, ht: int,
+                         num_batches: int) -> tuple[int, int] | None:
+    """The core grid ttnn.group_norm picks for an interleaved input (``find_expected_dram_grid``).
+
+    The widest grid first, then the tallest: ``x`` from the device's width down, ``y`` from
+    ``min(Ht // (x // nvc), height)`` down, the first whose virtual rows ``(x // nvc) * y`` divide ``Ht``
+    (the input's height in tiles, all batches) and, when at least ``num_batches``, are a multiple of it.
+    Measured on mock P150 (campaign g1/ttnn.group_norm/1, 2, 8): Ht 8 -> 8x1, Ht 32 -> 8x4, Ht 126 with
+    2 batches -> 9x2 (9x7 would split a batch).
+    """
+    for gx in range(grid[0], 0, -1):
+        nvc = group_norm_virtual_cols(gx, num_groups, channels)
+        if nvc == 0:
+            continue
+        rows_per_y = gx // nvc
+        for gy in range(min(ht // rows_per_y, grid[1]), 0, -1):
+            nvr = rows_per_y * gy
+            if ht % nvr == 0 and (nvr < num_batches or nvr % num_batches == 0):
+                return gx, gy
+    return None
+
+
+def max_tile_span(width: int, group_size: int) -> int:
+    """``find_max_tile_span``: the most tiles (of 32 columns) one group of ``group_size`` channels
+    touches, walking the groups across ``width`` channels."""
+    pos, span = 0, 0
+    while pos < width:
+        end = pos + group_size
+        span = max(span, (end - 1) // TILE - pos // TILE + 1)
+        pos = end
+    return span
+
+
+def group_norm_program(x: Tensor, out: Tensor, num_groups: int, gamma: Tensor | None, beta: Tensor | None,
+                       grid: tuple[int, int]) -> ProgramModel:
+    """GroupNormMcastProgramFactory / GroupNormNoMcastProgramFactory: group_norm of an interleaved TILE
+    input ``[N, 1, HW, C]`` (bf16), as ttnn.group_norm runs it with no input mask (it builds one, bf16,
+    one tile row per group slice) and ``num_out_blocks`` left to its heuristic.
+
+    Grid: :func:`group_norm_dram_grid`; ``nvc`` virtual columns (:func:`group_norm_virtual_cols`), the
+    cores ``(x // nvc) * nvc`` columns by ``y`` rows; ``nvr = (x // nvc) * y`` virtual rows.  NoMcast
+    when ``N >= nvr``, else Mcast (``select_program_factory``).  Per core: ``Mt = Ht / nvr`` tile
+    rows of ``N_c = C / nvc`` channels; ``batches = N / nvr`` when ``N > nvr`` else 1; ``block_ht =
+    Mt / batches``; ``block_wt`` = the most tiles one group spans (:func:`max_tile_span`);
+    ``num_out_blocks`` the power of two reaching ``HW * C / (65536 * nvc * nvr)`` (at least 1);
+    ``block = block_ht / num_out_blocks * block_wt`` tiles.
+
+    CBs (intermediates in the input's format), in creation order: ``in0``, ``out``, ``in`` ``block``
+    tiles each (per core); ``scaler``, ``eps``, ``cinv`` one tile; ``gamma`` / ``beta`` ``N_c / 32``
+    tiles of their format; the ``input_mask`` ``2 * block_wt`` bf16 tiles (Mcast), ``2 * block_wt *
+    groups_per_core`` (NoMcast; one measured instance); ``x``, ``xmm``, ``xmm2``, ``xmm3`` ``block``
+    tiles; ``ex_partial``, ``ex2_partial``, ``ex_external``, ``ex_global``, ``ex2_global``, ``ex2pe`` one
+    tile each.  NoMcast also creates each per-core CB for its second core group (uneven batches; empty
+    and 0 B when the batches split evenly).  The stored source (003544fc) sizes ``ex_external`` ``2 *
+    cores per mcast group`` tiles; ttnn 0.81.1 measured one tile.  Measured on mock P150 (campaign
+    g1/ttnn.group_norm/1, 2, 3, 8): [1,1,256,32] 4 groups 8 cores 36,864 B; [2,1,2016,32] 18 cores
+    (7-tile blocks) 122,880 B; [1,1,16,32] NoMcast on one core 40,960 B.
+
+    Raises:
+        CBModelError: a non-bf16 input, or no grid satisfies the split.
+    """
+    if x.dtype != BF16:
+        raise CBModelError(f"group_norm of a {x.dtype} input is not modeled (the factories take bf16)")
+    n = x.padded[0] if x.rank == 4 else 1
+    channels = x.padded[-1]
+    ht = prod(x.padded[:-1]) // TILE
+    gxy = group_norm_dram_grid(grid, channels, num_groups, ht, n)
+    if gxy is None:
+        raise CBModelError(f"group_norm: no DRAM core grid splits Ht {ht} into whole batches with {num_groups} "
+                           f"groups over {channels} channels (ttnn TT_FATAL 'Could not determine a valid DRAM core grid')")
+    gx, gy = gxy
+    nvc = group_norm_virtual_cols(gx, num_groups, channels)
+    nvr = (gx // nvc) * gy
+    cols = (gx // nvc) * nvc
+    cores = cores_set(core_range(0, 0, cols - 1, gy - 1))
+    mt = ht // nvr
+    per_core_n = channels // nvc
+    batches = n // nvr if n > nvr else 1
+    groups_per_core = num_groups // nvc if num_groups > nvc else 1
+    block_wt = max_tile_span(per_core_n, channels // num_groups)
+    heuristic = max(1, prod(x.padded[1:]) // (65536 * nvc * nvr))
+    out_blocks = 1
+    while out_blocks < heuristic and out_blocks < 256:
+        out_blocks <<= 1
+    block = mt // batches // out_blocks * block_wt
+    mcast = n < nvr
+    tile, tin, tout, bf = BF16.tile_bytes(), x.tile_bytes, out.tile_bytes, BF16.tile_bytes()
+    none = CoreRangeSet(())
+
+    cbs: list[CB] = []
+
+    def add(name: str, page: int, pages: int, on: CoreRangeSet = cores) -> None:
+        cbs.append(CB(len(cbs), name, page, pages, on))
+
+    def per_core(name: str, page: int) -> None:
+        add(name, page, block)
+        if not mcast:
+            add(f"{name}_group_2", page, 0, none)
+
+    if mcast:
+        add("in0", tin, block)
+        add("out", tout, block)
+    else:
+        add("in0", tin, block)
+        add("out", tout, block)
+        add("in0_group_2", tin, 0, none)
+        add("out_group_2", tout, 0, none)
+    per_core("in", tin)
+    for name in ("scaler", "eps", "cinv"):
+        add(name, tile, 1)
+    for name, w in (("gamma", gamma), ("beta", beta)):
+        if w is not None:
+            add(name, w.tile_bytes, ceil_div(per_core_n, TILE))
+    add("input_mask", bf, 2 * block_wt * (1 if mcast else groups_per_core))
+    for name in ("x", "xmm", "xmm2", "xmm3"):
+        per_core(name, tile)
+    for name in ("ex_partial", "ex2_partial", "ex_external", "ex_global", "ex2_global", "ex2pe"):
+        add(name, tile, 1)
+    factory = "Mcast" if mcast else "NoMcast"
+    return ProgramModel(f"GroupNormDeviceOperation::GroupNorm{factory}ProgramFactory",
+                        _GN_SRC.format("mcast" if mcast else "no_mcast"), cores, cbs,
+                        [f"grid {gx}x{gy} ({_GN_GRID_SRC}): {nvc} virtual columns x {nvr} virtual rows; {mt} tile "
+                         f"rows x {per_core_n} channels per core, {groups_per_core} groups per core, block {block} tiles "
+                         f"({out_blocks} out blocks)"])
+
+
 @register_cb("ttnn.group_norm")
 def group_norm_cb(ctx: CBContext) -> ProgramModel:
-    """``ttnn.group_norm``: its factories (sharded / DRAM mcast, welford) are not modeled.
+    """CB model of ``ttnn.group_norm`` (:func:`group_norm_program` for an interleaved TILE input).
 
     Raises:
         DeviceRejection: an interleaved ROW_MAJOR input (groupnorm.cpp TT_FATAL "interleaved (non-sharded)
             input must be in TILE layout"; measured: campaign instances g1/ttnn.group_norm/0, 4, 5).
-        CBModelError: otherwise.  Interleaved TILE inputs run GroupNormMcastProgramFactory on the mock
-            (ttnn 0.81.1, called with ``inplace`` left to ttnn as tt-mlir's runtime does; campaign records).
+        CBModelError: a sharded input (the sharded and welford factories are not modeled), an input that
+            is not rank 4.
     """
+    op = ctx.op
     x = operand(ctx, 0)
     if not x.sharded and not x.tiled:
         raise DeviceRejection("group_norm: an interleaved (non-sharded) input must be in TILE layout "
                               "(groupnorm.cpp TT_FATAL)")
-    raise CBModelError("group_norm programs (GroupNormMcastProgramFactory and the sharded factories) are not modeled")
+    if x.sharded:
+        raise CBModelError("group_norm of a sharded input runs GroupNormShardedProgramFactory: not modeled")
+    if x.rank != 4:
+        raise CBModelError(f"group_norm of a rank-{x.rank} input is not modeled (ttnn requires rank 4)")
+    # operands: input, input_mask?, weight?, bias? (operandSegmentSizes, TTNNOps.td GroupNormOp)
+    seg = _segments(op) or [1, 0, 0, 0]
+    if len(op.operands) > 1 and len(seg) < 4:
+        raise CBModelError("group_norm with optional operands but no operandSegmentSizes is not modeled")
+    if len(seg) > 1 and seg[1]:
+        raise CBModelError("group_norm with an input mask is not modeled (ttnn builds its own by default)")
+    vals = list(op.operands)
+    gamma = tensor_of(vals[1], ctx.arch, "weight of ttnn.group_norm") if len(seg) > 2 and seg[2] else None
+    beta = tensor_of(vals[1 + seg[2]], ctx.arch, "bias of ttnn.group_norm") if len(seg) > 3 and seg[3] else None
+    groups = op.attrs.get("num_groups")
+    if not isinstance(groups, int) or isinstance(groups, bool) or groups <= 0:
+        raise CBModelError("group_norm: num_groups is not a positive integer")
+    return group_norm_program(x, result(ctx), groups, gamma, beta, ctx.grid)
