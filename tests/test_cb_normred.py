@@ -125,3 +125,31 @@ def test_group_norm_no_mcast():
     p = model("ttnn.group_norm", 3)
     assert p.program.factory == "GroupNormDeviceOperation::GroupNormNoMcastProgramFactory"
     assert cb_bytes(p) == [[0] * 7 + [2048] * 16 + [8192]]
+
+
+def test_integer_sum_moves_leading_dims_with_transposes():
+    # g1/ttnn.sum/0: si32 [4,3,1,4] over (1, 2, 3): FillPad, W, H, TransposeHC, H, TransposeHC (no FastReduceNC);
+    # si32 2-tile input and output (8,192), bf16 scaler: 24,576 B at the peak (the fill).
+    p = model("ttnn.sum", 0)
+    assert [s.factory.split("::")[-1] for s in p.stages] == [
+        "FillPadProgramFactory", "ReduceMultiCoreWProgramFactory", "ReduceMultiCoreHProgramFactory",
+        "TransposeHCTiledInterleavedProgramFactory", "ReduceMultiCoreHProgramFactory",
+        "TransposeHCTiledInterleavedProgramFactory"]
+    assert cb_bytes(p)[1] == [2048, 8192, 8192] and max(sum(b) for b in cb_bytes(p)) == 24576
+
+
+def test_sharded_input_reduced_through_interleaved_intermediates():
+    # g1/ttnn.sum/4: f32 [8969,3] block-sharded on 5 cores over (0, 1): FillPadL1Sharded on the 5 shard cores,
+    # then W on 110 cores and H on one, 8,192 + 4,096 + 8,192 B each.
+    p = model("ttnn.sum", 4)
+    assert [s.factory.split("::")[-1] for s in p.stages] == [
+        "FillPadL1ShardedProgramFactory", "ReduceMultiCoreWProgramFactory", "ReduceMultiCoreHProgramFactory"]
+    assert [s.cores.num_cores for s in p.stages] == [5, 110, 1]
+    assert cb_bytes(p)[1:] == [[4096, 8192, 8192]] * 2
+
+
+def test_block_float_min_runs_negated_reduces():
+    # g1/ttnn.min/8: bfp8 [2,4,1,1] over the last dim: typecast, FillPad, typecast, then the W reduce with its
+    # 1-tile acc and ineg buffers: 2,176 + 2,048 + 2,176 + 1,088 + 1,088 B on 8 cores.
+    p = model("ttnn.min", 8)
+    assert cb_bytes(p)[-1] == [1088, 1088, 2048, 2176, 2176] and p.stages[-1].cores.num_cores == 8

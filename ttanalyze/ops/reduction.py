@@ -120,7 +120,7 @@ def _compute_config(op: Op) -> ComputeKernelConfig | None:
 # ---------------------------------------------------------------------------
 
 
-def reduce_w_program(x: Tensor, out: Tensor, grid: tuple[int, int]) -> ProgramModel:
+def reduce_w_program(x: Tensor, out: Tensor, grid: tuple[int, int], negate: bool = False) -> ProgramModel:
     """ReduceMultiCoreWProgramFactory: reduce the last dim of ``x`` (4D view NC x Ht x Wt tiles).
 
     Interleaved path: rows ``NC * Ht`` split over the cores column by column
@@ -136,6 +136,11 @@ def reduce_w_program(x: Tensor, out: Tensor, grid: tuple[int, int]) -> ProgramMo
     16,384 + 2,048 + 4,096 B on 32 cores; [1,1,64,96] (Wt 3) 4,096 + 2,048 +
     4,096 B; [1,150,32,96] (150 rows: 1 or 2 per core) 2-tile input; height-sharded
     f32 [32,128] shards 8,192 + 16,384 (shard) + 4,096 + 4,096 (shard) B.
+
+    ``negate`` (min of a block-float tensor, computed as ``-max(-x)`` inside the
+    kernel): two more 1-tile DFBs of the output's format, ``acc`` and ``ineg``
+    (reduce_op_multi_core_w_program_factory.cpp @05ddaab1 ``use_fpu_negate``;
+    measured: g1/ttnn.min/8 and g1/ttnn.min/4, bfp8 2,176 + 2,048 + 2,176 + 1,088 + 1,088 B).
     """
     nc, ht, wt = dims4(x)
     rows = nc * ht
@@ -150,7 +155,10 @@ def reduce_w_program(x: Tensor, out: Tensor, grid: tuple[int, int]) -> ProgramMo
     split = split_work_to_cores(grid, rows)
     cores = split.all_cores
     share = max(1, split.units_per_core_min) * wt
-    cbs = _cbs(cores, [("input", x.tile_bytes, 8 if share >= 4 else 2), ("scaler", scaler, 1), ("output", out.tile_bytes, 2)])
+    specs = [("input", x.tile_bytes, 8 if share >= 4 else 2), ("scaler", scaler, 1), ("output", out.tile_bytes, 2)]
+    if negate:
+        specs += [("acc", out.tile_bytes, 1), ("ineg", out.tile_bytes, 1)]
+    cbs = _cbs(cores, specs)
     return ProgramModel("ReduceDeviceOperation::ReduceMultiCoreWProgramFactory", _REDUCE_SRC.format("w"), cores, cbs,
                         [f"{rows:,} tile rows of Wt {wt} on {cores.num_cores} cores; at least {share} input tiles per core"])
 
@@ -170,7 +178,8 @@ def h_two_pass(x: Tensor, grid: tuple[int, int], fp32_acc: bool | None = None) -
     return fp32_acc is not False and ht >= 20 and (grid[0] * grid[1]) // (nc * wt) >= 2
 
 
-def reduce_h_programs(x: Tensor, out: Tensor, grid: tuple[int, int], fp32_acc: bool | None = None) -> list[ProgramModel]:
+def reduce_h_programs(x: Tensor, out: Tensor, grid: tuple[int, int], fp32_acc: bool | None = None,
+                      negate: bool = False) -> list[ProgramModel]:
     """ReduceMultiCoreHProgramFactory: reduce the second-last dim, in one or two programs.
 
     One pass: columns ``NC * Wt`` split column by column; DFBs ``input`` 8 tiles
@@ -198,6 +207,17 @@ def reduce_h_programs(x: Tensor, out: Tensor, grid: tuple[int, int], fp32_acc: b
                            ("scaler", scaler, 1), ("output_shard", out.tile_bytes, out.shard.tiles)],
                    backed=("input_shard", "output_shard"))
         return [ProgramModel(name, _REDUCE_SRC.format("h"), cores, cbs, ["width-sharded input and output: shard-resident H reduce"])]
+    if negate:
+        # min of a block-float tensor: one pass; input and output hold a dest register's worth of tiles (4, or 8
+        # with fp32 accumulation off), ``acc`` and ``ineg`` Ht tiles of the output's format (the stored source
+        # @2441aa26 sizes them by the chunk; measured g1/ttnn.min/4: bfp8, one column of Ht 55 on one core,
+        # 4,352 + 2,048 + 4,352 + 59,840 + 59,840 B; Ht 1: 1,088-B acc and ineg)
+        chunk = 8 if fp32_acc is False else 4
+        cores = split_work_to_cores(grid, cols).all_cores
+        cbs = _cbs(cores, [("input", x.tile_bytes, chunk), ("scaler", scaler, 1), ("output", out.tile_bytes, chunk),
+                           ("acc", out.tile_bytes, ht), ("ineg", out.tile_bytes, ht)])
+        return [ProgramModel(name, _REDUCE_SRC.format("h"), cores, cbs,
+                             [f"negated (min) H reduce: {cols:,} tile columns of Ht {ht} on {cores.num_cores} cores"])]
     if not h_two_pass(x, grid, fp32_acc):
         split = split_work_to_cores(grid, cols)
         cores = split.all_cores
@@ -280,12 +300,16 @@ def reduce_steps(kind: str, x: Tensor, dims: list[int], keep: bool, out: Tensor,
     the input's format, as max and min do); block-float inputs keep their
     format; the last reduce writes the result's dtype.  (Measured: mean bf16
     [1,4,64,64] over (1,2,3) f32 intermediates, over (2,3) and [2,7,96] over
-    (0,1,2) bf16.)
+    (0,1,2) bf16.)  An integer sum moves leading dims with transposes like max
+    (no FastReduceNC) and keeps its dtype; min of a block-float tensor runs the
+    negated reduces (``negate`` of :func:`reduce_w_program` /
+    :func:`reduce_h_programs`); a sharded input with an interleaved result is
+    filled by the sharded FillPad, then reduced through interleaved intermediates.
 
     Raises:
-        CBModelError: min of bfloat8_b (negate path), non-f32 sums over all dims
-            (their FastReduceNC stages keep the input format: not modeled),
-            row-major or sharded multi-program reductions.
+        CBModelError: non-f32 float sums over all dims (their FastReduceNC stages
+            keep the input format: not modeled), row-major inputs, multi-program
+            reductions with a sharded result.
     """
     grid = ctx.grid
     cc = _compute_config(ctx.op)
@@ -295,13 +319,15 @@ def reduce_steps(kind: str, x: Tensor, dims: list[int], keep: bool, out: Tensor,
     if not x.tiled:
         raise CBModelError(f"{kind} of a row-major tensor is not modeled")
     check_fill_pad(x)
-    if kind == "min" and x.dtype.is_block_float:
-        raise CBModelError("min of a block-float tensor runs the negate (-max(-x)) programs: not modeled")
+    negate = kind == "min" and x.dtype.is_block_float
     w_dim, h_dim = r - 1, (r - 2 if r >= 2 else None)
     red_w, red_h = w_dim in dims, h_dim is not None and h_dim in dims
     others = sorted((d for d in dims if d not in (w_dim, h_dim)), reverse=True)
     steps: list[ProgramModel] = fill_pad_program(x, grid, ctx.arch)
-    nc_sum = kind == "sum" and x.dtype != F32 and bool(others)
+    integer = x.dtype.name in ("si32", "u32", "u16", "u8")
+    # an integer sum moves the leading dims into H with transposes, as max/min do (measured: g1/ttnn.sum/0, si32
+    # over (1, 2, 3): W, H, TransposeHC, H, TransposeHC; no FastReduceNC)
+    nc_sum = kind == "sum" and x.dtype != F32 and not integer and bool(others)
     if nc_sum and len(dims) == r:
         raise CBModelError("a non-f32 sum over every dim keeps FastReduceNC stages in the input format: not modeled")
     plan: list[tuple[str, int]] = [("nc", d) for d in others] if nc_sum else []
@@ -311,12 +337,15 @@ def reduce_steps(kind: str, x: Tensor, dims: list[int], keep: bool, out: Tensor,
         plan += ([("w", w_dim)] if red_w else []) + ([("h", h_dim)] if red_h else [])
     if not nc_sum:
         plan += [("t", d) for d in others]
-    if len(plan) > 1 and (x.sharded or out.sharded):
+    # a sharded input with an interleaved result: the programs after the fill read and write interleaved
+    # intermediates (measured: g1/ttnn.sum/4 block-sharded, g1/ttnn.min/6 height-sharded: FillPadL1Sharded, then
+    # the interleaved W and H reduces)
+    if len(plan) > 1 and out.sharded:
         raise CBModelError(f"{kind} over {dims} with sharded tensors runs several sharded programs: not modeled")
     cur = x
     inter = out.with_(shape=x.shape, mem=MemCfg(out.buffer_type, "interleaved"))
     widen = kind == "sum" or (kind == "mean" and bool(others) and len(dims) < r)
-    inter_dtype = F32 if widen and not x.dtype.is_block_float else x.dtype
+    inter_dtype = F32 if widen and not x.dtype.is_block_float and not integer else x.dtype
     for i, (step, d) in enumerate(plan):
         last = i == len(plan) - 1
         dtype = out.dtype if last else inter_dtype
@@ -326,7 +355,7 @@ def reduce_steps(kind: str, x: Tensor, dims: list[int], keep: bool, out: Tensor,
             t1 = inter.with_(shape=tuple(moved), dtype=cur.dtype)
             steps += transpose_steps(cur, d, h_dim, t1, grid)
             red = t1.with_(shape=_set(t1.shape, h_dim, 1), dtype=dtype)
-            steps += reduce_h_programs(t1, red, grid, fp32_acc)
+            steps += reduce_h_programs(t1, red, grid, fp32_acc, negate)
             back = list(red.shape)
             back[d], back[h_dim] = back[h_dim], back[d]
             cur = inter.with_(shape=tuple(back), dtype=dtype)
@@ -340,9 +369,9 @@ def reduce_steps(kind: str, x: Tensor, dims: list[int], keep: bool, out: Tensor,
             if step == "nc":
                 steps.append(fast_reduce_nc_program(cur, d + max(0, 4 - r), nxt, grid))
             elif step == "w":
-                steps.append(reduce_w_program(cur, nxt, grid))
+                steps.append(reduce_w_program(cur, nxt, grid, negate))
             else:
-                steps += reduce_h_programs(cur, nxt, grid, fp32_acc)
+                steps += reduce_h_programs(cur, nxt, grid, fp32_acc, negate)
         cur = nxt
     if not keep and tuple(out.shape) != tuple(cur.shape):
         steps += reshape_steps(cur.with_(mem=out.mem), tuple(out.shape), out, ctx)
