@@ -153,3 +153,14 @@ def test_block_float_min_runs_negated_reduces():
     # 1-tile acc and ineg buffers: 2,176 + 2,048 + 2,176 + 1,088 + 1,088 B on 8 cores.
     p = model("ttnn.min", 8)
     assert cb_bytes(p)[-1] == [1088, 1088, 2048, 2176, 2176] and p.stages[-1].cores.num_cores == 8
+
+
+def test_float_sum_over_every_dim_keeps_the_input_format():
+    # g1/ttnn.sum/7: bf16 [1,4,4,949,3212] over every dim: FillPad, FastReduceNC over dims 2, 1, 0 with bf16
+    # (not f32) output tiles, a tile slice (2 tiles + 20 B of scratch), W on 30 cores, H on one: 22,528 B.
+    p = model("ttnn.sum", 7)
+    assert [s.factory.split("::")[-1] for s in p.stages] == [
+        "FillPadProgramFactory"] + ["FastReduceNCProgramFactory"] * 3 + [
+        "SliceTileProgramFactory", "ReduceMultiCoreWProgramFactory", "ReduceMultiCoreHProgramFactory"]
+    assert cb_bytes(p)[1:4] == [[2048, 4096, 16384]] * 2 + [[2048, 4096, 4096]]
+    assert max(sum(b) for b in cb_bytes(p)) == 22528

@@ -27,7 +27,7 @@ from ..ir.attrs import ComputeKernelConfig, CoreRangeSet, DataType
 from ..ir.model import Op
 from ..layout import ceil_div
 from .cb import CB, CBContext, CBModelError, DeviceRejection, ProgramModel, core_range, cores_set
-from .data_movement import check_fill_pad, fill_pad_program, reshape_steps, transpose_steps
+from .data_movement import check_fill_pad, fill_pad_program, reshape_steps, slice_tile_program, transpose_steps
 from .registry import ShapeError, norm_dim, register, register_cb, tensor_shape
 from .tensors import TILE, MemCfg, Tensor, operand, result, tensor_of
 from .work_split import split_work_to_cores
@@ -307,9 +307,8 @@ def reduce_steps(kind: str, x: Tensor, dims: list[int], keep: bool, out: Tensor,
     filled by the sharded FillPad, then reduced through interleaved intermediates.
 
     Raises:
-        CBModelError: non-f32 float sums over all dims (their FastReduceNC stages
-            keep the input format: not modeled), row-major inputs, multi-program
-            reductions with a sharded result.
+        CBModelError: row-major inputs, multi-program reductions with a sharded
+            result.
     """
     grid = ctx.grid
     cc = _compute_config(ctx.op)
@@ -328,9 +327,14 @@ def reduce_steps(kind: str, x: Tensor, dims: list[int], keep: bool, out: Tensor,
     # an integer sum moves the leading dims into H with transposes, as max/min do (measured: g1/ttnn.sum/0, si32
     # over (1, 2, 3): W, H, TransposeHC, H, TransposeHC; no FastReduceNC)
     nc_sum = kind == "sum" and x.dtype != F32 and not integer and bool(others)
-    if nc_sum and len(dims) == r:
-        raise CBModelError("a non-f32 sum over every dim keeps FastReduceNC stages in the input format: not modeled")
+    # a non-f32 float sum over every dim keeps every intermediate in the input's format and slices the
+    # FastReduceNC result (a tile-layout slice of the same shape) before the W and H reduces (measured:
+    # g1/ttnn.sum/7, bf16 [1,4,4,949,3212]: FillPad, three FastReduceNC with 2 bf16 output tiles, SliceTile
+    # 4,096 + 20 B, W on 30 cores and H on one, bf16 throughout)
+    full_nc = nc_sum and len(dims) == r
     plan: list[tuple[str, int]] = [("nc", d) for d in others] if nc_sum else []
+    if full_nc:
+        plan.append(("slice", -1))
     if red_w and red_h and not others and dims4(x) == (1, 1, 1) and x.dtype != F32:
         plan.append(("hw", -1))
     else:
@@ -345,7 +349,7 @@ def reduce_steps(kind: str, x: Tensor, dims: list[int], keep: bool, out: Tensor,
     cur = x
     inter = out.with_(shape=x.shape, mem=MemCfg(out.buffer_type, "interleaved"))
     widen = kind == "sum" or (kind == "mean" and bool(others) and len(dims) < r)
-    inter_dtype = F32 if widen and not x.dtype.is_block_float and not integer else x.dtype
+    inter_dtype = F32 if widen and not x.dtype.is_block_float and not integer and not full_nc else x.dtype
     for i, (step, d) in enumerate(plan):
         last = i == len(plan) - 1
         dtype = out.dtype if last else inter_dtype
@@ -360,6 +364,9 @@ def reduce_steps(kind: str, x: Tensor, dims: list[int], keep: bool, out: Tensor,
             back[d], back[h_dim] = back[h_dim], back[d]
             cur = inter.with_(shape=tuple(back), dtype=dtype)
             steps += transpose_steps(red, d, h_dim, cur, grid)
+            continue
+        if step == "slice":
+            steps.append(slice_tile_program(cur, tuple(cur.shape), grid))
             continue
         if step == "hw":
             nxt = (out if last else inter).with_(shape=_set(_set(cur.shape, w_dim, 1), h_dim, 1), dtype=dtype)
