@@ -164,3 +164,12 @@ def test_float_sum_over_every_dim_keeps_the_input_format():
         "SliceTileProgramFactory", "ReduceMultiCoreWProgramFactory", "ReduceMultiCoreHProgramFactory"]
     assert cb_bytes(p)[1:4] == [[2048, 4096, 16384]] * 2 + [[2048, 4096, 4096]]
     assert max(sum(b) for b in cb_bytes(p)) == 22528
+
+
+def test_f32_min_without_fp32_accumulation_runs_the_negated_h_reduce():
+    # g1/ttnn.min/1: f32 [5,3,2,283,236] over (0, 1, 3), fp32_dest_acc_en = false: min as -max(-x); the H reduce
+    # of 240 columns on 110 cores (3 and 2 each) holds 8-tile input and output (the dest register without fp32
+    # accumulation) and Ht 9 x lcm(3, 2) = 54-tile acc and ineg buffers: 32,768 + 4,096 + 32,768 + 2 x 221,184 B.
+    p = model("ttnn.min", 1)
+    assert cb_bytes(p)[1] == [4096, 32768, 32768, 221184, 221184] and p.stages[1].cores.num_cores == 110
+    assert max(sum(b) for b in cb_bytes(p)) == 512000

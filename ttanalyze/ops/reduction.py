@@ -21,7 +21,7 @@ the L1 of its largest program.
 
 from __future__ import annotations
 
-from math import prod
+from math import lcm, prod
 
 from ..ir.attrs import ComputeKernelConfig, CoreRangeSet, DataType
 from ..ir.model import Op
@@ -208,14 +208,20 @@ def reduce_h_programs(x: Tensor, out: Tensor, grid: tuple[int, int], fp32_acc: b
                    backed=("input_shard", "output_shard"))
         return [ProgramModel(name, _REDUCE_SRC.format("h"), cores, cbs, ["width-sharded input and output: shard-resident H reduce"])]
     if negate:
-        # min of a block-float tensor: one pass; input and output hold a dest register's worth of tiles (4, or 8
-        # with fp32 accumulation off), ``acc`` and ``ineg`` Ht tiles of the output's format (the stored source
-        # @2441aa26 sizes them by the chunk; measured g1/ttnn.min/4: bfp8, one column of Ht 55 on one core,
-        # 4,352 + 2,048 + 4,352 + 59,840 + 59,840 B; Ht 1: 1,088-B acc and ineg)
+        # fused negate (min as -max(-x)): one pass; input and output hold a dest register's worth of tiles (4, or 8
+        # with fp32 accumulation off: get_dest_reg_count); ``acc`` and ``ineg`` Ht * lcm(columns per core of the
+        # two core groups) tiles of the output's format, so the kernel's pushes wrap the FIFO exactly
+        # (reduce_op_multi_core_h_program_factory.cpp @d9bd5632-era ``negate_cb_tiles``; measured g1/ttnn.min/4:
+        # bfp8 Ht 55, one column: 4,352 + 2,048 + 4,352 + 2 x 59,840 B; g1/ttnn.min/1: f32 Ht 9, 240 columns on
+        # 110 cores (3 and 2 each): 32,768 + 4,096 + 32,768 + 2 x 221,184 B)
         chunk = 8 if fp32_acc is False else 4
-        cores = split_work_to_cores(grid, cols).all_cores
+        split = split_work_to_cores(grid, cols)
+        g1 = split.units_per_core_group_1
+        g2 = split.units_per_core_min if split.num_cores and cols % split.num_cores else 0
+        per_nc = lcm(g1, g2) if g1 and g2 else (g1 or g2)
+        cores = split.all_cores
         cbs = _cbs(cores, [("input", x.tile_bytes, chunk), ("scaler", scaler, 1), ("output", out.tile_bytes, chunk),
-                           ("acc", out.tile_bytes, ht), ("ineg", out.tile_bytes, ht)])
+                           ("acc", out.tile_bytes, ht * per_nc), ("ineg", out.tile_bytes, ht * per_nc)])
         return [ProgramModel(name, _REDUCE_SRC.format("h"), cores, cbs,
                              [f"negated (min) H reduce: {cols:,} tile columns of Ht {ht} on {cores.num_cores} cores"])]
     if not h_two_pass(x, grid, fp32_acc):
@@ -318,7 +324,10 @@ def reduce_steps(kind: str, x: Tensor, dims: list[int], keep: bool, out: Tensor,
     if not x.tiled:
         raise CBModelError(f"{kind} of a row-major tensor is not modeled")
     check_fill_pad(x)
-    negate = kind == "min" and x.dtype.is_block_float
+    # min runs the fused-negate kernels (-max(-x)) for a block-float input and for f32 with fp32 accumulation off
+    # (generic_reductions.cpp reduce_min; measured: g1/ttnn.min/4, 8 bfp8, g1/ttnn.min/1 f32 with
+    # fp32_dest_acc_en = false; bf16 and f32 with it on or absent reduce MIN directly: g1/ttnn.min/0, 2, 3, 7)
+    negate = kind == "min" and (x.dtype.is_block_float or (x.dtype == F32 and fp32_acc is False))
     w_dim, h_dim = r - 1, (r - 2 if r >= 2 else None)
     red_w, red_h = w_dim in dims, h_dim is not None and h_dim in dims
     others = sorted((d for d in dims if d not in (w_dim, h_dim)), reverse=True)
@@ -357,13 +366,13 @@ def reduce_steps(kind: str, x: Tensor, dims: list[int], keep: bool, out: Tensor,
             moved = list(cur.shape)
             moved[d], moved[h_dim] = moved[h_dim], moved[d]
             t1 = inter.with_(shape=tuple(moved), dtype=cur.dtype)
-            steps += transpose_steps(cur, d, h_dim, t1, grid)
+            steps += transpose_steps(cur, d, h_dim, t1, grid, ctx.arch)
             red = t1.with_(shape=_set(t1.shape, h_dim, 1), dtype=dtype)
             steps += reduce_h_programs(t1, red, grid, fp32_acc, negate)
             back = list(red.shape)
             back[d], back[h_dim] = back[h_dim], back[d]
             cur = inter.with_(shape=tuple(back), dtype=dtype)
-            steps += transpose_steps(red, d, h_dim, cur, grid)
+            steps += transpose_steps(red, d, h_dim, cur, grid, ctx.arch)
             continue
         if step == "slice":
             steps.append(slice_tile_program(cur, tuple(cur.shape), grid))
