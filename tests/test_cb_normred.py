@@ -173,3 +173,26 @@ def test_f32_min_without_fp32_accumulation_runs_the_negated_h_reduce():
     p = model("ttnn.min", 1)
     assert cb_bytes(p)[1] == [4096, 32768, 32768, 221184, 221184] and p.stages[1].cores.num_cores == 110
     assert max(sum(b) for b in cb_bytes(p)) == 512000
+
+
+def _h_reduce_input_tiles(columns: int, dtype: str, acc: str | None) -> int:
+    from benchmarks.opdiff_instances import SYSTEM_DESC, dram
+    from ttanalyze.ir.emit import module_text, single_op_func
+
+    cc = f"compute_config = #ttnn.device_compute_kernel_config<math_fidelity = hifi4, fp32_dest_acc_en = {acc}>, " if acc else ""
+    shape = (1, 1, 64, 32 * columns)
+    text = module_text(SYSTEM_DESC, single_op_func("ttnn.max", [dram(shape, dtype)], [dram((1, 1, 1, 32 * columns), dtype)],
+                                                   f"{cc}dim_arg = [2 : i32], keep_dim = true"))
+    a = analyze(parse_text(text, "t.mlir"))
+    p = program_of(a, next(o for o in a.program.ops if o.name == "ttnn.max"), arch=MOCK, free_l1=FULL)
+    return p.stages[-1].cbs[0].pages
+
+
+def test_h_reduce_input_double_buffers_a_dest_register_of_columns():
+    # measurements/normred/probe.py (normred/hshare*): [1,1,64,32*C] over H on 110 cores.  fp32 accumulation on
+    # (or absent): 2 tiles for 2 or 3 columns per core, 8 for 4 or 8; off: 2 tiles up to 4 columns, 16 from 8.
+    assert [_h_reduce_input_tiles(c, "f32", None) for c in (220, 330, 440, 880)] == [2, 2, 8, 8]
+    assert [_h_reduce_input_tiles(c, "bf16", "false") for c in (220, 440, 880, 1760)] == [2, 2, 16, 16]
+    assert _h_reduce_input_tiles(880, "bf16", "true") == 8
+    # g1/ttnn.mean/1: bfp8 [3,7,5,27,262] over dim 3, fp32 off, 945 columns (8 or 9 per core): 16 bfp8 tiles.
+    assert cb_bytes(model("ttnn.mean", 1))[3] == [2048, 2176, 17408]

@@ -182,8 +182,11 @@ def reduce_h_programs(x: Tensor, out: Tensor, grid: tuple[int, int], fp32_acc: b
                       negate: bool = False) -> list[ProgramModel]:
     """ReduceMultiCoreHProgramFactory: reduce the second-last dim, in one or two programs.
 
-    One pass: columns ``NC * Wt`` split column by column; DFBs ``input`` 8 tiles
-    when the smaller per-core share of columns is at least 4, else 2;
+    One pass: columns ``NC * Wt`` split column by column; DFBs ``input`` ``2 *
+    chunk`` tiles when the smaller per-core share of columns is at least
+    ``chunk`` (the dest register's tiles: 4, or 8 with ``fp32_dest_acc_en =
+    false``), else 2 (measured by measurements/normred/probe.py: f32 shares 2, 3
+    -> 2 tiles, 4, 8 -> 8; bf16 with fp32 off shares 2, 4 -> 2, 8, 16 -> 16);
     ``scaler`` one tile; ``output`` 2 tiles.  Width-sharded input and output in
     L1: ``input`` 2 tiles, the input shard, ``scaler``, the output shard on the
     shard grid.  Two passes (:func:`h_two_pass`): ``chunks = min(Ht, cores //
@@ -228,7 +231,11 @@ def reduce_h_programs(x: Tensor, out: Tensor, grid: tuple[int, int], fp32_acc: b
         split = split_work_to_cores(grid, cols)
         cores = split.all_cores
         share = max(1, split.units_per_core_min)
-        cbs = _cbs(cores, [("input", x.tile_bytes, 8 if share >= 4 else 2), ("scaler", scaler, 1), ("output", out.tile_bytes, 2)])
+        # the reader streams rows of ``chunk`` columns (the dest register: 4 tiles, 8 with fp32 accumulation
+        # off) and double-buffers them when every core has that many columns (measured: probes normred/hshare*)
+        chunk = 8 if fp32_acc is False else 4
+        cbs = _cbs(cores, [("input", x.tile_bytes, 2 * chunk if share >= chunk else 2), ("scaler", scaler, 1),
+                           ("output", out.tile_bytes, 2)])
         return [ProgramModel(name, _REDUCE_SRC.format("h"), cores, cbs,
                              [f"{cols:,} tile columns of Ht {ht} on {cores.num_cores} cores"])]
     chunks = min(ht, ncores // cols)
