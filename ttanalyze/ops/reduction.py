@@ -21,13 +21,13 @@ the L1 of its largest program.
 
 from __future__ import annotations
 
-from math import prod
+from math import lcm, prod
 
-from ..ir.attrs import ComputeKernelConfig, DataType
+from ..ir.attrs import ComputeKernelConfig, CoreRangeSet, DataType
 from ..ir.model import Op
 from ..layout import ceil_div
 from .cb import CB, CBContext, CBModelError, DeviceRejection, ProgramModel, core_range, cores_set
-from .data_movement import check_fill_pad, fill_pad_program, reshape_steps, transpose_steps
+from .data_movement import check_fill_pad, fill_pad_program, reshape_steps, slice_tile_program, transpose_steps
 from .registry import ShapeError, norm_dim, register, register_cb, tensor_shape
 from .tensors import TILE, MemCfg, Tensor, operand, result, tensor_of
 from .work_split import split_work_to_cores
@@ -120,7 +120,7 @@ def _compute_config(op: Op) -> ComputeKernelConfig | None:
 # ---------------------------------------------------------------------------
 
 
-def reduce_w_program(x: Tensor, out: Tensor, grid: tuple[int, int]) -> ProgramModel:
+def reduce_w_program(x: Tensor, out: Tensor, grid: tuple[int, int], negate: bool = False) -> ProgramModel:
     """ReduceMultiCoreWProgramFactory: reduce the last dim of ``x`` (4D view NC x Ht x Wt tiles).
 
     Interleaved path: rows ``NC * Ht`` split over the cores column by column
@@ -136,6 +136,11 @@ def reduce_w_program(x: Tensor, out: Tensor, grid: tuple[int, int]) -> ProgramMo
     16,384 + 2,048 + 4,096 B on 32 cores; [1,1,64,96] (Wt 3) 4,096 + 2,048 +
     4,096 B; [1,150,32,96] (150 rows: 1 or 2 per core) 2-tile input; height-sharded
     f32 [32,128] shards 8,192 + 16,384 (shard) + 4,096 + 4,096 (shard) B.
+
+    ``negate`` (min of a block-float tensor, computed as ``-max(-x)`` inside the
+    kernel): two more 1-tile DFBs of the output's format, ``acc`` and ``ineg``
+    (reduce_op_multi_core_w_program_factory.cpp @05ddaab1 ``use_fpu_negate``;
+    measured: g1/ttnn.min/8 and g1/ttnn.min/4, bfp8 2,176 + 2,048 + 2,176 + 1,088 + 1,088 B).
     """
     nc, ht, wt = dims4(x)
     rows = nc * ht
@@ -150,27 +155,38 @@ def reduce_w_program(x: Tensor, out: Tensor, grid: tuple[int, int]) -> ProgramMo
     split = split_work_to_cores(grid, rows)
     cores = split.all_cores
     share = max(1, split.units_per_core_min) * wt
-    cbs = _cbs(cores, [("input", x.tile_bytes, 8 if share >= 4 else 2), ("scaler", scaler, 1), ("output", out.tile_bytes, 2)])
+    specs = [("input", x.tile_bytes, 8 if share >= 4 else 2), ("scaler", scaler, 1), ("output", out.tile_bytes, 2)]
+    if negate:
+        specs += [("acc", out.tile_bytes, 1), ("ineg", out.tile_bytes, 1)]
+    cbs = _cbs(cores, specs)
     return ProgramModel("ReduceDeviceOperation::ReduceMultiCoreWProgramFactory", _REDUCE_SRC.format("w"), cores, cbs,
                         [f"{rows:,} tile rows of Wt {wt} on {cores.num_cores} cores; at least {share} input tiles per core"])
 
 
-def h_two_pass(x: Tensor, grid: tuple[int, int]) -> bool:
+def h_two_pass(x: Tensor, grid: tuple[int, int], fp32_acc: bool | None = None) -> bool:
     """Whether ttnn 0.81.1 splits an H reduce in two passes (measured rule, no source found).
 
-    Two passes when Ht >= 20 and at least two H chunks per column fit the grid
-    (``cores // (NC * Wt) >= 2``); measured on mock P150: Ht 19 one pass, Ht 20
-    two; 56 and 64 columns with Ht 32 one pass, 16 columns with Ht 64 two.
+    Two passes when Ht >= 20, at least two H chunks per column fit the grid
+    (``cores // (NC * Wt) >= 2``) and the compute config does not turn fp32
+    accumulation off (``fp32_acc`` False: the partials are f32 DEST sums);
+    measured on mock P150: Ht 19 one pass, Ht 20 two; 56 and 64 columns with Ht
+    32 one pass, 16 columns with Ht 64 two; with ``fp32_dest_acc_en = false`` one
+    pass (campaign g1/ttnn.max/4: f32 Ht 143, g1/ttnn.max/7: bf16 Ht 207, one
+    column each), with it true or absent two (g1/ttnn.mean/7, g1/ttnn.max/6).
     """
     nc, ht, wt = dims4(x)
-    return ht >= 20 and (grid[0] * grid[1]) // (nc * wt) >= 2
+    return fp32_acc is not False and ht >= 20 and (grid[0] * grid[1]) // (nc * wt) >= 2
 
 
-def reduce_h_programs(x: Tensor, out: Tensor, grid: tuple[int, int]) -> list[ProgramModel]:
+def reduce_h_programs(x: Tensor, out: Tensor, grid: tuple[int, int], fp32_acc: bool | None = None,
+                      negate: bool = False) -> list[ProgramModel]:
     """ReduceMultiCoreHProgramFactory: reduce the second-last dim, in one or two programs.
 
-    One pass: columns ``NC * Wt`` split column by column; DFBs ``input`` 8 tiles
-    when the smaller per-core share of columns is at least 4, else 2;
+    One pass: columns ``NC * Wt`` split column by column; DFBs ``input`` ``2 *
+    chunk`` tiles when the smaller per-core share of columns is at least
+    ``chunk`` (the dest register's tiles: 4, or 8 with ``fp32_dest_acc_en =
+    false``), else 2 (measured by measurements/normred/probe.py: f32 shares 2, 3
+    -> 2 tiles, 4, 8 -> 8; bf16 with fp32 off shares 2, 4 -> 2, 8, 16 -> 16);
     ``scaler`` one tile; ``output`` 2 tiles.  Width-sharded input and output in
     L1: ``input`` 2 tiles, the input shard, ``scaler``, the output shard on the
     shard grid.  Two passes (:func:`h_two_pass`): ``chunks = min(Ht, cores //
@@ -194,11 +210,32 @@ def reduce_h_programs(x: Tensor, out: Tensor, grid: tuple[int, int]) -> list[Pro
                            ("scaler", scaler, 1), ("output_shard", out.tile_bytes, out.shard.tiles)],
                    backed=("input_shard", "output_shard"))
         return [ProgramModel(name, _REDUCE_SRC.format("h"), cores, cbs, ["width-sharded input and output: shard-resident H reduce"])]
-    if not h_two_pass(x, grid):
+    if negate:
+        # fused negate (min as -max(-x)): one pass; input and output hold a dest register's worth of tiles (4, or 8
+        # with fp32 accumulation off: get_dest_reg_count); ``acc`` and ``ineg`` Ht * lcm(columns per core of the
+        # two core groups) tiles of the output's format, so the kernel's pushes wrap the FIFO exactly
+        # (reduce_op_multi_core_h_program_factory.cpp @d9bd5632-era ``negate_cb_tiles``; measured g1/ttnn.min/4:
+        # bfp8 Ht 55, one column: 4,352 + 2,048 + 4,352 + 2 x 59,840 B; g1/ttnn.min/1: f32 Ht 9, 240 columns on
+        # 110 cores (3 and 2 each): 32,768 + 4,096 + 32,768 + 2 x 221,184 B)
+        chunk = 8 if fp32_acc is False else 4
+        split = split_work_to_cores(grid, cols)
+        g1 = split.units_per_core_group_1
+        g2 = split.units_per_core_min if split.num_cores and cols % split.num_cores else 0
+        per_nc = lcm(g1, g2) if g1 and g2 else (g1 or g2)
+        cores = split.all_cores
+        cbs = _cbs(cores, [("input", x.tile_bytes, chunk), ("scaler", scaler, 1), ("output", out.tile_bytes, chunk),
+                           ("acc", out.tile_bytes, ht * per_nc), ("ineg", out.tile_bytes, ht * per_nc)])
+        return [ProgramModel(name, _REDUCE_SRC.format("h"), cores, cbs,
+                             [f"negated (min) H reduce: {cols:,} tile columns of Ht {ht} on {cores.num_cores} cores"])]
+    if not h_two_pass(x, grid, fp32_acc):
         split = split_work_to_cores(grid, cols)
         cores = split.all_cores
         share = max(1, split.units_per_core_min)
-        cbs = _cbs(cores, [("input", x.tile_bytes, 8 if share >= 4 else 2), ("scaler", scaler, 1), ("output", out.tile_bytes, 2)])
+        # the reader streams rows of ``chunk`` columns (the dest register: 4 tiles, 8 with fp32 accumulation
+        # off) and double-buffers them when every core has that many columns (measured: probes normred/hshare*)
+        chunk = 8 if fp32_acc is False else 4
+        cbs = _cbs(cores, [("input", x.tile_bytes, 2 * chunk if share >= chunk else 2), ("scaler", scaler, 1),
+                           ("output", out.tile_bytes, 2)])
         return [ProgramModel(name, _REDUCE_SRC.format("h"), cores, cbs,
                              [f"{cols:,} tile columns of Ht {ht} on {cores.num_cores} cores"])]
     chunks = min(ht, ncores // cols)
@@ -276,41 +313,59 @@ def reduce_steps(kind: str, x: Tensor, dims: list[int], keep: bool, out: Tensor,
     the input's format, as max and min do); block-float inputs keep their
     format; the last reduce writes the result's dtype.  (Measured: mean bf16
     [1,4,64,64] over (1,2,3) f32 intermediates, over (2,3) and [2,7,96] over
-    (0,1,2) bf16.)
+    (0,1,2) bf16.)  An integer sum moves leading dims with transposes like max
+    (no FastReduceNC) and keeps its dtype; min of a block-float tensor runs the
+    negated reduces (``negate`` of :func:`reduce_w_program` /
+    :func:`reduce_h_programs`); a sharded input with an interleaved result is
+    filled by the sharded FillPad, then reduced through interleaved intermediates.
 
     Raises:
-        CBModelError: min of bfloat8_b (negate path), non-f32 sums over all dims
-            (their FastReduceNC stages keep the input format: not modeled),
-            row-major or sharded multi-program reductions.
+        CBModelError: row-major inputs, multi-program reductions with a sharded
+            result.
     """
     grid = ctx.grid
+    cc = _compute_config(ctx.op)
+    fp32_acc = cc.fp32_dest_acc_en if cc else None
     r = x.rank
     dims = sorted(set(dims)) if dims else list(range(r))
     if not x.tiled:
         raise CBModelError(f"{kind} of a row-major tensor is not modeled")
     check_fill_pad(x)
-    if kind == "min" and x.dtype.is_block_float:
-        raise CBModelError("min of a block-float tensor runs the negate (-max(-x)) programs: not modeled")
+    # min runs the fused-negate kernels (-max(-x)) for a block-float input and for f32 with fp32 accumulation off
+    # (generic_reductions.cpp reduce_min; measured: g1/ttnn.min/4, 8 bfp8, g1/ttnn.min/1 f32 with
+    # fp32_dest_acc_en = false; bf16 and f32 with it on or absent reduce MIN directly: g1/ttnn.min/0, 2, 3, 7)
+    negate = kind == "min" and (x.dtype.is_block_float or (x.dtype == F32 and fp32_acc is False))
     w_dim, h_dim = r - 1, (r - 2 if r >= 2 else None)
     red_w, red_h = w_dim in dims, h_dim is not None and h_dim in dims
     others = sorted((d for d in dims if d not in (w_dim, h_dim)), reverse=True)
     steps: list[ProgramModel] = fill_pad_program(x, grid, ctx.arch)
-    nc_sum = kind == "sum" and x.dtype != F32 and bool(others)
-    if nc_sum and len(dims) == r:
-        raise CBModelError("a non-f32 sum over every dim keeps FastReduceNC stages in the input format: not modeled")
+    integer = x.dtype.name in ("si32", "u32", "u16", "u8")
+    # an integer sum moves the leading dims into H with transposes, as max/min do (measured: g1/ttnn.sum/0, si32
+    # over (1, 2, 3): W, H, TransposeHC, H, TransposeHC; no FastReduceNC)
+    nc_sum = kind == "sum" and x.dtype != F32 and not integer and bool(others)
+    # a non-f32 float sum over every dim keeps every intermediate in the input's format and slices the
+    # FastReduceNC result (a tile-layout slice of the same shape) before the W and H reduces (measured:
+    # g1/ttnn.sum/7, bf16 [1,4,4,949,3212]: FillPad, three FastReduceNC with 2 bf16 output tiles, SliceTile
+    # 4,096 + 20 B, W on 30 cores and H on one, bf16 throughout)
+    full_nc = nc_sum and len(dims) == r
     plan: list[tuple[str, int]] = [("nc", d) for d in others] if nc_sum else []
+    if full_nc:
+        plan.append(("slice", -1))
     if red_w and red_h and not others and dims4(x) == (1, 1, 1) and x.dtype != F32:
         plan.append(("hw", -1))
     else:
         plan += ([("w", w_dim)] if red_w else []) + ([("h", h_dim)] if red_h else [])
     if not nc_sum:
         plan += [("t", d) for d in others]
-    if len(plan) > 1 and (x.sharded or out.sharded):
+    # a sharded input with an interleaved result: the programs after the fill read and write interleaved
+    # intermediates (measured: g1/ttnn.sum/4 block-sharded, g1/ttnn.min/6 height-sharded: FillPadL1Sharded, then
+    # the interleaved W and H reduces)
+    if len(plan) > 1 and out.sharded:
         raise CBModelError(f"{kind} over {dims} with sharded tensors runs several sharded programs: not modeled")
     cur = x
     inter = out.with_(shape=x.shape, mem=MemCfg(out.buffer_type, "interleaved"))
     widen = kind == "sum" or (kind == "mean" and bool(others) and len(dims) < r)
-    inter_dtype = F32 if widen and not x.dtype.is_block_float else x.dtype
+    inter_dtype = F32 if widen and not x.dtype.is_block_float and not integer and not full_nc else x.dtype
     for i, (step, d) in enumerate(plan):
         last = i == len(plan) - 1
         dtype = out.dtype if last else inter_dtype
@@ -318,13 +373,16 @@ def reduce_steps(kind: str, x: Tensor, dims: list[int], keep: bool, out: Tensor,
             moved = list(cur.shape)
             moved[d], moved[h_dim] = moved[h_dim], moved[d]
             t1 = inter.with_(shape=tuple(moved), dtype=cur.dtype)
-            steps += transpose_steps(cur, d, h_dim, t1, grid)
+            steps += transpose_steps(cur, d, h_dim, t1, grid, ctx.arch)
             red = t1.with_(shape=_set(t1.shape, h_dim, 1), dtype=dtype)
-            steps += reduce_h_programs(t1, red, grid)
+            steps += reduce_h_programs(t1, red, grid, fp32_acc, negate)
             back = list(red.shape)
             back[d], back[h_dim] = back[h_dim], back[d]
             cur = inter.with_(shape=tuple(back), dtype=dtype)
-            steps += transpose_steps(red, d, h_dim, cur, grid)
+            steps += transpose_steps(red, d, h_dim, cur, grid, ctx.arch)
+            continue
+        if step == "slice":
+            steps.append(slice_tile_program(cur, tuple(cur.shape), grid))
             continue
         if step == "hw":
             nxt = (out if last else inter).with_(shape=_set(_set(cur.shape, w_dim, 1), h_dim, 1), dtype=dtype)
@@ -334,9 +392,9 @@ def reduce_steps(kind: str, x: Tensor, dims: list[int], keep: bool, out: Tensor,
             if step == "nc":
                 steps.append(fast_reduce_nc_program(cur, d + max(0, 4 - r), nxt, grid))
             elif step == "w":
-                steps.append(reduce_w_program(cur, nxt, grid))
+                steps.append(reduce_w_program(cur, nxt, grid, negate))
             else:
-                steps += reduce_h_programs(cur, nxt, grid)
+                steps += reduce_h_programs(cur, nxt, grid, fp32_acc, negate)
         cur = nxt
     if not keep and tuple(out.shape) != tuple(cur.shape):
         steps += reshape_steps(cur.with_(mem=out.mem), tuple(out.shape), out, ctx)
@@ -380,18 +438,21 @@ def softmax_programs(x: Tensor, out: Tensor, dim: int, numeric_stable: bool, fp3
                      grid: tuple[int, int], l1_size: int) -> ProgramModel:
     """SoftmaxProgramFactoryAttentionOptimized: softmax over the last dim of an interleaved tile tensor.
 
-    ``block = find_max_divisor(Wt, 4)``; a Wt above 1 with no divisor in 2..4,
-    or a Wt of 10 or more that is not a multiple of 4, is processed as
-    ``round_up(Wt, 4)`` tiles with block 4 (``Wt_eff``; measured: Wt 3, 6, 9 keep
-    block 3, Wt 5, 7, 10, 15, 33 are padded).  DFBs on
+    ``block = find_max_divisor(Wt, L)`` with L = 4, or 8 when the compute
+    config sets ``fp32_dest_acc_en = false`` (the dest register's tile count);
+    a Wt above 1 with no divisor in 2..L, or a Wt of 10 or more that is not a
+    multiple of L, is processed as ``round_up(Wt, L)`` tiles with block L
+    (``Wt_eff``; measured: Wt 3, 6, 9 keep block 3, Wt 5, 7, 10, 15, 33 are
+    padded; Wt 59 with fp32 off -> 64, block 8).  DFBs on
     the ``NC * Ht`` rows' cores (split row by row): ``in0`` Wt_eff tiles
-    (numerically stable; ``max(2 * block, Wt_eff)`` when W is not a tile
-    multiple) or ``2 * block``; ``out0`` ``2 * block``; ``recip`` 1 f32 tile;
+    (numerically stable; ``2 * block`` when W is not a tile multiple) or
+    ``2 * block``; ``out0`` ``2 * block``; ``recip`` 1 f32 tile;
     ``scaler`` 1 tile (f32 for an f32 input, else bf16); one more f32 tile (``recip`` and this
     one are bf16 when the compute config sets ``fp32_dest_acc_en = false``);
     ``exps`` Wt_eff intermediate tiles; ``mask`` 1 bf16 tile; ``max`` 1
     intermediate tile (numerically stable); ``x`` Wt_eff intermediate tiles
-    (``min(Wt_eff, 8)`` tiles, numerically stable with W not a tile multiple).  Intermediates are f32
+    (numerically stable with W not a tile multiple: the row is kept there, not in
+    ``in0``; measured g1/ttnn.softmax/7, bfp8 in0 16 tiles and bf16 x 64).  Intermediates are f32
     when fp32 accumulation is on (default: on for an f32 input), else bf16.
     When those exceed 90 % of the core's whole L1 (``l1_size_per_core``; measured:
     100 KB of live L1 buffers do not change the choice), the large kernel: ``in0``, ``exps``
@@ -412,10 +473,13 @@ def softmax_programs(x: Tensor, out: Tensor, dim: int, numeric_stable: bool, fp3
         raise CBModelError("softmax of a row-major tensor is not modeled")
     nc, ht, wt = dims4(x)
     padded_w = x.shape[-1] % TILE != 0
-    block = max_divisor(wt, 4)
+    # the dest register holds 8 bf16 tiles, 4 with fp32 accumulation (get_dest_reg_count); an explicit
+    # fp32_dest_acc_en = false blocks by up to 8 tiles (measured: g1/ttnn.softmax/7, Wt 59 -> 64, out0 16 tiles)
+    limit = 8 if fp32_acc is False else 4
+    block = max_divisor(wt, limit)
     wt_eff = wt
-    if (wt > 1 and block == 1) or (wt >= 10 and wt % 4):
-        wt_eff, block = ceil_div(wt, 4) * 4, 4
+    if (wt > 1 and block == 1) or (wt >= 10 and wt % limit):
+        wt_eff, block = ceil_div(wt, limit) * limit, limit
     fp32 = fp32_acc if fp32_acc is not None else x.dtype == F32
     im = (F32 if fp32 else BF16).tile_bytes()
     # recip and aux stay f32 unless the compute config turns fp32 accumulation off (measured by the op-level
@@ -424,13 +488,13 @@ def softmax_programs(x: Tensor, out: Tensor, dim: int, numeric_stable: bool, fp3
     f32 = (BF16 if fp32_acc is False else F32).tile_bytes()
     tin, tout = x.tile_bytes, out.tile_bytes
     scaler = (F32 if x.dtype == F32 else BF16).tile_bytes()
-    in0 = (max(2 * block, wt_eff) if padded_w else wt_eff) if numeric_stable else 2 * block
+    in0 = (2 * block if padded_w else wt_eff) if numeric_stable else 2 * block
     specs = [("in0", tin, in0), ("out0", tout, 2 * block), ("recip", f32, 1), ("scaler", scaler, 1), ("aux", f32, 1),
              ("exps", im, wt_eff), ("mask", BF16.tile_bytes(), 1)]
     if numeric_stable:
         specs.append(("max", im, 1))
     if numeric_stable and padded_w:
-        specs.append(("x", im, min(wt_eff, 8)))
+        specs.append(("x", im, wt_eff))
     rows = nc * ht
     cores = split_work_to_cores(grid, rows, row_wise=True).all_cores
     total = sum(p * n for _, p, n in specs)
@@ -446,16 +510,99 @@ def softmax_programs(x: Tensor, out: Tensor, dim: int, numeric_stable: bool, fp3
                         _cbs(cores, specs), notes)
 
 
+_GENERAL_SRC = (_TM + "moreh/moreh_softmax/device/softmax_{0}/softmax_{0}.cpp @d80d9482 (the ttnn 0.81.1 wheel; "
+                "ttnn.softmax's SoftmaxProgramFactoryGeneral* share its circular buffers)")
+_SOFTMAX_SELECT_SRC = _TM + "normalization/softmax/device/softmax_device_operation.cpp select_program_factory @001a9c01"
+L1_512KB = 512 * 1024
+
+
+def softmax_general_program(x: Tensor, out: Tensor, dim: int, fp32_acc: bool | None, grid: tuple[int, int],
+                            l1_base: int) -> ProgramModel:
+    """SoftmaxProgramFactoryGeneral{WSmall,WLarge,HSmall,HLarge,CLarge}: softmax of a rank > 4 tensor or over a dim
+    other than the last (``dim`` counted on the tensor unsqueezed to 4D).
+
+    Selection (``select_program_factory``): the last dim takes WSmall and the second-last HSmall when the
+    allocator's L1 base (``l1_base``, bytes) plus ``2 R + 2`` data tiles and ``2 R + 3`` intermediate tiles
+    (R = Wt or Ht) is at most 512 KB, else WLarge / HLarge; any other dim takes CLarge.  Intermediates are
+    f32 with fp32 accumulation (on unless the compute config turns it off; measured: f32 and bfloat8_b inputs
+    without a compute config have f32 intermediates), else the input's format; the mask and both
+    scalers are bf16 for a bfloat8_b input, else the input's format.  DFBs (bytes each = tiles x tile size):
+
+    * WSmall / HSmall: ``in`` R, ``mask``, ``max_scaler``, ``sum_scaler`` 1, ``out`` R data tiles; ``exps`` R,
+      ``recip`` 1, ``max`` 1, ``x_minus_max`` R, ``tmp`` 1 intermediate tiles;
+    * WLarge / HLarge: ``in`` 2, the three 1-tile mask/scalers, ``out`` 2; ``exps`` 2, ``recip``, ``add``,
+      ``max``, ``tmp`` 1 intermediate tile each;
+    * CLarge: ``in`` 2, ``out`` 2 data tiles; ``exps`` 1, ``recip`` 1, ``add`` 2 intermediate tiles; ``max`` 1
+      data tile; ``tmp`` 1 intermediate tile.
+
+    Work: W factories split the ``NC * Ht`` tile rows, H factories the ``NC * Wt`` tile columns, CLarge the
+    tiles of the output without ``dim`` over the grid column by column (``split_work_to_cores_wt_core_range``).
+    Measured on mock P150, ttnn 0.81.1 (campaign g1/ttnn.softmax/4, 5, 6): bfp8 [3,3,2,1024,31] over -1 with
+    fp32 accumulation WSmall 2 x 1,088 + 3 x 2,048 + 5 x 4,096 B; bfp8 [6080,64] over -2 HLarge 35,072 B;
+    f32 [4,8,5,13,115] over -3 CLarge 3 x 8,192 + 4 x 4,096 B.
+
+    Raises:
+        DeviceRejection: an f32 input with fp32 accumulation off (every General factory's TT_THROW "FP32
+            destination accumulation must be enabled when input tensor has FLOAT32 data type").
+    """
+    x4 = (1,) * max(0, 4 - x.rank) + tuple(x.padded)
+    fp32 = fp32_acc is not False
+    if x.dtype == F32 and not fp32:
+        raise DeviceRejection("softmax (General factory): FP32 destination accumulation must be enabled when input "
+                              "tensor has FLOAT32 data type (TT_THROW)")
+    rank = len(x4)
+    h, w = x4[-2], x4[-1]
+    ht, wt = ceil_div(h, TILE), ceil_div(w, TILE)
+    num = prod(x4) // (h * w)
+    data = x.tile_bytes
+    im = F32.tile_bytes() if fp32 else data
+    ms = BF16.tile_bytes() if x.dtype.is_block_float else data
+
+    if dim >= rank - 2:
+        r = wt if dim == rank - 1 else ht
+        small = l1_base + (2 * r + 2) * data + (2 * r + 3) * im <= L1_512KB
+        axis = "w" if dim == rank - 1 else "h"
+        units = num * ht if axis == "w" else num * wt
+        if small:
+            specs = [("in", data, r), ("mask", ms, 1), ("max_scaler", ms, 1), ("sum_scaler", ms, 1), ("out", data, r),
+                     ("exps", im, r), ("recip", im, 1), ("max", im, 1), ("x_minus_max", im, r), ("tmp", im, 1)]
+        else:
+            specs = [("in", data, 2), ("mask", ms, 1), ("max_scaler", ms, 1), ("sum_scaler", ms, 1), ("out", data, 2),
+                     ("exps", im, 2), ("recip", im, 1), ("add", im, 1), ("max", im, 1), ("tmp", im, 1)]
+        variant = f"{axis}_{'small' if small else 'large'}"
+    else:
+        variant = "c_large"
+        units = prod(x4) // x4[dim] // (h * w) * ht * wt
+        specs = [("in", data, 2), ("out", data, 2), ("exps", im, 1), ("recip", im, 1), ("add", im, 2), ("max", data, 1),
+                 ("tmp", im, 1)]
+    cores = split_work_to_cores(grid, units).all_cores
+    name = "SoftmaxProgramFactoryGeneral" + "".join(p.capitalize() for p in variant.split("_"))
+    return ProgramModel(f"SoftmaxDeviceOperation::{name}", _GENERAL_SRC.format(variant), cores, _cbs(cores, specs),
+                        [f"softmax over dim {dim} of the 4D view {list(x4)}: {name} ({_SOFTMAX_SELECT_SRC}); "
+                         f"{units:,} work units on {cores.num_cores} cores, intermediates {'f32' if fp32 else x.dtype}"])
+
+
 @register_cb("ttnn.softmax")
 def softmax_cb(ctx: CBContext) -> ProgramModel:
-    """CB model of ``ttnn.softmax`` (:func:`softmax_programs`)."""
+    """CB model of ``ttnn.softmax``.
+
+    ttnn.softmax unsqueezes a tensor of rank below 4 to 4D; SoftmaxDeviceOperation then runs the
+    AttentionOptimized factory (:func:`softmax_programs`) for the last dim of a 4D tensor and a General
+    factory (:func:`softmax_general_program`) otherwise (``select_program_factory``; measured: rank 1-3
+    over the last dim AttentionOptimized, rank 5 over the last dim GeneralWSmall).
+    """
     op = ctx.op
     x, out = operand(ctx, 0), result(ctx)
     dim = op.attrs.get("dimension", -1)
     dim = dim + x.rank if dim < 0 else dim
     cc = _compute_config(op)
-    return softmax_programs(x, out, dim, bool(op.attrs.get("numericStable", False)),
-                            cc.fp32_dest_acc_en if cc else None, ctx.grid, ctx.arch.l1_size)
+    fp32_acc = cc.fp32_dest_acc_en if cc else None
+    if x.tiled and not x.sharded:
+        dim4 = dim + max(0, 4 - x.rank)
+        if not (dim4 == 3 and max(x.rank, 4) == 4):
+            return softmax_general_program(x, out, dim4, fp32_acc, ctx.grid, ctx.arch.l1_unreserved_base)
+    return softmax_programs(x, out, dim, bool(op.attrs.get("numericStable", False)), fp32_acc, ctx.grid,
+                            ctx.arch.l1_size)
 
 
 # ---------------------------------------------------------------------------
@@ -609,18 +756,175 @@ def layernorm_cb(ctx: CBContext) -> ProgramModel:
                              ctx.grid, ctx.max_l1_space)
 
 
+_GN_SRC = _TM + "normalization/groupnorm/device/groupnorm_{}_program_factory.cpp @003544fc (fitted to ttnn 0.81.1)"
+_GN_GRID_SRC = (_TM + "normalization/groupnorm/groupnorm_grid_utils.cpp find_expected_dram_grid @0c016ffe with the "
+                "num_batches test of groupnorm.cpp validate_dram_grid @0062748f")
+
+
+def group_norm_virtual_cols(grid_x: int, num_groups: int, channels: int) -> int:
+    """``compute_num_virtual_cols``: the most columns (at most ``grid_x`` and ``num_groups``) that split
+    ``channels`` into tile-wide slices holding whole groups; 0 when none does."""
+    nvc = min(grid_x, num_groups)
+    while nvc > 0 and ((channels // nvc) % TILE != 0 or num_groups % nvc != 0):
+        nvc -= 1
+    return nvc
+
+
+def group_norm_dram_grid(grid: tuple[int, int], channels: int, num_groups: int, ht: int,
+                         num_batches: int) -> tuple[int, int] | None:
+    """The core grid ttnn.group_norm picks for an interleaved input (``find_expected_dram_grid``).
+
+    The widest grid first, then the tallest: ``x`` from the device's width down, ``y`` from
+    ``min(Ht // (x // nvc), height)`` down, the first whose virtual rows ``(x // nvc) * y`` divide ``Ht``
+    (the input's height in tiles, all batches) and, when at least ``num_batches``, are a multiple of it.
+    Measured on mock P150 (campaign g1/ttnn.group_norm/1, 2, 8): Ht 8 -> 8x1, Ht 32 -> 8x4, Ht 126 with
+    2 batches -> 9x2 (9x7 would split a batch).
+    """
+    for gx in range(grid[0], 0, -1):
+        nvc = group_norm_virtual_cols(gx, num_groups, channels)
+        if nvc == 0:
+            continue
+        rows_per_y = gx // nvc
+        for gy in range(min(ht // rows_per_y, grid[1]), 0, -1):
+            nvr = rows_per_y * gy
+            if ht % nvr == 0 and (nvr < num_batches or nvr % num_batches == 0):
+                return gx, gy
+    return None
+
+
+def max_tile_span(width: int, group_size: int) -> int:
+    """``find_max_tile_span``: the most tiles (of 32 columns) one group of ``group_size`` channels
+    touches, walking the groups across ``width`` channels."""
+    pos, span = 0, 0
+    while pos < width:
+        end = pos + group_size
+        span = max(span, (end - 1) // TILE - pos // TILE + 1)
+        pos = end
+    return span
+
+
+def group_norm_program(x: Tensor, out: Tensor, num_groups: int, gamma: Tensor | None, beta: Tensor | None,
+                       grid: tuple[int, int]) -> ProgramModel:
+    """GroupNormMcastProgramFactory / GroupNormNoMcastProgramFactory: group_norm of an interleaved TILE
+    input ``[N, 1, HW, C]`` (bf16), as ttnn.group_norm runs it with no input mask (it builds one, bf16,
+    one tile row per group slice) and ``num_out_blocks`` left to its heuristic.
+
+    Grid: :func:`group_norm_dram_grid`; ``nvc`` virtual columns (:func:`group_norm_virtual_cols`), the
+    cores ``(x // nvc) * nvc`` columns by ``y`` rows; ``nvr = (x // nvc) * y`` virtual rows.  NoMcast
+    when ``N >= nvr``, else Mcast (``select_program_factory``).  Per core: ``Mt = Ht / nvr`` tile
+    rows of ``N_c = C / nvc`` channels; ``batches = N / nvr`` when ``N > nvr`` else 1; ``block_ht =
+    Mt / batches``; ``block_wt`` = the most tiles one group spans (:func:`max_tile_span`);
+    ``num_out_blocks`` the power of two reaching ``HW * C / (65536 * nvc * nvr)`` (at least 1);
+    ``block = block_ht / num_out_blocks * block_wt`` tiles.
+
+    CBs (intermediates in the input's format), in creation order: ``in0``, ``out``, ``in`` ``block``
+    tiles each (per core); ``scaler``, ``eps``, ``cinv`` one tile; ``gamma`` / ``beta`` ``N_c / 32``
+    tiles of their format; the ``input_mask`` ``2 * block_wt`` bf16 tiles (Mcast), ``2 * block_wt *
+    groups_per_core`` (NoMcast; one measured instance); ``x``, ``xmm``, ``xmm2``, ``xmm3`` ``block``
+    tiles; ``ex_partial``, ``ex2_partial``, ``ex_external``, ``ex_global``, ``ex2_global``, ``ex2pe`` one
+    tile each.  NoMcast also creates each per-core CB for its second core group (uneven batches; empty
+    and 0 B when the batches split evenly).  The stored source (003544fc) sizes ``ex_external`` ``2 *
+    cores per mcast group`` tiles; ttnn 0.81.1 measured one tile.  Measured on mock P150 (campaign
+    g1/ttnn.group_norm/1, 2, 3, 8): [1,1,256,32] 4 groups 8 cores 36,864 B; [2,1,2016,32] 18 cores
+    (7-tile blocks) 122,880 B; [1,1,16,32] NoMcast on one core 40,960 B.
+
+    Raises:
+        CBModelError: a non-bf16 input, or no grid satisfies the split.
+    """
+    if x.dtype != BF16:
+        raise CBModelError(f"group_norm of a {x.dtype} input is not modeled (the factories take bf16)")
+    n = x.padded[0] if x.rank == 4 else 1
+    channels = x.padded[-1]
+    ht = prod(x.padded[:-1]) // TILE
+    gxy = group_norm_dram_grid(grid, channels, num_groups, ht, n)
+    if gxy is None:
+        raise CBModelError(f"group_norm: no DRAM core grid splits Ht {ht} into whole batches with {num_groups} "
+                           f"groups over {channels} channels (ttnn TT_FATAL 'Could not determine a valid DRAM core grid')")
+    gx, gy = gxy
+    nvc = group_norm_virtual_cols(gx, num_groups, channels)
+    nvr = (gx // nvc) * gy
+    cols = (gx // nvc) * nvc
+    cores = cores_set(core_range(0, 0, cols - 1, gy - 1))
+    mt = ht // nvr
+    per_core_n = channels // nvc
+    batches = n // nvr if n > nvr else 1
+    groups_per_core = num_groups // nvc if num_groups > nvc else 1
+    block_wt = max_tile_span(per_core_n, channels // num_groups)
+    heuristic = max(1, prod(x.padded[1:]) // (65536 * nvc * nvr))
+    out_blocks = 1
+    while out_blocks < heuristic and out_blocks < 256:
+        out_blocks <<= 1
+    block = mt // batches // out_blocks * block_wt
+    mcast = n < nvr
+    tile, tin, tout, bf = BF16.tile_bytes(), x.tile_bytes, out.tile_bytes, BF16.tile_bytes()
+    none = CoreRangeSet(())
+
+    cbs: list[CB] = []
+
+    def add(name: str, page: int, pages: int, on: CoreRangeSet = cores) -> None:
+        cbs.append(CB(len(cbs), name, page, pages, on))
+
+    def per_core(name: str, page: int) -> None:
+        add(name, page, block)
+        if not mcast:
+            add(f"{name}_group_2", page, 0, none)
+
+    if mcast:
+        add("in0", tin, block)
+        add("out", tout, block)
+    else:
+        add("in0", tin, block)
+        add("out", tout, block)
+        add("in0_group_2", tin, 0, none)
+        add("out_group_2", tout, 0, none)
+    per_core("in", tin)
+    for name in ("scaler", "eps", "cinv"):
+        add(name, tile, 1)
+    for name, w in (("gamma", gamma), ("beta", beta)):
+        if w is not None:
+            add(name, w.tile_bytes, ceil_div(per_core_n, TILE))
+    add("input_mask", bf, 2 * block_wt * (1 if mcast else groups_per_core))
+    for name in ("x", "xmm", "xmm2", "xmm3"):
+        per_core(name, tile)
+    for name in ("ex_partial", "ex2_partial", "ex_external", "ex_global", "ex2_global", "ex2pe"):
+        add(name, tile, 1)
+    factory = "Mcast" if mcast else "NoMcast"
+    return ProgramModel(f"GroupNormDeviceOperation::GroupNorm{factory}ProgramFactory",
+                        _GN_SRC.format("mcast" if mcast else "no_mcast"), cores, cbs,
+                        [f"grid {gx}x{gy} ({_GN_GRID_SRC}): {nvc} virtual columns x {nvr} virtual rows; {mt} tile "
+                         f"rows x {per_core_n} channels per core, {groups_per_core} groups per core, block {block} tiles "
+                         f"({out_blocks} out blocks)"])
+
+
 @register_cb("ttnn.group_norm")
 def group_norm_cb(ctx: CBContext) -> ProgramModel:
-    """``ttnn.group_norm``: its factories (sharded / DRAM mcast, welford) are not modeled.
+    """CB model of ``ttnn.group_norm`` (:func:`group_norm_program` for an interleaved TILE input).
 
     Raises:
         DeviceRejection: an interleaved ROW_MAJOR input (groupnorm.cpp TT_FATAL "interleaved (non-sharded)
             input must be in TILE layout"; measured: campaign instances g1/ttnn.group_norm/0, 4, 5).
-        CBModelError: otherwise.  Interleaved TILE inputs run GroupNormMcastProgramFactory on the mock
-            (ttnn 0.81.1, called with ``inplace`` left to ttnn as tt-mlir's runtime does; campaign records).
+        CBModelError: a sharded input (the sharded and welford factories are not modeled), an input that
+            is not rank 4.
     """
+    op = ctx.op
     x = operand(ctx, 0)
     if not x.sharded and not x.tiled:
         raise DeviceRejection("group_norm: an interleaved (non-sharded) input must be in TILE layout "
                               "(groupnorm.cpp TT_FATAL)")
-    raise CBModelError("group_norm programs (GroupNormMcastProgramFactory and the sharded factories) are not modeled")
+    if x.sharded:
+        raise CBModelError("group_norm of a sharded input runs GroupNormShardedProgramFactory: not modeled")
+    if x.rank != 4:
+        raise CBModelError(f"group_norm of a rank-{x.rank} input is not modeled (ttnn requires rank 4)")
+    # operands: input, input_mask?, weight?, bias? (operandSegmentSizes, TTNNOps.td GroupNormOp)
+    seg = _segments(op) or [1, 0, 0, 0]
+    if len(op.operands) > 1 and len(seg) < 4:
+        raise CBModelError("group_norm with optional operands but no operandSegmentSizes is not modeled")
+    if len(seg) > 1 and seg[1]:
+        raise CBModelError("group_norm with an input mask is not modeled (ttnn builds its own by default)")
+    vals = list(op.operands)
+    gamma = tensor_of(vals[1], ctx.arch, "weight of ttnn.group_norm") if len(seg) > 2 and seg[2] else None
+    beta = tensor_of(vals[1 + seg[2]], ctx.arch, "bias of ttnn.group_norm") if len(seg) > 3 and seg[3] else None
+    groups = op.attrs.get("num_groups")
+    if not isinstance(groups, int) or isinstance(groups, bool) or groups <= 0:
+        raise CBModelError("group_norm: num_groups is not a positive integer")
+    return group_norm_program(x, result(ctx), groups, gamma, beta, ctx.grid)

@@ -1,0 +1,198 @@
+"""Normalization and reduction models against the op-level campaign's device numbers.
+
+Each test replays one campaign instance (:mod:`benchmarks.opdiff_instances`, the module tt-mlir would emit)
+through the model and checks the CBs the mock P150 ran (ttnn 0.81.1, NO_DISPATCH capture; the records are in
+``measurements/opdiff/results.jsonl.gz``, keyed by the instance id).
+"""
+
+from __future__ import annotations
+
+from benchmarks.opdiff_instances import instance
+from ttanalyze.analysis import analyze
+from ttanalyze.arch import MOCK_P150_TTNN_0_81_1 as MOCK
+from ttanalyze.ir.parse import parse_text
+from ttanalyze.programs import program_of
+
+FULL = 1_461_120
+
+
+def model(op: str, i: int, free_l1: int = FULL):
+    inst = instance(op, i)
+    a = analyze(parse_text(inst.text, "t.mlir"))
+    return program_of(a, next(o for o in a.program.ops if o.pos.line == inst.line), arch=MOCK, free_l1=free_l1)
+
+
+def cb_bytes(p) -> list[list[int]]:
+    """Each program's static CB sizes, sorted."""
+    return [sorted(c.bytes for c in s.static_cbs) for s in p.stages]
+
+
+# ---------------------------------------------------------------------------
+# Softmax
+# ---------------------------------------------------------------------------
+
+
+def test_softmax_rank5_last_dim_runs_general_w_small():
+    # g1/ttnn.softmax/6: bfp8 [3,3,2,1024,31] over -1, fp32 accumulation: GeneralWSmall, in/out 1 bfp8 tile,
+    # mask and two scalers bf16, five f32 intermediates: 28,800 B.
+    p = model("ttnn.softmax", 6)
+    assert [s.factory for s in p.stages] == ["SoftmaxDeviceOperation::SoftmaxProgramFactoryGeneralWSmall"]
+    assert cb_bytes(p) == [[1088, 1088, 2048, 2048, 2048, 4096, 4096, 4096, 4096, 4096]]
+
+
+def test_softmax_over_h_runs_general_h_large_when_the_column_exceeds_512_kb():
+    # g1/ttnn.softmax/4: bfp8 [6080,64] over -2 (Ht 190): HLarge, 35,072 B.
+    p = model("ttnn.softmax", 4)
+    assert [s.factory for s in p.stages] == ["SoftmaxDeviceOperation::SoftmaxProgramFactoryGeneralHLarge"]
+    assert cb_bytes(p) == [[2048, 2048, 2048, 2176, 2176, 4096, 4096, 4096, 4096, 8192]]
+
+
+def test_softmax_over_a_leading_dim_runs_general_c_large():
+    # g1/ttnn.softmax/5: f32 [4,8,5,13,115] over -3: CLarge, 3 x 8,192 + 4 x 4,096 B.
+    p = model("ttnn.softmax", 5)
+    assert [s.factory for s in p.stages] == ["SoftmaxDeviceOperation::SoftmaxProgramFactoryGeneralCLarge"]
+    assert cb_bytes(p) == [[4096, 4096, 4096, 4096, 8192, 8192, 8192]]
+
+
+def test_softmax_general_f32_without_fp32_accumulation_is_refused():
+    # g1/ttnn.softmax/3: f32 [1,393293] over -2 with fp32_dest_acc_en = false: tt-metal throws "FP32
+    # destination accumulation must be enabled" (softmax_program_factory_general_h_small.cpp).
+    p = model("ttnn.softmax", 3)
+    assert p.status == "rejected" and "FP32 destination accumulation" in p.reason
+
+
+def test_softmax_fp32_accumulation_off_blocks_by_eight():
+    # g1/ttnn.softmax/7: bfp8 [8,320,1869] (Wt 59) stable, fp32_dest_acc_en = false: block 8, the row padded
+    # to 64 tiles: in0 and out0 16 bfp8 tiles (17,408), exps and x 64 bf16 tiles (131,072), five 2,048-B tiles.
+    p = model("ttnn.softmax", 7)
+    assert cb_bytes(p) == [[2048] * 5 + [17408, 17408, 131072, 131072]]
+
+
+# ---------------------------------------------------------------------------
+# Reductions
+# ---------------------------------------------------------------------------
+
+
+def test_h_reduce_is_one_pass_with_fp32_accumulation_off():
+    # g1/ttnn.max/4: f32 [4552,16], all dims, fp32_dest_acc_en = false: FillPad, W reduce, then ONE H reduce
+    # of the 143-tile column (4,096 + 8,192 + 8,192 B), no two-pass partials.
+    p = model("ttnn.max", 4)
+    assert [s.factory.split("::")[-1] for s in p.stages] == ["FillPadProgramFactory", "ReduceMultiCoreWProgramFactory",
+                                                             "ReduceMultiCoreHProgramFactory"]
+    assert max(sum(c.bytes for c in s.static_cbs) for s in p.stages) == 24576
+    # g1/ttnn.max/7: bf16 [6611,4151] over (0, 1), fp32 off: one H pass, 22,528 B at the peak.
+    p = model("ttnn.max", 7)
+    assert len(p.stages) == 3 and max(sum(c.bytes for c in s.static_cbs) for s in p.stages) == 22528
+
+
+def test_softmax_general_defaults_to_fp32_accumulation():
+    # g1/ttnn.softmax/11: bfp8 [1,2,338946] over -3 (dim 1 of the 4D view), no compute config: CLarge with f32
+    # intermediates: in/out 2 bfp8 tiles, exps/recip/tmp 4,096, add 8,192, max 1 bfp8 tile: 25,920 B.
+    p = model("ttnn.softmax", 11)
+    assert cb_bytes(p) == [[1088, 2176, 2176, 4096, 4096, 4096, 8192]]
+
+
+# ---------------------------------------------------------------------------
+# Group norm
+# ---------------------------------------------------------------------------
+
+
+def test_group_norm_dram_grid():
+    from ttanalyze.ops.reduction import group_norm_dram_grid
+
+    # Ht 8 -> 8x1, Ht 32 -> 8x4, Ht 126 with 2 batches -> 9x2 (9x7 = 63 virtual rows would split a batch)
+    assert group_norm_dram_grid((11, 10), 32, 4, 8, 1) == (8, 1)
+    assert group_norm_dram_grid((11, 10), 32, 2, 32, 1) == (8, 4)
+    assert group_norm_dram_grid((11, 10), 32, 2, 126, 2) == (9, 2)
+
+
+def test_group_norm_mcast():
+    # g1/ttnn.group_norm/1: [1,1,256,32] 4 groups: Mcast on 8x1 cores, seventeen CBs, 16 x 2,048 + the 4,096-B mask.
+    p = model("ttnn.group_norm", 1)
+    assert p.program.factory == "GroupNormDeviceOperation::GroupNormMcastProgramFactory"
+    assert cb_bytes(p) == [[2048] * 16 + [4096]] and p.program.cores.num_cores == 8
+    # g1/ttnn.group_norm/2: [2,1,2016,32] 2 groups: 9x2 cores, 7-tile blocks: 122,880 B per core.
+    p = model("ttnn.group_norm", 2)
+    assert sum(c.bytes for c in p.program.static_cbs) == 122880 and p.program.cores.num_cores == 18
+    # g1/ttnn.group_norm/8: [1,1,1024,32]: 8x4 cores, 36,864 B.
+    p = model("ttnn.group_norm", 8)
+    assert sum(c.bytes for c in p.program.static_cbs) == 36864 and p.program.cores.num_cores == 32
+
+
+def test_group_norm_no_mcast():
+    # g1/ttnn.group_norm/3: [1,1,16,32] (Ht 1): one core, batch >= virtual rows: NoMcast, 16 x 2,048 + an
+    # 8,192-B mask, and seven empty second-group CBs (0 B on no core): 40,960 B.
+    p = model("ttnn.group_norm", 3)
+    assert p.program.factory == "GroupNormDeviceOperation::GroupNormNoMcastProgramFactory"
+    assert cb_bytes(p) == [[0] * 7 + [2048] * 16 + [8192]]
+
+
+def test_integer_sum_moves_leading_dims_with_transposes():
+    # g1/ttnn.sum/0: si32 [4,3,1,4] over (1, 2, 3): FillPad, W, H, TransposeHC, H, TransposeHC (no FastReduceNC);
+    # si32 2-tile input and output (8,192), bf16 scaler: 24,576 B at the peak (the fill).
+    p = model("ttnn.sum", 0)
+    assert [s.factory.split("::")[-1] for s in p.stages] == [
+        "FillPadProgramFactory", "ReduceMultiCoreWProgramFactory", "ReduceMultiCoreHProgramFactory",
+        "TransposeHCTiledInterleavedProgramFactory", "ReduceMultiCoreHProgramFactory",
+        "TransposeHCTiledInterleavedProgramFactory"]
+    assert cb_bytes(p)[1] == [2048, 8192, 8192] and max(sum(b) for b in cb_bytes(p)) == 24576
+
+
+def test_sharded_input_reduced_through_interleaved_intermediates():
+    # g1/ttnn.sum/4: f32 [8969,3] block-sharded on 5 cores over (0, 1): FillPadL1Sharded on the 5 shard cores,
+    # then W on 110 cores and H on one, 8,192 + 4,096 + 8,192 B each.
+    p = model("ttnn.sum", 4)
+    assert [s.factory.split("::")[-1] for s in p.stages] == [
+        "FillPadL1ShardedProgramFactory", "ReduceMultiCoreWProgramFactory", "ReduceMultiCoreHProgramFactory"]
+    assert [s.cores.num_cores for s in p.stages] == [5, 110, 1]
+    assert cb_bytes(p)[1:] == [[4096, 8192, 8192]] * 2
+
+
+def test_block_float_min_runs_negated_reduces():
+    # g1/ttnn.min/8: bfp8 [2,4,1,1] over the last dim: typecast, FillPad, typecast, then the W reduce with its
+    # 1-tile acc and ineg buffers: 2,176 + 2,048 + 2,176 + 1,088 + 1,088 B on 8 cores.
+    p = model("ttnn.min", 8)
+    assert cb_bytes(p)[-1] == [1088, 1088, 2048, 2176, 2176] and p.stages[-1].cores.num_cores == 8
+
+
+def test_float_sum_over_every_dim_keeps_the_input_format():
+    # g1/ttnn.sum/7: bf16 [1,4,4,949,3212] over every dim: FillPad, FastReduceNC over dims 2, 1, 0 with bf16
+    # (not f32) output tiles, a tile slice (2 tiles + 20 B of scratch), W on 30 cores, H on one: 22,528 B.
+    p = model("ttnn.sum", 7)
+    assert [s.factory.split("::")[-1] for s in p.stages] == [
+        "FillPadProgramFactory"] + ["FastReduceNCProgramFactory"] * 3 + [
+        "SliceTileProgramFactory", "ReduceMultiCoreWProgramFactory", "ReduceMultiCoreHProgramFactory"]
+    assert cb_bytes(p)[1:4] == [[2048, 4096, 16384]] * 2 + [[2048, 4096, 4096]]
+    assert max(sum(b) for b in cb_bytes(p)) == 22528
+
+
+def test_f32_min_without_fp32_accumulation_runs_the_negated_h_reduce():
+    # g1/ttnn.min/1: f32 [5,3,2,283,236] over (0, 1, 3), fp32_dest_acc_en = false: min as -max(-x); the H reduce
+    # of 240 columns on 110 cores (3 and 2 each) holds 8-tile input and output (the dest register without fp32
+    # accumulation) and Ht 9 x lcm(3, 2) = 54-tile acc and ineg buffers: 32,768 + 4,096 + 32,768 + 2 x 221,184 B.
+    p = model("ttnn.min", 1)
+    assert cb_bytes(p)[1] == [4096, 32768, 32768, 221184, 221184] and p.stages[1].cores.num_cores == 110
+    assert max(sum(b) for b in cb_bytes(p)) == 512000
+
+
+def _h_reduce_input_tiles(columns: int, dtype: str, acc: str | None) -> int:
+    from benchmarks.opdiff_instances import SYSTEM_DESC, dram
+    from ttanalyze.ir.emit import module_text, single_op_func
+
+    cc = f"compute_config = #ttnn.device_compute_kernel_config<math_fidelity = hifi4, fp32_dest_acc_en = {acc}>, " if acc else ""
+    shape = (1, 1, 64, 32 * columns)
+    text = module_text(SYSTEM_DESC, single_op_func("ttnn.max", [dram(shape, dtype)], [dram((1, 1, 1, 32 * columns), dtype)],
+                                                   f"{cc}dim_arg = [2 : i32], keep_dim = true"))
+    a = analyze(parse_text(text, "t.mlir"))
+    p = program_of(a, next(o for o in a.program.ops if o.name == "ttnn.max"), arch=MOCK, free_l1=FULL)
+    return p.stages[-1].cbs[0].pages
+
+
+def test_h_reduce_input_double_buffers_a_dest_register_of_columns():
+    # measurements/normred/probe.py (normred/hshare*): [1,1,64,32*C] over H on 110 cores.  fp32 accumulation on
+    # (or absent): 2 tiles for 2 or 3 columns per core, 8 for 4 or 8; off: 2 tiles up to 4 columns, 16 from 8.
+    assert [_h_reduce_input_tiles(c, "f32", None) for c in (220, 330, 440, 880)] == [2, 2, 8, 8]
+    assert [_h_reduce_input_tiles(c, "bf16", "false") for c in (220, 440, 880, 1760)] == [2, 2, 16, 16]
+    assert _h_reduce_input_tiles(880, "bf16", "true") == 8
+    # g1/ttnn.mean/1: bfp8 [3,7,5,27,262] over dim 3, fp32 off, 945 columns (8 or 9 per core): 16 bfp8 tiles.
+    assert cb_bytes(model("ttnn.mean", 1))[3] == [2048, 2176, 17408]
