@@ -13,7 +13,8 @@ from .ir.model import Op, Program, TensorType, Value
 from .memory import AllocationReplay, MemoryTimeline, replay, timeline
 from .mesh import Mesh, mesh_of
 from .ops.spec import TensorSpec
-from .programs import MODEL_FAILURES, OpProgram, failure_text, op_models, reraise_in_debug
+from .programs import (MODEL_FAILURES, OpProgram, failure_text, free_l1_below, op_models, reraise_in_debug,
+                       summed_free_l1)
 from .versions import DEFAULT_TT_METAL, check_version
 
 if TYPE_CHECKING:
@@ -121,17 +122,35 @@ def analyze(program: Program, arch_name: str | None = None, l1_small_size: int |
             check = checks[key] = check_shapes(op)
         analysis.shape_checks[op.index] = check
     analysis.programs, analysis.specs = op_models(analysis)
-    for index, prog in analysis.programs.items():
-        if prog.stages and index in analysis.memory.points:
-            point = analysis.memory.points[index]
-            point.cb_per_core = max(p.per_core_bytes() for p in prog.stages)
-            point.op_l1_buffers_per_core = max(p.l1_buffers_per_core for p in prog.stages)
+    _program_figures(analysis)
     analysis.allocation = replay(analysis)
+    if _free_l1_moved(analysis):
+        # the factories see the allocator's lowest L1 address, holes included (programs.max_l1_space)
+        analysis.programs, analysis.specs = op_models(analysis)
+        _program_figures(analysis)
+        analysis.allocation = replay(analysis)
     for index, ap in analysis.allocation.points.items():
         if index in analysis.memory.points:
             analysis.memory.points[index].l1_extent_per_core = ap.l1_extent
             analysis.memory.points[index].dram_extent_per_bank = ap.dram_extent
     return analysis
+
+
+def _program_figures(analysis: Analysis) -> None:
+    """Each op's CB region and own L1 buffers (its busiest program) into the memory timeline."""
+    for index, prog in analysis.programs.items():
+        if index in analysis.memory.points:
+            point = analysis.memory.points[index]
+            point.cb_per_core = max((p.per_core_bytes() for p in prog.stages), default=0)
+            point.op_l1_buffers_per_core = max((p.l1_buffers_per_core for p in prog.stages), default=0)
+
+
+def _free_l1_moved(analysis: Analysis) -> bool:
+    """Whether the allocator replay gives some op with a CB model another free L1 than the sums did."""
+    replayed, arch = analysis.allocation, analysis.arch
+    return any(free_l1_below(arch, replayed.l1_lowest_at_op[i]) != summed_free_l1(analysis, i, arch)
+               for i, prog in analysis.programs.items()
+               if prog.status not in ("not_device", "unmodeled") and i in replayed.l1_lowest_at_op)
 
 
 def _add_info(v: Value, arch: Arch, infos: dict[Value, L.LayoutInfo], by_type: dict[int, L.LayoutInfo | None]) -> None:

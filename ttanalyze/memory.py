@@ -17,7 +17,7 @@ sure it is of each (see :class:`AllocationReplay`).
 from __future__ import annotations
 
 import gc
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from math import prod
 
 from . import layout as L
@@ -220,12 +220,24 @@ class AllocationReplay:
         failures: refused allocations, in program order (one per function at most is
             certain: tt-metal stops at the first).
         assumptions: what the whole replay assumes (e.g. the device holds nothing else).
+        l1_lowest_at_op: per op index, the lowest allocated L1 address (absolute, bytes; None: no L1
+            buffer) when its program is created: its operands and results allocated, nothing of its own
+            yet (tt-metal ``lowest_occupied_compute_l1_address``, which ``get_max_l1_space`` reads).
+        l1_lowest_in_stage: per (op index, program number), the lowest allocated L1 address while that
+            program runs (the op's intermediates and its programs' own L1 buffers included): what
+            tt-metal compares a program's CB/DFB region end with ("clash with L1 buffers").
+        l1_inexact_at_op / l1_inexact_in_stage: keyed as the two above, why the L1 placement there may
+            differ from tt-metal's (absent: exact).
     """
 
     configs: dict
     points: dict[int, AllocatorPoint]
     failures: list[AllocationFailure]
     assumptions: list[str]
+    l1_lowest_at_op: dict[int, int | None] = field(default_factory=dict)
+    l1_lowest_in_stage: dict[tuple[int, int], int | None] = field(default_factory=dict)
+    l1_inexact_at_op: dict[int, list[str]] = field(default_factory=dict)
+    l1_inexact_in_stage: dict[tuple[int, int], list[str]] = field(default_factory=dict)
 
 
 def _request(info: L.LayoutInfo) -> tuple[int, int, int | None]:
@@ -267,6 +279,14 @@ class _Replay:
         self.inexact: dict[str, list[str]] = {"l1": [], "l1_small": [], "dram": []}  # why placement may differ from tt-metal's
         self.failed_in_func = False
         self.kept: set = set()  # program-cache keys whose kept buffers are allocated
+        self.l1_lowest_at_op: dict[int, int | None] = {}
+        self.l1_lowest_in_stage: dict[tuple[int, int], int | None] = {}
+        self.l1_inexact_at_op: dict[int, list[str]] = {}
+        self.l1_inexact_in_stage: dict[tuple[int, int], list[str]] = {}
+
+    def lowest_l1(self) -> int | None:
+        """The lowest allocated L1 address now (absolute), or None."""
+        return self.dev.managers["l1"].lowest_occupied_address()
 
     def reset(self) -> None:
         self.dev = DeviceAllocator(self.a.arch, self.trace_region_size)
@@ -413,6 +433,9 @@ class _Replay:
             why = (f"{op.name} at line {op.pos.line} has no program model here ({status}): its result may be a view "
                    "of its input" if maybe_view else "")
             bufs[r] = self.value_buffer(i, r, f"result {r.name} of {op.name}", not maybe_view, why)
+        self.l1_lowest_at_op[i] = self.lowest_l1()
+        if self.inexact["l1"]:
+            self.l1_inexact_at_op[i] = list(self.inexact["l1"])
         if prog is not None and prog.stages:
             self.op_internal(op, prog.stages)
 
@@ -458,7 +481,12 @@ class _Replay:
                                f"{op.name} at line {op.pos.line} allocates L1 buffers inside its program "
                                "(their order relative to its output is approximated)")
                 self.snapshot(op.index)
+                self.l1_lowest_in_stage[(op.index, k)] = self.lowest_l1()
                 self.free(b)
+            else:
+                self.l1_lowest_in_stage[(op.index, k)] = self.lowest_l1()
+            if self.inexact["l1"]:
+                self.l1_inexact_in_stage[(op.index, k)] = list(self.inexact["l1"])
             self.snapshot(op.index)
             for b in pending:
                 self.free(b)
@@ -517,4 +545,6 @@ def replay(analysis, trace_region_size: int = 0) -> AllocationReplay:
             gc.enable()
     assumptions = ["the device holds nothing but this program's buffers, and each function starts from an empty "
                    "allocator with its arguments allocated first, in order"]
-    return AllocationReplay(r.dev.configs, r.points, r.failures, assumptions)
+    return AllocationReplay(r.dev.configs, r.points, r.failures, assumptions, r.l1_lowest_at_op,
+                            r.l1_lowest_in_stage, r.l1_inexact_at_op,
+                            r.l1_inexact_in_stage)

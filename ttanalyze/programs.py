@@ -2,11 +2,14 @@
 
 For each op with a CB model (:mod:`ttanalyze.ops.cb`), build its
 :class:`~ttanalyze.ops.cb.CBContext` from the analysis, and run the model.  The
-free L1 a factory sees (``max_l1_space``) comes from the memory timeline: L1
-buffers are allocated top-down from ``l1_size - l1_small_size``, so the lowest
-live L1 address is that minus the live L1 per core (no fragmentation assumed),
-and the space for CBs is that minus ``l1_unreserved_base``.  The op's operands and results are
-alive when its program is created (outputs are allocated first).
+free L1 a factory sees (``max_l1_space``) is tt-metal's: the lowest allocated L1
+address when the op's program is created (its operands and results allocated,
+outputs first) minus ``l1_unreserved_base``.  That address comes from the
+allocator replay (:func:`ttanalyze.memory.replay`, tt-metal's free list: holes
+left by freed buffers count), once it has run; before it, from the memory
+timeline's sums (L1 buffers packed top-down from ``l1_size - l1_small_size``, no
+fragmentation).  :func:`ttanalyze.analysis.analyze` runs the models with the
+sums, replays the allocator, and reruns the models whose free L1 differs.
 """
 
 from __future__ import annotations
@@ -60,13 +63,32 @@ NO_PROGRAM = frozenset({
 def max_l1_space(analysis: "Analysis", op: Op, arch: Arch | None = None) -> int:
     """tt-metal's ``get_max_l1_space`` at ``op``, in bytes per core (see module docstring).
 
-    ``(lowest occupied L1 address or l1_size) - base``: with no L1 tensor live,
-    ``l1_size - l1_unreserved_base`` (L1_SMALL is not subtracted: measured on
-    mock P150, tt-metal 614f605f, argmax [87216, 64] with a 64 KiB L1_SMALL
-    still sizes its DFBs to all 1,395,584 B), else the bank minus the live L1.
+    ``(lowest occupied L1 address or l1_size) - base`` (tt-metal ``lowest_occupied_compute_l1_address``):
+    with no L1 tensor live, ``l1_size - l1_unreserved_base`` (L1_SMALL is not subtracted: measured on
+    mock P150, tt-metal 614f605f, argmax [87216, 64] with a 64 KiB L1_SMALL still sizes its DFBs to all
+    1,395,584 B), else the allocator replay's lowest live L1 address at the op
+    (:attr:`ttanalyze.memory.AllocationReplay.l1_lowest_at_op`) minus the base, or, before the replay
+    has run, the bank minus the live L1 (no fragmentation).
     """
     arch = arch or analysis.arch
-    point = analysis.memory.points.get(op.index)
+    replayed = analysis.allocation
+    if replayed is not None and arch is analysis.arch and op.index in replayed.l1_lowest_at_op:
+        return free_l1_below(arch, replayed.l1_lowest_at_op[op.index])
+    return summed_free_l1(analysis, op.index, arch)
+
+
+def free_l1_below(arch: Arch, lowest: int | None) -> int:
+    """Bytes per core from ``l1_unreserved_base`` to ``lowest`` (the lowest allocated L1 address, absolute),
+    or to ``l1_size`` when no L1 buffer is allocated (None)."""
+    if lowest is None:
+        return arch.l1_size - arch.l1_unreserved_base
+    return max(lowest - arch.l1_unreserved_base, 0)
+
+
+def summed_free_l1(analysis: "Analysis", op_index: int, arch: Arch) -> int:
+    """The free L1 at op ``op_index`` from the memory timeline's sums: the bank (``l1_size - l1_small_size -
+    l1_unreserved_base``) minus the live L1 per core, or ``l1_size - l1_unreserved_base`` with none live."""
+    point = analysis.memory.points.get(op_index)
     live = point.l1_per_core if point else 0
     if live == 0:
         return arch.l1_size - arch.l1_unreserved_base

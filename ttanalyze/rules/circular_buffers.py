@@ -12,10 +12,12 @@ P150, ttnn 0.81.1, even inside NO_DISPATCH graph capture):
 * ``base + CBs <= l1_size``, else "Statically allocated circular buffers on core
   range [...] grow to X B which is beyond max L1 size of Y B";
 * ``base + CBs <= lowest live L1 buffer address`` when an L1 buffer is live,
-  else "... clash with L1 buffers on core range [...]".  With top-down
-  allocation and no fragmentation
-  the lowest address is ``l1_size - l1_small_size - live L1 per core`` minus the
-  L1 buffers the op itself holds while the program runs (conv/pool halo output).
+  else "... clash with L1 buffers on core range [...]".  The lowest address is
+  the allocator replay's (:func:`ttanalyze.memory.replay`: tt-metal's free list,
+  holes included) while the program runs, the L1 buffers the op itself holds
+  (conv/pool halo output) included; packed without holes it would be ``l1_size -
+  l1_small_size - live L1 per core - the op's L1 buffers``.  A clash that only the
+  holes make, where the replay is inexact, is a warning.
 
 An error means "tt-metal refuses this".  A program model that doubts its own
 verdict says so in ``ProgramModel.params["refusal_unsure"]`` (a conv2d whose
@@ -60,7 +62,8 @@ def cb_overflow(a: Analysis, r: Reporter) -> None:
                 continue
             held = live + program.l1_buffers_per_core
             # tt-metal compares with the lowest *allocated* L1 buffer: with none, only the l1_size check applies.
-            lowest = arch.l1_size - arch.l1_small_size - held if held else arch.l1_size
+            summed = arch.l1_size - arch.l1_small_size - held if held else arch.l1_size
+            lowest, inexact = _lowest_l1(a, op.index, n, summed, arch.l1_unreserved_base + cb_bytes)
             end = arch.l1_unreserved_base + cb_bytes
             first = program.first_overflow(arch.l1_unreserved_base, arch.l1_size, arch.dram_alignment)
             if first is None and end <= lowest:
@@ -69,6 +72,10 @@ def cb_overflow(a: Analysis, r: Reporter) -> None:
             # The model's own doubt (e.g. tt-metal's L1 estimate fits where the detailed count does not): a
             # warning, since an error means "tt-metal refuses this" and a false error is worse than none.
             unsure = program.params.get("refusal_unsure")
+            if first is None and end <= summed and inexact:
+                # only the replay's holes make it clash, and the replay is not sure of the L1 placement here
+                unsure = unsure or ("the clash comes from holes the allocator replay leaves between L1 buffers, and "
+                                    "that replay is inexact here: " + "; ".join(inexact))
             severity, doubt = ("warning", f"; unsure: {unsure}") if unsure else (None, "")
             data = {"factory": program.factory, "stage": n, "core": list(core), "cb_bytes": cb_bytes,
                     "l1_unreserved_base": arch.l1_unreserved_base, "cb_region_end": end, "l1_size": arch.l1_size,
@@ -96,12 +103,31 @@ def cb_overflow(a: Analysis, r: Reporter) -> None:
                 r.op(op, f"circular buffers of {program.factory}{stage} clash with L1 buffers on {where}: the static "
                          f"CB region ends at {fmt.nbytes(end)} (l1_unreserved_base {fmt.num(arch.l1_unreserved_base)} + "
                          f"{fmt.nbytes(cb_bytes)} of CBs: {_cb_list(program, core)}) but the live L1 tensors start at "
-                         f"{fmt.nbytes(lowest)} (l1_size {fmt.num(arch.l1_size)} - l1_small_size "
+                         f"{fmt.nbytes(lowest)} (" + ("the allocator replay's lowest L1 buffer; packed without holes "
+                                                     f"they would start at {fmt.nbytes(summed)}: " if lowest != summed else "")
+                         + f"l1_size {fmt.num(arch.l1_size)} - l1_small_size "
                          f"{fmt.num(arch.l1_small_size)} - {fmt.nbytes(live)} of live L1 tensors"
                          + (f" - {fmt.nbytes(program.l1_buffers_per_core)} of the op's intermediate L1 buffers"
                             if program.l1_buffers_per_core else "") + ")" + doubt,
                      notes=notes, data=dict(data, check="clash", unsure=unsure), severity=severity)
             break  # tt-metal stops at the first program it refuses
+
+
+def _lowest_l1(a: Analysis, op_index: int, stage: int, summed: int, end: int) -> tuple[int, list[str]]:
+    """The lowest allocated L1 address while program ``stage`` of the op runs (absolute, bytes; ``l1_size`` when
+    none), from the allocator replay (:attr:`ttanalyze.memory.AllocationReplay.l1_lowest_in_stage`), and why a
+    clash with it (a CB region ending at ``end``) may not happen: the replay's L1 placement is inexact there
+    (empty when exact, or when the buffers allocated before the op, placed exactly, already clash);
+    ``summed`` (the live buffers packed top-down) without a replay."""
+    replayed = a.allocation
+    if replayed is None or (op_index, stage) not in replayed.l1_lowest_in_stage:
+        return summed, []
+    low = replayed.l1_lowest_in_stage[(op_index, stage)]
+    lowest = a.arch.l1_size if low is None else low
+    at_op = replayed.l1_lowest_at_op.get(op_index)
+    if at_op is not None and end > at_op and op_index not in replayed.l1_inexact_at_op:
+        return lowest, []
+    return lowest, replayed.l1_inexact_in_stage.get((op_index, stage), [])
 
 
 @rule("TTA011")
