@@ -33,7 +33,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 
 
-def run(widths: list[str], rows: int) -> None:
+def run(widths: list[str], rows: int, weight: bool = True) -> None:
     sys.path.insert(0, str(ROOT / "benchmarks" / "programs"))
     os.environ.setdefault("TT_METAL_MOCK_CLUSTER_DESC_PATH", str(ROOT / "ttanalyze/executor/mock/blackhole_P150.yaml"))
     os.environ.setdefault("TT_METAL_NULL_KERNELS", "1")
@@ -45,9 +45,17 @@ def run(widths: list[str], rows: int) -> None:
         w, dt = spec.split(":")
         case = families.Case("rms_norm", (rows, int(w), dt), 0)
         fn, specs = families.build(case)
+        if not weight:  # rms_norm(x) alone: no gamma DFB
+            from jax import lax
+
+            def fn(x):
+                return lax.composite(lambda x, **_: x * lax.rsqrt((x * x).mean(-1, keepdims=True) + 1e-5),
+                                     name="tenstorrent.rms_norm")(
+                    x, normalized_shape=np.array([x.shape[-1]], dtype=np.int64), epsilon=np.float32(1e-5))
+            specs = specs[:1]
         args = [np.zeros(s, dtype=jax.numpy.dtype(d)) for s, d in specs]
         compiled = jax.jit(fn).lower(*args).compile(compiler_options={"optimization_level": "0"})
-        rec = {"rows": rows, "width": int(w), "dtype": dt, "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+        rec = {"rows": rows, "width": int(w), "dtype": dt, "weight": weight, "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
         try:
             jax.block_until_ready(compiled(*args))
             rec["ran"] = True
@@ -79,11 +87,12 @@ def main() -> int:
     r = sub.add_parser("run")
     r.add_argument("--width", action="append", required=True, help="WIDTH:DTYPE (f32 or bf16)")
     r.add_argument("--rows", type=int, default=32)
+    r.add_argument("--no-weight", dest="weight", action="store_false", help="rms_norm(x) without a weight")
     k = sub.add_parser("kernels")
     k.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "tt-metal-cache")
     a = ap.parse_args()
     if a.cmd == "run":
-        run(a.width, a.rows)
+        run(a.width, a.rows, a.weight)
     else:
         kernels(a.cache)
     return 0
