@@ -828,6 +828,9 @@ def generators() -> dict[str, Callable[[random.Random, int], Draw]]:
     g["ttnn.bitcast_convert"] = gen_bitcast_convert
     g["ttnn.dropout"] = gen_dropout
     g["ttnn.batch_norm_inference"] = gen_batch_norm_inference
+    g["ttnn.sort"] = gen_sort
+    for n in ("quantize", "dequantize", "requantize"):
+        g[f"ttnn.{n}"] = gen_quantization(f"ttnn.{n}")
     return g
 
 
@@ -913,3 +916,29 @@ def gen_batch_norm_inference(rng: random.Random, i: int) -> Draw:
     attrs = f"epsilon = 9.99999974E-6 : f32, operandSegmentSizes = array<i32: {seg}>"
     return Draw([x, stat, stat] + ([stat, stat] if affine else []), [x], attrs, f"{_desc(x)}/affine={affine}")
 
+
+
+def gen_sort(rng: random.Random, i: int) -> Draw:
+    """``sort`` along the last dim (mostly rank 4, bf16/f32; u16 indices, u32 for f32 inputs)."""
+    dtype = rng.choice(("bf16", "bf16", "f32"))
+    rank = rng.choice((4, 4, 4, 3, 2))
+    shape = draw_shape(rng, _cls(rng, i, ("tiny", "odd", "aligned", "boundary")), rank=rank)
+    x = placement(rng, shape, dtype, "tile", ("dram", "l1"), (3, 1))
+    idx = like(x, dtype="u32" if dtype == "f32" else "u16")
+    desc = rng.choice(("true", "false"))
+    return Draw([x], [x, idx], f"dim = -1 : si8, descending = {desc}, stable = false", _desc(x))
+
+
+def gen_quantization(name: str) -> Callable[[random.Random, int], Draw]:
+    """Per-tensor ``quantize`` (float -> si32), ``dequantize`` (si32 -> float), ``requantize`` (si32 -> si32)."""
+    short = name.split(".", 1)[1]
+
+    def gen(rng: random.Random, i: int) -> Draw:
+        fdt = rng.choice(("bf16", "f32"))
+        in_dt, out_dt = {"quantize": (fdt, "si32"), "dequantize": ("si32", fdt), "requantize": ("si32", "si32")}[short]
+        x = placement(rng, draw_shape(rng, _cls(rng, i)), in_dt, "tile", ("dram", "l1"), (3, 1))
+        scale, zp = dram((1,), "f32"), dram((1,), "si32")
+        params = [scale, zp, scale, zp] if short == "requantize" else [scale, zp]
+        return Draw([x, *params], [like(x, dtype=out_dt)], f"output_dtype = #ttcore.supportedDataTypes<{out_dt}>",
+                    _desc(x))
+    return gen

@@ -36,7 +36,7 @@ _DEVICE = ('%dev = "ttnn.get_device"() <{mesh_offset = #ttnn<mesh_offset 0x0>, m
 
 def _desc(d) -> TensorDesc:
     shape, dtype, layout, buf = d
-    return TensorDesc(tuple(shape), dtype, layout, buf, "interleaved")
+    return TensorDesc(tuple(shape), dtype, layout, buf, None if buf == "system_memory" else "interleaved")
 
 
 def module(case) -> str:
@@ -45,8 +45,12 @@ def module(case) -> str:
     args = ", ".join(f"%arg{i}: {t.type_text()}" for i, t in enumerate(ins))
     out_types = ", ".join(t.type_text() for t in outs)
     names = ", ".join(f"%r{i}" for i in range(len(outs)))
-    operands = (["%dev"] if case.device else []) + [f"%arg{i}" for i in range(len(ins))]
-    types = (["!ttnn.device"] if case.device else []) + [t.type_text() for t in ins]
+    dev_first = case.op != "ttnn.conv1d"  # conv1d takes the device last
+    dev = ["%dev"] if case.device else []
+    operands = [f"%arg{i}" for i in range(len(ins))]
+    operands = dev + operands if dev_first else operands + dev
+    types = [t.type_text() for t in ins]
+    types = (["!ttnn.device"] if case.device else []) + types if dev_first else types + (["!ttnn.device"] if case.device else [])
     attrs = f" <{{{case.attrs}}}>" if case.attrs else ""
     call = f'"{case.op}"({", ".join(operands)}){attrs} : ({", ".join(types)}) -> ({out_types})'
     pre = f"    {_DEVICE}\n" if case.device else ""

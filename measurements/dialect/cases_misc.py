@@ -119,6 +119,30 @@ def _cases() -> list[MiscCase]:
         out.append(MiscCase(f"sort/{i}", "ttnn.sort", ((shape, dt, "tile", buf),),
                             ((shape, dt, "tile", buf), (shape, idx, "tile", buf)),
                             f"dim = -1 : si8, descending = {desc}, stable = false", kwargs={"descending": desc == "true"}))
+    for i in range(12):  # conv1d(input [N, L, C], weight [Cout, Cin/g, K] on the host, bias?, device)
+        n, length = rng.choice([1, 1, 2, 4]), rng.choice([16, 50, 64, 128, 256, 400, 1024])
+        cin, cout = rng.choice([8, 16, 32, 64, 128, 256]), rng.choice([16, 32, 64, 128, 256])
+        k, st = rng.choice([2, 3, 3, 5, 7]), rng.choice([1, 1, 2])
+        pl = rng.choice([0, 1, k // 2])
+        lout = (length + 2 * pl - (k - 1) - 1) // st + 1
+        layout = rng.choice(["row_major", "row_major", "tile"])
+        bias = rng.random() < 0.6
+        ins = (((n, length, cin), "bf16", layout, "dram"), ((cout, cin, k), "bf16", "row_major", "system_memory"))
+        ins += (((1, 1, 1, cout), "bf16", "row_major", "system_memory"),) if bias else ()
+        out.append(MiscCase(f"conv1d/{i}", "ttnn.conv1d", ins, (((1, 1, n * lout, cout), "bf16", "tile", "dram"),),
+                            f"batch_size = {n} : i32, dilation = 1 : i32, groups = 1 : i32, in_channels = {cin} : i32, "
+                            f"input_length = {length} : i32, kernel_size = {k} : i32, out_channels = {cout} : i32, "
+                            f"padding = array<i32: {pl}, {pl}>, stride = {st} : i32", device=True,
+                            kwargs={"k": k, "stride": st, "pad": pl}))
+    for i in range(8):  # embedding_bw(index [B, 1, 1, N] u32 row-major, weight [V, E] (2D, as the verifier wants), grad [1, 1, B*N, E])
+        b, n = rng.choice([1, 2, 4]), rng.choice([32, 64, 128])
+        v, e = rng.choice([128, 1024, 4096]), rng.choice([64, 256, 768, 2048, 4096])
+        dt = rng.choice(["bf16", "bf16", "f32"])
+        buf = rng.choice(["dram", "l1"]) if e <= 768 else "dram"
+        out.append(MiscCase(f"embedding_bw/{i}", "ttnn.embedding_bw",
+                            (((b, 1, 1, n), "u32", "row_major", "dram"), ((v, e), dt, "tile", "dram"),
+                             ((1, 1, b * n, e), dt, "tile", buf)), (((1, 1, v, e), dt, "tile", buf),),
+                            f"dtype = #ttcore.supportedDataTypes<{dt}>"))
     return out
 
 

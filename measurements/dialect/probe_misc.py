@@ -63,6 +63,15 @@ def call(case: MiscCase, ts: list, dev):
         return ttnn.global_avg_pool2d(ts[0], memory_config=_mem(res[3]))
     if case.op == "ttnn.sort":
         return ttnn.sort(ts[0], -1, case.kwargs["descending"], False, memory_config=_mem(res[3]))
+    if case.op == "ttnn.conv1d":  # runtime/lib/ttnn/operations/conv/conv1d.cpp: positional geometry, the result's memcfg
+        x = case.operands[0][0]
+        kw = case.kwargs
+        return ttnn.conv1d(input_tensor=ts[0], weight_tensor=ts[1], device=dev, in_channels=x[2],
+                           out_channels=case.operands[1][0][0], batch_size=x[0], input_length=x[1], kernel_size=kw["k"],
+                           stride=kw["stride"], padding=(kw["pad"], kw["pad"]), dilation=1, groups=1,
+                           bias_tensor=ts[2] if len(ts) > 2 else None, memory_config=_mem(res[3]))
+    if case.op == "ttnn.embedding_bw":
+        return ttnn.embedding_bw(ts[0], ts[1], ts[2], dtype=W.tt_dtype(res[1]), memory_config=_mem(res[3]))
     raise ValueError(case.op)
 
 
@@ -71,7 +80,8 @@ def main() -> int:
     dev.disable_and_clear_program_cache()
     with OUT.open("w") as f:
         for case in CASES:
-            ts = [ttnn.empty(list(s), W.tt_dtype(d), _layout(lay), dev, _mem(buf)) for s, d, lay, buf in case.operands]
+            ts = [ttnn.zeros(list(s), dtype=W.tt_dtype(d), layout=_layout(lay)) if buf == "system_memory" else
+                  ttnn.empty(list(s), W.tt_dtype(d), _layout(lay), dev, _mem(buf)) for s, d, lay, buf in case.operands]
             ttnn._ttnn.graph.begin_graph_capture(ttnn.graph.RunMode.NO_DISPATCH)
             err, outs = None, []
             try:
@@ -86,7 +96,8 @@ def main() -> int:
                     "factory": c["factory"], "kind": c["kind"], "program": c["program"]} for c in parsed["cbs"]]
             f.write(json.dumps({"id": case.id, "error": err, "cbs": cbs, "outputs": outs}) + "\n")
             for t in ts:
-                ttnn.deallocate(t)
+                if t.storage_type() == ttnn.StorageType.DEVICE:
+                    ttnn.deallocate(t)
     ttnn.close_device(dev)
     print(f"{len(CASES)} cases -> {OUT}")
     return 0

@@ -109,6 +109,7 @@ OP_CODES: tuple[tuple[str, str], ...] = (
     ("Split", "SplitDeviceOperation"),
     ("DropoutDeviceOperation", "DropoutDeviceOperation"),
     ("RandDeviceOperation", "RandDeviceOperation"),
+    ("EmbeddingBackward", "EmbeddingBackwardDeviceOperation"),
 )
 
 # TTNN IR ops -> the device operation tt-metal runs for them, for ops whose programs the analyzer does not
@@ -359,7 +360,7 @@ def _sliding_window_ops(op: Op, stage: ProgramModel, a: Analysis, hw: Hardware) 
     if not ins or not outs:
         return []
     x, y = ins[0], outs[0]
-    geom = _window_attrs(op)
+    geom = window_geometry(op)
     conv = stage.params.get("conv")
     plan = conv or stage.params.get("pool") or {}
     scheme = plan.get("scheme", "height")
@@ -411,7 +412,7 @@ def _by_name(op: Op, a: Analysis, hw: Hardware) -> list[DeviceOp]:
         return []
     attrs: dict = {"cores_assumed": True}
     if code in ("Conv2dDeviceOperation", "Pool2D"):  # the window geometry; the activation alone (weights unprepared)
-        attrs.update(_by_name_window(op))
+        attrs.update(window_geometry(op))
         ins = ins[:1]
     for key in ("is_causal",):
         if key in op.attrs:
@@ -433,8 +434,8 @@ def _by_name(op: Op, a: Analysis, hw: Hardware) -> list[DeviceOp]:
                      tuple(tensor_info(t) for t in outs), fid, fp32, attrs, f"{op.pos}")]
 
 
-def _by_name_window(op: Op) -> dict:
-    """Conv/pool geometry of the by-name convs and pools (:func:`_window_attrs`'s keys).
+def window_geometry(op: Op) -> dict:
+    """Conv/pool geometry of an op (:func:`_window_attrs`'s keys), conv1d and conv_transpose2d as the conv2d they run.
 
     ``conv1d`` is a conv2d over ``[N, L, 1, C]`` with a ``K x 1`` window (tt-metal
     ``conv/conv1d/conv1d.cpp``); ``conv_transpose2d`` convolves the stride-dilated input

@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import glob
 import json
+import math
 import os
 import re
 import sys
@@ -1026,6 +1027,18 @@ def _batch_norm_inference(c: Call):
     return ttnn.batch_norm(c.segment(0), running_mean=c.segment(1), running_var=c.segment(2), training=False,
                            eps=float(c.attrs.get("epsilon", 1e-5)), momentum=float(c.attrs.get("momentum", 0.1)),
                            weight=c.segment(3), bias=c.segment(4), memory_config=c.mc)
+
+
+@handler(("ttnn.quantize", "ttnn.dequantize", "ttnn.requantize"), ("output_dtype", "memory_config"))
+def _quantization(c: Call):
+    # Per-tensor: tt-mlir's flatbuffer passes a 1-element scale and zero point as scalars; their values do
+    # not change the programs.
+    if any(math.prod(list(t.shape)) != 1 for t in c.tensors[1:]):
+        raise Unsupported(f"{c.op} with per-axis scales is not supported")
+    if c.op == "ttnn.requantize":
+        return ttnn.requantize(c.operand(0), 0.1, 0, 0.2, 0, dtype=c.dtype, memory_config=c.mc)
+    fn = ttnn.quantize if c.op == "ttnn.quantize" else ttnn.dequantize
+    return fn(c.operand(0), 0.1, 0, dtype=c.dtype, memory_config=c.mc)
 
 
 @handler("ttnn.global_avg_pool2d", ("dtype", "memory_config"))

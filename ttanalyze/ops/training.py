@@ -5,13 +5,19 @@
   as a 4D tensor (1, 1, dictionary_size, embedding_size)");
 * ``adamw`` updates ``param``, ``exp_avg``, ``exp_avg_sq`` (and ``max_exp_avg_sq``) in place: no
   result; every state tensor and the gradient shaped like ``param`` (``AdamWOp::verify``).
+
+Programs: ``embedding_bw`` runs one ``EmbeddingBackwardDeviceOperation`` program (:func:`embedding_bw_cb`);
+``adamw`` (a tt-train op) is not modeled.
 """
 
 from __future__ import annotations
 
 from ..ir.model import Op
+from .cb import CB, CBContext, CBModelError, ProgramModel
 from .operands import operand_groups, shape_of, tensor_or_none
-from .registry import ShapeError, register, tensor_shape
+from .registry import ShapeError, register, register_cb, register_check, tensor_shape
+from .tensors import TILE, operand, result
+from .work_split import split_work_to_cores
 
 _SRC = "tt-mlir lib/Dialect/TTNN/IR/TTNNOps.cpp @19c86fca"
 
@@ -38,3 +44,33 @@ def adamw(op: Op):
         if v is not None and shape_of(op, v, name) != p:
             raise ShapeError(f"{op.name}: {name} must have the shape of param {list(p)}")
     return []
+
+
+_EMB_BW_SRC = ("tt-metal ttnn/cpp/ttnn/operations/embedding_backward/device/embedding_backward_program_descriptor.cpp "
+               "@00e6635c (measured on ttnn 0.81.1)")
+
+
+@register_cb("ttnn.embedding_bw")
+def embedding_bw_cb(ctx: CBContext) -> ProgramModel:
+    """``EmbeddingBackwardDeviceOperation::create_descriptor``: the gradient's embedding tiles
+    (``padded E / 32``) split column-major over the grid (``split_work_to_cores``); with ``m`` the most
+    tiles a core gets: ``c_0`` m gradient tiles, ``c_1`` 32 indices (``32 * element size``), ``c_2`` m output
+    tiles, ``c_24`` a 32-B UInt8 mask, ``c_25`` 16 B, ``c_16`` m output tiles, on those cores.
+
+    Raises:
+        CBModelError: a row-major gradient or a sharded tensor.
+    """
+    idx, grad, out = operand(ctx, 0), operand(ctx, 2), result(ctx)
+    if not grad.tiled or idx.sharded or grad.sharded or out.sharded:
+        raise CBModelError("embedding_bw is modeled for a TILE interleaved gradient and interleaved tensors")
+    split = split_work_to_cores(ctx.grid, grad.padded[-1] // TILE)
+    cores, m = split.all_cores, split.units_per_core_group_1
+    cbs = [CB(0, "grad", grad.tile_bytes, m, cores), CB(1, "index", 32 * idx.element_bytes, 1, cores),
+           CB(2, "output_in", out.tile_bytes, m, cores), CB(24, "mask", 32, 1, cores), CB(25, "chunk_count", 16, 1, cores),
+           CB(16, "output", out.tile_bytes, m, cores)]
+    return ProgramModel("EmbeddingBackwardDeviceOperation", _EMB_BW_SRC, cores, cbs,
+                        [f"{split.units} embedding tiles on {split.num_cores} cores, {m} per core at most"])
+
+
+register_check("ttnn.embedding_bw", "mock", "tests/test_ops_dialect_misc.py against measurements/dialect/results_misc.jsonl",
+               ("EmbeddingBackwardDeviceOperation",))
