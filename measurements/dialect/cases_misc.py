@@ -143,6 +143,18 @@ def _cases() -> list[MiscCase]:
                             (((b, 1, 1, n), "u32", "row_major", "dram"), ((v, e), dt, "tile", "dram"),
                              ((1, 1, b * n, e), dt, "tile", buf)), (((1, 1, v, e), dt, "tile", buf),),
                             f"dtype = #ttcore.supportedDataTypes<{dt}>"))
+    for i in range(10):  # rms_norm_pre_all_gather / layer_norm_pre_all_gather (bf16, 1D factory), residual sometimes
+        name = rng.choice(["rms_norm_pre_all_gather", "layer_norm_pre_all_gather"])
+        lead = rng.choice([(1, 1), (1, 2), (2, 1)])
+        h, w = rng.choice([32, 64, 128, 256, 1024]), rng.choice([256, 512, 1024, 2048, 4096, 100])
+        buf = rng.choice(["dram", "l1"]) if w <= 2048 else "dram"
+        stats = 32 if name.startswith("rms") else 64
+        x = ((*lead, h, w), "bf16", "tile", buf)
+        res = rng.random() < 0.3
+        seg = ("1, 1" if res else "1, 0") + (", 0" if name.startswith("layer") else "")
+        out.append(MiscCase(f"{name}/{i}", f"ttnn.{name}", (x, x) if res else (x,),
+                            (((*lead, h, stats), "bf16", "tile", buf),),
+                            f"dtype = #ttcore.supportedDataTypes<bf16>, operandSegmentSizes = array<i32: {seg}>"))
     return out
 
 

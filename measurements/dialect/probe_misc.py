@@ -72,6 +72,10 @@ def call(case: MiscCase, ts: list, dev):
                            bias_tensor=ts[2] if len(ts) > 2 else None, memory_config=_mem(res[3]))
     if case.op == "ttnn.embedding_bw":
         return ttnn.embedding_bw(ts[0], ts[1], ts[2], dtype=W.tt_dtype(res[1]), memory_config=_mem(res[3]))
+    if case.op in ("ttnn.rms_norm_pre_all_gather", "ttnn.layer_norm_pre_all_gather"):
+        fn = ttnn.rms_norm_pre_all_gather if case.op.startswith("ttnn.rms") else ttnn.layer_norm_pre_all_gather
+        return fn(ts[0], dtype=ttnn.bfloat16, residual_input_tensor=ts[1] if len(ts) > 1 else None,
+                  memory_config=_mem(res[3]))
     raise ValueError(case.op)
 
 

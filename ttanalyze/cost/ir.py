@@ -110,6 +110,7 @@ OP_CODES: tuple[tuple[str, str], ...] = (
     ("DropoutDeviceOperation", "DropoutDeviceOperation"),
     ("RandDeviceOperation", "RandDeviceOperation"),
     ("EmbeddingBackward", "EmbeddingBackwardDeviceOperation"),
+    ("LayerNormPreAllGather", "LayerNormPreAllGatherDeviceOperation"),
 )
 
 # TTNN IR ops -> the device operation tt-metal runs for them, for ops whose programs the analyzer does not

@@ -9,7 +9,9 @@ input's leading dims with a last dim the op's stats width (checked on the leadin
 ``RMSNormPreAllGatherOp::verify`` does).  Shapes are per device (see :mod:`ttanalyze.mesh`).
 
 Programs: ``batch_norm_inference`` runs one ``BatchNormOperation::BatchNormFactory`` program
-(:func:`batch_norm_inference_cb`); the others are not modeled (TTA011).
+(:func:`batch_norm_inference_cb`); ``rms_norm_pre_all_gather`` / ``layer_norm_pre_all_gather`` one
+``LayerNormPreAllGatherProgramFactory`` program (:func:`pre_all_gather_cb`); the others are not modeled
+(TTA011).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from .operands import operand_groups, shape_of, tensor_or_none
 from .registry import ShapeError, register, register_cb, register_check, register_spec, tensor_shape
 from .spec import TensorSpec
 from .tensors import operand, result
-from .work_split import full_grid
+from .work_split import full_grid, split_work_to_cores
 
 _SRC = "tt-mlir lib/Dialect/TTNN/IR/TTNNOps.cpp @19c86fca"
 
@@ -131,3 +133,50 @@ def batch_norm_spec(ctx: CBContext) -> list[TensorSpec]:
 
 register_check("ttnn.batch_norm_inference", "mock",
                "tests/test_ops_dialect_misc.py against measurements/dialect/results_misc.jsonl", ("BatchNormOperation",))
+
+
+_PRE_SRC = ("tt-metal ttnn/cpp/ttnn/operations/normalization/layernorm_distributed/device/"
+            "layernorm_pre_all_gather_program_factory.cpp @05ddaab1 (measured on ttnn 0.81.1)")
+
+
+@register_cb(("ttnn.rms_norm_pre_all_gather", "ttnn.layer_norm_pre_all_gather"))
+def pre_all_gather_cb(ctx: CBContext) -> ProgramModel:
+    """``LayerNormPreAllGatherProgramFactory`` (the 1D factory: no program config, no 2D core grid).
+
+    The ``N*C*Ht`` tile rows are split row-wise over the grid (``split_work_to_cores(..., true)``); with
+    ``Wt = padded W / 32`` and the intermediate format bf16 (ttnn's default compute config has no fp32
+    accumulation; f32 with ``fp32_dest_acc_en``): input ``2 Wt`` input tiles, the reduce scaler 1
+    intermediate tile, with a residual ``2 Wt`` residual tiles and ``Wt`` fused intermediate tiles, x^2
+    ``2 Wt`` intermediate tiles, and the statistics 1 (RMS) or 2 (LayerNorm) output tiles.
+
+    Raises:
+        CBModelError: a program config, a 2D core grid, a non-bf16 or sharded input, or a row-major one.
+    """
+    op = ctx.op
+    if op.attrs.get("program_config") is not None or op.attrs.get("use_2d_core_grid"):
+        raise CBModelError(f"{op.name} with a program config or a 2D core grid is not modeled")
+    x, out = operand(ctx, 0), result(ctx)
+    if not x.tiled or x.sharded or out.sharded or x.dtype.name != "bf16":
+        raise CBModelError(f"{op.name} is modeled for bf16 TILE interleaved inputs")
+    g = operand_groups(op, ("input", "residual?", "recip?") if op.name == "ttnn.layer_norm_pre_all_gather"
+                       else ("input", "residual?"))
+    residual = tensor_or_none(g, "residual")
+    cc = op.attrs.get("compute_config")
+    inter = 4096 if cc is not None and getattr(cc, "fp32_dest_acc_en", None) else 2048
+    wt = x.padded[-1] // 32
+    rows = x.physical_volume // (x.padded[-1] * 32)
+    split = split_work_to_cores(ctx.grid, rows, row_wise=True)
+    cores = split.all_cores
+    cbs = [CB(0, "input", x.tile_bytes, 2 * wt, cores), CB(1, "reduce_scaler", inter, 1, cores)]
+    if residual is not None:
+        r = operand(ctx, op.operands.index(residual))
+        cbs += [CB(2, "residual", r.tile_bytes, 2 * wt, cores), CB(3, "fused", inter, wt, cores)]
+    cbs += [CB(4, "x2", inter, 2 * wt, cores),
+            CB(5, "out", out.tile_bytes, 1 if op.name == "ttnn.rms_norm_pre_all_gather" else 2, cores)]
+    return ProgramModel("LayerNormPreAllGatherDeviceOperation::LayerNormPreAllGatherProgramFactory", _PRE_SRC, cores,
+                        cbs, [f"{rows} tile rows of Wt {wt} on {split.num_cores} cores"])
+
+
+register_check(("ttnn.rms_norm_pre_all_gather", "ttnn.layer_norm_pre_all_gather"), "mock",
+               "tests/test_ops_dialect_misc.py against measurements/dialect/results_misc.jsonl",
+               ("LayerNormPreAllGatherDeviceOperation",))
