@@ -69,6 +69,9 @@ def test_model_matches_the_mock(case):
     a = analyze(parse_text(module(case), "t.mlir"))
     op = next(o for o in a.program.ops if o.name == case.op)
     v = program_of(a, op, arch=MOCK, free_l1=FULL)
+    if measured["error"] and "beyond max L1 size" in measured["error"]:  # the CB region overflows L1 (a TTA rule's job)
+        assert v.status == "modeled" and max(p.per_core_bytes() for p in v.stages) > FULL, v.reason
+        return
     if measured["error"]:
         assert v.status in ("rejected", "out_of_scope"), (v.status, measured["error"])
         return

@@ -531,7 +531,6 @@ class Conv2dParams:
     fp32_dest_acc_en: bool = False
     packer_l1_acc: bool = False
     force_split_reader: bool | None = None
-    l1_full: bool = False  # Conv2dSliceConfig L1_FULL (conv1d passes it): no DRAM slicing, the L1 op on the input
     memory_config: tuple[str, str | None] | None = ("dram", "interleaved")
 
     @property
@@ -895,9 +894,7 @@ def plan_conv2d(p: Conv2dParams, arch: Arch, free_l1: int) -> ConvPlan:
     if p.input_buffer not in ("dram", "l1"):
         raise CBModelError(f"conv2d input in {p.input_buffer} is not modeled")
     notes: list[str] = []
-    if p.input_buffer == "l1" or p.l1_full:
-        if p.l1_full and p.input_buffer == "dram":
-            notes.append("L1_FULL slice config: conv2d_L1 on the DRAM input, no slicing (conv1d.cpp)")
+    if p.input_buffer == "l1":
         return _plan_l1(p, arch, "l1", False, notes)
     slices, kind, need = slice_config(p, arch, free_l1)
     if slices == 1:
@@ -1073,23 +1070,6 @@ def conv2d_params(ctx: CBContext) -> Conv2dParams:
     k, s, d = _spatial(op)
     pad = int_list(op, "padding")
     pad4 = (pad[0], pad[0], pad[1], pad[1]) if len(pad) == 2 else tuple(pad)
-    return Conv2dParams(
-        batch=int_attr(op, "batch_size"), in_h=int_attr(op, "input_height"), in_w=int_attr(op, "input_width"),
-        in_c=int_attr(op, "in_channels"), out_c=int_attr(op, "out_channels"), kernel=(k[0], k[1]),
-        stride=(s[0], s[1]), padding=pad4, dilation=(d[0], d[1]), groups=int_attr(op, "groups", 1),
-        **conv_options(ctx, inp, (k[0], k[1]), (s[0], s[1])))
-
-
-def conv_options(ctx: CBContext, inp, kernel: tuple[int, int], stride: tuple[int, int]) -> dict:
-    """The :class:`Conv2dParams` fields a conv op's attributes and operands set besides its geometry:
-    dtypes, layouts, the Conv2dConfig fields tt-mlir passes, the compute config and the output memory config.
-
-    Raises:
-        CBModelError: Conv2dConfig options the model does not cover (kernel-stride folding, sharding
-            overrides, core grids).
-    """
-    op = ctx.op
-    k, s = kernel, stride
     cfg = op.attrs.get("conv2d_config")
     get = cfg.get if isinstance(cfg, StructAttr) else (lambda key, default=None: default)
     for key in ("override_sharding_config", "core_grid", "reshard_if_not_optimal"):
@@ -1111,7 +1091,10 @@ def conv_options(ctx: CBContext, inp, kernel: tuple[int, int], stride: tuple[int
         mem = (out.placement.buffer_type, out.placement.memory_layout)
     shard = _name(get("shard_layout"))
     out_dtype = _name(op.attrs.get("dtype"))
-    return dict(
+    return Conv2dParams(
+        batch=int_attr(op, "batch_size"), in_h=int_attr(op, "input_height"), in_w=int_attr(op, "input_width"),
+        in_c=int_attr(op, "in_channels"), out_c=int_attr(op, "out_channels"), kernel=(k[0], k[1]),
+        stride=(s[0], s[1]), padding=pad4, dilation=(d[0], d[1]), groups=int_attr(op, "groups", 1),
         has_bias=has_bias, input_dtype=str(inp.dtype), input_layout=inp.layout,
         input_buffer=inp.buffer_type, weights_dtype=wdt, output_dtype=out_dtype,
         shard_layout=_SCHEMES.get(shard, shard) if shard else None,

@@ -12,11 +12,11 @@ flattened ``[1, 1, N * H_out * W_out, C_out]`` (``Conv1dOp``: ``[1, 1, N * L_out
 The preparation ops reorder weights and biases for conv2d / conv_transpose2d; their results are
 taken as declared.
 
-Programs: ``conv1d`` is tt-metal's conv2d (``conv/conv1d/conv1d.cpp``): a 3D input is reshaped to
-``[N, L, 1, C]`` and ``ttnn::conv2d`` runs with ``input_height = L``, ``input_width = 1``, a ``K x 1``
-window, stride ``(s, 1)``, padding ``(pL, pR, 0, 0)``, dilation ``(d, 1)`` and the L1_FULL slice
-config (no DRAM slicing): :func:`conv1d_cb` reuses the conv2d model (:mod:`ttanalyze.ops.conv`).
-The others are not modeled (TTA011).  ttnn 0.81.1 runs ``global_avg_pool2d`` as a reshape to
+Programs: ``conv1d`` is tt-metal's conv2d (``conv/conv1d/conv1d.cpp``: a 3D input reshaped to
+``[N, L, 1, C]``, ``input_width = 1``, a ``K x 1`` window, the L1_FULL slice config), but the conv2d
+model does not reproduce its CBs (measured: measurements/dialect/results_misc.jsonl, conv1d/*: the
+activation and weight CBs of the W=1 conv are several times the model's; stride == kernel folds into a
+matmul), so it is not modeled (TTA011); nor are the others.  ttnn 0.81.1 runs ``global_avg_pool2d`` as a reshape to
 ``[N, 1, H*W, C]`` and an H reduction (``pool_sum``), but the reshape takes a tiled-reshape, an
 untilize/tilize or a view path and the reduce one of several configurations depending on the shape
 (measured: measurements/dialect/results_misc.jsonl); that choice is not derived yet.  The cost model
@@ -27,13 +27,9 @@ operation (cost/ir.py NAME_OP_CODES).
 from __future__ import annotations
 
 from ..ir.model import Op
-from .cb import CBContext, CBModelError, NoDeviceProgram, ProgramModel
-from .conv import Conv2dParams, conv_options, conv_output_spec, conv_program, pool2d
-from .data_movement import reshape_steps
-from .registry import (ShapeError, int_attr, int_list, register, register_cb, register_check, register_passive,
-                       register_spec, tensor_shape)
-from .spec import TensorSpec
-from .tensors import operand
+from .cb import CBContext, NoDeviceProgram, ProgramModel
+from .conv import pool2d
+from .registry import ShapeError, int_attr, int_list, register, register_cb, register_check, register_passive, tensor_shape
 
 _SRC = "tt-mlir lib/Dialect/TTNN/IR/TTNNOps.cpp @19c86fca"
 _CONV_ATTRS = ("in_channels", "out_channels", "batch_size", "kernel_size", "stride", "padding", "dilation", "groups",
@@ -99,50 +95,6 @@ register_passive(("ttnn.prepare_conv2d_weights", "ttnn.prepare_conv2d_bias", "tt
                   "dilation", "has_bias", "groups", "input_dtype", "output_dtype", "conv2d_config", "compute_config",
                   "conv2d_slice_config"), f"{_SRC} PrepareConv2dWeightsOp/... (host-side reorders)")
 
-
-
-def conv1d_params(ctx: CBContext) -> Conv2dParams:
-    """The conv2d that ``ttnn::conv1d`` runs (module docstring), as :class:`~ttanalyze.ops.conv.Conv2dParams`.
-
-    Raises:
-        CBModelError: an already-sharded input, or Conv2dConfig options the conv2d model does not cover.
-    """
-    op = ctx.op
-    inp = operand(ctx, 0)
-    if inp.sharded:
-        raise CBModelError(f"conv1d with an already {inp.memory_layout} input is not modeled")
-    k, st, d = int_attr(op, "kernel_size"), int_attr(op, "stride", 1), int_attr(op, "dilation", 1)
-    pad = int_list(op, "padding")
-    return Conv2dParams(batch=int_attr(op, "batch_size"), in_h=int_attr(op, "input_length"), in_w=1,
-                        in_c=int_attr(op, "in_channels"), out_c=int_attr(op, "out_channels"), kernel=(k, 1),
-                        stride=(st, 1), padding=(pad[0], pad[-1], 0, 0), dilation=(d, 1),
-                        groups=int_attr(op, "groups", 1), l1_full=True, **conv_options(ctx, inp, (k, 1), (st, 1)))
-
-
-@register_cb("ttnn.conv1d")
-def conv1d_cb(ctx: CBContext) -> list[ProgramModel]:
-    """``ttnn::conv1d``: the reshape of a 3D input to ``[N, L, 1, C]``
-    (:func:`~ttanalyze.ops.data_movement.reshape_steps`; none for a row-major input, a view) and the
-    conv2d program of :func:`conv1d_params` (:func:`~ttanalyze.ops.conv.conv_program`)."""
-    x = operand(ctx, 0)
-    steps: list[ProgramModel] = []
-    if x.rank < 4:
-        p = conv1d_params(ctx)
-        x4 = x.with_(shape=(p.batch, p.in_h, 1, p.in_c))
-        for step in reshape_steps(x, x4.shape, x4, ctx):
-            step.inputs, step.outputs = (x,), (x4,)
-            steps.append(step)
-    return steps + [conv_program(conv1d_params(ctx), ctx.arch, ctx.max_l1_space)]
-
-
-@register_spec("ttnn.conv1d")
-def conv1d_spec(ctx: CBContext) -> list[TensorSpec]:
-    """Device output of ``ttnn.conv1d``: conv2d's (:func:`~ttanalyze.ops.conv.conv_output_spec`)."""
-    return [conv_output_spec(conv1d_params(ctx), ctx.arch, ctx.max_l1_space)]
-
-
-register_check("ttnn.conv1d", "mock", "tests/test_ops_dialect_misc.py against measurements/dialect/results_misc.jsonl",
-               ("Conv2dDeviceOperation",))
 
 
 @register_cb(("ttnn.prepare_conv_transpose2d_weights", "ttnn.prepare_conv_transpose2d_bias"))

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from ..ir.model import Op
 from .cb import CB, CBContext, CBModelError, ProgramModel
+from .data_movement import fill_pad_program
 from .operands import operand_groups, shape_of, tensor_or_none
 from .registry import ShapeError, register, register_cb, register_check, register_spec, tensor_shape
 from .spec import TensorSpec
@@ -140,14 +141,16 @@ _PRE_SRC = ("tt-metal ttnn/cpp/ttnn/operations/normalization/layernorm_distribut
 
 
 @register_cb(("ttnn.rms_norm_pre_all_gather", "ttnn.layer_norm_pre_all_gather"))
-def pre_all_gather_cb(ctx: CBContext) -> ProgramModel:
+def pre_all_gather_cb(ctx: CBContext) -> list[ProgramModel]:
     """``LayerNormPreAllGatherProgramFactory`` (the 1D factory: no program config, no 2D core grid).
 
     The ``N*C*Ht`` tile rows are split row-wise over the grid (``split_work_to_cores(..., true)``); with
     ``Wt = padded W / 32`` and the intermediate format bf16 (ttnn's default compute config has no fp32
     accumulation; f32 with ``fp32_dest_acc_en``): input ``2 Wt`` input tiles, the reduce scaler 1
     intermediate tile, with a residual ``2 Wt`` residual tiles and ``Wt`` fused intermediate tiles, x^2
-    ``2 Wt`` intermediate tiles, and the statistics 1 (RMS) or 2 (LayerNorm) output tiles.
+    ``2 Wt`` intermediate tiles, and the statistics 1 (RMS) or 2 (LayerNorm) output tiles.  The input (then
+    the residual) first has its tile padding filled when its last two dims are not tile multiples
+    (:func:`~ttanalyze.ops.data_movement.fill_pad_program`; measured).
 
     Raises:
         CBModelError: a program config, a 2D core grid, a non-bf16 or sharded input, or a row-major one.
@@ -168,13 +171,15 @@ def pre_all_gather_cb(ctx: CBContext) -> ProgramModel:
     split = split_work_to_cores(ctx.grid, rows, row_wise=True)
     cores = split.all_cores
     cbs = [CB(0, "input", x.tile_bytes, 2 * wt, cores), CB(1, "reduce_scaler", inter, 1, cores)]
+    steps = fill_pad_program(x, ctx.grid, ctx.arch)
     if residual is not None:
         r = operand(ctx, op.operands.index(residual))
+        steps += fill_pad_program(r, ctx.grid, ctx.arch)
         cbs += [CB(2, "residual", r.tile_bytes, 2 * wt, cores), CB(3, "fused", inter, wt, cores)]
     cbs += [CB(4, "x2", inter, 2 * wt, cores),
             CB(5, "out", out.tile_bytes, 1 if op.name == "ttnn.rms_norm_pre_all_gather" else 2, cores)]
-    return ProgramModel("LayerNormPreAllGatherDeviceOperation::LayerNormPreAllGatherProgramFactory", _PRE_SRC, cores,
-                        cbs, [f"{rows} tile rows of Wt {wt} on {split.num_cores} cores"])
+    return steps + [ProgramModel("LayerNormPreAllGatherDeviceOperation::LayerNormPreAllGatherProgramFactory", _PRE_SRC,
+                                 cores, cbs, [f"{rows} tile rows of Wt {wt} on {split.num_cores} cores"])]
 
 
 register_check(("ttnn.rms_norm_pre_all_gather", "ttnn.layer_norm_pre_all_gather"), "mock",

@@ -13,7 +13,7 @@ Programs: ``embedding_bw`` runs one ``EmbeddingBackwardDeviceOperation`` program
 from __future__ import annotations
 
 from ..ir.model import Op
-from .cb import CB, CBContext, CBModelError, ProgramModel
+from .cb import CB, CBContext, CBModelError, DeviceRejection, ProgramModel
 from .operands import operand_groups, shape_of, tensor_or_none
 from .registry import ShapeError, register, register_cb, register_check, tensor_shape
 from .tensors import TILE, operand, result
@@ -58,9 +58,14 @@ def embedding_bw_cb(ctx: CBContext) -> ProgramModel:
     tiles, ``c_24`` a 32-B UInt8 mask, ``c_25`` 16 B, ``c_16`` m output tiles, on those cores.
 
     Raises:
+        DeviceRejection: a gradient that is not bf16 (``embedding_backward_device_operation.cpp`` TT_FATAL
+            ``grad_tensor.dtype() == DataType::BFLOAT16``; measured: every f32 instance).
         CBModelError: a row-major gradient or a sharded tensor.
     """
     idx, grad, out = operand(ctx, 0), operand(ctx, 2), result(ctx)
+    if grad.dtype.name != "bf16":
+        raise DeviceRejection(f"embedding_bw of a {grad.dtype} gradient: TT_FATAL grad_tensor.dtype() == BFLOAT16 "
+                              "(embedding_backward_device_operation.cpp)")
     if not grad.tiled or idx.sharded or grad.sharded or out.sharded:
         raise CBModelError("embedding_bw is modeled for a TILE interleaved gradient and interleaved tensors")
     split = split_work_to_cores(ctx.grid, grad.padded[-1] // TILE)
