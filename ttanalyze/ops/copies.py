@@ -112,7 +112,9 @@ def copy_program(x: Tensor, out: Tensor, arch: Arch) -> ProgramModel:
     if x.mem != out.mem:
         if x.sharded or out.sharded:
             raise CBModelError("copy between different sharded memory configs is not modeled")
-        return interleaved_copy(x, out, arch)
+        program = interleaved_copy(x, out, arch)
+        program.inputs, program.outputs = (x,), (out,)
+        return program
     if x.tiled:
         units, in_unit, out_unit = x.physical_volume // (TILE * TILE), x.tile_bytes, out.tile_bytes
     else:
