@@ -41,6 +41,9 @@ def _grid() -> list[Case]:
                       [(32, w, "bf16") for w in (32768, 45056, 49152, 57344, 98304)], (0, 1))
     add("rms_norm", [(32, w, "f32") for w in (16384, 30720, 32768, 36864, 65536)] +
                     [(32, w, "bf16") for w in (32768, 45056, 49152, 57344, 98304)], (0, 1))
+    # rms_norm's 8 x 2 width-sharded program under the plugin (ttanalyze/ops/norm_sharded.py): the pairs one
+    # 16-tile step either side of its clash boundary (f32: Wt 976 fits, 992 clashes by 1,152 B; bf16: 1408 / 1424)
+    add("rms_norm", [(32, 31232, "f32"), (32, 31744, "f32"), (32, 45568, "bf16")])
     add("layer_norm", [(128, 4096, "bf16"), (1024, 8192, "f32")], (2,))
     add("rms_norm", [(128, 4096, "bf16"), (1024, 8192, "f32")], (2,))
     # --- data movement on wide row-major rows: (length, dtype) -------------------------------------
