@@ -926,3 +926,15 @@ def test_ttnn_tilize_of_a_rank1_tensor_is_refused():
     # missing height as 1 and fails (was an IndexError in the model; campaign draw g1/ttnn.tilize/46)
     r, _ = run("ttnn.tilize", dram((992,), layout="row_major"), dram((992,)), attrs="use_multicore = true")
     assert r.status == "rejected"
+
+
+def test_row_major_to_a_sharded_config_with_unaligned_shard_rows_is_a_copy():
+    # g1/ttnn.to_memory_config/9: si32 [7, 5, 3, 32, 219] row major, DRAM -> height sharded on 31 cores: a shard row
+    # of 876 B is not 16-B aligned, so interleaved_to_sharded's validate_inputs fails and to_memory_config copies
+    # (CopyDeviceOperation::DefaultRowMajor: 2 x 880-B output pages, an 876-B input scratch; measured 2,636 B/core)
+    crs = [(0, 0, 10, 1), (0, 2, 8, 2)]
+    shape = (7, 5, 3, 32, 219)
+    r, _ = run("ttnn.to_memory_config", dram(shape, "si32", "row_major"),
+               sharded(shape, "height_sharded", crs, (31, 1), "si32", "row_major"))
+    assert r.program.factory == "CopyDeviceOperation::DefaultRowMajor"
+    assert [cb.bytes for cb in r.program.cbs] == [1760] and r.program.extra_l1_per_core == 876

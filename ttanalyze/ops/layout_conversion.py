@@ -994,7 +994,8 @@ def to_memory_config_program(t: Tensor, out: Tensor, arch: Arch) -> ProgramModel
     """The program of ``ttnn::to_memory_config`` (to_memory_config_op.cpp, stored version 040a27c1).
 
     Same memory config: no program (None).  Sharded -> sharded: reshard;
-    interleaved -> sharded: interleaved_to_sharded; sharded -> interleaved:
+    interleaved -> sharded: interleaved_to_sharded, or copy for a row-major shard row not
+    aligned to L1 (``can_use_interleaved_to_sharded``); sharded -> interleaved:
     sharded_to_interleaved, or copy for a row-major shard row not aligned to L1
     (``can_use_sharded_to_interleaved``); interleaved -> interleaved: copy.
 
@@ -1012,6 +1013,11 @@ def to_memory_config_program(t: Tensor, out: Tensor, arch: Arch) -> ProgramModel
                     and t.mem.memory_layout != out.mem.memory_layout:
                 raise CBModelError("row-major reshard across layouts goes through DRAM (two programs): not modeled")
             return _reshard(t, out, arch)
+        if not t.tiled and (out.mem.shard.shape[1] * t.element_bytes) % arch.l1_alignment:
+            # InterleavedToShardedDeviceOperation::validate_inputs: a row-major shard row must be L1-aligned;
+            # to_memory_config then falls back to ttnn::prim::copy (measured: g1/ttnn.to_memory_config/9, si32
+            # rows of 876 B into a height-sharded config: CopyDeviceOperation::DefaultRowMajor)
+            return _copy(t, out, arch)
         return _interleaved_to_sharded(t, out, arch)
     if t.mem.sharded and (t.tiled or (t.mem.shard.shape[1] * t.element_bytes) % arch.l1_alignment == 0):
         return _sharded_to_interleaved(t, arch)
