@@ -998,3 +998,15 @@ def test_row_major_sharded_to_interleaved_with_an_unaligned_shard_row_is_a_copy(
                 f"begins = {ints([0, 247, 0])}, ends = {ints([1, 285, 1215])}, step = {ints([1, 1, 1])}")
     assert got[0] == ("DefaultRowMajor", [(9728, 110)], 4860)
     assert [f for f, _, _ in got] == ["DefaultRowMajor", "SliceRmProgramFactory", "DefaultRowMajor"]
+
+
+def test_sharded_wh_transpose_with_whole_matrices_per_shard_borrows_both_dfbs():
+    # g1/ttnn.transpose/8: bfloat8_b [2, 2] height sharded on one core into the same config: whole matrices per
+    # shard on both sides, so TransposeWHShardedProgramFactory binds both DFBs to the shards (1 tile each):
+    # no L1 of its own (measured: no own DFB)
+    crs, grid = _hs([(0, 0, 0, 0)], (1, 1))
+    x = T([2, 2], dtype="bfp_bf8", buffer="l1", mem="height_sharded", grid=grid, cores=crs)
+    steps = dm.device_programs(ctx_of("ttnn.transpose", [x], x, "dim0 = 0 : si32, dim1 = 1 : si32"))
+    assert [s.factory for s in steps] == ["TransposeWHShardedProgramFactory"]
+    assert [(c.bytes, c.globally_allocated) for c in steps[0].cbs] == [(1088, True), (1088, True)]
+    assert steps[0].per_core_bytes() == 0

@@ -465,8 +465,20 @@ def reshape_steps(x: Tensor, new: tuple[int, ...], out: Tensor, ctx: CBContext) 
     if x.volume == 0 or _this_is_view(x, new, out):
         return []
     if not x.tiled:
-        if x.sharded or out.sharded:
-            raise CBModelError("sharded row-major reshape goes through sharded_to_interleaved/interleaved_to_sharded")
+        if out.sharded:
+            raise CBModelError("a row-major reshape into a sharded config (interleaved_to_sharded of a recomputed "
+                               "shard spec) is not modeled")
+        if x.sharded:
+            # perform_reshape_on_2D_RM (reshape.cpp): ttnn::sharded_to_interleaved into the input's buffer type
+            # first (the RM kernel needs linear page order), whose validate needs L1-aligned shard rows
+            if x.mem.buffer_type != "l1" or (x.mem.shard.shape[1] * x.element_bytes) % ctx.arch.l1_alignment:
+                raise DeviceRejection(
+                    f"reshape of a row-major sharded tensor: sharded_to_interleaved needs an L1 input whose shard "
+                    f"row ({x.mem.shard.shape[1] * x.element_bytes} B) is a multiple of {ctx.arch.l1_alignment} B "
+                    "(TT_FATAL 'Shard page size must be aligned to 16B for L1 Tensor')")
+            flat = x.with_(mem=MemCfg(x.mem.buffer_type, "interleaved"))
+            return ([LC.to_memory_config_program(x, flat, ctx.arch)]
+                    + [reshape_rm_program(flat, new, out, ctx.grid, ctx.max_l1_space)])
         return [reshape_rm_program(x, new, out, ctx.grid, ctx.max_l1_space)]
     if x.dtype.is_block_float:
         # reshape_tiled (reshape.cpp): typecast to bf16, prim::reshape_view, fill_implicit_tile_padding when the
@@ -711,6 +723,35 @@ def _transpose4_steps(x: Tensor, d1: int, d2: int, out: Tensor, grid: tuple[int,
     return [transpose_program(x, kind, out4, grid)]
 
 
+def _fully_in_shard(t: Tensor) -> bool:
+    """Height sharded, each shard the full padded width and whole H x W matrices (``*_width_and_height_fully_in_shard``)."""
+    sh = t.mem.shard
+    return (t.mem.memory_layout == "height_sharded" and sh is not None and sh.shape[1] == t.padded[-1]
+            and sh.shape[0] % t.padded[-2] == 0)
+
+
+def _transpose_wh_sharded(x: Tensor, d1: int, d2: int, out: Tensor) -> ProgramModel | None:
+    """TransposeWHShardedProgramFactory, when ``select_program_factory`` picks it (transpose_device_operation.cpp):
+    a TILE WH transpose whose input and output are L1 height sharded on the same grid with whole matrices in
+    every shard.  Both DFBs are bound to the shards (``borrowed_from`` INPUT / OUTPUT, one entry per tile of a
+    shard): no L1 of their own (measured: g1/ttnn.transpose/8, a bfloat8_b [2, 2] on one core, no own DFB).
+    None when another factory applies."""
+    rank = x.rank
+    if {d1 % rank, d2 % rank} != {rank - 2, rank - 1} or rank < 2 or not (x.l1 and out.l1):
+        return None
+    if x.mem.shard is None or out.mem.shard is None or x.mem.shard.grid != out.mem.shard.grid:
+        return None
+    if not (_fully_in_shard(x) and _fully_in_shard(out)):
+        return None
+    sh = x.mem.shard
+    tiles = sh.shape[0] * sh.shape[1] // (TILE * TILE)
+    nodes = sh.grid
+    cbs = [CB(0, "in0", x.tile_bytes, tiles, nodes, globally_allocated=True),
+           CB(1, "out", out.tile_bytes, tiles, nodes, globally_allocated=True)]
+    return ProgramModel("TransposeWHShardedProgramFactory", _TM + _TRANSPOSE + "transpose_wh_sharded_program_factory.cpp",
+                        nodes, cbs, [f"{tiles} tiles per shard on {nodes.num_cores} cores, both DFBs bound to the shards"])
+
+
 def transpose_steps(x: Tensor, d1: int, d2: int, out: Tensor, grid: tuple[int, int],
                     arch: Arch | None = None) -> list[ProgramModel]:
     """``ttnn.transpose(x, d1, d2, memory_config=out)``: rank > 4 is a permute, rank < 4 is unsqueezed.
@@ -719,6 +760,10 @@ def transpose_steps(x: Tensor, d1: int, d2: int, out: Tensor, grid: tuple[int, i
     A sharded TILE input with an interleaved result runs the interleaved factories, which read
     it through its TensorAccessor (transpose_device_operation.cpp select_program_factory: the
     sharded factories need a sharded output)."""
+    if x.sharded and out.sharded and x.tiled:
+        prog = _transpose_wh_sharded(x, d1, d2, out)
+        if prog is not None:
+            return [prog]
     if x.sharded and (not x.tiled or out.sharded):
         raise CBModelError("transpose of a sharded tensor (sharded factories) is not modeled")
     if x.rank > 4:
