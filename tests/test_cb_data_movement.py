@@ -1010,3 +1010,19 @@ def test_sharded_wh_transpose_with_whole_matrices_per_shard_borrows_both_dfbs():
     assert [s.factory for s in steps] == ["TransposeWHShardedProgramFactory"]
     assert [(c.bytes, c.globally_allocated) for c in steps[0].cbs] == [(1088, True), (1088, True)]
     assert steps[0].per_core_bytes() == 0
+
+
+def test_row_major_sharded_reshape_unshards_first():
+    # reshape.cpp perform_reshape_on_2D_RM: ttnn::sharded_to_interleaved into L1 first (its DFB bound to the shard),
+    # then ReshapeViewRM.  g1/ttnn.reshape/140: si32 [1548] on one core -> [1, 258, 6]: scratch 12,544 + 640 B
+    # (measured).  g1/ttnn.reshape/58: si32 [198] -> [6, 33]: a 792-B shard row is not 16-B aligned, and
+    # sharded_to_interleaved's validate refuses it (measured: TT_FATAL 'Shard page size must be aligned to 16B').
+    crs, grid = _hs([(0, 0, 0, 0)], (1, 1))
+    x = T([1548], "row_major", "si32", buffer="l1", mem="height_sharded", grid=grid, cores=crs)
+    got = progs("ttnn.reshape", [x], T([1, 258, 6], "row_major", "si32"), f"shape = {ints([1, 258, 6])}")
+    assert [f for f, _, _ in got] == ["ShardedToInterleavedProgramFactory", "ReshapeViewRMProgramFactory"]
+    assert got[1][2] == 12544 + 640
+    x = T([198], "row_major", "si32", buffer="l1", mem="height_sharded", grid=grid, cores=crs)
+    from ttanalyze.ops.cb import DeviceRejection
+    with pytest.raises(DeviceRejection, match="aligned"):
+        dm.device_programs(ctx_of("ttnn.reshape", [x], T([6, 33], "row_major", "si32"), f"shape = {ints([6, 33])}"))
