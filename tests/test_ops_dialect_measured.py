@@ -53,6 +53,8 @@ MODELED = [c for c in CASES if cb_model(c.op) is not None]
 
 @pytest.mark.parametrize("case", MODELED, ids=[c.id for c in MODELED])
 def test_model_matches_the_mock(case):
+    if case.id not in RESULTS:
+        pytest.skip("not measured yet: run measurements/dialect/probe.py with the case's id prefix")
     measured = RESULTS[case.id]
     a = analyze(parse_text(module(case), "t.mlir"))
     v = program_of(a, a.program.ops[0], arch=MOCK, free_l1=FULL)

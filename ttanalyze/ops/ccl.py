@@ -26,7 +26,9 @@ from __future__ import annotations
 
 from ..ir.model import Op
 from ..mesh import Mesh, op_mesh, placements, mesh_shape_override, shard_shape
-from .registry import ShapeError, int_attr, norm_dim, register, register_passive, tensor_shape
+from .cb import CBContext, NoDeviceProgram
+from .registry import (ShapeError, int_attr, norm_dim, register, register_cb, register_check, register_passive,
+                       tensor_shape)
 
 _SRC = "tt-mlir lib/Dialect/TTNN/IR/TTNNOps.cpp @19c86fca"
 _CCL_ATTRS = ("cluster_axis", "sub_device_id", "num_links", "topology")
@@ -136,3 +138,20 @@ register_passive(("ttnn.all_to_all_dispatch", "ttnn.all_to_all_dispatch_metadata
 register_passive(("ttnn.sparse_matmul",), "matmul", ("is_input_a_sparse", "is_input_b_sparse", "nnz",
                                                       "program_config", "compute_config", "memory_config"),
                  f"{_SRC} SparseMatmulOp::verify")
+
+# Host-side mapping and composition: tt-mlir's runtime asserts distribute_tensor's input is on the host and
+# calls ttnn::distributed::distribute_tensor without a mesh device (a host multi-device tensor); aggregate_tensor
+# composes the per-device tensors on the host (ttnn/cpp/ttnn/distributed/distributed_tensor.cpp
+# ``aggregate_tensor``: ``composer.compose(get_device_tensors(tensor.cpu()))``, a read-back, no program).
+@register_cb(("ttnn.distribute_tensor", "ttnn.aggregate_tensor"))
+def host_mesh_mapping_program(ctx: CBContext):
+    """No device program: the mapping and composition run on the host (see above).
+
+    Raises:
+        NoDeviceProgram: always.
+    """
+    raise NoDeviceProgram(f"{ctx.op.name} maps or composes the per-device tensors on the host")
+
+
+register_check(("ttnn.distribute_tensor", "ttnn.aggregate_tensor"), "none",
+               "runtime/lib/ttnn/operations/ccl/{distribute,aggregate}_tensor.cpp @19c86fca: host-side, no device program")
