@@ -839,6 +839,8 @@ def generators() -> dict[str, Callable[[random.Random, int], Draw]]:
     g["ttnn.rotary_embedding"] = gen_rotary_embedding
     g["ttnn.split_query_key_value_and_split_heads"] = gen_split_qkv
     g["ttnn.paged_fill_cache"] = gen_paged_fill_cache
+    g["ttnn.rotary_embedding_llama"] = gen_rotary_embedding_llama
+    g["ttnn.paged_update_cache"] = gen_paged_update_cache
     return g
 
 
@@ -1043,3 +1045,28 @@ def gen_paged_fill_cache(rng: random.Random, i: int) -> Draw:
     s = min(rng.choice((32, 64, 128, 256)), pages * block)
     return Draw([_dram((users * pages, h, block, d), dt), _dram((1, h, s, d), dt), _dram((users, pages), "si32")], [],
                 _seg_attr(1, 1, 1, 0), f"{users}x{pages}x{block}/h{h}/d{d}/s{s}/{dt}")
+
+
+def gen_rotary_embedding_llama(rng: random.Random, i: int) -> Draw:
+    h, s, d = rng.choice((1, 4, 8, 32)), rng.choice((32, 64, 128, 512, 1024, 4096)), rng.choice((64, 128))
+    ch = rng.choice((1, h))
+    dt = "bf16" if i % 4 else rng.choice(("bfp_bf8", "f32"))  # ttnn 0.81.1 refuses non-bf16: a quarter probe it
+    return Draw([_dram((1, h, s, d), dt), _dram((1, ch, s, d), dt), _dram((1, ch, s, d), dt), _dram((1, 1, 32, 32), dt)],
+                [_dram((1, h, s, d), dt)], "is_decode_mode = false", f"1x{h}x{s}x{d}/cos{ch}/{dt}")
+
+
+def gen_paged_update_cache(rng: random.Random, i: int) -> Draw:
+    b, kv, d = rng.choice((1, 4, 8, 16, 32)), rng.choice((1, 2, 8)), rng.choice((64, 128))
+    dt = rng.choice(("bf16", "bfp_bf8"))
+    x = TensorDesc((1, b, 32, d), "bf16", "tile", "l1", "height_sharded", (b, 1),
+                   num_cores_to_corerangeset(b, GRID_XY, True))
+    if i % 2:
+        block, pages = rng.choice((32, 64)), rng.choice((8, 16))
+        cache = (b * pages, kv, block, d)
+        ops = [_dram(cache, dt), x, _dram((b,), "si32"), _dram((b, pages), "si32")]
+        seg = _seg_attr(1, 1, 1, 1)
+    else:
+        cache = (b, kv, rng.choice((128, 256, 1024)), d)
+        ops = [_dram(cache, dt), x, _dram((b,), "si32")]
+        seg = _seg_attr(1, 1, 1, 0)
+    return Draw(ops, [], f"share_cache = false, {seg}", f"{'x'.join(map(str, cache))}/b{b}/{dt}")

@@ -1017,6 +1017,13 @@ def _sdpa_decode(c: Call):
         attention_sink=c.segment(5), **kw)
 
 
+@handler("ttnn.rotary_embedding_llama", ("is_decode_mode", "compute_config"))
+def _rotary_embedding_llama(c: Call):
+    return ttnn.experimental.rotary_embedding_llama(
+        c.operand(0), c.operand(1), c.operand(2), c.operand(3), is_decode_mode=bool(c.attrs.get("is_decode_mode", False)),
+        memory_config=c.mc, compute_kernel_config=compute_config(c.attrs.get("compute_config")))
+
+
 @handler("ttnn.rotary_embedding", ("token_index", "compute_config"))
 def _rotary_embedding(c: Call):
     token = c.attrs.get("token_index")

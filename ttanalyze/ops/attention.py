@@ -322,8 +322,9 @@ def _sdpa_prefill_program(ctx: CBContext, q, k, v, *, causal: bool, window: bool
     * c_0 Q: ``DHt`` tiles, twice when a core runs more than one unit (:func:`_sdpa_q_double_buffered`);
     * c_1 K: ``2 * DHt`` tiles; c_2 V: ``2 * vDHt`` tiles (the K tensor's format for MLA without V);
     * causal, unwindowed, zigzag-balanced (an even number of Q chunks): a 96-B CB;
-    * the mask: 2 tiles of a provided mask's dtype, else 2 Float16_b tiles when causal, 5 with a sliding
-      window (causal or not), none otherwise;
+    * the mask: 2 tiles of a provided mask's dtype, else 5 Float16_b tiles with a sliding window (causal or
+      not), 2 when causal or when a non-causal sequence is not a multiple of 32 (the padding mask), none
+      otherwise;
     * c_5 identity scale and c_7 column identity (1 tile each); chunked: c_6 the page-table row
       (``blocks per user * 4`` B, which must be a multiple of 32), c_8 and c_9 the chunk start (32 B each);
     * two 1-tile intermediates, c_25 and c_26 (``vDHt`` tiles each), five 1-tile statistics (c_27-c_31);
@@ -333,9 +334,9 @@ def _sdpa_prefill_program(ctx: CBContext, q, k, v, *, causal: bool, window: bool
     windows, chunked and MLA prefill: tests/test_ops_dialect_measured.py.
 
     Raises:
-        CBModelError: non-causal attention over a sequence that is not a multiple of 32 without a window
-            (the padded-mask CB of ttnn 0.81.1 is not measured).
-        DeviceRejection: a chunked page-table row that is not a multiple of 32 B (the factory's TT_FATAL).
+        CBModelError: a provided mask with a sliding window (not measured).
+        DeviceRejection: Q, K or V not bf16/bfp8/bfp4, or a chunked page-table row that is not a multiple of
+            32 B (the TT_FATALs of ttnn 0.81.1).
     """
     gx, gy = ctx.grid
     cores = cores_set(core_range(0, 0, gx - 1, gy - 1))
@@ -344,9 +345,11 @@ def _sdpa_prefill_program(ctx: CBContext, q, k, v, *, causal: bool, window: bool
     dht = q.padded[-1] // TILE
     vdht = -(-head_dim_v // TILE)
     q_chunks = -(-sq // TILE)
-    if not causal and not window and mask is None and (sq % TILE or sk % TILE):
-        raise CBModelError(f"{ctx.op.name}: non-causal attention over a sequence that is not a multiple of 32 "
-                           "(ttnn 0.81.1's padded-mask CB is not measured)")
+    for t, what in ((q, "query"), (k, "key"), (v, "value")):
+        if str(t.dtype) not in ("bf16", "bfp_bf8", "bfp_bf4"):
+            raise DeviceRejection(f"{ctx.op.name}: Data type of input tensor must be BFLOAT16, BFLOAT8_B or BFLOAT4_B, "
+                                  f"the {what} is {t.dtype} (sdpa_device_operation.cpp TT_FATAL)")
+    padded_mask = not causal and (sq % TILE != 0 or sk % TILE != 0)
     zigzag = causal and q_chunks % 2 == 0
     double = _sdpa_q_double_buffered(b, nqh, q_chunks, gx * gy, zigzag)
     cbs = [CB(0, "q_in", q.tile_bytes, dht * (2 if double else 1), cores),
@@ -360,7 +363,7 @@ def _sdpa_prefill_program(ctx: CBContext, q, k, v, *, causal: bool, window: bool
         cbs.append(CB(3, "mask", mask.tile_bytes, 2, cores))
     elif window:
         cbs.append(CB(3, "mask (sliding window)", _BF16_TILE, 5, cores))
-    elif causal:
+    elif causal or padded_mask:
         cbs.append(CB(3, "mask", _BF16_TILE, 2, cores))
     cbs += [CB(5, "identity_scale", _BF16_TILE, 1, cores), CB(7, "col_identity", _BF16_TILE, 1, cores)]
     if chunked_pages is not None:
@@ -477,7 +480,8 @@ def _sdpa_decode_program(ctx: CBContext, q, k, v, *, page_table, cur_pos, mask, 
 
     * cores: ``cores_per_batch = min(grid cores, max_cores_per_head * B * KVH) / B`` (``max_cores_per_head``
       the config's ``max_cores_per_head_batch``, 16 when a config omits it, all cores without one),
-      ``cores_per_head = max(1, cores_per_batch / KVH)``; TT_FATAL when ``B`` exceeds the grid or the tree
+      ``cores_per_head = max(1, cores_per_batch / KVH)``; ttnn 0.81.1 without a config gives paged decode one
+      core per head (no partial-results CB: measured); TT_FATAL when ``B`` exceeds the grid or the tree
       needs more than 6 rounds (``ceil(log2(cores_per_head))``);
     * every CB is on the whole (config) grid; Q, mask, scalar, intermediate and statistics CBs use 16x32
       half tiles when causal with at most 16 Q heads and a bf16 Q;
@@ -487,7 +491,8 @@ def _sdpa_decode_program(ctx: CBContext, q, k, v, *, page_table, cur_pos, mask, 
       ``PNHt * Sk_chunk_t``, c_25/c_26/c_23/c_16 ``PNHt * vDHt`` Float16_b tiles, c_19 the tree's partial
       results ``(PNHt * vDHt + 2 * PNHt) * (cores_per_head - 1)`` tiles, c_20 the output ``PNHt * vDHt``
       tiles of its dtype; a position tensor adds c_8 (its aligned row: ``4 * B`` B rounded to the buffer
-      alignment), and ttnn 0.81.1 creates a second CB of that size (measured; the page table's c_9 when paged).
+      alignment), then ttnn 0.81.1 creates a second CB of that size (measured), and paging c_9, one page-table
+      row (aligned likewise).
 
     Raises:
         CBModelError: sub-core grids, a sharded Q with MLA, an attention sink or a half-tile block-float mask.
@@ -520,7 +525,10 @@ def _sdpa_decode_program(ctx: CBContext, q, k, v, *, page_table, cur_pos, mask, 
     skc = k_chunk // TILE if k_chunk else 8
     if available < b:
         raise DeviceRejection(f"{op.name}: cores available ({available}) must be >= batch size ({b})")
-    max_per_head = (int(pc.get("max_cores_per_head_batch") or 16) if pc is not None else available)
+    if pc is not None:
+        max_per_head = int(pc.get("max_cores_per_head_batch") or 16)
+    else:  # ttnn 0.81.1 without a config: all cores unpaged, one core per head paged (measured)
+        max_per_head = available if page_table is None else 1
     per_batch = min(available, max_per_head * b * nkv) // b
     per_head = max(1, per_batch // nkv)
     rounds = (per_head - 1).bit_length() if per_head > 1 else 0
@@ -541,8 +549,7 @@ def _sdpa_decode_program(ctx: CBContext, q, k, v, *, page_table, cur_pos, mask, 
     if cur_pos is not None:
         stick = -(-cur_pos.padded[-1] * 4 // cur_pos.alignment) * cur_pos.alignment
         cbs.append(CB(8, "cur_pos", stick, 1, cores))
-        if page_table is None:
-            cbs.append(CB(-1, "cur_pos (second, measured on ttnn 0.81.1)", stick, 1, cores))
+        cbs.append(CB(-1, "cur_pos (second, measured on ttnn 0.81.1)", stick, 1, cores))
     if page_table is not None:
         stick = -(-page_table.padded[-1] * 4 // page_table.alignment) * page_table.alignment
         cbs.append(CB(9, "page_table", stick, 1, cores))
@@ -599,6 +606,9 @@ def sdpa_decode_program(ctx: CBContext) -> ProgramModel:
 register_check("ttnn.scaled_dot_product_attention_decode", "mock",
                "tests/test_ops_dialect_measured.py against measurements/dialect/results.jsonl",
                ("SdpaDecodeDeviceOperation",))
-register_check(("ttnn.paged_scaled_dot_product_attention_decode", "ttnn.paged_flash_multi_latent_attention_decode"),
-               "source", "sdpa_decode_program_factory.cpp (the factory measured for the unpaged decode)",
+register_check("ttnn.paged_scaled_dot_product_attention_decode", "mock",
+               "tests/test_ops_dialect_measured.py against measurements/dialect/results.jsonl",
                ("SdpaDecodeDeviceOperation",))
+register_check("ttnn.paged_flash_multi_latent_attention_decode", "source",
+               "sdpa_decode_program_factory.cpp (the factory measured for the plain and paged decode)",
+               ("FlashMLADecodeDeviceOperation",))

@@ -19,7 +19,7 @@ token first: ``[1, batch, heads, head_dim]``.
 from __future__ import annotations
 
 from ..ir.model import Op
-from .cb import CB, CBContext, CBModelError, ProgramModel
+from .cb import CB, CBContext, CBModelError, DeviceRejection, ProgramModel, core_range, cores_set
 from .operands import operand_groups, shape_of, tensor_or_none
 from .registry import ShapeError, int_attr, register, register_cb, register_check, register_spec, tensor_shape
 from .spec import TensorSpec
@@ -272,3 +272,53 @@ def split_qkv_program(ctx: CBContext) -> ProgramModel:
 register_check("ttnn.split_query_key_value_and_split_heads", "mock",
                "tests/test_ops_dialect_measured.py against measurements/dialect/results.jsonl",
                ("NlpCreateHeadsDeviceOperation",))
+
+
+_ROTARY_LLAMA_SRC = ("tt-metal ttnn/cpp/ttnn/operations/experimental/transformer/rotary_embedding_llama/device/"
+                     "rotary_embedding_llama_multi_core_program_factory.cpp (0016fcf7; ttnn 0.81.1 measured)")
+
+
+@register_cb("ttnn.rotary_embedding_llama")
+def rotary_embedding_llama_program(ctx: CBContext) -> ProgramModel:
+    """``RotaryEmbeddingLlamaMultiCore`` (prefill, interleaved), on the whole grid.
+
+    With ``Wt = head_dim / 32``: batches then sequence tile rows are parallelized
+    (``batch_parallel = min(B, cores)``, ``seq_parallel = min(cores / batch_parallel, S/32)``,
+    ``rows = ceil(S/32 / seq_parallel)``); unless the factory reloads (``rows * heads > 8``, or cos/sin per head:
+    ``cos.padded[1] == heads``) c_0 holds ``rows * 2 * Wt`` input tiles and c_1/c_2 ``rows * 2 * Wt`` cos/sin
+    tiles, else ``2 * Wt`` each; c_3 one trans-mat tile, c_24/c_25/c_26 ``Wt`` tiles, c_16 ``2 * Wt`` output
+    tiles, and ttnn 0.81.1 one more ``Wt``-tile CB (measured).  Every tensor must be bf16.
+
+    Raises:
+        DeviceRejection: a dtype other than bf16 (ttnn 0.81.1's TT_FATAL "All input tensors must have dtype =
+            bfloat16").
+        CBModelError: decode mode or sharded tensors (other factories, not modeled).
+    """
+    x, cos, sin, trans, out = operand(ctx, 0), operand(ctx, 1), operand(ctx, 2), operand(ctx, 3), result(ctx)
+    if any(str(t.dtype) != "bf16" for t in (x, cos, sin, trans)):
+        raise DeviceRejection(f"{ctx.op.name}: All input tensors must have dtype = bfloat16 "
+                              "(rotary_embedding_llama_device_operation.cpp TT_FATAL)")
+    if ctx.op.attrs.get("is_decode_mode") or any(t.sharded for t in (x, cos, sin, trans, out)):
+        raise CBModelError(f"{ctx.op.name}: decode mode or sharded tensors (the sharded factories are not modeled)")
+    gx, gy = ctx.grid
+    cores = cores_set(core_range(0, 0, gx - 1, gy - 1))
+    b, heads, s, d = x.padded
+    wt, st = d // TILE, s // TILE
+    bpf = min(b, gx * gy)
+    spf = min(gx * gy // bpf, st)
+    rows = -(-st // spf)
+    reload = rows * heads > 8 or cos.padded[1] == heads
+    per = 2 * wt if reload else rows * 2 * wt
+    cbs = [CB(0, "input", x.tile_bytes, per, cores), CB(1, "cos", cos.tile_bytes, per, cores),
+           CB(2, "sin", sin.tile_bytes, per, cores), CB(3, "trans_mat", trans.tile_bytes, 1, cores),
+           CB(24, "rotated_input_interm", x.tile_bytes, wt, cores), CB(25, "cos_interm", cos.tile_bytes, wt, cores),
+           CB(26, "sin_interm", sin.tile_bytes, wt, cores), CB(16, "out", out.tile_bytes, 2 * wt, cores),
+           CB(-1, "interm (ttnn 0.81.1, measured)", x.tile_bytes, wt, cores)]
+    return ProgramModel("RotaryEmbeddingLlamaDeviceOperation::RotaryEmbeddingLlamaMultiCore", _ROTARY_LLAMA_SRC, cores,
+                        cbs, [f"{rows} sequence tile rows per core" + ("; reload" if reload else "")],
+                        inputs=(x, cos, sin, trans), outputs=(out,))
+
+
+register_check("ttnn.rotary_embedding_llama", "mock",
+               "tests/test_ops_dialect_measured.py against measurements/dialect/results.jsonl",
+               ("RotaryEmbeddingLlamaDeviceOperation",))
