@@ -841,6 +841,8 @@ def generators() -> dict[str, Callable[[random.Random, int], Draw]]:
     g["ttnn.paged_fill_cache"] = gen_paged_fill_cache
     g["ttnn.rotary_embedding_llama"] = gen_rotary_embedding_llama
     g["ttnn.paged_update_cache"] = gen_paged_update_cache
+    g["ttnn.nlp_concat_heads_decode"] = gen_nlp_concat_heads_decode
+    g["ttnn.nlp_create_qkv_heads_decode"] = gen_nlp_create_qkv_heads_decode
     return g
 
 
@@ -1070,3 +1072,20 @@ def gen_paged_update_cache(rng: random.Random, i: int) -> Draw:
         ops = [_dram(cache, dt), x, _dram((b,), "si32")]
         seg = _seg_attr(1, 1, 1, 0)
     return Draw(ops, [], f"share_cache = false, {seg}", f"{'x'.join(map(str, cache))}/b{b}/{dt}")
+
+
+def gen_nlp_concat_heads_decode(rng: random.Random, i: int) -> Draw:
+    b, heads, d = rng.choice((1, 2, 4, 8, 16, 32)), rng.choice((4, 8, 16, 32)), rng.choice((64, 128))
+    dt = "bf16" if i % 4 else "bfp_bf8"  # ttnn 0.81.1 refuses block floats: a quarter probe it
+    x = TensorDesc((1, b, 32, d), dt, "tile", "l1", "height_sharded", (b, 1), num_cores_to_corerangeset(b, GRID_XY, True))
+    return Draw([x], [_dram((1, 1, 32, heads * d), dt)], f"num_heads = {heads} : ui32", f"{b}/h{heads}/d{d}/{dt}")
+
+
+def gen_nlp_create_qkv_heads_decode(rng: random.Random, i: int) -> Draw:
+    kv, d = rng.choice((1, 2, 8)), rng.choice((64, 128))
+    h, b = kv * rng.choice((1, 4, 8)), rng.choice((8, 16, 32))
+    dt = rng.choice(("bf16", "bf16", "f32", "bfp_bf8"))
+    return Draw([_dram((1, 1, b, (h + 2 * kv) * d), dt)],
+                [_dram((1, b, h, d), dt), _dram((1, b, kv, d), dt), _dram((1, b, kv, d), dt)],
+                f"num_heads = {h} : ui32, num_kv_heads = {kv} : ui32, overlap_qk_coregrid = true, {_seg_attr(1, 0)}",
+                f"b{b}/h{h}/kv{kv}/d{d}/{dt}")

@@ -132,3 +132,31 @@ def test_collectives_are_costed_by_name(text, name, code, ring):
     assert cost.status == "costed" and cost.ns > 0
     if name == "ttnn.all_reduce":
         assert any("ring_size not given" in n for e in cost.estimates for n in e.notes)
+
+
+def _partition_program(w: int, out_w: int) -> str:
+    return f"""#dram = #ttnn.buffer_type<dram>
+#i = {L1.format(c=-(-w // 32))}
+#o = {L1.format(c=-(-out_w // 32))}
+module attributes {{ttcore.meshes = #ttcore.meshes<[<"mesh" = 1x4>]>}} {{
+  func.func @forward(%arg0: tensor<1x1x32x{w}xbf16, #i>) -> tensor<1x1x32x{out_w}xbf16, #o> {{
+    %0 = "ttnn.get_device"() <{{mesh_shape = #ttnn<mesh_shape 1x4>}}> : () -> !ttnn.device
+    %1 = "ttnn.mesh_partition"(%arg0) <{{dim = 3 : si32, cluster_axis = 1 : ui32}}> : (tensor<1x1x32x{w}xbf16, #i>) -> tensor<1x1x32x{out_w}xbf16, #o>
+    return %1 : tensor<1x1x32x{out_w}xbf16, #o>
+  }}
+}}
+"""
+
+
+def test_mesh_partition_runs_each_devices_slice_and_names_the_worst_device():
+    # tile-aligned chunks: every device runs SliceTile; 50-column chunks: device 0 starts aligned, device 1 at column
+    # 50 goes through the row-major slice (untilize, slice, tilize) and holds the most CB bytes
+    a, _ = run(_partition_program(128, 32))
+    op = next(o for o in a.program.ops if o.name == "ttnn.mesh_partition")
+    [stage] = a.programs[op.index].stages
+    assert stage.factory.startswith("SliceTile") and "device 0 of the 4" in stage.notes[-1]
+    a, _ = run(_partition_program(200, 50))
+    op = next(o for o in a.program.ops if o.name == "ttnn.mesh_partition")
+    stages = a.programs[op.index].stages
+    assert [s.factory.split("ProgramFactory")[0] for s in stages][1] == "SliceRm"
+    assert all("device 1 of the 4" in s.notes[-1] for s in stages)

@@ -147,7 +147,7 @@ for _ in range(6):
                       {}, ("bf16", dt, dt, "si32")))
 
 # Second campaign: rotary_embedding_llama, more SDPA options, decode attention (plain and paged), and the
-# height-sharded decode-time ops (paged_update_cache, nlp_concat_heads_decode).
+# height-sharded paged_update_cache.
 for _ in range(8):
     b, h, s, d = 1, _rng.choice((1, 4, 8, 32)), _rng.choice((32, 64, 128, 512, 1024)), _rng.choice((64, 128))
     dt = _rng.choice(("bf16", "bfp_bf8"))
@@ -208,12 +208,25 @@ for _ in range(8):
                       "ttnn.paged_update_cache", ops, (), f"share_cache = false, {seg}", {}, dts,
                       (0, b) + (0,) * (len(ops) - 2)))
 
-for _ in range(6):
-    b, heads, d = _rng.choice((1, 4, 8, 16, 32)), _rng.choice((4, 8, 16, 32)), _rng.choice((64, 128))
-    dt = _rng.choice(("bf16", "bfp_bf8"))
-    CASES.append(Case(f"nlp_concat_heads_decode/{b}/h{heads}/d{d}/{dt}", "ttnn.nlp_concat_heads_decode",
+# Third campaign: the decode-time head ops, called as tt-mlir's runtime calls them (nlp_concat_heads_decode gets the
+# input's shard grid as sub_core_grids when it is not one range from (0, 0)).
+_rng3 = _random.Random(13)
+for _ in range(8):
+    b, heads, d = _rng3.choice((1, 2, 4, 8, 16, 32)), _rng3.choice((4, 8, 16, 32)), _rng3.choice((64, 128))
+    dt = _rng3.choice(("bf16", "bfp_bf8"))
+    CASES.append(Case(f"nlp_concat_heads_decode3/{b}/h{heads}/d{d}/{dt}", "ttnn.nlp_concat_heads_decode",
                       ((1, b, 32, d),), ((1, 1, 32, heads * d),), f"num_heads = {heads} : ui32", {"num_heads": heads},
                       (dt,), (b,)))
+for _ in range(8):
+    kv, d = _rng3.choice((1, 2, 8)), _rng3.choice((64, 128))
+    h = kv * _rng3.choice((1, 4, 8))
+    dt = _rng3.choice(("bf16", "bfp_bf8"))
+    sharded = _rng3.random() < 0.5
+    CASES.append(Case(f"nlp_create_qkv_heads_decode/{'l1' if sharded else 'dram'}/h{h}/kv{kv}/d{d}/{dt}",
+                      "ttnn.nlp_create_qkv_heads_decode", ((1, 1, 32, (h + 2 * kv) * d),),
+                      ((1, 32, h, d), (1, 32, kv, d), (1, 32, kv, d)),
+                      f"num_heads = {h} : ui32, num_kv_heads = {kv} : ui32, overlap_qk_coregrid = true, {_seg(1, 0)}",
+                      {"num_heads": h, "num_kv_heads": kv}, (dt,), (1,) if sharded else (0,)))
 
 _seen: dict[str, int] = {}
 for _i, _case in enumerate(CASES):  # random draws may repeat an instance: keep ids unique
@@ -221,3 +234,4 @@ for _i, _case in enumerate(CASES):  # random draws may repeat an instance: keep 
         CASES[_i] = Case(f"{_case.id}#{_i}", _case.op, _case.operands, _case.results, _case.attrs, _case.kwargs,
                          _case.dtypes, _case.sharded)
     _seen[_case.id] = _i
+

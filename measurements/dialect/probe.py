@@ -70,8 +70,15 @@ def call(case: Case, ts: list):
     if case.op == "ttnn.paged_update_cache":  # update index as a tensor, as tt-mlir's runtime passes it
         return ttnn.experimental.paged_update_cache(ts[0], ts[1], update_idxs_tensor=ts[2],
                                                     page_table=ts[3] if len(ts) > 3 else None)
-    if case.op == "ttnn.nlp_concat_heads_decode":
-        return ttnn.experimental.nlp_concat_heads_decode(ts[0], num_heads=case.kwargs["num_heads"])
+    if case.op == "ttnn.nlp_concat_heads_decode":  # runtime/.../nlp_concat_heads_decode.cpp: sub_core_grids
+        grid = ts[0].memory_config().shard_spec.grid if ts[0].is_sharded() else None
+        ranges = grid.ranges() if grid is not None else []
+        sub = grid if grid is not None and (len(ranges) > 1 or ranges[0].start.x or ranges[0].start.y) else None
+        return ttnn.experimental.nlp_concat_heads_decode(ts[0], num_heads=case.kwargs["num_heads"], sub_core_grids=sub)
+    if case.op == "ttnn.nlp_create_qkv_heads_decode":
+        return ttnn.experimental.nlp_create_qkv_heads_decode(
+            ts[0], num_heads=case.kwargs["num_heads"], num_kv_heads=case.kwargs["num_kv_heads"],
+            overlap_qk_coregrid=True, memory_config=ttnn.L1_HEIGHT_SHARDED_MEMORY_CONFIG)
     if case.op == "ttnn.scaled_dot_product_attention_decode":
         return ttnn.transformer.scaled_dot_product_attention_decode(ts[0], ts[1], ts[2], is_causal=True,
                                                                     cur_pos_tensor=ts[3], memory_config=dram)
