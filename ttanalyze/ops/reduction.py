@@ -440,10 +440,11 @@ def softmax_programs(x: Tensor, out: Tensor, dim: int, numeric_stable: bool, fp3
 
     ``block = find_max_divisor(Wt, L)`` with L = 4, or 8 when the compute
     config sets ``fp32_dest_acc_en = false`` (the dest register's tile count);
-    a Wt above 1 with no divisor in 2..L, or a Wt of 10 or more that is not a
-    multiple of L, is processed as ``round_up(Wt, L)`` tiles with block L
+    when padding the row to a multiple of L takes fewer blocks than that
+    divisor does, it is processed as ``round_up(Wt, L)`` tiles with block L
     (``Wt_eff``; measured: Wt 3, 6, 9 keep block 3, Wt 5, 7, 10, 15, 33 are
-    padded; Wt 59 with fp32 off -> 64, block 8).  DFBs on
+    padded; with fp32 off Wt 6 and 12 keep block 6, Wt 20 -> 24 and 59 -> 64
+    with block 8: measurements/normred/probe.py, g1/ttnn.softmax/7).  DFBs on
     the ``NC * Ht`` rows' cores (split row by row): ``in0`` Wt_eff tiles
     (numerically stable; ``2 * block`` when W is not a tile multiple) or
     ``2 * block``; ``out0`` ``2 * block``; ``recip`` 1 f32 tile;
@@ -478,7 +479,7 @@ def softmax_programs(x: Tensor, out: Tensor, dim: int, numeric_stable: bool, fp3
     limit = 8 if fp32_acc is False else 4
     block = max_divisor(wt, limit)
     wt_eff = wt
-    if (wt > 1 and block == 1) or (wt >= 10 and wt % limit):
+    if ceil_div(wt, limit) < wt // block:
         wt_eff, block = ceil_div(wt, limit) * limit, limit
     fp32 = fp32_acc if fp32_acc is not None else x.dtype == F32
     im = (F32 if fp32 else BF16).tile_bytes()
