@@ -216,3 +216,16 @@ def test_softmax_pads_the_row_only_when_that_takes_fewer_blocks():
     assert _softmax_in0_out0(192) == [6, 12]
     assert _softmax_in0_out0(384) == [12, 12]
     assert _softmax_in0_out0(640) == [24, 16]
+
+
+def test_integer_h_reduce_is_one_pass():
+    # g1/ttnn.sum/10 (measured by the 10,000-instance campaign): si32 [1024,1088] over dim 0: Ht 32 and 34
+    # columns would split in two passes for a float; the integer (SFPU) reduce runs one, 8,192 + 2,048 + 8,192 B.
+    from benchmarks.opdiff_instances import SYSTEM_DESC, dram
+    from ttanalyze.ir.emit import module_text, single_op_func
+
+    text = module_text(SYSTEM_DESC, single_op_func("ttnn.sum", [dram((1024, 1088), "si32")], [dram((1, 1088), "si32")],
+                                                   "dim_arg = [0 : i32], keep_dim = true"))
+    a = analyze(parse_text(text, "t.mlir"))
+    p = program_of(a, next(o for o in a.program.ops if o.name == "ttnn.sum"), arch=MOCK, free_l1=FULL)
+    assert cb_bytes(p) == [[2048, 8192, 8192]] and p.stages[0].cores.num_cores == 34
