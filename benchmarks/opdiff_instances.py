@@ -831,6 +831,18 @@ def generators() -> dict[str, Callable[[random.Random, int], Draw]]:
     g["ttnn.sort"] = gen_sort
     for n in ("quantize", "dequantize", "requantize"):
         g[f"ttnn.{n}"] = gen_quantization(f"ttnn.{n}")
+    g["ttnn.scaled_dot_product_attention"] = gen_sdpa
+    g["ttnn.flash_mla_prefill"] = gen_flash_mla_prefill
+    g["ttnn.chunked_scaled_dot_product_attention"] = gen_chunked_sdpa
+    g["ttnn.scaled_dot_product_attention_decode"] = gen_sdpa_decode
+    g["ttnn.paged_scaled_dot_product_attention_decode"] = gen_paged_sdpa_decode
+    g["ttnn.rotary_embedding"] = gen_rotary_embedding
+    g["ttnn.split_query_key_value_and_split_heads"] = gen_split_qkv
+    g["ttnn.paged_fill_cache"] = gen_paged_fill_cache
+    g["ttnn.rotary_embedding_llama"] = gen_rotary_embedding_llama
+    g["ttnn.paged_update_cache"] = gen_paged_update_cache
+    g["ttnn.nlp_concat_heads_decode"] = gen_nlp_concat_heads_decode
+    g["ttnn.nlp_create_qkv_heads_decode"] = gen_nlp_create_qkv_heads_decode
     return g
 
 
@@ -942,3 +954,138 @@ def gen_quantization(name: str) -> Callable[[random.Random, int], Draw]:
         return Draw([x, *params], [like(x, dtype=out_dt)], f"output_dtype = #ttcore.supportedDataTypes<{out_dt}>",
                     _desc(x))
     return gen
+# Attention, rotary embedding, head split and paged cache (engineer dialect-attn; models in
+# ttanalyze/ops/attention.py, transformer.py, kv_cache.py).  DRAM-interleaved TILE operands, integer
+# operands (page tables, positions, chunk start) si32 ROW_MAJOR, as tt-mlir lays them out.
+# ---------------------------------------------------------------------------
+
+
+def _dram(shape, dtype="bf16") -> TensorDesc:
+    return TensorDesc(tuple(shape), dtype, "row_major" if dtype == "si32" else "tile")
+
+
+def _seg_attr(*sizes: int) -> str:
+    return f"operandSegmentSizes = array<i32: {', '.join(map(str, sizes))}>"
+
+
+def gen_sdpa(rng: random.Random, i: int) -> Draw:
+    b, kv = rng.choice((1, 1, 2, 4)), rng.choice((1, 2, 4, 8))
+    h = kv * rng.choice((1, 2, 4))
+    s = rng.choice((32, 64, 96, 100, 128, 200, 256, 512, 1024, 2048, 4096))
+    d = rng.choice((32, 64, 96, 128, 256))
+    dt = rng.choice(("bf16", "bf16", "bfp_bf8", "f32"))
+    causal = i % 2 == 0
+    mask = not causal and rng.random() < 0.4
+    window = rng.choice((None, None, 64, 128)) if not mask else None
+    ops = [_dram((b, h, s, d), dt), _dram((b, kv, s, d), dt), _dram((b, kv, s, d), dt)]
+    if mask:
+        ops.append(_dram((rng.choice((1, b)), rng.choice((1, h)), s, s), rng.choice(("bf16", "bfp_bf8"))))
+    attrs = ([] if causal else ["is_causal = false"]) + ([f"sliding_window_size = {window} : ui32"] if window else [])
+    attrs.append(_seg_attr(1, 1, 1, int(mask), 0))
+    return Draw(ops, [_dram((b, h, s, d), dt)], ", ".join(attrs), f"{b}x{h}x{s}x{d}/kv{kv}/{dt}/c{int(causal)}m{int(mask)}w{window}")
+
+
+def gen_flash_mla_prefill(rng: random.Random, i: int) -> Draw:
+    b, h, s = rng.choice((1, 2)), rng.choice((8, 16, 32)), rng.choice((64, 128, 256, 512, 1024))
+    dqk, dv = rng.choice(((576, 512), (192, 128), (128, 64)))
+    dt = rng.choice(("bf16", "bfp_bf8"))
+    return Draw([_dram((b, h, s, dqk), dt), _dram((b, 1, s, dqk), dt)], [_dram((b, h, s, dv), dt)],
+                f"head_dim_v = {dv} : ui32, {_seg_attr(1, 1, 0, 0)}", f"{b}x{h}x{s}x{dqk}/{dv}/{dt}")
+
+
+def gen_chunked_sdpa(rng: random.Random, i: int) -> Draw:
+    b, kv = rng.choice((1, 2)), rng.choice((1, 2, 4))
+    h, d = kv * rng.choice((1, 2, 4)), rng.choice((64, 128))
+    block, pages = rng.choice((32, 64, 128)), rng.choice((4, 8, 16, 32))
+    s, dt = rng.choice((32, 64, 128, 256)), rng.choice(("bf16", "bfp_bf8"))
+    return Draw([_dram((b, h, s, d), dt), _dram((b * pages, kv, block, d), dt), _dram((b * pages, kv, block, d), dt),
+                 _dram((b, pages), "si32"), _dram((1,), "si32")], [_dram((b, h, s, d), dt)], "",
+                f"{b}x{h}x{s}x{d}/kv{kv}/{block}x{pages}/{dt}")
+
+
+def gen_sdpa_decode(rng: random.Random, i: int) -> Draw:
+    b, kv, d = rng.choice((1, 2, 4, 8, 16, 32)), rng.choice((1, 2, 8)), rng.choice((64, 128))
+    h, s = kv * rng.choice((1, 4, 8)), rng.choice((128, 256, 512, 1024, 4096))
+    dt = rng.choice(("bf16", "bfp_bf8"))
+    return Draw([_dram((1, b, h, d)), _dram((b, kv, s, d), dt), _dram((b, kv, s, d), dt), _dram((b,), "si32")],
+                [_dram((1, b, h, d))], _seg_attr(1, 1, 1, 0, 1, 0), f"{b}x{h}/kv{kv}/s{s}/d{d}/{dt}")
+
+
+def gen_paged_sdpa_decode(rng: random.Random, i: int) -> Draw:
+    b, kv, d = rng.choice((1, 2, 4, 8, 32)), rng.choice((1, 2, 8)), rng.choice((64, 128))
+    h, block, pages = kv * rng.choice((1, 4, 8)), rng.choice((32, 64)), rng.choice((8, 16, 32))
+    dt = rng.choice(("bf16", "bfp_bf8"))
+    cache = (b * pages, kv, block, d)
+    return Draw([_dram((1, b, h, d)), _dram(cache, dt), _dram(cache, dt), _dram((b, pages), "si32"),
+                 _dram((b,), "si32")], [_dram((1, b, h, d))], _seg_attr(1, 1, 1, 1, 0, 1, 0),
+                f"{b}x{h}/kv{kv}/{block}x{pages}/d{d}/{dt}")
+
+
+def gen_rotary_embedding(rng: random.Random, i: int) -> Draw:
+    b, h, s, d = rng.choice((1, 2)), rng.choice((1, 4, 8, 32)), rng.choice((32, 64, 100, 128, 512, 1024)), \
+        rng.choice((64, 128))
+    dt = rng.choice(("bf16", "f32", "bfp_bf8"))
+    cache = rng.choice((s, 2 * s, 4096))
+    padded = (b, h, -(-s // 32) * 32, d)
+    return Draw([_dram((b, h, s, d), dt), _dram((1, 1, cache, d), dt), _dram((1, 1, cache, d), dt)],
+                [_dram(padded, dt)], "", f"{b}x{h}x{s}x{d}/{cache}/{dt}")
+
+
+def gen_split_qkv(rng: random.Random, i: int) -> Draw:
+    b, s, h = rng.choice((1, 2, 4)), rng.choice((32, 64, 128, 256, 384)), rng.choice((4, 8, 12, 16))
+    kv = rng.choice((h, 1, 2, 4)) if h % 4 == 0 else h
+    d, tk, dt = rng.choice((64, 128)), rng.random() < 0.3, rng.choice(("bf16", "bfp_bf8"))
+    key = (b, kv, d, s) if tk else (b, kv, s, d)
+    return Draw([_dram((b, s, (h + 2 * kv) * d), dt)], [_dram((b, h, s, d), dt), _dram(key, dt), _dram((b, kv, s, d), dt)],
+                f"num_heads = {h} : ui32, num_kv_heads = {kv} : ui32, transpose_key = {str(tk).lower()}",
+                f"{b}x{s}/h{h}/kv{kv}/d{d}/t{int(tk)}/{dt}")
+
+
+def gen_paged_fill_cache(rng: random.Random, i: int) -> Draw:
+    users, pages, block = rng.choice((1, 2, 4, 8)), rng.choice((2, 4, 8, 16)), rng.choice((32, 64, 128))
+    h, d, dt = rng.choice((1, 2, 8)), rng.choice((64, 128)), rng.choice(("bf16", "bfp_bf8"))
+    s = min(rng.choice((32, 64, 128, 256)), pages * block)
+    return Draw([_dram((users * pages, h, block, d), dt), _dram((1, h, s, d), dt), _dram((users, pages), "si32")], [],
+                _seg_attr(1, 1, 1, 0), f"{users}x{pages}x{block}/h{h}/d{d}/s{s}/{dt}")
+
+
+def gen_rotary_embedding_llama(rng: random.Random, i: int) -> Draw:
+    h, s, d = rng.choice((1, 4, 8, 32)), rng.choice((32, 64, 128, 512, 1024, 4096)), rng.choice((64, 128))
+    ch = rng.choice((1, h))
+    dt = "bf16" if i % 4 else rng.choice(("bfp_bf8", "f32"))  # ttnn 0.81.1 refuses non-bf16: a quarter probe it
+    return Draw([_dram((1, h, s, d), dt), _dram((1, ch, s, d), dt), _dram((1, ch, s, d), dt), _dram((1, 1, 32, 32), dt)],
+                [_dram((1, h, s, d), dt)], "is_decode_mode = false", f"1x{h}x{s}x{d}/cos{ch}/{dt}")
+
+
+def gen_paged_update_cache(rng: random.Random, i: int) -> Draw:
+    b, kv, d = rng.choice((1, 4, 8, 16, 32)), rng.choice((1, 2, 8)), rng.choice((64, 128))
+    dt = rng.choice(("bf16", "bfp_bf8"))
+    x = TensorDesc((1, b, 32, d), "bf16", "tile", "l1", "height_sharded", (b, 1),
+                   num_cores_to_corerangeset(b, GRID_XY, True))
+    if i % 2:
+        block, pages = rng.choice((32, 64)), rng.choice((8, 16))
+        cache = (b * pages, kv, block, d)
+        ops = [_dram(cache, dt), x, _dram((b,), "si32"), _dram((b, pages), "si32")]
+        seg = _seg_attr(1, 1, 1, 1)
+    else:
+        cache = (b, kv, rng.choice((128, 256, 1024)), d)
+        ops = [_dram(cache, dt), x, _dram((b,), "si32")]
+        seg = _seg_attr(1, 1, 1, 0)
+    return Draw(ops, [], f"share_cache = false, {seg}", f"{'x'.join(map(str, cache))}/b{b}/{dt}")
+
+
+def gen_nlp_concat_heads_decode(rng: random.Random, i: int) -> Draw:
+    b, heads, d = rng.choice((1, 2, 4, 8, 16, 32)), rng.choice((4, 8, 16, 32)), rng.choice((64, 128))
+    dt = "bf16" if i % 4 else "bfp_bf8"  # ttnn 0.81.1 refuses block floats: a quarter probe it
+    x = TensorDesc((1, b, 32, d), dt, "tile", "l1", "height_sharded", (b, 1), num_cores_to_corerangeset(b, GRID_XY, True))
+    return Draw([x], [_dram((1, 1, 32, heads * d), dt)], f"num_heads = {heads} : ui32", f"{b}/h{heads}/d{d}/{dt}")
+
+
+def gen_nlp_create_qkv_heads_decode(rng: random.Random, i: int) -> Draw:
+    kv, d = rng.choice((1, 2, 8)), rng.choice((64, 128))
+    h, b = kv * rng.choice((1, 4, 8)), rng.choice((8, 16, 32))
+    dt = rng.choice(("bf16", "bf16", "f32", "bfp_bf8"))
+    return Draw([_dram((1, 1, b, (h + 2 * kv) * d), dt)],
+                [_dram((1, b, h, d), dt), _dram((1, b, kv, d), dt), _dram((1, b, kv, d), dt)],
+                f"num_heads = {h} : ui32, num_kv_heads = {kv} : ui32, overlap_qk_coregrid = true, {_seg_attr(1, 0)}",
+                f"b{b}/h{h}/kv{kv}/d{d}/{dt}")

@@ -196,3 +196,36 @@ def test_h_reduce_input_double_buffers_a_dest_register_of_columns():
     assert _h_reduce_input_tiles(880, "bf16", "true") == 8
     # g1/ttnn.mean/1: bfp8 [3,7,5,27,262] over dim 3, fp32 off, 945 columns (8 or 9 per core): 16 bfp8 tiles.
     assert cb_bytes(model("ttnn.mean", 1))[3] == [2048, 2176, 17408]
+
+
+def _softmax_in0_out0(width: int) -> list[int]:
+    from benchmarks.opdiff_instances import SYSTEM_DESC, dram
+    from ttanalyze.ir.emit import module_text, single_op_func
+
+    cc = "compute_config = #ttnn.device_compute_kernel_config<math_fidelity = hifi4, fp32_dest_acc_en = false>"
+    t = dram((1, 1, 32, width))
+    text = module_text(SYSTEM_DESC, single_op_func("ttnn.softmax", [t], [t], f"dimension = -1 : si32, numericStable = true, {cc}"))
+    a = analyze(parse_text(text, "t.mlir"))
+    p = program_of(a, next(o for o in a.program.ops if o.name == "ttnn.softmax"), arch=MOCK, free_l1=FULL)
+    return [c.pages for c in p.program.cbs[:2]]
+
+
+def test_softmax_pads_the_row_only_when_that_takes_fewer_blocks():
+    # measurements/normred/probe.py (normred/softmax_wt*_off), bf16 stable, fp32 accumulation off (blocks up to 8):
+    # Wt 6 and 12 keep block 6 (in0 Wt tiles, out0 12); Wt 20 is processed as 24 tiles with block 8.
+    assert _softmax_in0_out0(192) == [6, 12]
+    assert _softmax_in0_out0(384) == [12, 12]
+    assert _softmax_in0_out0(640) == [24, 16]
+
+
+def test_integer_h_reduce_is_one_pass():
+    # g1/ttnn.sum/10 (measured by the 10,000-instance campaign): si32 [1024,1088] over dim 0: Ht 32 and 34
+    # columns would split in two passes for a float; the integer (SFPU) reduce runs one, 8,192 + 2,048 + 8,192 B.
+    from benchmarks.opdiff_instances import SYSTEM_DESC, dram
+    from ttanalyze.ir.emit import module_text, single_op_func
+
+    text = module_text(SYSTEM_DESC, single_op_func("ttnn.sum", [dram((1024, 1088), "si32")], [dram((1, 1088), "si32")],
+                                                   "dim_arg = [0 : i32], keep_dim = true"))
+    a = analyze(parse_text(text, "t.mlir"))
+    p = program_of(a, next(o for o in a.program.ops if o.name == "ttnn.sum"), arch=MOCK, free_l1=FULL)
+    assert cb_bytes(p) == [[2048, 8192, 8192]] and p.stages[0].cores.num_cores == 34

@@ -128,3 +128,19 @@ def test_capture_or_execute_trace_callee_must_exist():
     assert f.severity == "error"
     assert f.message == ("tt-mlir's verifier refuses this op: 'ttnn.capture_or_execute_trace' op "
                          "'nowhere' does not reference a function")
+
+
+def test_tt_lang_op_arg_roles():
+    def body(roles: str, results: str) -> str:
+        return (f'{"%0 = " if results != "()" else ""}"ttnn.tt_lang_op"(%arg0, %arg1) <{{kernel_id = "k::v1", '
+                f'version_tag = "1.0", arg_roles = "{roles}", shard_spec = ""}}> : (tensor<32x32xf32>, '
+                f"tensor<32x32xf32>) -> {results}")
+    args = "%arg0: tensor<32x32xf32>, %arg1: tensor<32x32xf32>"
+    assert verifier_messages(body("in,out", "tensor<32x32xf32>"), args) == []
+    assert verifier_messages(body("out,in", "tensor<32x32xf32>"), args) == [
+        '`arg_roles` must list all "in" operands before any "out" operand (destination-passing-style ordering).']
+    assert verifier_messages(body("in,in,out", "tensor<32x32xf32>"), args) == [
+        "`arg_roles` token count (3) must match number of inputs (2)."]
+    assert verifier_messages(body("in,in", "()"), args) == [
+        'tt-lang kernel must have at least one operand tagged "out" (the destination buffer the runtime returns as '
+        "the kernel's output)."]

@@ -88,3 +88,75 @@ def test_memory_findings_name_the_mesh():
 def test_single_device_program_has_no_mesh():
     a = analyze(parse_text(l1_overflow_module(), "t.mlir"))
     assert a.mesh is None and mesh_of(a.program) is None
+
+
+def _reduce_program(op: str, attrs: str, out_w: int) -> str:
+    """A 1x4 mesh program running one reduce-type collective on a 1x1x32x128 per-device tensor."""
+    return f"""#dram = #ttnn.buffer_type<dram>
+#i = {L1.format(c=4)}
+#o = {L1.format(c=out_w // 32)}
+module attributes {{ttcore.meshes = #ttcore.meshes<[<"mesh" = 1x4>]>}} {{
+  func.func @forward(%arg0: tensor<1x1x32x128xbf16, #i>) -> tensor<1x1x32x{out_w}xbf16, #o> {{
+    %0 = "ttnn.get_device"() <{{mesh_shape = #ttnn<mesh_shape 1x4>}}> : () -> !ttnn.device
+    %1 = "{op}"(%arg0) <{{{attrs}}}> : (tensor<1x1x32x128xbf16, #i>) -> tensor<1x1x32x{out_w}xbf16, #o>
+    return %1 : tensor<1x1x32x{out_w}xbf16, #o>
+  }}
+}}
+"""
+
+
+@pytest.mark.parametrize("text, name, code, ring", [
+    (program(), "ttnn.all_gather", "AllGatherAsyncDeviceOperation", 4),
+    (_reduce_program("ttnn.reduce_scatter", "scatter_dim = 3 : si32, cluster_axis = 1 : ui32, "
+                     "reduce_type = #ttcore.reduce_type<sum>", 32),
+     "ttnn.reduce_scatter", "ReduceScatterMinimalAsyncDeviceOperation", 4),
+    (_reduce_program("ttnn.all_reduce", "cluster_axis = 1 : ui32, reduce_type = #ttcore.reduce_type<sum>", 128),
+     "ttnn.all_reduce", "AllReduceAsyncDeviceOperation", None),
+    (_reduce_program("ttnn.point_to_point", "sender_coord = array<i64: 0, 0>, receiver_coord = array<i64: 0, 1>", 128),
+     "ttnn.point_to_point", "PointToPointDeviceOperation", None),
+])
+def test_collectives_are_costed_by_name(text, name, code, ring):
+    """Collectives run no modeled program on the single-chip model: the cost model takes the device op
+    cost/ir.py NAME_OP_CODES names, on the op's per-device tensors; the ring size comes from the gathered
+    (scattered) dim, else the model says it assumed one."""
+    from ttanalyze.cost.constants import load as load_constants
+    from ttanalyze.cost.ir import device_ops, hardware_of, op_cost
+
+    a, _ = run(text)
+    op = next(o for o in a.program.ops if o.name == name)
+    hw = hardware_of(a)
+    [dop], why = device_ops(op, a, hw)
+    assert why == "" and dop.op_code == code and dop.attrs["cores_assumed"]
+    assert dop.attrs.get("ring_size") == ring
+    cost = op_cost(op, a, hw, load_constants())
+    assert cost.status == "costed" and cost.ns > 0
+    if name == "ttnn.all_reduce":
+        assert any("ring_size not given" in n for e in cost.estimates for n in e.notes)
+
+
+def _partition_program(w: int, out_w: int) -> str:
+    return f"""#dram = #ttnn.buffer_type<dram>
+#i = {L1.format(c=-(-w // 32))}
+#o = {L1.format(c=-(-out_w // 32))}
+module attributes {{ttcore.meshes = #ttcore.meshes<[<"mesh" = 1x4>]>}} {{
+  func.func @forward(%arg0: tensor<1x1x32x{w}xbf16, #i>) -> tensor<1x1x32x{out_w}xbf16, #o> {{
+    %0 = "ttnn.get_device"() <{{mesh_shape = #ttnn<mesh_shape 1x4>}}> : () -> !ttnn.device
+    %1 = "ttnn.mesh_partition"(%arg0) <{{dim = 3 : si32, cluster_axis = 1 : ui32}}> : (tensor<1x1x32x{w}xbf16, #i>) -> tensor<1x1x32x{out_w}xbf16, #o>
+    return %1 : tensor<1x1x32x{out_w}xbf16, #o>
+  }}
+}}
+"""
+
+
+def test_mesh_partition_runs_each_devices_slice_and_names_the_worst_device():
+    # tile-aligned chunks: every device runs SliceTile; 50-column chunks: device 0 starts aligned, device 1 at column
+    # 50 goes through the row-major slice (untilize, slice, tilize) and holds the most CB bytes
+    a, _ = run(_partition_program(128, 32))
+    op = next(o for o in a.program.ops if o.name == "ttnn.mesh_partition")
+    [stage] = a.programs[op.index].stages
+    assert stage.factory.startswith("SliceTile") and "device 0 of the 4" in stage.notes[-1]
+    a, _ = run(_partition_program(200, 50))
+    op = next(o for o in a.program.ops if o.name == "ttnn.mesh_partition")
+    stages = a.programs[op.index].stages
+    assert [s.factory.split("ProgramFactory")[0] for s in stages][1] == "SliceRm"
+    assert all("device 1 of the 4" in s.notes[-1] for s in stages)

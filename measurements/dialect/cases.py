@@ -14,7 +14,9 @@ from dataclasses import dataclass, field
 @dataclass(frozen=True)
 class Case:
     """One measured op: ``id``, the IR op name, operand and result shapes (bf16 TILE DRAM
-    interleaved unless ``dtypes`` says otherwise), IR attributes, and keyword arguments of the call."""
+    interleaved unless ``dtypes`` says otherwise; ``si32``/``u32`` operands ROW_MAJOR), IR attributes,
+    keyword arguments of the call, and ``sharded``: per operand, 0 or the number of cores it is
+    height-sharded over in L1 (the first cores, row-major; one equal shard of full width each)."""
 
     id: str
     op: str
@@ -23,6 +25,7 @@ class Case:
     attrs: str = ""
     kwargs: dict = field(default_factory=dict)
     dtypes: tuple[str, ...] = ()
+    sharded: tuple[int, ...] = ()
 
 
 CASES: list[Case] = []
@@ -142,3 +145,93 @@ for _ in range(6):
     CASES.append(Case(f"sdpa_decode/{b}x{h}/kv{kv}/s{s}/d{d}/{dt}", "ttnn.scaled_dot_product_attention_decode",
                       ((1, b, h, d), (b, kv, s, d), (b, kv, s, d), (b,)), ((1, b, h, d),), _seg(1, 1, 1, 0, 1, 0),
                       {}, ("bf16", dt, dt, "si32")))
+
+# Second campaign: rotary_embedding_llama, more SDPA options, decode attention (plain and paged), and the
+# height-sharded paged_update_cache.
+for _ in range(8):
+    b, h, s, d = 1, _rng.choice((1, 4, 8, 32)), _rng.choice((32, 64, 128, 512, 1024)), _rng.choice((64, 128))
+    dt = _rng.choice(("bf16", "bfp_bf8"))
+    ch = _rng.choice((1, h))
+    CASES.append(Case(f"rotary_embedding_llama2/{b}x{h}x{s}x{d}/cos_heads{ch}/{dt}", "ttnn.rotary_embedding_llama",
+                      ((b, h, s, d), (1, ch, s, d), (1, ch, s, d), (1, 1, 32, 32)), ((b, h, s, d),),
+                      "is_decode_mode = false", {}, (dt, dt, dt, dt)))
+
+for _ in range(10):
+    b, kv = _rng.choice((1, 2)), _rng.choice((1, 2, 4))
+    h = kv * _rng.choice((1, 2))
+    s = _rng.choice((40, 100, 200, 64, 256))
+    d = _rng.choice((64, 128))
+    dt = _rng.choice(("bf16", "bfp_bf8", "f32"))
+    causal = _rng.random() < 0.4
+    window = _rng.choice((None, 64)) if not causal else None
+    attrs = ([] if causal else ["is_causal = false"]) + ([f"sliding_window_size = {window} : ui32"] if window else [])
+    attrs.append(_seg(1, 1, 1, 0, 0))
+    CASES.append(Case(f"sdpa2/{b}x{h}x{s}x{d}/kv{kv}/{dt}/{'causal' if causal else 'full'}/w{window or 0}",
+                      "ttnn.scaled_dot_product_attention", ((b, h, s, d), (b, kv, s, d), (b, kv, s, d)), ((b, h, s, d),),
+                      ", ".join(attrs), {"is_causal": causal, "sliding_window_size": window}, (dt, dt, dt)))
+
+for _ in range(12):
+    b, kv, s, d = _rng.choice((1, 2, 4, 8, 16, 32)), _rng.choice((1, 2, 8)), _rng.choice((128, 256, 512, 1024, 4096)), \
+        _rng.choice((64, 128))
+    h = kv * _rng.choice((1, 4, 8))
+    dt = _rng.choice(("bf16", "bfp_bf8"))
+    CASES.append(Case(f"sdpa_decode2/{b}x{h}/kv{kv}/s{s}/d{d}/{dt}", "ttnn.scaled_dot_product_attention_decode",
+                      ((1, b, h, d), (b, kv, s, d), (b, kv, s, d), (b,)), ((1, b, h, d),), _seg(1, 1, 1, 0, 1, 0),
+                      {}, ("bf16", dt, dt, "si32")))
+
+for _ in range(10):
+    b, kv, d = _rng.choice((1, 2, 4, 8, 32)), _rng.choice((1, 2, 8)), _rng.choice((64, 128))
+    h = kv * _rng.choice((1, 4, 8))
+    block, per_user = _rng.choice((32, 64)), _rng.choice((8, 16, 32))
+    dt = _rng.choice(("bf16", "bfp_bf8"))
+    CASES.append(Case(f"paged_sdpa_decode/{b}x{h}/kv{kv}/block{block}x{per_user}/d{d}/{dt}",
+                      "ttnn.paged_scaled_dot_product_attention_decode",
+                      ((1, b, h, d), (b * per_user, kv, block, d), (b * per_user, kv, block, d), (b, per_user), (b,)),
+                      ((1, b, h, d),), _seg(1, 1, 1, 1, 0, 1, 0), {}, ("bf16", dt, dt, "si32", "si32")))
+
+for _ in range(8):
+    b, kv, d = _rng.choice((1, 4, 8, 16, 32)), _rng.choice((1, 2, 8)), _rng.choice((64, 128))
+    paged = _rng.random() < 0.6
+    dt = _rng.choice(("bf16", "bfp_bf8"))
+    if paged:
+        block, per_user = _rng.choice((32, 64)), _rng.choice((8, 16))
+        cache = (b * per_user, kv, block, d)
+        ops = (cache, (1, b, 32, d), (b,), (b, per_user))
+        seg = _seg(1, 1, 1, 1)
+        dts = (dt, "bf16", "si32", "si32")
+    else:
+        cache = (b, kv, _rng.choice((128, 256, 1024)), d)
+        ops = (cache, (1, b, 32, d), (b,))
+        seg = _seg(1, 1, 1, 0)
+        dts = (dt, "bf16", "si32")
+    CASES.append(Case(f"paged_update_cache/{'paged' if paged else 'flat'}/{'x'.join(map(str, cache))}/b{b}/{dt}",
+                      "ttnn.paged_update_cache", ops, (), f"share_cache = false, {seg}", {}, dts,
+                      (0, b) + (0,) * (len(ops) - 2)))
+
+# Third campaign: the decode-time head ops, called as tt-mlir's runtime calls them (nlp_concat_heads_decode gets the
+# input's shard grid as sub_core_grids when it is not one range from (0, 0)).
+_rng3 = _random.Random(13)
+for _ in range(8):
+    b, heads, d = _rng3.choice((1, 2, 4, 8, 16, 32)), _rng3.choice((4, 8, 16, 32)), _rng3.choice((64, 128))
+    dt = _rng3.choice(("bf16", "bfp_bf8"))
+    CASES.append(Case(f"nlp_concat_heads_decode3/{b}/h{heads}/d{d}/{dt}", "ttnn.nlp_concat_heads_decode",
+                      ((1, b, 32, d),), ((1, 1, 32, heads * d),), f"num_heads = {heads} : ui32", {"num_heads": heads},
+                      (dt,), (b,)))
+for _ in range(8):
+    kv, d = _rng3.choice((1, 2, 8)), _rng3.choice((64, 128))
+    h = kv * _rng3.choice((1, 4, 8))
+    dt = _rng3.choice(("bf16", "bfp_bf8"))
+    sharded = _rng3.random() < 0.5
+    CASES.append(Case(f"nlp_create_qkv_heads_decode/{'l1' if sharded else 'dram'}/h{h}/kv{kv}/d{d}/{dt}",
+                      "ttnn.nlp_create_qkv_heads_decode", ((1, 1, 32, (h + 2 * kv) * d),),
+                      ((1, 32, h, d), (1, 32, kv, d), (1, 32, kv, d)),
+                      f"num_heads = {h} : ui32, num_kv_heads = {kv} : ui32, overlap_qk_coregrid = true, {_seg(1, 0)}",
+                      {"num_heads": h, "num_kv_heads": kv}, (dt,), (1,) if sharded else (0,)))
+
+_seen: dict[str, int] = {}
+for _i, _case in enumerate(CASES):  # random draws may repeat an instance: keep ids unique
+    if _case.id in _seen:
+        CASES[_i] = Case(f"{_case.id}#{_i}", _case.op, _case.operands, _case.results, _case.attrs, _case.kwargs,
+                         _case.dtypes, _case.sharded)
+    _seen[_case.id] = _i
+

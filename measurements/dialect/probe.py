@@ -2,7 +2,10 @@
 
 Usage (needs the executor venv; one process may hold the mock device at a time)::
 
-    flock /tmp/ttnn-mock.lock .venv-ttnn/bin/python measurements/dialect/probe.py
+    flock /tmp/ttnn-mock.lock .venv-ttnn/bin/python measurements/dialect/probe.py [ID_PREFIX,...]
+
+With an id prefix, only the cases whose id starts with it are measured and appended (a later line for an
+id replaces an earlier one in tests/test_ops_dialect_measured.py).
 
 Writes measurements/dialect/results.jsonl: one line per case with ttnn's error (if any) and every
 CB/DFB the NO_DISPATCH graph capture allocated (size in bytes, core ranges ``[x0, y0, x1, y1]``,
@@ -61,20 +64,60 @@ def call(case: Case, ts: list):
             transpose_key=case.kwargs["transpose_key"], memory_config=dram)
     if case.op == "ttnn.paged_fill_cache":
         return ttnn.experimental.paged_fill_cache(ts[0], ts[1], ts[2], batch_idx=case.kwargs["batch_idx"])
+    if case.op == "ttnn.paged_scaled_dot_product_attention_decode":
+        return ttnn.transformer.paged_scaled_dot_product_attention_decode(ts[0], ts[1], ts[2], ts[3], is_causal=True,
+                                                                          cur_pos_tensor=ts[4], memory_config=dram)
+    if case.op == "ttnn.paged_update_cache":  # update index as a tensor, as tt-mlir's runtime passes it
+        return ttnn.experimental.paged_update_cache(ts[0], ts[1], update_idxs_tensor=ts[2],
+                                                    page_table=ts[3] if len(ts) > 3 else None)
+    if case.op == "ttnn.nlp_concat_heads_decode":  # runtime/.../nlp_concat_heads_decode.cpp: sub_core_grids
+        grid = ts[0].memory_config().shard_spec.grid if ts[0].is_sharded() else None
+        ranges = grid.ranges() if grid is not None else []
+        sub = grid if grid is not None and (len(ranges) > 1 or ranges[0].start.x or ranges[0].start.y) else None
+        return ttnn.experimental.nlp_concat_heads_decode(ts[0], num_heads=case.kwargs["num_heads"], sub_core_grids=sub)
+    if case.op == "ttnn.nlp_create_qkv_heads_decode":
+        return ttnn.experimental.nlp_create_qkv_heads_decode(
+            ts[0], num_heads=case.kwargs["num_heads"], num_kv_heads=case.kwargs["num_kv_heads"],
+            overlap_qk_coregrid=True, memory_config=ttnn.L1_HEIGHT_SHARDED_MEMORY_CONFIG)
     if case.op == "ttnn.scaled_dot_product_attention_decode":
         return ttnn.transformer.scaled_dot_product_attention_decode(ts[0], ts[1], ts[2], is_causal=True,
                                                                     cur_pos_tensor=ts[3], memory_config=dram)
     raise ValueError(case.op)
 
 
+ONLY = tuple(sys.argv[1].split(",")) if len(sys.argv) > 1 else ()  # id prefixes: measure only those (appended)
+
+
+def memory_config(shape, cores: int, dev):
+    """DRAM interleaved, or height-sharded in L1 over the first ``cores`` cores (row-major), one equal
+    full-width shard each."""
+    if not cores:
+        return ttnn.DRAM_MEMORY_CONFIG
+    grid = dev.compute_with_storage_grid_size()
+    crs = ttnn.num_cores_to_corerangeset(cores, grid, True)
+    height = 1
+    for d in shape[:-1]:
+        height *= d
+    spec = ttnn.ShardSpec(crs, [height // cores, shape[-1]], ttnn.ShardOrientation.ROW_MAJOR)
+    return ttnn.MemoryConfig(ttnn.TensorMemoryLayout.HEIGHT_SHARDED, ttnn.BufferType.L1, spec)
+
+
 def main() -> int:
     dev = ttnn.open_device(device_id=0)
     dev.disable_and_clear_program_cache()
-    with OUT.open("w") as f:
+    with OUT.open("a" if ONLY else "w") as f:
         for case in CASES:
+            if ONLY and not case.id.startswith(ONLY):
+                continue
             dtypes = case.dtypes or ("bf16",) * len(case.operands)
-            ts = [ttnn.empty(list(s), W.tt_dtype(d), ttnn.TILE_LAYOUT if d not in ("u32", "si32") else ttnn.ROW_MAJOR_LAYOUT, dev,
-                             ttnn.DRAM_MEMORY_CONFIG) for s, d in zip(case.operands, dtypes)]
+            sharded = case.sharded or (0,) * len(case.operands)
+            try:
+                ts = [ttnn.empty(list(s), W.tt_dtype(d), ttnn.TILE_LAYOUT if d not in ("u32", "si32") else ttnn.ROW_MAJOR_LAYOUT,
+                                 dev, memory_config(s, n, dev)) for s, d, n in zip(case.operands, dtypes, sharded)]
+            except Exception as exc:  # noqa: BLE001 - recorded: the inputs cannot be made
+                f.write(json.dumps({"id": case.id, "error": "inputs: " + W.short_error(exc), "cbs": [],
+                                    "l1_buffers": []}) + "\n")
+                continue
             ttnn._ttnn.graph.begin_graph_capture(ttnn.graph.RunMode.NO_DISPATCH)
             err = None
             try:

@@ -163,6 +163,11 @@ NAME_OP_CODES: dict[str, str] = {
     "ttnn.rms_norm_pre_all_gather": "LayerNormPreAllGatherDeviceOperation",
     "ttnn.layer_norm_pre_all_gather": "LayerNormPreAllGatherDeviceOperation",
     "ttnn.layer_norm_post_all_gather": "LayerNormPostAllGatherDeviceOperation",
+    "ttnn.all_reduce_async": "AllReduceAsyncDeviceOperation",
+    "ttnn.point_to_point": "PointToPointDeviceOperation",
+    # MeshPartitionDeviceOperation::MeshPartition::create_at builds each device's slice program
+    # (ccl/mesh_partition/device/mesh_partition_program_factory.cpp)
+    "ttnn.mesh_partition": "SliceDeviceOperation",
 }
 
 FIDELITIES = {"lofi": "LoFi", "hifi2": "HiFi2", "hifi3": "HiFi3", "hifi4": "HiFi4"}
@@ -304,6 +309,10 @@ def _op_attrs(op: Op, stage: ProgramModel) -> dict:
     code = op_code(stage.factory)
     if code == "UnaryDeviceOperation" and "unary_ops" not in attrs:
         attrs["unary_ops"] = [short]
+    for key, to in (("binary_op", "binary_op"), ("scalar", "scalar"), ("is_causal", "is_causal"),
+                    ("q_chunk_size", "q_chunk"), ("k_chunk_size", "k_chunk")):
+        if key in stage.params:  # what the program model knows of the factory's choices
+            attrs[to] = stage.params[key]
     if code in ("BinaryNgDeviceOperation", "TernaryDeviceOperation") and "binary_op" not in attrs:
         attrs["binary_op"] = "add" if op.name in ("ttnn.matmul", "ttnn.linear") else short
         attrs["scalar"] = False

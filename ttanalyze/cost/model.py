@@ -136,6 +136,7 @@ OP_KINDS: dict[str, str] = {
     "ProdNcDeviceOperation": "reduce_nc", "ProdAllDeviceOperation": "reduce",
     "LayerNormPreAllGatherDeviceOperation": "norm", "LayerNormPostAllGatherDeviceOperation": "norm",
     "EmbeddingBackwardDeviceOperation": "gather",
+    "PointToPointDeviceOperation": "point_to_point",
 }
 
 FAMILY = {
@@ -151,6 +152,7 @@ FAMILY = {
     "sdpa": "attention", "cache_update": "data movement", "split": "data movement",
     "batch_norm": "normalization", "sort": "reduction", "gather": "data movement",
     "all_gather": "collective", "reduce_scatter": "collective", "all_reduce": "collective",
+    "point_to_point": "collective",
 }
 
 # SFPU unary ops with a measured per-tile cost of their own (constant ``sfpu_<name>``); SFPU_HEAVY
@@ -1230,11 +1232,15 @@ def _collective(op: DeviceOp, hw: Hardware, c: Constants, kind: str) -> _Work:
     worker cores (``eltwise_tile`` per tile); the workers read and write the
     tensors in DRAM (the usual DRAM roof).  All-reduce = reduce-scatter +
     all-gather.  Ring size 2 and 1 link when the attributes do not say (noted).
+    Point-to-point (tt-metal ``ccl/point_to_point``: the sender's tensor written into the receiver's over
+    the fabric) sends the whole input once, one hop, no compute.
     """
     a = op.inputs[0]
     out = op.outputs[0]
     notes: list[str] = []
     n = op.attrs.get("ring_size")
+    if kind == "point_to_point":
+        n = 2  # one hop: (n - 1) / n * 2 = the whole tensor once
     if not n:
         n = 2
         notes.append("CCL ring_size not given: 2 devices assumed")
@@ -1242,7 +1248,7 @@ def _collective(op: DeviceOp, hw: Hardware, c: Constants, kind: str) -> _Work:
     if not op.attrs.get("num_links"):
         notes.append("CCL num_links not given: 1 link assumed")
     full = out if kind == "all_gather" else a
-    moved = full.bytes * (n - 1) / n * (2 if kind == "all_reduce" else 1)
+    moved = full.bytes * (n - 1) / n * (2 if kind in ("all_reduce", "point_to_point") else 1)
     w = _Work(units=1, notes=notes)
     eth_ns = moved / (links * hw.eth_link_bytes_per_s / 1e9)
     w.write = eth_ns / hw.ns_per_cycle + (n - 1) * hw.dram_latency_cycles
@@ -1371,7 +1377,7 @@ def work(op: DeviceOp, hw: Hardware, constants: Constants) -> _Work:
         w = _grid_sample(op, hw, constants)
     elif kind == "sdpa":
         w = _sdpa(op, hw, constants)
-    elif kind in ("all_gather", "reduce_scatter", "all_reduce"):
+    elif kind in ("all_gather", "reduce_scatter", "all_reduce", "point_to_point"):
         w = _collective(op, hw, constants, kind)
     elif kind in ("scan", "cache_update", "split", "reduce_nc", "batch_norm", "sort", "gather"):
         w = _tile_pass(op, hw, constants, kind)

@@ -978,6 +978,52 @@ def _sdpa(c: Call):
                                                          attn_mask=c.segment(3), **kw)
 
 
+@handler("ttnn.flash_mla_prefill", ("head_dim_v", "is_causal", "scale"))
+def _flash_mla_prefill(c: Call):
+    # operand groups: query, key, value?, attention_mask?
+    kw: dict[str, Any] = {"is_causal": bool(c.attrs.get("is_causal", True)), "memory_config": c.mc}
+    if c.attrs.get("scale") is not None:
+        kw["scale"] = float(c.attrs["scale"])
+    # ttnn 0.81.1 takes either head_dim_v (V is K's first columns) or V itself, positionally
+    third = c.segment(2) if c.segment(2) is not None else int(c.attrs["head_dim_v"])
+    return ttnn.transformer.flash_mla_prefill(c.segment(0), c.segment(1), third, attn_mask=c.segment(3), **kw)
+
+
+@handler("ttnn.chunked_scaled_dot_product_attention", ("scale",))
+def _chunked_sdpa(c: Call):
+    # the runtime's flexible overload: the chunk start index is a device tensor
+    kw: dict[str, Any] = {"memory_config": c.mc}
+    if c.attrs.get("scale") is not None:
+        kw["scale"] = float(c.attrs["scale"])
+    return ttnn.transformer.chunked_scaled_dot_product_attention(
+        c.operand(0), c.operand(1), c.operand(2), c.operand(3), chunk_start_idx_tensor=c.operand(4), **kw)
+
+
+@handler(("ttnn.scaled_dot_product_attention_decode", "ttnn.paged_scaled_dot_product_attention_decode"),
+         ("is_causal", "scale", "sliding_window_size"))
+def _sdpa_decode(c: Call):
+    # operand groups: query, key, value, [page_table,] attention_mask?, cur_pos_tensor?, attention_sink?
+    kw: dict[str, Any] = {"is_causal": bool(c.attrs.get("is_causal", True)), "memory_config": c.mc}
+    if c.attrs.get("scale") is not None:
+        kw["scale"] = float(c.attrs["scale"])
+    if c.attrs.get("sliding_window_size") is not None:
+        kw["sliding_window_size"] = int(c.attrs["sliding_window_size"])
+    if c.op == "ttnn.paged_scaled_dot_product_attention_decode":
+        return ttnn.transformer.paged_scaled_dot_product_attention_decode(
+            c.segment(0), c.segment(1), c.segment(2), c.segment(3), attn_mask=c.segment(4), cur_pos_tensor=c.segment(5),
+            attention_sink=c.segment(6), **kw)
+    return ttnn.transformer.scaled_dot_product_attention_decode(
+        c.segment(0), c.segment(1), c.segment(2), attn_mask=c.segment(3), cur_pos_tensor=c.segment(4),
+        attention_sink=c.segment(5), **kw)
+
+
+@handler("ttnn.rotary_embedding_llama", ("is_decode_mode", "compute_config"))
+def _rotary_embedding_llama(c: Call):
+    return ttnn.experimental.rotary_embedding_llama(
+        c.operand(0), c.operand(1), c.operand(2), c.operand(3), is_decode_mode=bool(c.attrs.get("is_decode_mode", False)),
+        memory_config=c.mc, compute_kernel_config=compute_config(c.attrs.get("compute_config")))
+
+
 @handler("ttnn.rotary_embedding", ("token_index", "compute_config"))
 def _rotary_embedding(c: Call):
     token = c.attrs.get("token_index")

@@ -114,7 +114,11 @@ def single_op_func(op_name: str, operands: list[TensorDesc], results: list[Tenso
     in_types = ", ".join(t.type_text() for t in operands)
     out_types = ", ".join(res_types)
     lines = [f"  func.func @main({args}) -> ({out_types}) {{"]
-    lines.append(f'    {names} = "{op_name}"({operand_names}){attr_text} : ({in_types}) -> ({out_types})')
-    lines.append(f"    return {names} : {out_types}")
+    call = f'"{op_name}"({operand_names}){attr_text} : ({in_types}) -> ({out_types})'
+    if results:
+        lines.append(f"    {names} = {call}")
+        lines.append(f"    return {names} : {out_types}")
+    else:  # an in-place op (a KV-cache update): no results
+        lines += [f"    {call}", "    return"]
     lines.append("  }")
     return "\n".join(lines)

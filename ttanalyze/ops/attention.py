@@ -322,8 +322,9 @@ def _sdpa_prefill_program(ctx: CBContext, q, k, v, *, causal: bool, window: bool
     * c_0 Q: ``DHt`` tiles, twice when a core runs more than one unit (:func:`_sdpa_q_double_buffered`);
     * c_1 K: ``2 * DHt`` tiles; c_2 V: ``2 * vDHt`` tiles (the K tensor's format for MLA without V);
     * causal, unwindowed, zigzag-balanced (an even number of Q chunks): a 96-B CB;
-    * the mask: 2 tiles of a provided mask's dtype, else 2 Float16_b tiles when causal, 5 with a sliding
-      window (causal or not), none otherwise;
+    * the mask: 2 tiles of a provided mask's dtype, else 5 Float16_b tiles with a sliding window (causal or
+      not), 2 when causal or when a non-causal sequence is not a multiple of 32 (the padding mask), none
+      otherwise;
     * c_5 identity scale and c_7 column identity (1 tile each); chunked: c_6 the page-table row
       (``blocks per user * 4`` B, which must be a multiple of 32), c_8 and c_9 the chunk start (32 B each);
     * two 1-tile intermediates, c_25 and c_26 (``vDHt`` tiles each), five 1-tile statistics (c_27-c_31);
@@ -333,9 +334,9 @@ def _sdpa_prefill_program(ctx: CBContext, q, k, v, *, causal: bool, window: bool
     windows, chunked and MLA prefill: tests/test_ops_dialect_measured.py.
 
     Raises:
-        CBModelError: non-causal attention over a sequence that is not a multiple of 32 without a window
-            (the padded-mask CB of ttnn 0.81.1 is not measured).
-        DeviceRejection: a chunked page-table row that is not a multiple of 32 B (the factory's TT_FATAL).
+        CBModelError: a provided mask with a sliding window (not measured).
+        DeviceRejection: Q, K or V not bf16/bfp8/bfp4, or a chunked page-table row that is not a multiple of
+            32 B (the TT_FATALs of ttnn 0.81.1).
     """
     gx, gy = ctx.grid
     cores = cores_set(core_range(0, 0, gx - 1, gy - 1))
@@ -344,9 +345,11 @@ def _sdpa_prefill_program(ctx: CBContext, q, k, v, *, causal: bool, window: bool
     dht = q.padded[-1] // TILE
     vdht = -(-head_dim_v // TILE)
     q_chunks = -(-sq // TILE)
-    if not causal and not window and mask is None and (sq % TILE or sk % TILE):
-        raise CBModelError(f"{ctx.op.name}: non-causal attention over a sequence that is not a multiple of 32 "
-                           "(ttnn 0.81.1's padded-mask CB is not measured)")
+    for t, what in ((q, "query"), (k, "key"), (v, "value")):
+        if str(t.dtype) not in ("bf16", "bfp_bf8", "bfp_bf4"):
+            raise DeviceRejection(f"{ctx.op.name}: Data type of input tensor must be BFLOAT16, BFLOAT8_B or BFLOAT4_B, "
+                                  f"the {what} is {t.dtype} (sdpa_device_operation.cpp TT_FATAL)")
+    padded_mask = not causal and (sq % TILE != 0 or sk % TILE != 0)
     zigzag = causal and q_chunks % 2 == 0
     double = _sdpa_q_double_buffered(b, nqh, q_chunks, gx * gy, zigzag)
     cbs = [CB(0, "q_in", q.tile_bytes, dht * (2 if double else 1), cores),
@@ -360,7 +363,7 @@ def _sdpa_prefill_program(ctx: CBContext, q, k, v, *, causal: bool, window: bool
         cbs.append(CB(3, "mask", mask.tile_bytes, 2, cores))
     elif window:
         cbs.append(CB(3, "mask (sliding window)", _BF16_TILE, 5, cores))
-    elif causal:
+    elif causal or padded_mask:
         cbs.append(CB(3, "mask", _BF16_TILE, 2, cores))
     cbs += [CB(5, "identity_scale", _BF16_TILE, 1, cores), CB(7, "col_identity", _BF16_TILE, 1, cores)]
     if chunked_pages is not None:
@@ -379,7 +382,7 @@ def _sdpa_prefill_program(ctx: CBContext, q, k, v, *, causal: bool, window: bool
              + ("; zigzag-balanced" if zigzag else "")]
     ins = (q, k) + ((v,) if v is not k else ()) + ((mask,) if mask is not None else ())
     return ProgramModel("SDPAOperation::SDPAProgramFactory", _SDPA_SRC, cores, cbs, notes, inputs=ins,
-                        outputs=(result(ctx),), params={"q_chunk_size": 32, "k_chunk_size": 32})
+                        outputs=(result(ctx),), params={"q_chunk_size": 32, "k_chunk_size": 32, "is_causal": causal})
 
 
 def _attr_true(op: Op, name: str, default: bool) -> bool:
@@ -432,11 +435,180 @@ def sdpa_program(ctx: CBContext) -> ProgramModel:
     grid = sdpa.cores
     prep = ProgramModel("BinaryNgDeviceOperation::ProgramFactory", _SDPA_SRC + "; the mask's binary op measured", grid,
                         [CB(0, "mask", mask.tile_bytes, 2, grid), CB(1, "scalar", _BF16_TILE, 1, grid),
-                         CB(2, "out", mask.tile_bytes, 2, grid)], ["the provided mask's binary op (before SDPA)"],
-                        inputs=(mask,), outputs=(mask,))
+                         CB(2, "out", mask.tile_bytes, 2, grid)],
+                        ["the provided mask's binary op (before SDPA); which binary op is not known: costed as an add "
+                         "with a scalar"], inputs=(mask,), outputs=(mask,), params={"binary_op": "add", "scalar": True})
     return [prep, sdpa]
 
 
 register_check(("ttnn.scaled_dot_product_attention", "ttnn.flash_mla_prefill",
                 "ttnn.chunked_scaled_dot_product_attention"), "mock",
                "tests/test_ops_dialect_measured.py against measurements/dialect/results.jsonl", ("SDPAOperation",))
+
+
+_DECODE_SRC = ("tt-metal ttnn/cpp/ttnn/operations/transformer/sdpa_decode/device/sdpa_decode_program_factory.cpp "
+               "(stored source 007f92d0; ttnn 0.81.1 measured: measurements/dialect/results.jsonl)")
+_MAX_TREE_REDUCTION_ROUNDS = 6  # sdpa_decode_program_factory.cpp TT_FATAL ("Tree reduction max 6 round", measured)
+
+
+def _largest_pow2_divisor(n: int) -> int:
+    return n & -n if n > 0 else 1
+
+
+def _decode_config(op: Op):
+    """The op's ``#ttnn.sdpa_program_config`` (a :class:`~ttanalyze.ir.attrs.StructAttr`), or None."""
+    pc = op.attrs.get("program_config")
+    return pc if pc is not None and hasattr(pc, "get") else None
+
+
+def _half_tile_bytes(t, what: str, op: Op) -> int:
+    """``Tile({16, 32}).get_tile_size`` of a Float16_b/Float32 tensor (half a 32x32 tile)."""
+    if t.dtype.tile_bytes() not in (2048, 4096):
+        raise CBModelError(f"{op.name}: a half-tile {what} in {t.dtype} is not modeled")
+    return t.dtype.tile_bytes() // 2
+
+
+def _sdpa_decode_program(ctx: CBContext, q, k, v, *, page_table, cur_pos, mask, head_dim_v: int | None,
+                         causal: bool, window: bool) -> ProgramModel:
+    """``SdpaDecodeProgramFactory``: flash-decode, each (batch, KV head) split over ``cores_per_head`` cores
+    that tree-reduce their partial results.
+
+    With ``B = q.padded[1]``, ``PNHt = ceil(num_q_heads / 32)``, ``DHt``/``vDHt`` the K/V head dims in tiles,
+    ``S`` the cache length (paged: ``blocks per user * block size``) and ``Sk_chunk_t`` the K chunk in tiles
+    (the program config's ``k_chunk_size``; without one 32 for paged decode and ``min(512, largest power of
+    two dividing S)`` otherwise; 0 means dynamic: 8-tile CBs):
+
+    * cores: ``cores_per_batch = min(grid cores, max_cores_per_head * B * KVH) / B`` (``max_cores_per_head``
+      the config's ``max_cores_per_head_batch``, 16 when a config omits it, all cores without one),
+      ``cores_per_head = max(1, cores_per_batch / KVH)``; ttnn 0.81.1 without a config gives paged decode one
+      core per head (no partial-results CB: measured); TT_FATAL when ``B`` exceeds the grid or the tree
+      needs more than 6 rounds (``ceil(log2(cores_per_head))``);
+    * every CB is on the whole (config) grid; Q, mask, scalar, intermediate and statistics CBs use 16x32
+      half tiles when causal with at most 16 Q heads and a bf16 Q;
+    * c_0 and c_10 Q ``PNHt * DHt`` tiles, c_1 K ``2 * Sk_chunk_t * DHt``, c_2 V ``2 * Sk_chunk_t * vDHt``,
+      c_3 mask ``PNHt * Sk_chunk_t`` (Float16_b unless a mask is given), c_5/c_12 one scalar tile, c_11 one
+      full Float16_b tile, c_6/c_7/c_27-c_31/c_21/c_22/c_17/c_18 ``PNHt`` statistics tiles, c_24
+      ``PNHt * Sk_chunk_t``, c_25/c_26/c_23/c_16 ``PNHt * vDHt`` Float16_b tiles, c_19 the tree's partial
+      results ``(PNHt * vDHt + 2 * PNHt) * (cores_per_head - 1)`` tiles, c_20 the output ``PNHt * vDHt``
+      tiles of its dtype; a position tensor adds c_8 (its aligned row: ``4 * B`` B rounded to the buffer
+      alignment), then ttnn 0.81.1 creates a second CB of that size (measured), and paging c_9, one page-table
+      row (aligned likewise).
+
+    Raises:
+        CBModelError: sub-core grids, a sharded Q with MLA, an attention sink or a half-tile block-float mask.
+        DeviceRejection: the factory's core checks.
+    """
+    op = ctx.op
+    pc = _decode_config(op)
+    if pc is not None and pc.get("sub_core_grids") is not None:
+        raise CBModelError(f"{op.name}: sub_core_grids in the program config (not modeled)")
+    if q.sharded and head_dim_v is not None:
+        raise CBModelError(f"{op.name}: a sharded Q with MLA (Q-head parallelization, not modeled)")
+    gx, gy = ctx.grid
+    grid = pc.get("compute_with_storage_grid_size") if pc is not None else None
+    if grid is not None:
+        gx, gy = int(grid.x), int(grid.y)
+    cores = cores_set(core_range(0, 0, gx - 1, gy - 1))
+    available = gx * gy
+    b = q.padded[1]
+    nqh = q.shape[2]
+    pnht = -(-nqh // TILE)
+    bkv, nkv, s, dh = k.padded
+    if page_table is not None:
+        s = page_table.padded[-1] * k.padded[2]
+    dht = dh // TILE
+    vdht = (head_dim_v if head_dim_v is not None else v.padded[3]) // TILE
+    if pc is not None:
+        k_chunk = int(pc.get("k_chunk_size", 0) or 0)
+    else:
+        k_chunk = 32 if page_table is not None else min(512, _largest_pow2_divisor(s))
+    skc = k_chunk // TILE if k_chunk else 8
+    if available < b:
+        raise DeviceRejection(f"{op.name}: cores available ({available}) must be >= batch size ({b})")
+    if pc is not None:
+        max_per_head = int(pc.get("max_cores_per_head_batch") or 16)
+    else:  # ttnn 0.81.1 without a config: all cores unpaged, one core per head paged (measured)
+        max_per_head = available if page_table is None else 1
+    per_batch = min(available, max_per_head * b * nkv) // b
+    per_head = max(1, per_batch // nkv)
+    rounds = (per_head - 1).bit_length() if per_head > 1 else 0
+    if rounds > _MAX_TREE_REDUCTION_ROUNDS:
+        raise DeviceRejection(f"{op.name}: Tree reduction max {_MAX_TREE_REDUCTION_ROUNDS} rounds, got "
+                              f"{per_head} cores/head (sdpa_decode_program_factory.cpp TT_FATAL)")
+    half = causal and nqh <= 16 and q.dtype.tile_bytes() == 2048 and str(q.dtype) == "bf16"
+    small = 1024 if half else _BF16_TILE  # Float16_b scalar / intermediate / statistics tiles
+    q_tile = 1024 if half else q.tile_bytes
+    if mask is not None:
+        mask_tile = _half_tile_bytes(mask, "mask", op) if half else mask.tile_bytes
+    else:
+        mask_tile = small
+    q_tiles, out_tiles = pnht * dht, pnht * vdht
+    cbs = [CB(0, "q_in", q_tile, q_tiles, cores), CB(1, "k_in", k.tile_bytes, 2 * skc * dht, cores),
+           CB(2, "v_in", v.tile_bytes, 2 * skc * vdht, cores), CB(3, "attn_mask", mask_tile, pnht * skc, cores),
+           CB(5, "scale", small, 1, cores), CB(6, "m_in", small, pnht, cores), CB(7, "l_in", small, pnht, cores)]
+    if cur_pos is not None:
+        stick = -(-cur_pos.padded[-1] * 4 // cur_pos.alignment) * cur_pos.alignment
+        cbs.append(CB(8, "cur_pos", stick, 1, cores))
+        cbs.append(CB(-1, "cur_pos (second, measured on ttnn 0.81.1)", stick, 1, cores))
+    if page_table is not None:
+        stick = -(-page_table.padded[-1] * 4 // page_table.alignment) * page_table.alignment
+        cbs.append(CB(9, "page_table", stick, 1, cores))
+    cbs += [CB(10, "q_tilized", q_tile, q_tiles, cores), CB(11, "col_identity", _BF16_TILE, 1, cores),
+            CB(12, "scalar", small, 1, cores)]
+    if window:
+        cbs.append(CB(13, "sliding_window_mask", mask_tile, pnht * skc, cores))
+    cbs += [CB(24, "qk_im", small, pnht * skc, cores), CB(25, "out_im", small, out_tiles, cores),
+            CB(26, "out_accumulate_im", small, out_tiles, cores)]
+    cbs += [CB(i, "statistics", small, pnht, cores) for i in (27, 28, 29, 30, 31, 21, 22)]
+    cbs += [CB(23, "out_im2", small, out_tiles, cores), CB(16, "out_o", small, out_tiles, cores),
+            CB(17, "out_m", small, pnht, cores), CB(18, "out_l", small, pnht, cores)]
+    partial = (out_tiles + 2 * pnht) * (per_head - 1)
+    if partial:
+        cbs.append(CB(19, "intermed_out", small, partial, cores))
+    out = result(ctx)
+    cbs.append(CB(20, "out_final", out.tile_bytes, out_tiles, cores, out.sharded))
+    notes = [f"{per_head} cores per head, K chunk {k_chunk or 'dynamic'}" + ("; half tiles" if half else "")]
+    ins = (q, k) + ((v,) if v is not k else ())
+    return ProgramModel("SdpaDecodeDeviceOperation::SdpaDecodeProgramFactory", _DECODE_SRC, cores, cbs, notes,
+                        inputs=ins, outputs=(out,), params={"q_chunk_size": 32, "k_chunk_size": k_chunk or 256,
+                                                            "is_causal": causal})
+
+
+@register_cb(("ttnn.scaled_dot_product_attention_decode", "ttnn.paged_scaled_dot_product_attention_decode",
+              "ttnn.paged_flash_multi_latent_attention_decode"))
+def sdpa_decode_program(ctx: CBContext) -> ProgramModel:
+    """The decode attention program (:func:`_sdpa_decode_program`) of the plain, paged and paged-MLA decode ops.
+
+    Raises:
+        CBModelError: an attention sink, or see :func:`_sdpa_decode_program`.
+    """
+    op = ctx.op
+    spec = {"ttnn.scaled_dot_product_attention_decode": DECODE_OPERANDS,
+            "ttnn.paged_scaled_dot_product_attention_decode": PAGED_DECODE_OPERANDS,
+            "ttnn.paged_flash_multi_latent_attention_decode": MLA_DECODE_OPERANDS}[op.name]
+    g = operand_groups(op, spec)
+    if tensor_or_none(g, "attention_sink") is not None:
+        raise CBModelError(f"{op.name}: an attention sink (not modeled)")
+
+    def view(name):
+        value = tensor_or_none(g, name) if name in g else None
+        return _view(ctx, value, f"{name} of {op.name}") if value is not None else None
+
+    q, k = view("query"), view("key")
+    v = view("value") or k
+    head_dim_v = int(op.attrs["head_dim_v"]) if "head_dim_v" in op.attrs else None
+    return _sdpa_decode_program(ctx, q, k, v, page_table=view("page_table"), cur_pos=view("cur_pos_tensor"),
+                                mask=view("attention_mask"), head_dim_v=head_dim_v,
+                                causal=_attr_true(op, "is_causal", True),
+                                window=bool(op.attrs.get("sliding_window_size")))
+
+
+register_check("ttnn.scaled_dot_product_attention_decode", "mock",
+               "tests/test_ops_dialect_measured.py against measurements/dialect/results.jsonl",
+               ("SdpaDecodeDeviceOperation",))
+register_check("ttnn.paged_scaled_dot_product_attention_decode", "mock",
+               "tests/test_ops_dialect_measured.py against measurements/dialect/results.jsonl",
+               ("SdpaDecodeDeviceOperation",))
+register_check("ttnn.paged_flash_multi_latent_attention_decode", "source",
+               "sdpa_decode_program_factory.cpp (the factory measured for the plain and paged decode)",
+               ("FlashMLADecodeDeviceOperation",))

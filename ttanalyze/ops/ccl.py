@@ -26,7 +26,9 @@ from __future__ import annotations
 
 from ..ir.model import Op
 from ..mesh import Mesh, op_mesh, placements, mesh_shape_override, shard_shape
-from .registry import ShapeError, int_attr, norm_dim, register, register_passive, tensor_shape
+from .cb import CBContext, CBModelError, NoDeviceProgram
+from .registry import (ShapeError, int_attr, norm_dim, register, register_cb, register_check, register_passive,
+                       tensor_shape)
 
 _SRC = "tt-mlir lib/Dialect/TTNN/IR/TTNNOps.cpp @19c86fca"
 _CCL_ATTRS = ("cluster_axis", "sub_device_id", "num_links", "topology")
@@ -136,3 +138,71 @@ register_passive(("ttnn.all_to_all_dispatch", "ttnn.all_to_all_dispatch_metadata
 register_passive(("ttnn.sparse_matmul",), "matmul", ("is_input_a_sparse", "is_input_b_sparse", "nnz",
                                                       "program_config", "compute_config", "memory_config"),
                  f"{_SRC} SparseMatmulOp::verify")
+
+# Host-side mapping and composition: tt-mlir's runtime asserts distribute_tensor's input is on the host and
+# calls ttnn::distributed::distribute_tensor without a mesh device (a host multi-device tensor); aggregate_tensor
+# composes the per-device tensors on the host (ttnn/cpp/ttnn/distributed/distributed_tensor.cpp
+# ``aggregate_tensor``: ``composer.compose(get_device_tensors(tensor.cpu()))``, a read-back, no program).
+@register_cb(("ttnn.distribute_tensor", "ttnn.aggregate_tensor"))
+def host_mesh_mapping_program(ctx: CBContext):
+    """No device program: the mapping and composition run on the host (see above).
+
+    Raises:
+        NoDeviceProgram: always.
+    """
+    raise NoDeviceProgram(f"{ctx.op.name} maps or composes the per-device tensors on the host")
+
+
+register_check(("ttnn.distribute_tensor", "ttnn.aggregate_tensor"), "none",
+               "runtime/lib/ttnn/operations/ccl/{distribute,aggregate}_tensor.cpp @19c86fca: host-side, no device program")
+
+
+_PARTITION_SRC = ("tt-metal ttnn/cpp/ttnn/operations/ccl/mesh_partition/device/mesh_partition_program_factory.cpp "
+                  "(MeshPartition::create_at: each device slices its chunk with the slice program factories)")
+
+
+@register_cb("ttnn.mesh_partition")
+def mesh_partition_program(ctx: CBContext):
+    """Each device runs ``ttnn.slice`` of its own chunk of dim ``dim`` (device ``i`` of the ``n`` on the
+    cluster axis, or of all devices in row-major order without one, takes ``[i * chunk, (i + 1) * chunk)``),
+    with the slice factories of :mod:`ttanalyze.ops.data_movement`.  The devices' programs differ when a chunk
+    boundary is not tile-aligned (row-major slicing on those devices); the model gives the programs of the device
+    with the most CB bytes per core and names it.  From source: the fabric-less single-chip mock cannot
+    partition over a mesh.
+
+    Raises:
+        CBModelError: no mesh known for the op, or see the slice model.
+    """
+    from .data_movement import _slice_steps  # the slice factories' model (one module per concern)
+    from .tensors import operand, result
+
+    op = ctx.op
+    mesh = op_mesh(op)
+    if mesh is None:
+        raise CBModelError(f"{op.name}: no mesh (ttnn.get_device mesh_shape) to partition over")
+    x, out = operand(ctx, 0), result(ctx)
+    d = norm_dim(int_attr(op, "dim"), x.rank, op)
+    n = _axis_size(op, mesh) if "cluster_axis" in op.attrs else mesh.devices
+    chunk = -(-x.shape[d] // n)
+    best = None
+    for i in range(n):
+        lo = min(i * chunk, x.shape[d])
+        hi = min(lo + chunk, x.shape[d])
+        if hi <= lo:
+            continue
+        dims = [(0, s, 1, s) if j != d else (lo, hi, 1, hi - lo) for j, s in enumerate(x.shape)]
+        progs = _slice_steps(x, dims, out.with_(shape=tuple(n_ for *_, n_ in dims)), ctx)
+        peak = max((p.per_core_bytes() for p in progs), default=0)
+        if best is None or peak > best[0]:
+            best = (peak, i, progs)
+    if best is None or not best[2]:
+        raise NoDeviceProgram(f"{op.name}: every device's chunk is the whole tensor (a view)")
+    _, i, progs = best
+    for p in progs:
+        p.notes.append(f"device {i} of the {n} on the partitioned axis (the one with the most CB bytes per core; "
+                       f"chunk [{i * chunk}, {min((i + 1) * chunk, x.shape[d])}) of dim {d})")
+    return progs
+
+
+register_check("ttnn.mesh_partition", "source", _PARTITION_SRC + "; the slice factories measured on the mock",
+               ("SliceDeviceOperation",))

@@ -17,7 +17,7 @@ TTNNOps.cpp`` @19c86fca ``UpdateCacheOp``/``FillCacheOp``/``PagedUpdateCacheOp``
 from __future__ import annotations
 
 from ..ir.model import Op
-from .cb import CB, CBContext, ProgramModel
+from .cb import CB, CBContext, CBModelError, ProgramModel
 from .operands import operand_groups, shape_of, tensor_or_none
 from .registry import ShapeError, register, register_cb, register_check
 from .tensors import TILE, _view, operand
@@ -206,3 +206,47 @@ def paged_fill_cache_program(ctx: CBContext) -> ProgramModel:
 register_check("ttnn.paged_fill_cache", "mock",
                "tests/test_ops_dialect_measured.py against measurements/dialect/results.jsonl",
                ("PagedFillCacheDeviceOperation",))
+
+
+_PAGED_UPDATE_SRC = ("tt-metal ttnn/cpp/ttnn/operations/experimental/paged_cache/device/"
+                     "paged_update_cache_program_factory.cpp (PagedUpdateCacheProgramFactory::create_descriptor)")
+
+
+@register_cb("ttnn.paged_update_cache")
+def paged_update_cache_program(ctx: CBContext) -> ProgramModel:
+    """``PagedUpdateCacheProgramFactory`` (tt-mlir passes the update index as a tensor and the default compute
+    config: Float16_b intermediates), on the input's shard grid (the input must be sharded).
+
+    With ``Wt = input width / 32`` and ``B = input.padded[1]``: c_0 ``2 * Wt`` cache tiles, c_1 the input's shard
+    (backed by it), c_24/c_25 (one CB) and c_26 ``2 * Wt`` Float16_b tiles each, c_16 ``B * Wt`` cache tiles,
+    c_2 one tile of the index tensor's dtype, c_3 when paged one page-table row (``blocks per user * 4`` B).
+    Measured: measurements/dialect/results.jsonl.
+
+    Raises:
+        CBModelError: an interleaved input (the factory reads the input's shard spec).
+    """
+    g = operand_groups(ctx.op, ("cache", "input", "update_index", "page_table?"))
+    cache = _view(ctx, tensor_or_none(g, "cache"), f"cache of {ctx.op.name}")
+    x = _view(ctx, tensor_or_none(g, "input"), f"input of {ctx.op.name}")
+    if not x.sharded:
+        raise CBModelError(f"{ctx.op.name}: an interleaved input (the factory needs a sharded one)")
+    cores = x.shard.grid
+    wt = x.padded[-1] // TILE
+    shard_tiles = x.shard.shape[0] * x.shard.shape[1] // (TILE * TILE)
+    cbs = [CB(0, "cache", cache.tile_bytes, 2 * wt, cores), CB(1, "input", x.tile_bytes, shard_tiles, cores, True),
+           CB(24, "interm0/1", 2048, 2 * wt, cores), CB(26, "interm2", 2048, 2 * wt, cores),
+           CB(16, "out", cache.tile_bytes, x.padded[1] * wt, cores)]
+    index = tensor_or_none(g, "update_index")
+    if index is not None:
+        cbs.append(CB(2, "update_index", _view(ctx, index, "update index").tile_bytes, 1, cores))
+    page_table = tensor_or_none(g, "page_table")
+    if page_table is not None:
+        pt = _view(ctx, page_table, "page table")
+        cbs.append(CB(3, "page_table", pt.padded[-1] * 4, 1, cores))
+    return ProgramModel("PagedUpdateCacheDeviceOperation::PagedUpdateCacheProgramFactory", _PAGED_UPDATE_SRC, cores,
+                        cbs, [f"{cores.num_cores} cores (the input's shard grid)"], inputs=(x,), outputs=())
+
+
+register_check("ttnn.paged_update_cache", "mock",
+               "tests/test_ops_dialect_measured.py against measurements/dialect/results.jsonl",
+               ("PagedUpdateCacheDeviceOperation",))

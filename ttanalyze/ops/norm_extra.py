@@ -182,6 +182,16 @@ def pre_all_gather_cb(ctx: CBContext) -> list[ProgramModel]:
                                  cores, cbs, [f"{rows} tile rows of Wt {wt} on {split.num_cores} cores"])]
 
 
+@register_spec(("ttnn.rms_norm_pre_all_gather", "ttnn.layer_norm_pre_all_gather"))
+def pre_all_gather_spec(ctx: CBContext) -> list[TensorSpec]:
+    """``LayerNormPreAllGatherDeviceOperation::compute_output_specs``: the input's leading dims and a last dim of
+    one (RMS: sum of squares) or two (LayerNorm: sum and sum of squares) tiles, TILE, the requested dtype and
+    memory config (the IR result's; measured)."""
+    x, out = operand(ctx, 0), result(ctx)
+    width = 32 if ctx.op.name == "ttnn.rms_norm_pre_all_gather" else 64
+    return [x.with_(shape=(*x.shape[:-1], width), dtype=out.dtype, mem=out.mem).spec()]
+
+
 register_check(("ttnn.rms_norm_pre_all_gather", "ttnn.layer_norm_pre_all_gather"), "mock",
                "tests/test_ops_dialect_misc.py against measurements/dialect/results_misc.jsonl",
                ("LayerNormPreAllGatherDeviceOperation",))

@@ -172,10 +172,12 @@ def h_two_pass(x: Tensor, grid: tuple[int, int], fp32_acc: bool | None = None) -
     measured on mock P150: Ht 19 one pass, Ht 20 two; 56 and 64 columns with Ht
     32 one pass, 16 columns with Ht 64 two; with ``fp32_dest_acc_en = false`` one
     pass (campaign g1/ttnn.max/4: f32 Ht 143, g1/ttnn.max/7: bf16 Ht 207, one
-    column each), with it true or absent two (g1/ttnn.mean/7, g1/ttnn.max/6).
+    column each), with it true or absent two (g1/ttnn.mean/7, g1/ttnn.max/6); an
+    integer input (the SFPU reduce) one pass (g1/ttnn.sum/10: si32 Ht 32, 34 columns).
     """
     nc, ht, wt = dims4(x)
-    return fp32_acc is not False and ht >= 20 and (grid[0] * grid[1]) // (nc * wt) >= 2
+    return (fp32_acc is not False and x.dtype.name not in ("si32", "u32", "u16", "u8") and ht >= 20
+            and (grid[0] * grid[1]) // (nc * wt) >= 2)
 
 
 def reduce_h_programs(x: Tensor, out: Tensor, grid: tuple[int, int], fp32_acc: bool | None = None,
@@ -440,10 +442,11 @@ def softmax_programs(x: Tensor, out: Tensor, dim: int, numeric_stable: bool, fp3
 
     ``block = find_max_divisor(Wt, L)`` with L = 4, or 8 when the compute
     config sets ``fp32_dest_acc_en = false`` (the dest register's tile count);
-    a Wt above 1 with no divisor in 2..L, or a Wt of 10 or more that is not a
-    multiple of L, is processed as ``round_up(Wt, L)`` tiles with block L
+    when padding the row to a multiple of L takes fewer blocks than that
+    divisor does, it is processed as ``round_up(Wt, L)`` tiles with block L
     (``Wt_eff``; measured: Wt 3, 6, 9 keep block 3, Wt 5, 7, 10, 15, 33 are
-    padded; Wt 59 with fp32 off -> 64, block 8).  DFBs on
+    padded; with fp32 off Wt 6 and 12 keep block 6, Wt 20 -> 24 and 59 -> 64
+    with block 8: measurements/normred/probe.py, g1/ttnn.softmax/7).  DFBs on
     the ``NC * Ht`` rows' cores (split row by row): ``in0`` Wt_eff tiles
     (numerically stable; ``2 * block`` when W is not a tile multiple) or
     ``2 * block``; ``out0`` ``2 * block``; ``recip`` 1 f32 tile;
@@ -478,7 +481,7 @@ def softmax_programs(x: Tensor, out: Tensor, dim: int, numeric_stable: bool, fp3
     limit = 8 if fp32_acc is False else 4
     block = max_divisor(wt, limit)
     wt_eff = wt
-    if (wt > 1 and block == 1) or (wt >= 10 and wt % limit):
+    if ceil_div(wt, limit) < wt // block:
         wt_eff, block = ceil_div(wt, limit) * limit, limit
     fp32 = fp32_acc if fp32_acc is not None else x.dtype == F32
     im = (F32 if fp32 else BF16).tile_bytes()
@@ -814,7 +817,9 @@ def group_norm_program(x: Tensor, out: Tensor, num_groups: int, gamma: Tensor | 
     when ``N >= nvr``, else Mcast (``select_program_factory``).  Per core: ``Mt = Ht / nvr`` tile
     rows of ``N_c = C / nvc`` channels; ``batches = N / nvr`` when ``N > nvr`` else 1; ``block_ht =
     Mt / batches``; ``block_wt`` = the most tiles one group spans (:func:`max_tile_span`);
-    ``num_out_blocks`` the power of two reaching ``HW * C / (65536 * nvc * nvr)`` (at least 1);
+    ``num_out_blocks`` the power of two reaching ``N * HW * C / (65536 * nvc * nvr)`` (at least 1; the
+    stored source leaves N out, measured g1/ttnn.group_norm/9: [2,1,5984,128] on 4 x 2 virtual cores runs
+    2 out blocks, 93-tile blocks);
     ``block = block_ht / num_out_blocks * block_wt`` tiles.
 
     CBs (intermediates in the input's format), in creation order: ``in0``, ``out``, ``in`` ``block``
@@ -850,7 +855,7 @@ def group_norm_program(x: Tensor, out: Tensor, num_groups: int, gamma: Tensor | 
     batches = n // nvr if n > nvr else 1
     groups_per_core = num_groups // nvc if num_groups > nvc else 1
     block_wt = max_tile_span(per_core_n, channels // num_groups)
-    heuristic = max(1, prod(x.padded[1:]) // (65536 * nvc * nvr))
+    heuristic = max(1, prod(x.padded) // (65536 * nvc * nvr))
     out_blocks = 1
     while out_blocks < heuristic and out_blocks < 256:
         out_blocks <<= 1

@@ -15,7 +15,8 @@ from __future__ import annotations
 from ..ir.model import Op
 from .cb import CB, CBContext, CBModelError, DeviceRejection, ProgramModel
 from .operands import operand_groups, shape_of, tensor_or_none
-from .registry import ShapeError, register, register_cb, register_check, tensor_shape
+from .registry import ShapeError, register, register_cb, register_check, register_spec, tensor_shape
+from .spec import TensorSpec
 from .tensors import TILE, operand, result
 from .work_split import split_work_to_cores
 
@@ -75,6 +76,14 @@ def embedding_bw_cb(ctx: CBContext) -> ProgramModel:
            CB(16, "output", out.tile_bytes, m, cores)]
     return ProgramModel("EmbeddingBackwardDeviceOperation", _EMB_BW_SRC, cores, cbs,
                         [f"{split.units} embedding tiles on {split.num_cores} cores, {m} per core at most"])
+
+
+@register_spec("ttnn.embedding_bw")
+def embedding_bw_spec(ctx: CBContext) -> list[TensorSpec]:
+    """``EmbeddingBackwardDeviceOperation::compute_output_specs``: ``[1, 1, V, E]`` (V the weight's rows, E the
+    gradient's width), TILE, the requested dtype and memory config (the IR result's; measured)."""
+    w, grad, out = operand(ctx, 1), operand(ctx, 2), result(ctx)
+    return [grad.with_(shape=(1, 1, w.shape[-2], grad.shape[-1]), layout="tile", dtype=out.dtype, mem=out.mem).spec()]
 
 
 register_check("ttnn.embedding_bw", "mock", "tests/test_ops_dialect_misc.py against measurements/dialect/results_misc.jsonl",

@@ -19,12 +19,12 @@ token first: ``[1, batch, heads, head_dim]``.
 from __future__ import annotations
 
 from ..ir.model import Op
-from .cb import CB, CBContext, CBModelError, ProgramModel
+from .cb import CB, CBContext, CBModelError, DeviceRejection, ProgramModel, core_range, cores_set
 from .operands import operand_groups, shape_of, tensor_or_none
 from .registry import ShapeError, int_attr, register, register_cb, register_check, register_spec, tensor_shape
 from .spec import TensorSpec
 from .tensors import TILE, operand, result
-from .work_split import split_work_to_cores
+from .work_split import corerange_to_cores, merge, num_cores_to_corerangeset, split_work_to_cores
 
 _SRC = "tt-mlir lib/Dialect/TTNN/IR/TTNNOps.cpp @19c86fca"
 
@@ -272,3 +272,146 @@ def split_qkv_program(ctx: CBContext) -> ProgramModel:
 register_check("ttnn.split_query_key_value_and_split_heads", "mock",
                "tests/test_ops_dialect_measured.py against measurements/dialect/results.jsonl",
                ("NlpCreateHeadsDeviceOperation",))
+
+
+_ROTARY_LLAMA_SRC = ("tt-metal ttnn/cpp/ttnn/operations/experimental/transformer/rotary_embedding_llama/device/"
+                     "rotary_embedding_llama_multi_core_program_factory.cpp (0016fcf7; ttnn 0.81.1 measured)")
+
+
+@register_cb("ttnn.rotary_embedding_llama")
+def rotary_embedding_llama_program(ctx: CBContext) -> ProgramModel:
+    """``RotaryEmbeddingLlamaMultiCore`` (prefill, interleaved), on the whole grid.
+
+    With ``Wt = head_dim / 32``: batches then sequence tile rows are parallelized
+    (``batch_parallel = min(B, cores)``, ``seq_parallel = min(cores / batch_parallel, S/32)``,
+    ``rows = ceil(S/32 / seq_parallel)``); unless the factory reloads (``rows * heads > 8``, or cos/sin per head:
+    ``cos.padded[1] == heads``) c_0 holds ``rows * 2 * Wt`` input tiles and c_1/c_2 ``rows * 2 * Wt`` cos/sin
+    tiles, else ``2 * Wt`` each; c_3 one trans-mat tile, c_24/c_25/c_26 ``Wt`` tiles, c_16 ``2 * Wt`` output
+    tiles, and ttnn 0.81.1 one more ``Wt``-tile CB (measured).  Every tensor must be bf16.
+
+    Raises:
+        DeviceRejection: a dtype other than bf16 (ttnn 0.81.1's TT_FATAL "All input tensors must have dtype =
+            bfloat16").
+        CBModelError: decode mode or sharded tensors (other factories, not modeled).
+    """
+    x, cos, sin, trans, out = operand(ctx, 0), operand(ctx, 1), operand(ctx, 2), operand(ctx, 3), result(ctx)
+    if any(str(t.dtype) != "bf16" for t in (x, cos, sin, trans)):
+        raise DeviceRejection(f"{ctx.op.name}: All input tensors must have dtype = bfloat16 "
+                              "(rotary_embedding_llama_device_operation.cpp TT_FATAL)")
+    if ctx.op.attrs.get("is_decode_mode") or any(t.sharded for t in (x, cos, sin, trans, out)):
+        raise CBModelError(f"{ctx.op.name}: decode mode or sharded tensors (the sharded factories are not modeled)")
+    gx, gy = ctx.grid
+    cores = cores_set(core_range(0, 0, gx - 1, gy - 1))
+    b, heads, s, d = x.padded
+    wt, st = d // TILE, s // TILE
+    bpf = min(b, gx * gy)
+    spf = min(gx * gy // bpf, st)
+    rows = -(-st // spf)
+    reload = rows * heads > 8 or cos.padded[1] == heads
+    per = 2 * wt if reload else rows * 2 * wt
+    cbs = [CB(0, "input", x.tile_bytes, per, cores), CB(1, "cos", cos.tile_bytes, per, cores),
+           CB(2, "sin", sin.tile_bytes, per, cores), CB(3, "trans_mat", trans.tile_bytes, 1, cores),
+           CB(24, "rotated_input_interm", x.tile_bytes, wt, cores), CB(25, "cos_interm", cos.tile_bytes, wt, cores),
+           CB(26, "sin_interm", sin.tile_bytes, wt, cores), CB(16, "out", out.tile_bytes, 2 * wt, cores),
+           CB(-1, "interm (ttnn 0.81.1, measured)", x.tile_bytes, wt, cores)]
+    return ProgramModel("RotaryEmbeddingLlamaDeviceOperation::RotaryEmbeddingLlamaMultiCore", _ROTARY_LLAMA_SRC, cores,
+                        cbs, [f"{rows} sequence tile rows per core" + ("; reload" if reload else "")],
+                        inputs=(x, cos, sin, trans), outputs=(out,))
+
+
+register_check("ttnn.rotary_embedding_llama", "mock",
+               "tests/test_ops_dialect_measured.py against measurements/dialect/results.jsonl",
+               ("RotaryEmbeddingLlamaDeviceOperation",))
+
+
+_CONCAT_DECODE_SRC = ("tt-metal ttnn/cpp/ttnn/operations/experimental/transformer/nlp_concat_heads_decode/device/"
+                      "nlp_concat_heads_decode_program_factory.cpp (ttnn 0.81.1 measured)")
+
+
+@register_cb("ttnn.nlp_concat_heads_decode")
+def nlp_concat_heads_decode_program(ctx: CBContext) -> ProgramModel:
+    """``NLPConcatHeadsDecodeDeviceOperation``: the output ``[1, 1, 32, heads * D]`` is width-sharded one head per
+    core over the first ``num_heads`` cores (row-major; of the input's shard grid, which tt-mlir's runtime
+    passes as ``sub_core_grids`` when it is not one range from (0, 0)); its only CB, c_16, is backed by the
+    output's shard (``D / 32`` tiles), so the program has no static CB: the readers gather the heads from the
+    input's shards.  Measured: measurements/dialect/results.jsonl.
+
+    Raises:
+        DeviceRejection: an input that is not bf16 or f32 (TT_FATAL "Unsupported data format").
+        CBModelError: an interleaved input (the op needs a height-sharded one).
+    """
+    x = operand(ctx, 0)
+    _float_only(ctx, x, "nlp_concat_heads_decode_device_operation.cpp")
+    if not x.sharded:
+        raise CBModelError(f"{ctx.op.name}: an interleaved input (the op needs a height-sharded one)")
+    heads = int_attr(ctx.op, "num_heads")
+    grid = x.shard.grid
+    first = grid.ranges[0].start if grid.ranges else None
+    if len(grid.ranges) > 1 or (first is not None and (first.x, first.y) != (0, 0)):
+        cores = merge(corerange_to_cores(grid, row_wise=True)[:heads])
+    else:
+        cores = num_cores_to_corerangeset(heads, ctx.grid, True)
+    out = result(ctx)
+    cbs = [CB(16, "out (the output's shard)", out.tile_bytes, -(-x.padded[-1] // TILE), cores, True)]
+    return ProgramModel("NLPConcatHeadsDecodeDeviceOperation", _CONCAT_DECODE_SRC, cores, cbs,
+                        [f"one head per core on {heads} cores"], inputs=(x,), outputs=(out,))
+
+
+register_check("ttnn.nlp_concat_heads_decode", "mock",
+               "tests/test_ops_dialect_measured.py against measurements/dialect/results.jsonl",
+               ("NlpConcatHeadsDecodeDeviceOperation",))
+
+
+def _float_only(ctx: CBContext, x, source: str) -> None:
+    """ttnn 0.81.1's TT_FATAL on the decode head ops: the input must be FLOAT32 or BFLOAT16 (measured)."""
+    if str(x.dtype) not in ("bf16", "f32"):
+        raise DeviceRejection(f"{ctx.op.name}: Unsupported data format {x.dtype}: the input must be FLOAT32 or "
+                              f"BFLOAT16 ({source} TT_FATAL)")
+
+
+_CREATE_DECODE_SRC = ("tt-metal ttnn/cpp/ttnn/operations/experimental/transformer/nlp_create_qkv_heads_decode/device/"
+                      "nlp_create_qkv_heads_decode_interleaved_program_factory.cpp (08041dd9; ttnn 0.81.1 measured)")
+
+
+@register_cb("ttnn.nlp_create_qkv_heads_decode")
+def nlp_create_qkv_heads_decode_program(ctx: CBContext) -> ProgramModel:
+    """``NLPCreateQKVHeadsDecodeInterleavedProgramFactory`` (an interleaved input): Q, K and V are height-sharded one
+    user per core (the Q result's shard grid, else the first ``batch`` cores row-major); their CBs are backed by
+    the outputs' shards, and when a 16-element face row (``16 * element size`` B) is below the DRAM alignment of
+    a DRAM input (bf16 on Blackhole: 32 < 64 B) each RISC gets a scratch CB of ``(head_dim/32 + 1)`` DRAM-aligned
+    chunks.  Measured: measurements/dialect/results.jsonl.
+
+    Raises:
+        DeviceRejection: an input that is not bf16 or f32, or a sharded input that is not width-sharded
+            (ttnn 0.81.1's TT_FATALs).
+        CBModelError: a width-sharded input (the sharded factories are not modeled).
+    """
+    x = operand(ctx, 0)
+    _float_only(ctx, x, "nlp_create_qkv_heads_decode_device_operation.cpp")
+    if x.sharded:
+        if x.memory_layout != "width_sharded":
+            raise DeviceRejection(f"{ctx.op.name}: Current input memory layout is {x.memory_layout}. It must be width "
+                                  "sharded (nlp_create_qkv_heads_decode_device_operation.cpp TT_FATAL)")
+        raise CBModelError(f"{ctx.op.name}: a width-sharded input (the sharded factories are not modeled)")
+    heads = int_attr(ctx.op, "num_heads")
+    kv_heads = int_attr(ctx.op, "num_kv_heads", heads)
+    head_dim = x.shape[-1] // (heads + 2 * kv_heads)
+    q = result(ctx, 0)
+    batch = q.shape[1]
+    cores = q.shard.grid if q.sharded else num_cores_to_corerangeset(batch, ctx.grid, True)
+    cbs = []
+    for i, name in enumerate(("q_out", "k_out", "v_out")):
+        t = result(ctx, i)
+        tiles = t.shard.tiles if t.sharded else -(-t.shape[2] // TILE) * -(-head_dim // TILE)
+        cbs.append(CB(16 + i, name, t.tile_bytes, tiles, cores, True))
+    align = x.dram_alignment
+    if x.buffer_type == "dram" and 16 * x.element_bytes < align:
+        chunks = -(-head_dim // TILE) + 1
+        cbs += [CB(-1, "reader_scratch", align, chunks, cores), CB(-2, "writer_scratch", align, chunks, cores)]
+    return ProgramModel("NLPCreateQKVHeadsDecodeDeviceOperation::Interleaved", _CREATE_DECODE_SRC, cores, cbs,
+                        [f"{cores.num_cores} cores, one user each"], inputs=(x,), outputs=(q, result(ctx, 1), result(ctx, 2)))
+
+
+register_check("ttnn.nlp_create_qkv_heads_decode", "mock",
+               "tests/test_ops_dialect_measured.py against measurements/dialect/results.jsonl",
+               ("NlpCreateHeadsDecodeDeviceOperation",))

@@ -653,3 +653,37 @@ def capture_or_execute_trace(op: Op, program: Program) -> str | None:
             return (f"Execute function '{name}' argument must be a trace_id tensor (scalar ui32 with TraceIdAttr "
                     "encoding)")
     return None
+
+
+# -- custom kernels ----------------------------------------------------------------------------------------------------
+
+
+@verifier("ttnn.tt_lang_op")
+def tt_lang_op(op: Op, program: Program) -> str | None:  # noqa: ARG001
+    """TTLangOp::verify: ``arg_roles`` tags each input ``in`` or ``out``, every ``in`` first, one ``out`` per result."""
+    roles = op.attrs.get("arg_roles")
+    if not op.operands:
+        return "tt-lang kernel must have at least one input operand."
+    if not isinstance(roles, str):
+        return None
+    if not roles:
+        return "`arg_roles` attribute must not be empty."
+    tokens = [t.strip() for t in roles.split(",")]
+    if len(tokens) != len(op.operands):
+        return f"`arg_roles` token count ({len(tokens)}) must match number of inputs ({len(op.operands)})."
+    seen_out = False
+    for token in tokens:
+        if token == "out":
+            seen_out = True
+        elif token != "in":
+            return f'`arg_roles` token must be "in" or "out", got: "{token}".'
+        elif seen_out:
+            return ('`arg_roles` must list all "in" operands before any "out" operand (destination-passing-style '
+                    "ordering).")
+    outs = tokens.count("out")
+    if outs != len(op.results):
+        return f'number of "out" roles ({outs}) must match number of results ({len(op.results)}).'
+    if outs == 0:
+        return ('tt-lang kernel must have at least one operand tagged "out" (the destination buffer the runtime '
+                "returns as the kernel's output).")
+    return None
