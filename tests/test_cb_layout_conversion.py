@@ -938,3 +938,12 @@ def test_row_major_to_a_sharded_config_with_unaligned_shard_rows_is_a_copy():
                sharded(shape, "height_sharded", crs, (31, 1), "si32", "row_major"))
     assert r.program.factory == "CopyDeviceOperation::DefaultRowMajor"
     assert [cb.bytes for cb in r.program.cbs] == [1760] and r.program.extra_l1_per_core == 876
+
+
+def test_untilize_into_a_sharded_config_needs_aligned_shard_rows():
+    # g1/ttnn.untilize/10: si32 [896, 544] width sharded on 9 cores (shards 61 wide) into the same row-major config:
+    # a 244-B output shard row is not 16-B aligned: TT_FATAL in UntilizeDeviceOperation's validate (measured)
+    ws = [(0, 0, 8, 0)]
+    r, _ = run("ttnn.untilize", sharded((896, 544), "width_sharded", ws, (1, 9), "si32"),
+               sharded((896, 544), "width_sharded", ws, (1, 9), "si32", "row_major"), attrs="use_multicore = true")
+    assert r.status == "rejected" and "244 B" in r.reason

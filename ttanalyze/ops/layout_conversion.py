@@ -643,6 +643,7 @@ def untilize_program(t: Tensor, out: Tensor, arch: Arch, free: int, routing_free
     multi-core).
 
     Raises:
+        DeviceRejection: a sharded output whose shard row is not a multiple of its buffer alignment.
         CBModelError: ND-sharded inputs (not modeled).
     """
     t = _squeeze_4d(t)
@@ -653,6 +654,15 @@ def untilize_program(t: Tensor, out: Tensor, arch: Arch, free: int, routing_free
             return codegen_program(t, out, arch, free)
     if not t.mem.sharded and t.shape != t.padded:
         return uwu_program(t, out, arch, free, routing_free, use_multicore, tt_metal)
+    if out.mem.sharded:
+        # UntilizeDeviceOperation::validate_on_program_cache_miss: the output shard row (bfloat8_b untilizes to
+        # 2-B elements) must be a multiple of the output buffer's alignment (measured: g1/ttnn.untilize/10, a
+        # width-sharded si32 output of 61-element = 244-B shard rows refused)
+        row_bytes = out.mem.shard.shape[1] * (2 if t.dtype.is_block_float else t.element_bytes)
+        align = arch.l1_alignment if out.mem.buffer_type == "l1" else arch.dram_alignment
+        if row_bytes % align:
+            raise DeviceRejection(f"untilize: output shard row size {row_bytes} B must be aligned to {align} B "
+                                  "(untilize_device_operation.cpp TT_FATAL)")
     in_tile, out_tile = t.tile_bytes, out.tile_bytes
     row = t.width // TILE
     enough = is_enough_space(routing_free, in_tile, out_tile, row)
