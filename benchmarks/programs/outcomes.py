@@ -93,7 +93,9 @@ NOTES = [
     "61,440 + 72 x 12,288 = 1,123,456 B and the lowest shard starts at 1,507,328 - 2 x 72 x 4,096 = 917,504 B, "
     "tt-metal's two figures. `--tt-metal 614f605f` models it (`ttanalyze/ops/norm_sharded.py`): the 12 former "
     "misses are true alarms with tt-metal's figures to the byte, the rms_norms that ran pass; taller inputs (other "
-    "grids) are reported as not modeled. `layer_norm` ran at every width tried (to 65,536 f32 and 98,304 bf16), as in "
+    "grids) are reported as not modeled. Three programs one 16-tile step from the boundary, predicted before they ran, "
+    "came out as predicted: [32, 31232] f32 ran, [32, 31744] f32 clashed by 1,152 B (999,424 / 1,000,576) and [32, "
+    "45568] bf16 by 7,296 B (1,142,784 / 1,150,080). `layer_norm` ran at every width tried (to 65,536 f32 and 98,304 bf16), as in "
     "ttnn 0.81.1.",
 ]
 
