@@ -12,19 +12,24 @@ machine hits every measurement alike:
   the floor any analyzer built on the bindings pays; its time is measured inside
   the process, without start-up.
 * ``check --format F --no-cache -o FILE`` for each format: the wall time of the
-  whole command, start-up included, as a user sees it, and the child's peak RSS
-  (getrusage).
+  whole command, start-up included, as a user sees it, its CPU time (user +
+  system) and the child's peak RSS (getrusage).
 
 Prints, per program and format, the median over ``--repeat`` rounds of the time,
-its multiple of the walk's median, ops per second and the largest peak RSS;
-then the load average before and after.  ``--zoo DIR`` also times ``check`` over
+its multiple of the walk's median, ops per second, the CPU time and its multiple
+of the walk's CPU time (on a loaded machine wall times stretch with the load,
+CPU times much less) and the largest peak RSS; then the load average before and
+after.  Children run as an installed package does, from compiled bytecode
+(``PYTHONDONTWRITEBYTECODE`` dropped, ``ttanalyze/`` compiled first).
+``--startup`` times ``python -c pass``, ``ttanalyze --help``, ``rules`` and
+``check`` of a small fixture (wall and CPU, and each over the interpreter's own).  ``--zoo DIR`` also times ``check`` over
 every ``*.mlir`` under DIR: in one process without the cache, with ``-j`` workers
 into an empty cache, and again with that cache filled (a CI re-run over an
 unchanged model zoo).  ``--phases`` adds the phases of one
 in-process check (normalize, MLIR parse, walk to the model, analyses, rules).
 
 Usage: .venv/bin/python benchmarks/run.py [--ops 50000] [--kind distinct --kind repeated]
-       [--format text --format json ...] [--repeat 3] [--out-dir benchmarks/out] [--phases] [--zoo DIR] [FILE ...]
+       [--format text --format json ...] [--repeat 3] [--out-dir benchmarks/out] [--phases] [--startup] [--zoo DIR] [FILE ...]
 """
 
 from __future__ import annotations
@@ -46,14 +51,15 @@ from benchmarks.generate import KINDS  # noqa: E402
 FORMATS = ("text", "json", "sarif", "html")
 
 
-def walk(path: Path) -> tuple[float, int]:
-    """Seconds the MLIR bindings take to parse ``path`` (normalized beforehand) and walk every op; op count."""
+def walk(path: Path) -> tuple[float, float, int]:
+    """Seconds (wall, CPU) the MLIR bindings take to parse ``path`` (normalized beforehand) and walk every op;
+    op count."""
     from iree.compiler import ir
 
     from ttanalyze.ir.normalize import normalize
 
     text = normalize(path.read_text(), str(path)).text
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     ctx = ir.Context()
     ctx.allow_unregistered_dialects = True
     module = ir.Module.parse(text, ctx)
@@ -87,35 +93,64 @@ def walk(path: Path) -> tuple[float, int]:
                     visit(child)
 
     visit(module.operation)
-    return time.perf_counter() - start, n_ops
+    return time.perf_counter() - start, time.process_time() - cpu, n_ops
 
 
-def run_walk(path: Path) -> tuple[float, int]:
-    """The walk's seconds and op count, from a fresh subprocess."""
+def run_walk(path: Path) -> tuple[float, float, int]:
+    """The walk's seconds (wall, CPU) and op count, from a fresh subprocess."""
     out = subprocess.run([sys.executable, __file__, "--walk", str(path)], check=True, capture_output=True,
                          text=True, env=_env()).stdout.split()
-    return float(out[0]), int(out[1])
+    return float(out[0]), float(out[1]), int(out[2])
 
 
-def run_check(path: Path | list[Path], fmt: str, out: Path, *extra: str,
-              env: dict[str, str] | None = None) -> tuple[float, int]:
-    """Wall seconds and peak RSS (KiB) of one ``ttanalyze check --format fmt -o out`` subprocess."""
-    paths = path if isinstance(path, list) else [path]
-    cmd = [sys.executable, "-m", "ttanalyze", "check", "--fail-on", "never", "--format", fmt, "-o", str(out),
-           *extra, *map(str, paths)]
+def run_child(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float, float, int]:
+    """Wall seconds, CPU seconds (user + system) and peak RSS (KiB) of one subprocess."""
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd, env=dict(_env(), **(env or {})))
+    proc = subprocess.Popen(cmd, env=dict(_env(), **(env or {})), stdout=subprocess.DEVNULL)
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
     if os.waitstatus_to_exitcode(status) != 0:
         raise SystemExit(f"{' '.join(cmd)} failed")
-    return wall, usage.ru_maxrss
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss
+
+
+def run_check(path: Path | list[Path], fmt: str, out: Path, *extra: str,
+              env: dict[str, str] | None = None) -> tuple[float, float, int]:
+    """Wall seconds, CPU seconds and peak RSS (KiB) of one ``ttanalyze check --format fmt -o out`` subprocess."""
+    paths = path if isinstance(path, list) else [path]
+    return run_child([sys.executable, "-m", "ttanalyze", "check", "--fail-on", "never", "--format", fmt,
+                      "-o", str(out), *extra, *map(str, paths)], env)
 
 
 def _env() -> dict[str, str]:
+    """The children's environment: this checkout first on the path, and bytecode written and read as an
+    installed package's is (``PYTHONDONTWRITEBYTECODE`` dropped, the sources compiled once beforehand)."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     return env
+
+
+STARTUP_FILE = ROOT / "fixtures" / "real" / "mlp_o0" / "ttnn.mlir"
+
+
+def startup(repeat: int) -> None:
+    """Time the interpreter's own start, ``ttanalyze --help``, ``rules`` and ``check`` of a small file."""
+    cmds = {"python -c pass": [sys.executable, "-c", "pass"],
+            "ttanalyze --help": [sys.executable, "-m", "ttanalyze", "--help"],
+            "ttanalyze rules": [sys.executable, "-m", "ttanalyze", "rules"],
+            f"ttanalyze check {STARTUP_FILE.relative_to(ROOT)}": [sys.executable, "-m", "ttanalyze", "check",
+                                                                  "--no-cache", "--fail-on", "never", str(STARTUP_FILE)]}
+    runs: dict[str, list[tuple[float, float, int]]] = {name: [] for name in cmds}
+    for _ in range(repeat):
+        for name, cmd in cmds.items():
+            runs[name].append(run_child(cmd))
+    base_wall = statistics.median(r[0] for r in runs["python -c pass"])
+    base_cpu = statistics.median(r[1] for r in runs["python -c pass"])
+    print("start-up (medians; + over the interpreter's own start)")
+    for name, rs in runs.items():
+        wall, cpu = statistics.median(r[0] for r in rs), statistics.median(r[1] for r in rs)
+        print(f"  {name:<48} wall {wall:5.2f} s (+{wall - base_wall:4.2f})  CPU {cpu:5.2f} s (+{cpu - base_cpu:4.2f})")
 
 
 def zoo(root: Path, repeat: int, tmp: Path) -> None:
@@ -136,7 +171,8 @@ def zoo(root: Path, repeat: int, tmp: Path) -> None:
 
 
 def phases(path: Path) -> dict[str, float]:
-    """Seconds of each phase of one in-process check of ``path`` (the garbage collector paused, as check does)."""
+    """Seconds of each phase of one in-process check of ``path`` (the garbage collector paused, as check does):
+    the MLIR parse with the nesting and location checks :func:`ttanalyze.ir.parse.parse_modules` makes."""
     import gc
 
     from iree.compiler import ir
@@ -155,8 +191,10 @@ def phases(path: Path) -> dict[str, float]:
     ctx = ir.Context()
     ctx.allow_unregistered_dialects = True
     t = time.perf_counter()
+    P._check_nesting(norm, str(path))
     module = ir.Module.parse(norm.text, ctx)
-    out["mlir parse"] = time.perf_counter() - t
+    P._check_locations(text, norm, str(path), ctx)
+    out["mlir parse, checks"] = time.perf_counter() - t
     t = time.perf_counter()
     program = P._Walker(norm, text, str(path)).program(module)
     out["walk to model"] = time.perf_counter() - t
@@ -182,11 +220,12 @@ def main() -> None:
                     help="Where generated programs are written.")
     ap.add_argument("--phases", action="store_true", help="Also time the phases of one in-process check.")
     ap.add_argument("--zoo", type=Path, help="Also time check over every *.mlir under this directory.")
+    ap.add_argument("--startup", action="store_true",
+                    help="Also time start-up: --help, rules and check of a small file against python -c pass.")
     ap.add_argument("--walk", type=Path, help=argparse.SUPPRESS)  # the walk subprocess
     args = ap.parse_args()
     if args.walk:
-        secs, n_ops = walk(args.walk)
-        print(secs, n_ops)
+        print(*walk(args.walk))
         return
     programs = list(args.files)
     if args.ops:
@@ -197,26 +236,29 @@ def main() -> None:
                 path.write_text(KINDS[kind](args.ops))
             programs.append(path)
     formats = args.formats or ["text", "json", "sarif"]
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "ttanalyze")], check=True, env=_env())
     print(f"load average {os.getloadavg()[0]:.2f} at the start; python {sys.version.split()[0]}, "
           f"{os.cpu_count()} cpus; medians of {args.repeat} rounds")
+    if args.startup:
+        startup(args.repeat)
     with tempfile.TemporaryDirectory() as tmp:
         for path in programs:
-            walks: list[float] = []
-            checks: dict[str, list[tuple[float, int]]] = {f: [] for f in formats}
-            n_ops = 0
+            walks: list[tuple[float, float, int]] = []
+            checks: dict[str, list[tuple[float, float, int]]] = {f: [] for f in formats}
             for _ in range(args.repeat):
-                secs, n_ops = run_walk(path)
-                walks.append(secs)
+                walks.append(run_walk(path))
                 for fmt in formats:
                     checks[fmt].append(run_check(path, fmt, Path(tmp) / f"report.{fmt}", "--no-cache"))
-            base = statistics.median(walks)
-            print(f"{path} ({path.stat().st_size:,} B, {n_ops:,} ops): MLIR parse and walk {base:.2f} s")
+            n_ops = walks[0][2]
+            base, base_cpu = statistics.median(w[0] for w in walks), statistics.median(w[1] for w in walks)
+            print(f"{path} ({path.stat().st_size:,} B, {n_ops:,} ops): MLIR parse and walk {base:.2f} s "
+                  f"(CPU {base_cpu:.2f} s)")
             for fmt, runs in checks.items():
-                wall = statistics.median(r[0] for r in runs)
-                rss = max(r[1] for r in runs) / 1024
+                wall, cpu = statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs)
+                rss = max(r[2] for r in runs) / 1024
                 size = (Path(tmp) / f"report.{fmt}").stat().st_size
-                print(f"  check --format {fmt:<5} {wall:7.2f} s = {wall / base:5.1f}x walk, {n_ops / wall:8,.0f} ops/s, "
-                      f"peak RSS {rss:5.0f} MiB, report {size:,} B")
+                print(f"  check --format {fmt:<5} {wall:7.2f} s = {wall / base:5.1f}x walk, {n_ops / wall:8,.0f} ops/s; "
+                      f"CPU {cpu:6.2f} s = {cpu / base_cpu:5.1f}x; peak RSS {rss:5.0f} MiB, report {size:,} B")
             if args.phases:
                 for name, secs in phases(path).items():
                     print(f"    {name:<14} {secs:.3f} s")

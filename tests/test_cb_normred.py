@@ -229,3 +229,11 @@ def test_integer_h_reduce_is_one_pass():
     a = analyze(parse_text(text, "t.mlir"))
     p = program_of(a, next(o for o in a.program.ops if o.name == "ttnn.sum"), arch=MOCK, free_l1=FULL)
     assert cb_bytes(p) == [[2048, 8192, 8192]] and p.stages[0].cores.num_cores == 34
+
+
+def test_group_norm_no_mcast_mask_doubles_for_an_unaligned_height():
+    # g1/ttnn.group_norm/3 and /10 ([1,1,16,32], 2 and 8 groups, one core): the mask buffer is 4 bf16 tiles
+    # (8,192 B) when the per-batch height (16) is not a tile multiple; measurements/normred/probe.py: [2,1,32,256]
+    # (aligned) 2 tiles.
+    assert cb_bytes(model("ttnn.group_norm", 3))[0][-1] == 8192
+    assert cb_bytes(model("ttnn.group_norm", 10))[0][-1] == 8192

@@ -8,6 +8,7 @@ input errors (unreadable or malformed files, no system_desc and no
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -140,6 +141,27 @@ def _internal_error(exc: BaseException) -> None:
     print(f"ttanalyze: internal error: {type(exc).__name__}: {exc} "
           f"(set TTANALYZE_DEBUG=1 for a traceback)", file=sys.stderr)
     raise typer.Exit(EXIT_INTERNAL)
+
+
+@contextlib.contextmanager
+def _check_errors():
+    """What both ``check`` drivers (:func:`_check_report`, :func:`_check_html`) do with an exception: an
+    input error (a baseline that cannot be written) or an unknown rule exits with ``EXIT_INPUT``,
+    anything else is an internal error."""
+    try:
+        yield
+    except (typer.Exit, KeyboardInterrupt):
+        raise
+    except InputError as exc:  # the baseline could not be written
+        print(str(exc), file=sys.stderr)
+        raise typer.Exit(EXIT_INPUT)
+    except RuntimeError as exc:
+        if "unknown rule" in str(exc):
+            print(f"ttanalyze: {exc}", file=sys.stderr)
+            raise typer.Exit(EXIT_INPUT)
+        _internal_error(exc)
+    except Exception as exc:  # noqa: BLE001 - anything else is a bug in ttanalyze
+        _internal_error(exc)
 
 
 def _progress(enabled: bool) -> "Progress":
@@ -329,7 +351,7 @@ def _check_report(files, arch, l1_small_size, tt_metal, format, detail, select, 
         fix_limit=fix_limit, sarif_root=str(sarif_root) if sarif_root is not None else None,
         width=console.width, with_baseline_entries=write_baseline is not None, **(settings or {}))
     quiet = opts.quiet
-    try:
+    with _check_errors():
         size = sum(p.stat().st_size for p in files if str(p) != "-" and p.is_file())
         with _progress(sys.stderr.isatty() and (len(files) > 2 or size > LONG_WORK_BYTES)) as progress:
             task = progress.add_task("analyzing", total=len(files))
@@ -348,18 +370,6 @@ def _check_report(files, arch, l1_small_size, tt_metal, format, detail, select, 
             modules = sum(o.modules for o in outcomes)
             print(f"ttanalyze: wrote {n} finding{'s' * (n != 1)} of {modules} file{'s' * (modules != 1)} "
                   f"to baseline {write_baseline}", file=sys.stderr)
-    except (typer.Exit, KeyboardInterrupt):
-        raise
-    except InputError as exc:  # the baseline could not be written
-        print(str(exc), file=sys.stderr)
-        raise typer.Exit(EXIT_INPUT)
-    except RuntimeError as exc:
-        if "unknown rule" in str(exc):
-            print(f"ttanalyze: {exc}", file=sys.stderr)
-            raise typer.Exit(EXIT_INPUT)
-        _internal_error(exc)
-    except Exception as exc:  # noqa: BLE001 - anything else is a bug in ttanalyze
-        _internal_error(exc)
     analyzed = [o for o in outcomes if o.error is None]
     suppressed = sum(o.suppressed for o in analyzed)
     stale = sum(o.stale for o in analyzed)
@@ -416,7 +426,7 @@ def _check_html(files, arch, l1_small_size, tt_metal, select, fixes, fix_limit, 
 
     results: list[tuple[Analysis, list[Finding]]] = []
     input_errors: list[InputError] = []
-    try:
+    with _check_errors():
         size = sum(p.stat().st_size for p in files if str(p) != "-" and p.is_file())
         with _progress(sys.stderr.isatty() and (len(files) > 2 or size > LONG_WORK_BYTES)) as progress:
             task = progress.add_task("analyzing", total=len(files))
@@ -437,18 +447,6 @@ def _check_html(files, arch, l1_small_size, tt_metal, select, fixes, fix_limit, 
             n = baseline_mod.write([(a, fs, fps) for (a, fs), fps in zip(results, fingerprints)], write_baseline)
             print(f"ttanalyze: wrote {n} finding{'s' * (n != 1)} of {len(results)} file{'s' * (len(results) != 1)} "
                   f"to baseline {write_baseline}", file=sys.stderr)
-    except (typer.Exit, KeyboardInterrupt):
-        raise
-    except InputError as exc:  # the baseline could not be written
-        print(str(exc), file=sys.stderr)
-        raise typer.Exit(EXIT_INPUT)
-    except RuntimeError as exc:
-        if "unknown rule" in str(exc):
-            print(f"ttanalyze: {exc}", file=sys.stderr)
-            raise typer.Exit(EXIT_INPUT)
-        _internal_error(exc)
-    except Exception as exc:  # noqa: BLE001 - anything else is a bug in ttanalyze
-        _internal_error(exc)
     splits = [baseline_mod.split(accepted, a, fs, fps) for (a, fs), fps in zip(results, fingerprints)]
     reported = [(a, s.new) for (a, _), s in zip(results, splits)]
     try:  # fixes of the reported findings (index into each file's reported list)
@@ -458,7 +456,9 @@ def _check_html(files, arch, l1_small_size, tt_metal, select, fixes, fix_limit, 
                        for a, fs in reported]
     except Exception as exc:  # noqa: BLE001 - a bug in a fix builder
         _internal_error(exc)
-    console.file.write(html_report.render(reported, fixes=suggestions))
+    with analysis_gc():  # the page's records (cost, plots) are as long-lived as the analyses
+        page = html_report.render(reported, fixes=suggestions)
+    console.file.write(page)
     return _exit_code(bool(input_errors), [f.severity for _, fs in reported for f in fs], fail_on, write_baseline)
 
 

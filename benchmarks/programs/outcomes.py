@@ -64,7 +64,8 @@ CLASSES = [
 
 NOTES = [
     "* The plugin's mock device and the ttnn executor's ran side by side (one process each, no shared lock), so "
-    "`run.py --no-lock` skips `/tmp/ttnn-mock.lock`; two plugin processes do not share a `$TMPDIR`: the plugin "
+    "`run.py --no-lock` skips `/tmp/ttnn-mock.lock` (the later programs were run under the lock, one per hold); two "
+    "plugin processes do not share a `$TMPDIR`: the plugin "
     "writes `$TMPDIR/tt_pjrt_system_descriptor` and another plugin process can remove it during a compile "
     "(\"system desc does not exist\"), so each runner gets its own.",
     "* `TT_METAL_NULL_KERNELS=1`: kernels do not execute on a mock device, and every refusal scored here (CB/DFB "
@@ -92,7 +93,9 @@ NOTES = [
     "61,440 + 72 x 12,288 = 1,123,456 B and the lowest shard starts at 1,507,328 - 2 x 72 x 4,096 = 917,504 B, "
     "tt-metal's two figures. `--tt-metal 614f605f` models it (`ttanalyze/ops/norm_sharded.py`): the 12 former "
     "misses are true alarms with tt-metal's figures to the byte, the rms_norms that ran pass; taller inputs (other "
-    "grids) are reported as not modeled. `layer_norm` ran at every width tried (to 65,536 f32 and 98,304 bf16), as in "
+    "grids) are reported as not modeled. Three programs one 16-tile step from the boundary, predicted before they ran, "
+    "came out as predicted: [32, 31232] f32 ran, [32, 31744] f32 clashed by 1,152 B (999,424 / 1,000,576) and [32, "
+    "45568] bf16 by 7,296 B (1,142,784 / 1,150,080). `layer_norm` ran at every width tried (to 65,536 f32 and 98,304 bf16), as in "
     "ttnn 0.81.1.",
 ]
 
@@ -238,8 +241,11 @@ def render(rows: list[dict], seconds: float) -> str:
         f"and 2, sized around each family's memory boundary), compiled by {TOOLCHAIN}; each program's TTNN IR is "
         "in `fixtures/real/programs/<case>/` with its outcome in `case.json`.", "",
         f"The generator defines {len(families.cases())} programs; {len(rows)} were compiled and run so far "
-        "(`run.py` resumes with the rest; a program takes 30 s to several minutes on the shared 2-core host, "
-        "level-2 compiles the longest).", "",
+        "(`run.py` resumes with the rest, skipping programs with a committed verdict; a program takes 30 s to several "
+        "minutes on the shared 2-core host, level-2 compiles the longest). To reproduce: `.venv/bin/python "
+        "benchmarks/programs/run.py --stage run --chunk-seconds 1` (one program per hold of the mock-device lock; "
+        "`--only SUBSTR` for some), then `.venv/bin/python benchmarks/programs/outcomes.py --out "
+        "benchmarks/out/programs` (copies the results into the fixtures and rescores).", "",
         "Outcomes on the device: " + ", ".join(f"{k} {v}" for k, v in sorted(outs.items())) + ".", "",
         f"**{tot['false_alarm']} false alarms** (program ran, check reports an error) among "
         f"{tot['false_alarm'] + tot['true_pass']} programs that ran; **{tot['miss']} misses** among {refused} memory/"

@@ -86,6 +86,7 @@ OP_CODES: tuple[tuple[str, str], ...] = (
     ("RotaryEmbeddingLlama", "RotaryEmbeddingLlamaDeviceOperation"),
     ("RotaryEmbedding", "RotaryEmbeddingDeviceOperation"),
     ("NlpCreateHeadsDecode", "NlpCreateHeadsDecodeDeviceOperation"),
+    ("NLPCreateQKVHeadsDecode", "NlpCreateHeadsDecodeDeviceOperation"),
     ("NLPCreateHeadsDecode", "NlpCreateHeadsDecodeDeviceOperation"),
     ("NlpCreateHeads", "NlpCreateHeadsDeviceOperation"),
     ("NLPCreateHeads", "NlpCreateHeadsDeviceOperation"),
@@ -95,6 +96,7 @@ OP_CODES: tuple[tuple[str, str], ...] = (
     ("NLPConcatHeads", "NlpConcatHeadsDeviceOperation"),
     ("PagedUpdateCache", "PagedUpdateCacheDeviceOperation"),
     ("PagedFillCache", "PagedFillCacheDeviceOperation"),
+    ("UpdateKVCacheOperation", "UpdateKVCacheOperation"),  # fill_cache / update_cache (kv_cache/device)
     ("UpdateCache", "UpdateCacheDeviceOperation"),
     ("FillCache", "FillCacheDeviceOperation"),
     ("Accumulation", "AccumulationDeviceOperation"),

@@ -116,17 +116,19 @@ def fill_cache_program(ctx: CBContext) -> ProgramModel:
     input's data format (double buffer); a sharded input backs c_0 with its shard (``shard[0]*shard[1]/1024``
     tiles) on its shard grid.  Measured: measurements/dialect/results.jsonl.
     """
-    x = operand(ctx, 1)
+    cache, x = operand(ctx, 0), operand(ctx, 1)
+    io = {"inputs": (cache, x), "outputs": (cache,)}  # in place: the input's tiles are written into the cache
     if x.sharded:
         cores = x.shard.grid
         tiles = x.shard.shape[0] * x.shard.shape[1] // (TILE * TILE)
         return ProgramModel("UpdateKVCacheOperation::FillCacheMultiCoreProgramFactory", _FILL_SRC, cores,
                             [CB(0, "src0", x.tile_bytes, tiles, cores, globally_allocated=True)],
-                            ["sharded input: c_0 is the input's shard"])
+                            ["sharded input: c_0 is the input's shard"], **io)
     split = split_work_to_cores(ctx.grid, x.padded[1] * x.padded[-2] // TILE, row_wise=True)
     cores = split.all_cores
     return ProgramModel("UpdateKVCacheOperation::FillCacheMultiCoreProgramFactory", _FILL_SRC, cores,
-                        [CB(0, "src0", x.tile_bytes, 2, cores)], [f"{split.num_cores} cores for {split.units} tile rows"])
+                        [CB(0, "src0", x.tile_bytes, 2, cores)], [f"{split.num_cores} cores for {split.units} tile rows"],
+                        **io)
 
 
 register_check("ttnn.fill_cache", "mock", "tests/test_ops_dialect_measured.py against measurements/dialect/results.jsonl",
@@ -166,7 +168,8 @@ def update_cache_program(ctx: CBContext) -> ProgramModel:
     cbs = [CB(0, "src0 cache", cache.tile_bytes, 2 * gran * wt, cores), in_cb,
            CB(24, "interm0/1", interm, 2 * gran * wt, cores), CB(26, "interm2", interm, 2 * gran * wt, cores),
            CB(16, "out", cache.tile_bytes, b * wt, cores)]
-    return ProgramModel("UpdateKVCacheOperation::UpdateCacheMultiCoreProgramFactory", _UPDATE_SRC, cores, cbs, [note])
+    return ProgramModel("UpdateKVCacheOperation::UpdateCacheMultiCoreProgramFactory", _UPDATE_SRC, cores, cbs, [note],
+                        inputs=(cache, x), outputs=(cache,))  # in place: the input's tiles written into the cache
 
 
 register_check("ttnn.update_cache", "mock", "tests/test_ops_dialect_measured.py against measurements/dialect/results.jsonl",
@@ -199,8 +202,10 @@ def paged_fill_cache_program(ctx: CBContext) -> ProgramModel:
     if batch_idx is not None:
         b = _view(ctx, batch_idx, f"batch index of {ctx.op.name}")
         cbs.append(CB(2, "batch_idx", b.element_bytes * b.volume, 1, cores))
+    cache = _view(ctx, tensor_or_none(g, "cache"), f"cache of {ctx.op.name}")
+    # in place: the cache is the tensor written (the cost model writes the input's tiles into it)
     return ProgramModel("PagedFillCacheDeviceOperation::PagedFillCacheProgramFactory", _PAGED_FILL_SRC, cores, cbs,
-                        [f"{split.num_cores} cores for {blocks} tile rows"], inputs=(x,), outputs=())
+                        [f"{split.num_cores} cores for {blocks} tile rows"], inputs=(cache, x), outputs=(cache,))
 
 
 register_check("ttnn.paged_fill_cache", "mock",
@@ -244,7 +249,7 @@ def paged_update_cache_program(ctx: CBContext) -> ProgramModel:
         pt = _view(ctx, page_table, "page table")
         cbs.append(CB(3, "page_table", pt.padded[-1] * 4, 1, cores))
     return ProgramModel("PagedUpdateCacheDeviceOperation::PagedUpdateCacheProgramFactory", _PAGED_UPDATE_SRC, cores,
-                        cbs, [f"{cores.num_cores} cores (the input's shard grid)"], inputs=(x,), outputs=())
+                        cbs, [f"{cores.num_cores} cores (the input's shard grid)"], inputs=(cache, x), outputs=(cache,))
 
 
 register_check("ttnn.paged_update_cache", "mock",

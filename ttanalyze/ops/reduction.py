@@ -824,8 +824,9 @@ def group_norm_program(x: Tensor, out: Tensor, num_groups: int, gamma: Tensor | 
 
     CBs (intermediates in the input's format), in creation order: ``in0``, ``out``, ``in`` ``block``
     tiles each (per core); ``scaler``, ``eps``, ``cinv`` one tile; ``gamma`` / ``beta`` ``N_c / 32``
-    tiles of their format; the ``input_mask`` ``2 * block_wt`` bf16 tiles (Mcast), ``2 * block_wt *
-    groups_per_core`` (NoMcast; one measured instance); ``x``, ``xmm``, ``xmm2``, ``xmm3`` ``block``
+    tiles of their format; the ``input_mask`` ``2 * block_wt`` bf16 tiles, twice that when the
+    per-batch height is not a tile multiple (no source found; measured on five NoMcast instances);
+    ``x``, ``xmm``, ``xmm2``, ``xmm3`` ``block``
     tiles; ``ex_partial``, ``ex2_partial``, ``ex_external``, ``ex_global``, ``ex2_global``, ``ex2pe`` one
     tile each.  NoMcast also creates each per-core CB for its second core group (uneven batches; empty
     and 0 B when the batches split evenly).  The stored source (003544fc) sizes ``ex_external`` ``2 *
@@ -888,7 +889,10 @@ def group_norm_program(x: Tensor, out: Tensor, num_groups: int, gamma: Tensor | 
     for name, w in (("gamma", gamma), ("beta", beta)):
         if w is not None:
             add(name, w.tile_bytes, ceil_div(per_core_n, TILE))
-    add("input_mask", bf, 2 * block_wt * (1 if mcast else groups_per_core))
+    # a per-batch height that is not a tile multiple doubles the mask buffer (measured, NoMcast: [1,1,16,32] with 2
+    # and 8 groups and [2,1,16,64] on 4 cores 4 tiles; [2,1,32,256] and [2,1,5984,128] 2 tiles; every Mcast
+    # instance measured had tile-aligned heights and 2 tiles)
+    add("input_mask", bf, 2 * block_wt * (2 if x.shape[-2] % TILE else 1))
     for name in ("x", "xmm", "xmm2", "xmm3"):
         per_core(name, tile)
     for name in ("ex_partial", "ex2_partial", "ex_external", "ex_global", "ex2_global", "ex2pe"):
