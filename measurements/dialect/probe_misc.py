@@ -79,17 +79,19 @@ def call(case: MiscCase, ts: list, dev):
     raise ValueError(case.op)
 
 
-def main() -> int:
+def record(cases: list, call_op, out: Path) -> None:
+    """Run each case's ttnn call (``call_op(case, tensors, device)``) under NO_DISPATCH graph capture and
+    write one JSON line per case to ``out``: ttnn's error, every CB/DFB and each output's spec."""
     dev = ttnn.open_device(device_id=0)
     dev.disable_and_clear_program_cache()
-    with OUT.open("w") as f:
-        for case in CASES:
+    with out.open("w") as f:
+        for case in cases:
             ts = [ttnn.zeros(list(s), dtype=W.tt_dtype(d), layout=_layout(lay)) if buf == "system_memory" else
                   ttnn.empty(list(s), W.tt_dtype(d), _layout(lay), dev, _mem(buf)) for s, d, lay, buf in case.operands]
             ttnn._ttnn.graph.begin_graph_capture(ttnn.graph.RunMode.NO_DISPATCH)
             err, outs = None, []
             try:
-                ret = call(case, ts, dev)
+                ret = call_op(case, ts, dev)
                 outs = [W.describe_tensor(t) for t in (ret if isinstance(ret, (list, tuple)) else [ret])
                         if t is not None and hasattr(t, "padded_shape")]
             except Exception as exc:  # a TT_FATAL of the op: recorded
@@ -103,7 +105,11 @@ def main() -> int:
                 if t.storage_type() == ttnn.StorageType.DEVICE:
                     ttnn.deallocate(t)
     ttnn.close_device(dev)
-    print(f"{len(CASES)} cases -> {OUT}")
+    print(f"{len(cases)} cases -> {out}")
+
+
+def main() -> int:
+    record(CASES, call, OUT)
     return 0
 
 
