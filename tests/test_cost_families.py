@@ -8,7 +8,7 @@ import pytest
 from ttanalyze.cost import constants as K
 from ttanalyze.cost.device_op import DeviceOp, TensorInfo
 from ttanalyze.cost.hardware import for_device
-from ttanalyze.cost.model import FAMILY, OP_KINDS, UnmodeledDeviceOp, family, predict
+from ttanalyze.cost.model import FAMILY, OP_KINDS, UnmodeledDeviceOp, family, predict, reshape_tile_map
 
 
 def _t(shape, dtype="bf16", layout="tile", buf="dram", mem="interleaved", shard=None, shard_cores=None):
@@ -133,13 +133,52 @@ def test_ir_ops_without_a_program_model_cost_by_name():
 
 
 def test_row_major_reshape_waits_per_input_stick_and_per_output_write():
-    # 9856 x 6 -> 1408 x 42 bf16 in DRAM on 20 cores (bh20_oft.csv line 2): 493 input sticks of 12 B and
-    # 71 output sticks of 84 B per core, one kernel, no pipelining (rm_reshape_interleaved.cpp).
+    # 9856 x 6 -> 1408 x 42 bf16 in DRAM on 20 cores (bh20_oft.csv line 2), rm_reshape_interleaved.cpp.
+    # Rows per core: ceil(9856 / 20) = 493, raised until 12 B x rows ends on an 84-B stick: 497 (a multiple
+    # of 7).  84 % 12 == 0, so two kernels per core split its 497 * 12 / 84 = 71 output sticks: the second
+    # takes 71 - 35 = 36 of them, 497 - 35 * 7 = 252 input sticks.  A 12-B DRAM stick is read as 128 B
+    # ((12 - 1) & ~63) + 128), below the bandwidth knee: one transaction.
     a = _t((1, 1, 9856, 6), layout="row_major")
     o = _t((1, 1, 1408, 42), layout="row_major")
     e = predict(DeviceOp("ReshapeDeviceOperation", "blackhole", 20, 20, (a,), (o,)), BH, C)
-    xfer = BH.noc_txn_cycles  # both sticks are below the bandwidth knee
-    read = 493 * (C.get("stick_read_dram", "blackhole") + xfer)
-    write = 71 * (BH.dram_latency_cycles + xfer)
-    copy = 493 * 12 * C.get("fill_byte", "blackhole")
+    xfer = BH.noc_txn_cycles
+    assert 128 / BH.core_noc_bytes_per_cycle < xfer
+    read = 252 * (BH.dram_latency_cycles + xfer)
+    write = 36 * (BH.dram_latency_cycles + xfer)
+    copy = 252 * 12 * C.get("fill_byte", "blackhole")
     assert e.ns == pytest.approx(C.get("launch_ns", "blackhole") + (read + write + copy) * BH.ns_per_cycle, rel=1e-9)
+
+
+def test_tiled_reshape_map_counts_input_tiles_and_face_line_segments():
+    # [1,1,19,1280] -> [1,19,20,64] (the CLIP head split): rank 3 (1, 19, 1280) -> (19, 20, 64); 19 x 1 x 2 = 38
+    # output tiles.  Output tile (c, 0, wt): 20 real rows x 2 face lines = 40 segments of 16 elements; row h
+    # is input row c, columns h * 64 + wt * 32 .. + 31: input tile 2h + wt, so 20 distinct input tiles.  Every
+    # segment starts on a face line in both tiles (offsets agree modulo 16 B): no RISC-V copy.
+    m = reshape_tile_map((1, 1, 19, 1280), (1, 19, 20, 64), 2.0)
+    assert (m.out_pages, m.in_pages, m.segments, m.unaligned_bytes, m.map_bytes) == (38, 20, 40, 0, 640)
+    # (1, 1, 39) -> (1, 3, 13), bf16: one output tile.  Row 0 = input columns 0..12: one segment, offsets 0 and 0.
+    # Row 1 = columns 13..25, split at the input face line 16: 13..15 (output offset 16, input 13: 6 B apart,
+    # 3 elements) and 16..25 (output 19, input 256: 474 B apart, 10 elements).  Row 2 = columns 26..38, split
+    # at the input tile edge 32: 26..31 (output 32, input 266: 468 B apart, 6 elements) and 32..38 (input
+    # tile 2, offset 0; output 38: 76 B apart, 7 elements).  5 segments from 2 input tiles; all but the first
+    # are misaligned (not 0 mod 16 B): (3 + 10 + 6 + 7) x 2 B = 52 B copied by the RISC-V core.
+    m2 = reshape_tile_map((1, 1, 1, 39), (1, 1, 3, 13), 2.0)
+    assert (m2.out_pages, m2.in_pages, m2.segments, m2.unaligned_bytes, m2.map_bytes) == (1, 2, 5, 52, 80)
+
+
+def test_tiled_reshape_per_output_tile_is_map_read_input_tiles_segments_and_write():
+    # The same head split on a Wormhole n150, 38 output tiles on 38 cores: one tile per core, its steps in
+    # sequence (one-page CBs): map page read (640 B), 20 x (input tile read + hand-off), 40 NoC self-writes,
+    # the output tile written.
+    wh = for_device("wormhole_b0", 64, board="n150")
+    a = _t((1, 1, 19, 1280))
+    o = _t((1, 19, 20, 64))
+    e = predict(DeviceOp("ReshapeDeviceOperation", "wormhole_b0", 38, 64, (a,), (o,)), wh, C)
+
+    def xfer(b):
+        return max(wh.noc_txn_cycles, b / wh.core_noc_bytes_per_cycle)
+
+    lat = wh.dram_latency_cycles
+    per_tile = (lat + xfer(640) + 20 * (lat + xfer(2048) + C.get("page_handoff", "wormhole_b0"))
+                + 40 * wh.noc_txn_cycles + lat + xfer(2048))
+    assert e.ns == pytest.approx(C.get("launch_ns", "wormhole_b0") + per_tile * wh.ns_per_cycle, rel=1e-9)

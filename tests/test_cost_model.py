@@ -27,7 +27,7 @@ VALUES = {
     "launch_ns": 500.0, "dram_read_eff": 0.8, "dram_write_eff": 0.6, "dram_mixed_eff": 0.75,
     "dram_txn_bytes": 64.0, "eltwise_tile": 50.0, "sfpu_exp": 2000.0, "sfpu_heavy": 1500.0,
     "scalar_fill": 3000.0, "fill_byte": 1.0, "stick_read_dram": 400.0, "stick_read_l1": 200.0,
-    "tilize_tile": 60.0, "untilize_tile": 80.0, "segment_copy": 200.0, "mm_cycles_per_pass": 20.0,
+    "tilize_tile": 60.0, "untilize_tile": 80.0, "page_handoff": 200.0, "mm_cycles_per_pass": 20.0,
     "mm_unpack_tile": 30.0, "mm_block": 1000.0, "mm_spill_tile": 60.0, "mm_out_tile": 1000.0,
     "mm_dram_share": 0.6, "l1_copy_bytes": 48.0, "conv_gather": 10.0, "halo_bytes": 6.0, "pool_stick": 35.0,
 }

@@ -49,6 +49,7 @@ add / subtract / multiply), the model uses a stated default and records it in
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from math import ceil, isqrt, prod
 
 from .constants import Constants, load
@@ -404,9 +405,10 @@ def _data_movement(op: DeviceOp, hw: Hardware, c: Constants, kind: str) -> _Work
     * transpose WH: per tile read, a transpose on the compute core
       (``eltwise_tile``), write; HC / CN: per output
       tile, its 64 face lines (16 elements each) read as separate transactions;
-    * reshape (tiled): per output tile a mapping page and the input tile read
-      (two waits), then its 64 face-line segments copied on the core
-      (``segment_copy`` each); row-major: sticks read and written;
+    * reshape (tiled): per output tile a mapping page, then each input tile it
+      draws from, read and handed over one at a time, its face-line segments
+      copied into a scratch tile, the tile written (:func:`_tiled_reshape`);
+      row-major: sticks read and written (:func:`_rm_reshape`);
     * permute: row-major input and output sticks streamed (no wait per stick);
       tiled permutes as transpose HC;
     * concat / slice / repeat / pad / copy-like: per output page, one read (wait) and one write;
@@ -465,11 +467,8 @@ def _data_movement(op: DeviceOp, hw: Hardware, c: Constants, kind: str) -> _Work
                 w.read = _latency(hw, src) + _xfer(hw, 2 * TILE, TILE // 2 * _bpe(src))
         w.dram_io(op)
     elif kind == "reshape":
-        if out.layout == "tile":
-            n = _per_core_units(out, cores)
-            w = _tile_stream(op, hw, c, 0.0, src, n)
-            w.read = 2 * _latency(hw, src) + _xfer(hw, 2, tile_bytes(src))
-            w.compute = 2 * TILE * _k(c, "segment_copy", arch)
+        if out.layout == "tile" and src.layout == "tile":
+            w = _tiled_reshape(op, hw, c, src, out)
         else:
             w = _rm_reshape(op, hw, c, src, out)
         w.dram_io(op)
@@ -577,25 +576,182 @@ def _transpose_dim(perm: object) -> str | None:
     return None
 
 
-def _rm_reshape(op: DeviceOp, hw: Hardware, c: Constants, src: TensorInfo, out: TensorInfo) -> _Work:
-    """Row-major reshape: one kernel reads each input stick (a wait each) and repacks it into output sticks.
+@dataclass(frozen=True)
+class ReshapeTileMap:
+    """What tt-metal's tiled reshape moves per output tile, averaged over the output tiles.
 
-    tt-metal ``data_movement/reshape_view/device/device/rm_reshape_interleaved.cpp``
-    (one data-movement kernel, no pipelining): per input stick a read and
-    ``noc_async_read_barrier``; its bytes copied into the output stick buffer by
-    the RISC-V core (``tt_memmove``, ``fill_byte`` cycles per byte); per
-    output stick completed, a write, which the next copy waits for
-    (``noc_async_write_barrier``: the write latency).  Input sticks split over
-    the cores.  Equal stick widths are a stick-for-stick copy (:func:`_sticks`).
+    Attributes:
+        out_pages: output tiles (the tile-padded output's pages).
+        in_pages: distinct input tiles an output tile draws from (each read and handed over once).
+        segments: contiguous runs copied into the output tile (at most one face line, 16 elements, each).
+        unaligned_bytes: bytes in runs whose source and destination differ modulo 16 B (copied by the
+            RISC-V core; the others are NoC self-writes).
+        map_bytes: bytes of one mapping page (16 B per segment of the tile with the most).
+    """
+
+    out_pages: int
+    in_pages: float
+    segments: float
+    unaligned_bytes: float
+    map_bytes: int
+
+
+def _rank3(shape: tuple[int, ...]) -> tuple[int, int, int]:
+    """A logical shape squeezed to rank 3, ``(prod(leading dims), H, W)``, as ttnn's tiled reshape runs it."""
+    s = (1, 1, 1) + tuple(shape)
+    return prod(s[:-2]), s[-2], s[-1]
+
+
+def _faced(h: int, w: int) -> int:
+    """Element offset of (h, w) within its 32x32 tile stored as four 16x16 faces."""
+    h, w = h % TILE, w % TILE
+    return ((h // 16) * 2 + w // 16) * 256 + (h % 16) * 16 + w % 16
+
+
+_RESHAPE_SAMPLE = 64  # output tiles walked per reshape (evenly spaced); the map is regular along the tensor
+
+
+@lru_cache(maxsize=512)
+def reshape_tile_map(in_shape: tuple[int, ...], out_shape: tuple[int, ...], elem_bytes: float) -> ReshapeTileMap:
+    """The segment map of a tiled reshape, as tt-metal's host builds it, averaged over output tiles.
+
+    tt-metal ``data_movement/reshape_view/device/reshape_tiled_program_factory.cpp``
+    (``reshape_map_output_page``): both shapes squeezed to rank 3; for each output tile the
+    logical elements are walked row by row and grouped into segments, each contiguous in both
+    tiles' face layouts (so at most a 16-element face line) and from one input tile; the
+    segments are grouped by input tile.  At most :data:`_RESHAPE_SAMPLE` output tiles, evenly
+    spaced, are walked; the figures are their means.
+
+    Args:
+        in_shape / out_shape: logical shapes (elements); equal volumes.
+        elem_bytes: bytes per element.
+
+    Raises:
+        UnmodeledDeviceOp: the volumes differ.
+    """
+    ci_n, hi_n, wi_n = _rank3(in_shape)
+    co_n, ho_n, wo_n = _rank3(out_shape)
+    if ci_n * hi_n * wi_n != co_n * ho_n * wo_n:
+        raise UnmodeledDeviceOp(f"reshape of {in_shape} to {out_shape}: volumes differ")
+    wti, hti = _cdiv(wi_n, TILE), _cdiv(hi_n, TILE)
+    wto, hto = _cdiv(wo_n, TILE), _cdiv(ho_n, TILE)
+    n_out = co_n * hto * wto
+    step = max(1, n_out // _RESHAPE_SAMPLE)
+    sample = range(0, n_out, step)
+    pages = segs = unaligned = 0.0
+    most = 0
+    for p in sample:
+        c, rest = divmod(p, hto * wto)
+        ht, wt = divmod(rest, wto)
+        ho0, wo0 = ht * TILE, wt * TILE
+        seen: set[int] = set()
+        n_seg = 0
+        prev: tuple[int, int, int] | None = None  # (input page, next input offset, next output offset)
+        for ho in range(ho0, min(ho_n, ho0 + TILE)):
+            for a in range(wo0, min(wo_n, wo0 + TILE), 16):
+                b = min(wo_n, wo0 + TILE, a + 16)
+                flat = (c * ho_n + ho) * wo_n + a
+                wo = a
+                while wo < b:
+                    ci, r = divmod(flat, hi_n * wi_n)
+                    hi, wi = divmod(r, wi_n)
+                    run = min(b - wo, wi_n - wi, 16 - wi % 16)
+                    page = ci * hti * wti + (hi // TILE) * wti + wi // TILE
+                    oi, oo = _faced(hi, wi), _faced(ho, wo)
+                    if prev is None or prev != (page, oi, oo):
+                        n_seg += 1
+                        if (oi * elem_bytes) % 16 != (oo * elem_bytes) % 16:
+                            unaligned += run * elem_bytes
+                        seen.add(page)
+                    elif (oi * elem_bytes) % 16 != (oo * elem_bytes) % 16:
+                        unaligned += run * elem_bytes
+                    prev = (page, oi + run, oo + run)
+                    flat += run
+                    wo += run
+        pages += len(seen)
+        segs += n_seg
+        most = max(most, n_seg)
+    n = len(sample)
+    return ReshapeTileMap(n_out, pages / n, segs / n, unaligned / n, 16 * most)
+
+
+def _tiled_reshape(op: DeviceOp, hw: Hardware, c: Constants, src: TensorInfo, out: TensorInfo) -> _Work:
+    """Tiled reshape: per output tile a mapping page, each input tile it draws from, its segments, one write.
+
+    tt-metal ``reshape_view/device/device/dataflow/reader_reshape_tiled.cpp`` and
+    ``writer_reshape_tiled.cpp``; output tiles split over the grid
+    (``split_work_to_cores``, the op's cores).  The mapping and input circular buffers hold one
+    page each (``reader_cb_len = 1`` in the program factory), so reader and writer take turns
+    and a tile's steps add up.  Per output tile (:func:`reshape_tile_map`):
+
+    * the reader reads its mapping page from DRAM and waits (latency + transfer);
+    * per input tile drawn from, the reader reads it and waits (latency + transfer); the writer
+      drains its self-writes (``noc_async_write_barrier``) before it pops the page, and the
+      one-page hand-off between the two cores costs ``page_handoff`` cycles (fitted);
+    * per segment the writer issues a NoC self-write (``tt_memmove``: one NoC transaction when
+      source and destination agree modulo 16 B), or copies the bytes on its RISC-V core
+      (``fill_byte`` cycles per byte);
+    * the scratch tile is written out and waited for (latency + transfer).
+    """
+    m = reshape_tile_map(tuple(src.shape), tuple(out.shape), _bpe(src))
+    cores = max(1, op.cores)
+    tiles = _cdiv(m.out_pages, cores)
+    dram_lat = hw.dram_latency_cycles
+    w = _Work(units=max(1, tiles))
+    map_read = dram_lat + _xfer(hw, 1, m.map_bytes)
+    w.read = map_read + m.in_pages * (_latency(hw, src) + _xfer(hw, 1, tile_bytes(src)))
+    w.compute = (m.in_pages * _k(c, "page_handoff", op.arch) + m.segments * hw.noc_txn_cycles
+                 + m.unaligned_bytes * _k(c, "fill_byte", op.arch))
+    w.write = _latency(hw, out) + _xfer(hw, 1, tile_bytes(out))
+    w.core = tiles * (w.read + w.compute + w.write)
+    w.read, w.compute, w.write = w.read * tiles, w.compute * tiles, w.write * tiles
+    w.units = 1
+    return w
+
+
+def _rm_reshape(op: DeviceOp, hw: Hardware, c: Constants, src: TensorInfo, out: TensorInfo) -> _Work:
+    """Row-major reshape: a kernel reads each input stick (a wait each) and repacks it into output sticks.
+
+    tt-metal ``data_movement/reshape_view/device/reshape_rm_program_factory.cpp`` and
+    ``device/device/rm_reshape_interleaved.cpp`` (no pipelining inside the kernel): each core
+    takes ``ceil(rows / cores)`` input sticks, raised until they end on an output stick; when
+    one stick width divides the other (``can_use_dual_kernel``) the core runs the kernel on
+    both data-movement RISC-Vs, each on half of the core's sticks (the half of its input sticks
+    when the source is wider, else of its output sticks).  Per input stick: a read and
+    ``noc_async_read_barrier`` (latency + transfer of the stick, or of
+    ``((bytes - 1) & ~63) + 128`` bytes when it is not 64-B aligned in DRAM, 16-B in L1); its
+    bytes copied into the output stick buffer (``fill_byte`` cycles per byte); per output stick
+    completed, a write, which the next copy waits for (``noc_async_write_barrier``: latency +
+    transfer).  Equal stick widths are a stick-for-stick copy (:func:`_sticks`).
     """
     if src.padded[-1] == out.padded[-1] or not src.padded or not out.padded:
         return _sticks(op, hw, c, src, out)
     cores = max(1, op.cores)
-    in_sticks = _cdiv(src.rows, cores)
-    out_sticks = _cdiv(out.rows, cores)
     in_bytes, out_bytes = page_bytes(src), page_bytes(out)
+    in_rows = max(1, src.rows)
+    # rows per core: ceil(rows / cores), raised until the core's bytes end on an output stick
+    per_core = _cdiv(in_rows, cores)
+    in_b, out_b = int(round(in_bytes)), max(1, int(round(out_bytes)))
+    while (per_core * in_b) % out_b and per_core < in_rows:
+        per_core += 1
+    per_core = min(per_core, in_rows)
+    dual = in_b % out_b == 0 or out_b % in_b == 0
+    if dual:
+        # two instances of the kernel per core (both data-movement RISC-Vs), each half of the core's
+        # input sticks (source wider than destination) or half of its output sticks
+        if in_b >= out_b:
+            in_sticks = per_core - per_core // 2
+        else:
+            out_core = per_core * in_b // out_b
+            in_sticks = per_core - (out_core // 2) * out_b // in_b
+    else:
+        in_sticks = per_core
+    out_sticks = _cdiv(in_sticks * in_b, out_b)
+    # a DRAM source not 64-B aligned is read 64-B aligned: ((size - 1) & ~63) + 128 bytes; in L1 likewise at 16 B
+    align = 64 if src.in_dram else 16
+    read_bytes = in_b if in_b % align == 0 else ((in_b - 1) // 64) * 64 + 128
     w = _Work(units=1)
-    w.read = in_sticks * _stick_read(hw, c, src, in_bytes) if not _local(src) else 0.0
+    w.read = in_sticks * (_latency(hw, src) + _xfer(hw, 1, read_bytes)) if not _local(src) else 0.0
     w.write = out_sticks * (_latency(hw, out) + _xfer(hw, 1, out_bytes)) if not _local(out) else 0.0
     w.compute = in_sticks * in_bytes * _k(c, "fill_byte", op.arch)
     w.core = w.read + w.write + w.compute
