@@ -182,3 +182,58 @@ def test_tiled_reshape_per_output_tile_is_map_read_input_tiles_segments_and_writ
     per_tile = (lat + xfer(640) + 20 * (lat + xfer(2048) + C.get("page_handoff", "wormhole_b0"))
                 + 40 * wh.noc_txn_cycles + lat + xfer(2048))
     assert e.ns == pytest.approx(C.get("launch_ns", "wormhole_b0") + per_tile * wh.ns_per_cycle, rel=1e-9)
+
+
+def _pipe(n, *stages):
+    return sum(stages) + (n - 1) * max(stages)
+
+
+def test_binary_ng_on_uneven_shards_runs_the_interleaved_path():
+    # bh20_oft.csv: a subtract of two [1408, 1792] bf16 tensors height-sharded on 20 cores, shards of 96 rows:
+    # 1408 % 96 = 64, uneven, so binary_ng treats them as interleaved (is_native_L1_sharding): the
+    # 44 x 56 = 2464 output tiles split over the 20 cores (124 on the busiest), each input tile read from a
+    # remote L1 bank (one wait for both), the output tile written back over the NoC.
+    def op(rows):
+        a = _t((1, 1, rows, 1792), buf="l1", mem="height_sharded")
+        o = _t((1, 1, rows, 1792), buf="l1", mem="height_sharded", shard=(96, 1792), shard_cores=20)
+        return DeviceOp("BinaryNgDeviceOperation", "blackhole", 20, 20, (a, a), (o,), None, None,
+                        {"binary_op": "subtract", "scalar": False})
+
+    def xfer(b):
+        return max(BH.noc_txn_cycles, b / BH.core_noc_bytes_per_cycle)
+
+    tile_op = C.get("eltwise_tile", "blackhole")
+    read = BH.l1_latency_cycles + 2 * xfer(2048)
+    write = BH.l1_latency_cycles + xfer(2048)
+    e = predict(op(1408), BH, C)
+    assert e.ns == pytest.approx(C.get("launch_ns", "blackhole")
+                                 + _pipe(124, read, tile_op, write) * BH.ns_per_cycle, rel=1e-9)
+    # 1344 rows = 14 shards of 96: even, so each core computes its own 3 x 56 tiles in place.
+    e2 = predict(op(1344), BH, C)
+    assert e2.ns == pytest.approx(C.get("launch_ns", "blackhole") + 168 * tile_op * BH.ns_per_cycle, rel=1e-9)
+
+
+def test_binary_ng_row_broadcast_fills_each_broadcast_tile_on_the_reader():
+    # [7680, 256] + [1, 256] bf16 in DRAM on a 20-core Blackhole: 1920 output tiles, 96 per core.  Per tile the
+    # reader reads both tiles (one wait), then copies the broadcast tile's first row over its other 31 rows:
+    # 31 x 32 x 2 = 1,984 B at fill_byte cycles per byte (fill_tile_with_first_row_bfloat16).  On a Wormhole
+    # with bf16 operands the unpacker broadcasts the row (BCAST_LLK): no copy.
+    a = _t((1, 1, 7680, 256))
+    b = _t((1, 1, 1, 256))
+    o = _t((1, 1, 7680, 256))
+    attrs = {"binary_op": "add", "scalar": False}
+
+    def xfer(hw, n):
+        return max(hw.noc_txn_cycles, n / hw.core_noc_bytes_per_cycle)
+
+    e = predict(DeviceOp("BinaryNgDeviceOperation", "blackhole", 20, 20, (a, b), (o,), None, None, attrs), BH, C)
+    read = BH.dram_latency_cycles + 2 * xfer(BH, 2048) + 1984 * C.get("fill_byte", "blackhole")
+    write = BH.dram_latency_cycles + xfer(BH, 2048)
+    core = _pipe(96, read, C.get("eltwise_tile", "blackhole"), write) * BH.ns_per_cycle
+    assert e.terms["noc"] + e.terms["compute"] == pytest.approx(core, rel=1e-9)
+    wh = for_device("wormhole_b0", 20, board="n150")
+    e_wh = predict(DeviceOp("BinaryNgDeviceOperation", "wormhole_b0", 20, 20, (a, b), (o,), None, None, attrs), wh, C)
+    read_wh = wh.dram_latency_cycles + 2 * xfer(wh, 2048)
+    write_wh = wh.dram_latency_cycles + xfer(wh, 2048)
+    core_wh = _pipe(96, read_wh, C.get("eltwise_tile", "wormhole_b0"), write_wh) * wh.ns_per_cycle
+    assert e_wh.terms["noc"] + e_wh.terms["compute"] == pytest.approx(core_wh, rel=1e-9)

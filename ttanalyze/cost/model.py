@@ -336,6 +336,63 @@ def _sfpu_cycles(c: Constants, arch: str, unary_ops: list[str], notes: list[str]
     return total
 
 
+_NG_CODES = frozenset({"BinaryNgDeviceOperation", "TernaryDeviceOperation", "WhereDeviceOperation"})
+
+
+def _native_sharding(op: DeviceOp) -> bool:
+    """Whether an eltwise op reads and writes its L1 shards in place (else it runs the interleaved path).
+
+    binary_ng and ternary (tt-metal ``eltwise/binary_ng/device/binary_ng_utils.cpp``
+    ``is_native_L1_sharding`` / ``is_uneven``, ``get_shard_specs``: "treat as interleaved"
+    otherwise): the output sharded in L1, no tensor in DRAM, and every sharded tensor even:
+    its padded volume but the last dim a multiple of the shard height, its last dim of the
+    shard width (an input whose shard the row does not give takes the output's).  Other
+    eltwise ops: always native.
+    """
+    if op.op_code not in _NG_CODES:
+        return True
+    out = op.outputs[0]
+    if not out.sharded or out.in_dram or any(t.in_dram and t.sharded for t in op.inputs):
+        return False
+    for t in (*op.inputs, out):
+        if not t.sharded:
+            continue
+        shard = t.shard_shape or (out.shard_shape if tuple(t.padded) == tuple(out.padded) else None)
+        if not shard or len(t.padded) < 2:
+            return False
+        h, wd = shard
+        if h <= 0 or wd <= 0 or prod(t.padded[:-1]) % h or t.padded[-1] % wd:
+            return False
+    return True
+
+
+def _row_broadcast(op: DeviceOp) -> TensorInfo | None:
+    """The operand of a binary op broadcast along H (one logical row, the output's width), else None.
+
+    tt-metal binary_ng ``SubtileBroadcastType::ROW_A`` / ``ROW_B``.
+    """
+    if len(op.inputs) < 2 or not op.outputs:
+        return None
+    out = op.outputs[0]
+    if len(out.shape) < 2 or out.shape[-2] <= 1:
+        return None
+    for t in op.inputs[:2]:
+        if len(t.shape) >= 2 and t.shape[-2] == 1 and t.shape[-1] == out.shape[-1] and t.layout == "tile":
+            return t
+    return None
+
+
+def _llk_row_broadcast(op: DeviceOp) -> bool:
+    """Whether binary_ng broadcasts the row in the unpacker (``BCAST_LLK``) rather than on the reader.
+
+    tt-metal ``binary_ng_program_factory.cpp`` ``is_llk_bcast``: bf16 operands and output; on
+    Blackhole the row and scalar broadcasts stay on the reader (``uses_movb2d``).
+    """
+    if op.arch == "blackhole":
+        return False
+    return all(t.dtype == "bf16" for t in (*op.inputs[:2], op.outputs[0]))
+
+
 def _eltwise(op: DeviceOp, hw: Hardware, c: Constants, kind: str) -> _Work:
     """Unary, binary (legacy and binary_ng), ternary, typecast, copy.
 
@@ -344,21 +401,35 @@ def _eltwise(op: DeviceOp, hw: Hardware, c: Constants, kind: str) -> _Work:
     ``eltwise_tile`` + the SFPU cost of each fused unary op (``sfpu_exp``,
     ``sfpu_heavy`` for other transcendental ops, nothing for light ones), the writer
     writes the tile.  A binary op with a scalar operand first fills one tile
-    with the scalar on a RISC-V core (``scalar_fill`` cycles).
+    with the scalar on a RISC-V core (``scalar_fill`` cycles).  binary_ng with
+    shards it cannot use in place (:func:`_native_sharding`) reads and writes every
+    tile through the NoC, the output's tiles split evenly over its cores.  A row
+    broadcast the unpacker does not do (:func:`_llk_row_broadcast`) costs the reader a
+    copy of the first row over the other 31 rows of each broadcast tile
+    (``reader_interleaved_row_bcast.cpp``, ``fill_tile_with_first_row``: ``fill_byte``
+    cycles per byte written).
     """
     out = op.outputs[0]
     w = _Work()
-    n = _per_core_units(out, op.cores) if out.layout == "tile" else _cdiv(out.elements / (TILE * TILE), op.cores)
+    native = _native_sharding(op)
+    if native:
+        n = _per_core_units(out, op.cores) if out.layout == "tile" else _cdiv(out.elements / (TILE * TILE), op.cores)
+    else:
+        n = _cdiv(out.tiles if out.layout == "tile" else out.elements / (TILE * TILE), max(1, op.cores))
     w.units = max(1, n)
-    remote = [t for t in op.inputs if not _local(t)]
+    remote = [t for t in op.inputs if not (native and _local(t))]
     if remote:
         w.read = max(_latency(hw, t) for t in remote) + sum(_xfer(hw, 1, tile_bytes(t)) for t in remote)
+    bcast = _row_broadcast(op) if kind == "binary" else None
+    if bcast is not None and not _llk_row_broadcast(op):
+        # the reader copies the tile's first row over the other 31 on its RISC-V core, per output tile
+        w.read += (TILE * TILE - TILE) * _bpe(bcast) * _k(c, "fill_byte", op.arch)
     unary = list(op.attrs.get("unary_ops") or [])
     w.compute = _k(c, "eltwise_tile", op.arch) + _sfpu_cycles(c, op.arch, unary, w.notes)
     bop = op.attrs.get("binary_op")
     if kind == "binary" and bop is not None and str(bop) not in FPU_BINARY:
         w.notes.append(f"binary op '{bop}' costed as one FPU tile op (eltwise_tile)")
-    if not _local(out):
+    if not (native and _local(out)):
         w.write = _latency(hw, out) + _xfer(hw, 1, tile_bytes(out))
     if kind == "binary" and op.attrs.get("scalar"):
         w.extra += _k(c, "scalar_fill", op.arch)
