@@ -237,3 +237,19 @@ def test_binary_ng_row_broadcast_fills_each_broadcast_tile_on_the_reader():
     write_wh = wh.dram_latency_cycles + xfer(wh, 2048)
     core_wh = _pipe(96, read_wh, C.get("eltwise_tile", "wormhole_b0"), write_wh) * wh.ns_per_cycle
     assert e_wh.terms["noc"] + e_wh.terms["compute"] == pytest.approx(core_wh, rel=1e-9)
+
+
+def test_row_invariant_tiled_permute_writes_face_lines_and_pads_the_output_tiles():
+    # integral-image trace: [1, 48, 160, 256] bf16 permuted (2, 1, 0, 3) -> [160, 48, 1, 256], DRAM, 20 cores.
+    # Input tiles 48 x 5 x 8 = 1,920, 96 per core; each has 32 real rows, 64 face lines, one NoC write each,
+    # then a write barrier.  The output's H is 1: each of its 160 x 48 x 8 = 61,440 tiles (3,072 per core)
+    # gets 31 padding rows written as 62 face lines.
+    a = _t((1, 48, 160, 256))
+    o = _t((160, 48, 1, 256))
+    e = predict(DeviceOp("PermuteDeviceOperation", "blackhole", 20, 20, (a,), (o,), None, None,
+                         {"perm": (2, 1, 0, 3)}), BH, C)
+    read = BH.dram_latency_cycles + max(BH.noc_txn_cycles, 2048 / BH.core_noc_bytes_per_cycle)
+    write = 64 * BH.noc_txn_cycles + BH.dram_latency_cycles
+    pad = 3072 * 62 * BH.noc_txn_cycles
+    core = (_pipe(96, read, 0.0, write) + pad) * BH.ns_per_cycle
+    assert e.terms["noc"] + e.terms["compute"] + e.terms["per_core"] == pytest.approx(core, rel=1e-9)

@@ -544,7 +544,10 @@ def _data_movement(op: DeviceOp, hw: Hardware, c: Constants, kind: str) -> _Work
             w = _rm_reshape(op, hw, c, src, out)
         w.dram_io(op)
     elif kind == "permute":
-        if out.layout == "tile":
+        perm = op.attrs.get("perm")
+        if out.layout == "tile" and src.layout == "tile" and _row_invariant(perm, len(src.shape)):
+            w = _permute_rows(op, hw, src, out, tuple(perm))
+        elif out.layout == "tile":
             w = _tile_stream(op, hw, c, 0.0, src, _per_core_units(out, cores))
             if not _local(src):
                 w.read = _latency(hw, src) + _xfer(hw, 2 * TILE, TILE // 2 * _bpe(src))
@@ -552,7 +555,8 @@ def _data_movement(op: DeviceOp, hw: Hardware, c: Constants, kind: str) -> _Work
             w.units = 1
             w.read = 0.0 if _local(src) else _latency(hw, src) + _xfer(hw, _cdiv(src.rows, cores), page_bytes(src))
             w.write = 0.0 if _local(out) else _xfer(hw, _cdiv(out.rows, cores), page_bytes(out))
-        w.dram_io(op)
+        if not w.dram_reads and not w.dram_writes:
+            w.dram_io(op)
     elif kind in ("concat", "slice", "pad", "repeat"):
         if out.layout == "tile":
             w = _tile_stream(op, hw, c, 0.0, src, _per_core_units(out, cores))
@@ -622,6 +626,49 @@ def _data_movement(op: DeviceOp, hw: Hardware, c: Constants, kind: str) -> _Work
     else:  # pragma: no cover - OP_KINDS and this dispatch are kept in step
         raise UnknownDeviceOp(op.op_code)
     w.notes += notes
+    return w
+
+
+def _row_invariant(perm: object, rank: int) -> bool:
+    """A permutation that keeps the last dim and moves the second-to-last (tt-metal's tiled row-invariant permute)."""
+    if not isinstance(perm, (list, tuple)) or len(perm) != rank or rank < 3:
+        return False
+    p = [x % rank if isinstance(x, int) else -1 for x in perm]
+    return sorted(p) == list(range(rank)) and p[-1] == rank - 1 and p[-2] != rank - 2
+
+
+def _permute_rows(op: DeviceOp, hw: Hardware, src: TensorInfo, out: TensorInfo, perm: tuple[int, ...]) -> _Work:
+    """Tiled permute keeping the last dim: each input tile's face lines written to their output tiles.
+
+    tt-metal ``permute/device/kernels/dataflow/writer_permute_interleaved_tiled_row_invariant.cpp``:
+    the input tiles split over the cores; per input tile the reader reads it and waits (latency
+    + transfer); the writer issues one NoC write per real face line (16 elements: real rows x 2
+    face columns) to its place in the output, then waits for them (``noc_async_write_barrier``:
+    the output's latency).  When the dim that becomes the output's H is not a multiple of 32, the
+    last tile row of every output tile column gets its padding rows written as face lines too
+    (``needs_padding``), those tiles split over the cores.  Each write is one NoC transaction
+    (``noc_txn_cycles``); DRAM sees the output in face-line transactions.
+    """
+    rank = len(src.shape)
+    cores = max(1, op.cores)
+    h = src.shape[-2]
+    ht = _cdiv(h, TILE)
+    wt = _cdiv(src.shape[-1], TILE)
+    in_tiles = prod(src.shape[:-2]) * ht * wt
+    tiles = _cdiv(in_tiles, cores)
+    lines = h / ht * 2  # real face lines per input tile, on average
+    w = _Work(units=max(1, tiles))
+    w.read = _latency(hw, src) + _xfer(hw, 1, tile_bytes(src))
+    w.write = lines * hw.noc_txn_cycles + _latency(hw, out)
+    x = src.shape[perm[rank - 2] % rank]
+    if x % TILE:
+        pad_tiles = prod(out.shape[:-2]) * _cdiv(out.shape[-1], TILE)
+        w.extra = _cdiv(pad_tiles, cores) * (TILE - x % TILE) * 2 * hw.noc_txn_cycles
+    line = 16 * _bpe(out)
+    if src.in_dram:
+        w.dram_reads.append((src.bytes, tile_bytes(src)))
+    if out.in_dram:
+        w.dram_writes.append((out.bytes, line))
     return w
 
 
