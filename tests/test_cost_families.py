@@ -253,3 +253,33 @@ def test_row_invariant_tiled_permute_writes_face_lines_and_pads_the_output_tiles
     pad = 3072 * 62 * BH.noc_txn_cycles
     core = (_pipe(96, read, 0.0, write) + pad) * BH.ns_per_cycle
     assert e.terms["noc"] + e.terms["compute"] + e.terms["per_core"] == pytest.approx(core, rel=1e-9)
+
+
+def test_layernorm_multiplying_passes_take_one_fpu_pass_per_fidelity_phase():
+    # wh_clip_encoder_2.csv: LayerNorm of [19, 1280] bf16 with gamma and beta on one Wormhole core, HiFi4, fp32
+    # accumulation.  Wt = 40 tiles, blk = 4 (the largest divisor of 40 up to 4 with fp32 accumulation).  Of the
+    # 7 passes, 5 multiply (the two reductions with their scaler, the square, the scale, gamma): 4 FPU phases
+    # each at HiFi4, so 2 + 5 x 4 = 22 tile ops per tile.  Gamma and beta (40 tiles each, 10 waits) are read once,
+    # spread over the core's 40 tiles; per row one rsqrt (sfpu_heavy) and 3 tile ops; the scaler fill first.
+    wh = for_device("wormhole_b0", 64, board="n150")
+    x = _t((1, 1, 19, 1280))
+    g = _t((1, 1, 1, 1280))
+    op = DeviceOp("LayerNormDeviceOperation", "wormhole_b0", 1, 64, (x, g, g), (x,), "HiFi4", True,
+                  {"norm": "layer"})
+    e = predict(op, wh, C)
+
+    def xfer(n, b):
+        return n * max(wh.noc_txn_cycles, b / wh.core_noc_bytes_per_cycle)
+
+    lat = wh.dram_latency_cycles
+    tile_op = C.get("eltwise_tile", "wormhole_b0")
+    read = lat / 4 + xfer(1, 2048) + 2 * (10 * lat + xfer(40, 2048)) / 40
+    compute = 22 * tile_op
+    write = lat + xfer(1, 2048)
+    extra = 3 * tile_op + C.get("sfpu_heavy", "wormhole_b0") + C.get("scalar_fill", "wormhole_b0")
+    core = _pipe(40, read, compute, write) + extra
+    assert e.ns == pytest.approx(C.get("launch_ns", "wormhole_b0") + core * wh.ns_per_cycle, rel=1e-9)
+    lofi = predict(DeviceOp("LayerNormDeviceOperation", "wormhole_b0", 1, 64, (x, g, g), (x,), "LoFi", True,
+                            {"norm": "layer"}), wh, C)
+    core_lofi = _pipe(40, read, 7 * tile_op, write) + extra  # LoFi: one phase, 7 tile ops
+    assert lofi.ns == pytest.approx(C.get("launch_ns", "wormhole_b0") + core_lofi * wh.ns_per_cycle, rel=1e-9)

@@ -425,14 +425,14 @@ def test_reduce_dims_by_rank():
     # H (dim 1) 128 rows of 2 tiles: per-row work differs, so the two must cost differently.
     x = _t((1, 64, 4096), dtype="bf16")
     hw, c = for_device("wormhole_b0", 64), _constants()
-    w_list = predict(DeviceOp("ReduceDeviceOperation", "wormhole_b0", 1, 64, (x,), (_t((1, 64, 32)),),
+    w_list = predict(DeviceOp("ReduceDeviceOperation", "wormhole_b0", 1, 64, (x,), (_t((1, 64, 32)),), "HiFi4",
                               attrs={"dim": [2]}), hw, c)
-    w_enum = predict(DeviceOp("ReduceDeviceOperation", "wormhole_b0", 1, 64, (x,), (_t((1, 64, 32)),),
+    w_enum = predict(DeviceOp("ReduceDeviceOperation", "wormhole_b0", 1, 64, (x,), (_t((1, 64, 32)),), "HiFi4",
                               attrs={"dim": "w"}), hw, c)
-    h = predict(DeviceOp("ReduceDeviceOperation", "wormhole_b0", 1, 64, (x,), (_t((1, 32, 4096)),),
+    h = predict(DeviceOp("ReduceDeviceOperation", "wormhole_b0", 1, 64, (x,), (_t((1, 32, 4096)),), "HiFi4",
                          attrs={"dim": 1}), hw, c)
     assert w_list.ns == w_enum.ns and h.ns != w_list.ns and not w_list.notes
-    none = predict(DeviceOp("ReduceDeviceOperation", "wormhole_b0", 1, 64, (x,), (_t((1, 64, 32)),)), hw, c)
+    none = predict(DeviceOp("ReduceDeviceOperation", "wormhole_b0", 1, 64, (x,), (_t((1, 64, 32)),), "HiFi4"), hw, c)
     assert none.ns == w_enum.ns and none.notes == ("reduce dim not given: W assumed",)
 
 

@@ -175,6 +175,7 @@ SFPU_LIGHT = frozenset({"relu", "relu6", "relu_max", "relu_min", "abs", "neg", "
                         "sub", "subtract", "eq", "ne", "gt", "lt", "ge", "le", "where", "logical_not"})
 # Binary ops the FPU runs as one tile op (``eltwise_tile``); others are costed the same and noted.
 FPU_BINARY = frozenset({"add", "subtract", "multiply", "sub", "mul", "rsub", "bias_gelu"})
+_FPU_MULTIPLY = frozenset({"multiply", "mul"})
 
 
 def unary_name(name: str) -> str:
@@ -401,7 +402,9 @@ def _eltwise(op: DeviceOp, hw: Hardware, c: Constants, kind: str) -> _Work:
     ``eltwise_tile`` + the SFPU cost of each fused unary op (``sfpu_exp``,
     ``sfpu_heavy`` for other transcendental ops, nothing for light ones), the writer
     writes the tile.  A binary op with a scalar operand first fills one tile
-    with the scalar on a RISC-V core (``scalar_fill`` cycles).  binary_ng with
+    with the scalar on a RISC-V core (``scalar_fill`` cycles).  A multiply takes
+    ``eltwise_tile`` once per math-fidelity phase (the FPU multiplies in 1 to 4
+    phases, LoFi to HiFi4).  binary_ng with
     shards it cannot use in place (:func:`_native_sharding`) reads and writes every
     tile through the NoC, the output's tiles split evenly over its cores.  A row
     broadcast the unpacker does not do (:func:`_llk_row_broadcast`) costs the reader a
@@ -425,8 +428,10 @@ def _eltwise(op: DeviceOp, hw: Hardware, c: Constants, kind: str) -> _Work:
         # the reader copies the tile's first row over the other 31 on its RISC-V core, per output tile
         w.read += (TILE * TILE - TILE) * _bpe(bcast) * _k(c, "fill_byte", op.arch)
     unary = list(op.attrs.get("unary_ops") or [])
-    w.compute = _k(c, "eltwise_tile", op.arch) + _sfpu_cycles(c, op.arch, unary, w.notes)
     bop = op.attrs.get("binary_op")
+    # an FPU multiply takes one pass per math-fidelity phase (LoFi 1 .. HiFi4 4); add and subtract one
+    phases = _fidelity_passes(op, w.notes) if kind == "binary" and str(bop) in _FPU_MULTIPLY else 1
+    w.compute = phases * _k(c, "eltwise_tile", op.arch) + _sfpu_cycles(c, op.arch, unary, w.notes)
     if kind == "binary" and bop is not None and str(bop) not in FPU_BINARY:
         w.notes.append(f"binary op '{bop}' costed as one FPU tile op (eltwise_tile)")
     if not (native and _local(out)):
@@ -1221,6 +1226,9 @@ def _pool(op: DeviceOp, c: Constants) -> _Work:
 
 
 _PASSES = {"layer": 7, "rms": 4, "softmax": 5, "reduce": 1}
+# Of those, the passes that multiply on the FPU (reductions with their scaler, squares, scales, gamma), which take
+# one FPU pass per math-fidelity phase; the others (max, subtract, add) take one.
+_MULT_PASSES = {"layer": 5, "rms": 4, "softmax": 2, "reduce": 1}
 
 
 def reduce_dim(dim: object, rank: int) -> str | None:
@@ -1266,12 +1274,17 @@ def _norm(op: DeviceOp, hw: Hardware, c: Constants, kind: str) -> _Work:
     No constant of its own: per core, each tile row of ``Wt`` tiles is read
     (LayerNorm and softmax: x and a fused residual or mask in blocks of ``blk``
     tiles, the largest divisor of Wt up to 8, 4 with fp32 accumulation, one
-    wait per block, and gamma / beta once per core, tt-metal
+    wait per block, and gamma / beta once per core (spread over the core's
+    tiles: the reader fetches them while the compute kernel runs), tt-metal
     ``layernorm/device/kernels/dataflow/reader_unary_interleaved_ln.cpp``; a
     reduce tile by tile, a wait each), run through
     the kernel's passes (LayerNorm 7: mean, centre, square, variance, scale,
     gamma, beta; RMSNorm 4; softmax 5 plus an ``sfpu_exp`` per tile; reduce 1),
-    ``eltwise_tile`` cycles per tile and pass, and written; per row the
+    ``eltwise_tile`` cycles per tile and pass, a pass that multiplies (LayerNorm
+    5: the two reductions with their scaler, square, scale, gamma; RMSNorm 4;
+    softmax 2: the sum and the scale; reduce 1) once per math-fidelity phase
+    (the FPU multiplies in 1-4 phases, LoFi to HiFi4; adds and subtracts in
+    one), and written; per row the
     reduced tile gets an SFPU reciprocal or rsqrt (``sfpu_heavy``, not for a
     plain reduce) and 3 more tile ops; the reader first fills the reduce's
     scaler tile (``scalar_fill``).
@@ -1308,7 +1321,10 @@ def _norm(op: DeviceOp, hw: Hardware, c: Constants, kind: str) -> _Work:
     if kind == "norm" and norm not in ("layer", "rms"):
         notes.append(f"norm type {norm or 'not given'}: LayerNorm assumed")
         norm = "layer"
-    passes = _PASSES["reduce" if kind == "reduce" else "softmax" if kind == "softmax" else norm]
+    key = "reduce" if kind == "reduce" else "softmax" if kind == "softmax" else norm
+    passes = _PASSES[key]
+    fid = _fidelity_passes(op, notes)
+    pass_ops = passes - _MULT_PASSES[key] + _MULT_PASSES[key] * fid
     w = _Work(units=max(1, rows_pc * per_row), notes=notes)
     if kind == "reduce":
         streams = [t for t in op.inputs if not _local(t) and t.tiles > 1] or ([a] if not _local(a) else [])
@@ -1321,10 +1337,11 @@ def _norm(op: DeviceOp, hw: Hardware, c: Constants, kind: str) -> _Work:
             t for t in op.inputs[1:] if not _local(t) and _cdiv(t.rows, TILE) > 1]
         once = [t for t in op.inputs[1:] if not _local(t) and _cdiv(t.rows, TILE) <= 1]
         w.read = sum(_latency(hw, t) / blk + _xfer(hw, 1, tile_bytes(t)) for t in streams)
-        w.extra += sum(_cdiv(_cdiv(t.padded[-1], TILE), blk) * _latency(hw, t)
-                       + _xfer(hw, _cdiv(t.padded[-1], TILE), tile_bytes(t)) for t in once)
+        # gamma / beta: read by the reader once per core while the compute kernel works on the first rows
+        w.read += sum(_cdiv(_cdiv(t.padded[-1], TILE), blk) * _latency(hw, t)
+                      + _xfer(hw, _cdiv(t.padded[-1], TILE), tile_bytes(t)) for t in once) / max(1, rows_pc * per_row)
     tile_op = _k(c, "eltwise_tile", arch)
-    w.compute = passes * tile_op + (_k(c, "sfpu_exp", arch) if kind == "softmax" else 0.0)
+    w.compute = pass_ops * tile_op + (_k(c, "sfpu_exp", arch) if kind == "softmax" else 0.0)
     if not _local(out):
         w.write = (_latency(hw, out) + _xfer(hw, 1, tile_bytes(out))) * (1.0 if kind != "reduce" else 1.0 / per_row)
     per_row_ops = 3 * tile_op + (_k(c, "sfpu_heavy", arch) if kind != "reduce" else 0.0)
