@@ -283,3 +283,28 @@ def test_layernorm_multiplying_passes_take_one_fpu_pass_per_fidelity_phase():
                             {"norm": "layer"}), wh, C)
     core_lofi = _pipe(40, read, 7 * tile_op, write) + extra  # LoFi: one phase, 7 tile ops
     assert lofi.ns == pytest.approx(C.get("launch_ns", "wormhole_b0") + core_lofi * wh.ns_per_cycle, rel=1e-9)
+
+
+def test_mcast_matmul_writer_overlaps_the_last_k_block():
+    # bh_8xp150_deepseek_v3_d_p.csv: [3200, 4096] bf16 x [4096, 7168] bfp8 -> bf16 in DRAM, mcast_2d on 11 x 10
+    # cores, per core 10 x 21 output tiles, K = 128 tiles in blocks of 8 (16 K blocks), subblocks of 1 x 7
+    # (30 per block), HiFi2.  The writer takes each subblock as the last K block packs it, so only
+    # max(write - compute_block, write / 30) of its 210-tile write follows the K loop.
+    p150 = for_device("blackhole", 110, board="p150")
+    a = _t((1, 1, 3200, 4096))
+    b = _t((1, 1, 4096, 7168), dtype="bfp_bf8")
+    o = _t((1, 1, 3200, 7168))
+    pc = {"kind": "mcast_2d", "in0_block_w": 8, "out_subblock_h": 1, "out_subblock_w": 7, "per_core_m": 10,
+          "per_core_n": 21, "grid": (11, 10), "fuse_batch": False}
+    e = predict(DeviceOp("MatmulDeviceOperation", "blackhole", 110, 110, (a, b), (o,), "HiFi2", False,
+                         {"program_config": pc, "packer_l1_acc": True}), p150, C)
+
+    def xfer(n, size):
+        return n * max(p150.noc_txn_cycles, size / p150.core_noc_bytes_per_cycle)
+
+    read = p150.dram_latency_cycles + xfer(80, 2048) + xfer(8 * 21, 1088) + C.get("mm_block", "blackhole")
+    step = max(7 * C.get("mm_cycles_per_pass", "blackhole") * 2, 8 * C.get("mm_unpack_tile", "blackhole"))
+    compute = 30 * 8 * step
+    write = 210 * C.get("mm_out_tile", "blackhole")
+    core = _pipe(16, read, compute) + max(write - compute, write / 30)
+    assert e.ns == pytest.approx(C.get("launch_ns", "blackhole") + core * p150.ns_per_cycle, rel=1e-9)

@@ -184,9 +184,9 @@ def test_cli_mlp_o0_o2_report(cli):
 def test_cli_threshold_violation_exit_1(cli):
     r = cli("diff", path("transformer_ffn_o0"), path("transformer_ffn_o2"))
     assert r.exit_code == 1
-    assert "predicted latency: 298.79 us -> 322.74 us (+8.0%) exceeds --max-latency-increase 5%" in r.stdout
+    assert "predicted latency: 318.52 us -> 351.39 us (+10.3%) exceeds --max-latency-increase 5%" in r.stdout
     assert cli("diff", path("transformer_ffn_o0"), path("transformer_ffn_o2"),
-               "--max-latency-increase", "10%").exit_code == 0
+               "--max-latency-increase", "15%").exit_code == 0
     assert cli("diff", path("transformer_ffn_o0"), path("transformer_ffn_o2"),
                "--max-latency-increase", "off").exit_code == 0
     # back from o2 to o0: peak L1, the largest CB region and DRAM traffic all grow

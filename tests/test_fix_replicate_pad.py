@@ -273,11 +273,11 @@ def test_fix_effects_cb_and_latency(seed):
     assert sc.effect.after["dram_bytes"] == 136_765_440
     # constant-pad: one row-major ttnn.pad
     assert cp.effect.after["cb_per_core"] == 35_840
-    assert cp.effect.after["latency_ns"] == pytest.approx(2.093e6, rel=0.01)
+    assert cp.effect.after["latency_ns"] == pytest.approx(2.134e6, rel=0.01)
     assert cp.effect.after["dram_bytes"] == 97_689_600
     # what the costed ops of the removed chain take (a lower bound: the embedding and the reshape back
-    # have no cost): the wide reshape and its untilize alone are over 100 ms
-    assert sc.details["removed_latency_ns_lower_bound"] > 100e6
+    # have no cost): the wide reshape and its untilize alone are over 90 ms
+    assert sc.details["removed_latency_ns_lower_bound"] > 90e6
     assert sc.details["removed_unknown_cost"] == ["ttnn.embedding", "ttnn.reshape"]
 
 

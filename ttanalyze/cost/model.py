@@ -1038,7 +1038,12 @@ def _matmul(op: DeviceOp, hw: Hardware, c: Constants) -> _Work:
 
     The busiest core pipelines K-blocks within a batch (reader and compute
     overlap) and batches against the writer:
-    ``pipeline(batches, pipeline(nk, read, compute), write)``.
+    ``pipeline(batches, pipeline(nk, read, compute), write)``, less the part of
+    the last batch's write that overlaps its last K block's compute (the writer
+    takes each output subblock as it is packed:
+    ``reader_bmm_tile_layout_in1_sender_writer_padding.cpp`` waits per subblock),
+    leaving ``max(write - compute_block, write / subblocks)`` exposed; MinimalMatmul
+    keeps its writes in series.
 
     DRAM: a core reads its operands before it writes its output, so the read
     and write times add: ``(R / e_read + W / e_write) / peak / mm_dram_share``.
@@ -1070,6 +1075,10 @@ def _matmul(op: DeviceOp, hw: Hardware, c: Constants) -> _Work:
     if len(op.inputs) > 2:
         w.compute += out_tiles * _k(c, "eltwise_tile", arch) / nk
     w.core = _pipeline(plan.batches, _pipeline(nk, w.read, w.compute), w.write)
+    if w.write > 0 and (op.attrs.get("program_config") or {}).get("kind") != "minimal":
+        # the writer drains each output subblock as the last K block's compute pushes it, so after the last
+        # batch only what outlasts that block's compute is exposed, at least one subblock's share
+        w.core -= w.write - max(w.write - w.compute, w.write / subblocks)
     w.read, w.compute = w.read * nk, w.compute * nk
     w.dram_io(op)
     w.dram_serial = _k(c, "mm_dram_share", arch)
