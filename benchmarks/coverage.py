@@ -4,7 +4,8 @@ The op list is ``ttanalyze/ops/data/ttnn_ops.txt`` (tt-mlir's TTNNOps.td at the 
 its header; ``scripts/ttnn_op_list.py`` writes it).  Everything else comes from the registry
 (:mod:`ttanalyze.ops.registry`): the shape rule (``REGISTRY``), the output-spec model
 (``SPEC_MODELS``), the program model (``CB_MODELS``), how the program model was checked
-(``CHECKS``, else whether the CB accuracy sweep replays the op: ``benchmarks/sweep_instances.py``)
+(the op-level differential campaign's instance count, ``measurements/opdiff/results.jsonl.gz``;
+else ``CHECKS``)
 and whether the cost model knows the device operations it runs (``DEVICE_OPS`` against
 :data:`ttanalyze.cost.model.OP_KINDS`).
 
@@ -15,7 +16,6 @@ committed file is stale).  tests/test_ops_coverage.py runs the check.
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -31,7 +31,6 @@ from ttanalyze.programs import NO_PROGRAM  # noqa: E402
 
 OP_LIST = ROOT / "ttanalyze" / "ops" / "data" / "ttnn_ops.txt"
 OUT = ROOT / "docs" / "coverage.md"
-_OP_IN_LINE = re.compile(r'"((?:ttnn|ttcore)\.\w+)"')
 
 
 def dialect_ops() -> tuple[str, list[str]]:
@@ -41,17 +40,13 @@ def dialect_ops() -> tuple[str, list[str]]:
     return source, [f"ttnn.{line.split()[0]}" for line in lines if line and not line.startswith("#")]
 
 
-def swept_ops() -> Counter:
-    """How many instances of each op the CB accuracy sweep replays on the mock device."""
-    from benchmarks.sweep_instances import all_instances
+def campaign_ops() -> Counter:
+    """How many instances of each op the op-level differential campaign measured on the mock device
+    (``measurements/opdiff/results.jsonl.gz``, benchmarks/opdiff.py; draws tt-metal could not allocate
+    and instances the executor could not replay left out)."""
+    from benchmarks.opdiff import load_results
 
-    count: Counter = Counter()
-    for inst in all_instances():
-        lines = inst.text.splitlines()
-        m = _OP_IN_LINE.search(lines[inst.line - 1]) if 0 < inst.line <= len(lines) else None
-        if m:
-            count[m.group(1)] += 1
-    return count
+    return Counter(r["op"] for r in load_results().values() if r["outcome"] not in ("invalid", "not_replayed"))
 
 
 def row(name: str, swept: Counter) -> dict[str, str]:
@@ -70,16 +65,16 @@ def row(name: str, swept: Counter) -> dict[str, str]:
         program = "model"
     else:
         program = "-"
-    if check:
+    if name in swept:
+        checked = f"measured on the mock: opdiff campaign, {swept[name]} instances (docs/accuracy.md)"
+    elif check:
         how, where = check
         checked = {"mock": "measured on the mock", "source": "from source", "none": "no program",
                    "opaque": "opaque"}[how] + f": {where}"
-    elif name in swept:
-        checked = f"measured on the mock: CB accuracy sweep, {swept[name]} instances (docs/accuracy.md)"
     elif program.startswith("none"):
         checked = "no program"
     elif name in CB_MODELS:
-        checked = "its family's measured factory model (docs/accuracy.md); the op itself is not in the sweep"
+        checked = "its family's measured factory model (docs/accuracy.md); the op itself is not in the campaign"
     else:
         checked = "-"
     if name in DEVICE_OPS:
@@ -106,7 +101,7 @@ def render() -> str:
     """The text of docs/coverage.md."""
     assert O.REGISTRY is REGISTRY  # the families are registered by importing ttanalyze.ops
     source, names = dialect_ops()
-    swept = swept_ops()
+    swept = campaign_ops()
     rows = {n: row(n, swept) for n in names}
     modeled = [n for n in names if rows[n]["family"] != "-"]
     with_program = [n for n in names if rows[n]["program"] != "-" and not rows[n]["program"].startswith("opaque")]

@@ -25,7 +25,7 @@ the ids already there.  The device lock is taken per chunk, not for the whole ca
 
 Usage::
 
-    .venv/bin/python benchmarks/opdiff.py run --base 60 [--chunk 30] [--lock $TMPDIR/ttnn-mock.lock]
+    .venv/bin/python benchmarks/opdiff.py run --base 60 [--lock $TMPDIR/ttnn-mock.lock] [--real-kernels]
     .venv/bin/python benchmarks/opdiff.py rescore   # the current model against the stored device results
     .venv/bin/python benchmarks/opdiff.py report    # rewrites the cb-sweep section of docs/accuracy.md
 """
@@ -223,6 +223,7 @@ def _rescore(args) -> None:
             continue
         new = compare(prepare(op, i, gens), device_from_record(rec["device"]))
         new["device"] = rec["device"] | {k: v for k, v in new["device"].items() if k == "l1_intermediate"}
+        new |= {k: rec[k] for k in ("seconds", "build") if k in rec}  # how the device part was measured
         out.append(new)
     tmp = RESULTS.with_suffix(".tmp")
     with gzip.open(tmp, "wt") as f:
@@ -246,6 +247,22 @@ def device_lock(path: str | None):
             fcntl.flock(f, fcntl.LOCK_UN)
 
 
+def merge(args) -> None:
+    """Add the records of ``args.path`` whose ids the committed results lack (or hold as not replayed)."""
+    with device_lock(str(RESULTS_LOCK)):
+        recs = load_results()
+        new = load_results(Path(args.path))
+        added = {k: r for k, r in new.items() if k not in recs or
+                 (recs[k]["outcome"] == "not_replayed" and r["outcome"] != "not_replayed")}
+        recs |= added
+        tmp = RESULTS.with_suffix(".tmp")
+        with gzip.open(tmp, "wt") as f:
+            for r in recs.values():
+                f.write(json.dumps(r, separators=(",", ":")) + "\n")
+        tmp.replace(RESULTS)
+    print(f"merged {len(added)} records; {len(recs)} in all")
+
+
 def run(args) -> None:
     from ttanalyze.executor import client
     from ttanalyze.executor.client import DeviceResult
@@ -253,41 +270,57 @@ def run(args) -> None:
     ok, why = client.available()
     if not ok:
         raise SystemExit(f"executor not available: {why}")
+    env: dict[str, str] = {}
+    if not args.real_kernels:
+        from ttanalyze.executor.stub_toolchain import stub_env
+
+        env = stub_env(client.ttnn_dir(), Path(args.stub_cache))
     # an instance that was not replayed (the analyzer crashed, or the executor could not translate it) is
     # retried: either may be fixed since
-    done = {k for k, r in load_results().items() if r["outcome"] != "not_replayed"}
+    out = Path(args.results) if args.results else RESULTS
+    done = {k for path in {RESULTS, out} for k, r in load_results(path).items() if r["outcome"] != "not_replayed"}
     todo = [(op, i) for op, i in instances(args.base, args.only) if f"{GENERATOR}/{op}/{i}" not in done]
     # interleave ops so every chunk (and a partial campaign) covers them all
     todo.sort(key=lambda t: (t[1], t[0]))
     print(f"{len(done)} done, {len(todo)} to run", flush=True)
     gens = generators()
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    out.parent.mkdir(parents=True, exist_ok=True)
     start = time.monotonic()
-    for c0 in range(0, len(todo), args.chunk):
+    n_chunk = 0
+    while todo:
         if args.max_minutes and time.monotonic() - start > 60 * args.max_minutes:
             print("time budget reached", flush=True)
             break
-        chunk = [prepare(op, i, gens) for op, i in todo[c0:c0 + args.chunk]]
-        t0 = time.monotonic()
+        chunk = [prepare(op, i, gens) for op, i in todo[:args.chunk]]
         devs = []
-        with device_lock(args.lock), client.Executor(timeout=args.timeout) as ex:
+        # the lock is held for at most --hold seconds (then the rest of the chunk waits for the next turn)
+        with device_lock(args.lock), client.Executor(timeout=args.timeout, env=env) as ex:
+            t0 = time.monotonic()
             for p in chunk:
+                if devs and time.monotonic() - t0 > args.hold:
+                    break
                 if p["op"] is None:
                     devs.append(DeviceResult(ok=False, error="not replayed: the analyzer failed", unsupported=True))
                     continue
                 try:
                     t1 = time.monotonic()
                     devs.append(ex.replay(p["op"], p["analysis"]))
-                    p["seconds"] = round(time.monotonic() - t1, 2)
+                    p["seconds"] = round(time.monotonic() - t1, 3)
                 except Exception as exc:  # noqa: BLE001 - a request the client cannot build
                     devs.append(DeviceResult(ok=False, error=f"unsupported: {exc}", unsupported=True))
         dt = time.monotonic() - t0
-        recs = [compare(p, dev) | {"seconds": p.get("seconds")} for p, dev in zip(chunk, devs)]
-        with device_lock(str(RESULTS_LOCK)), gzip.open(RESULTS, "at") as f:
+        todo = todo[len(devs):]
+        build = "real" if args.real_kernels else "stub"
+        recs = [compare(p, dev) | {"seconds": p.get("seconds"), "build": build} for p, dev in zip(chunk, devs)]
+        with device_lock(str(RESULTS_LOCK)), gzip.open(out, "at") as f:
             for r in recs:
                 f.write(json.dumps(r, separators=(",", ":")) + "\n")
+        n_chunk += 1
         bad = sum(1 for r in recs if r["outcome"] not in ("invalid", "not_replayed") and not r.get("exact"))
-        print(f"chunk {c0 // args.chunk + 1}: {len(recs)} instances, device {dt:.0f} s, {bad} not exact", flush=True)
+        print(f"chunk {n_chunk}: {len(recs)} instances, device {dt:.0f} s, {bad} not exact, {len(todo)} left",
+              flush=True)
+        if args.pause:
+            time.sleep(args.pause)  # let the others waiting for the device take it
 
 
 def main() -> None:
@@ -295,12 +328,22 @@ def main() -> None:
     sub = ap.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run", help="run (or resume) the campaign")
     r.add_argument("--base", type=int, default=60, help="instances per op (times the op's weight)")
-    r.add_argument("--chunk", type=int, default=30, help="instances per device session (lock held per chunk)")
+    r.add_argument("--chunk", type=int, default=400, help="instances per device session (lock held per chunk)")
     r.add_argument("--only", help="only ops whose name starts with this")
     r.add_argument("--lock", help=f"flock this file around each chunk's device session (e.g. {DEVICE_LOCK})")
     r.add_argument("--timeout", type=float, default=120.0, help="seconds per replay")
     r.add_argument("--max-minutes", type=float, help="stop starting chunks after this long")
+    r.add_argument("--results", help="append the new records to this file instead of the committed one "
+                                      "(merge it later with `merge`); ids in either are skipped")
+    r.add_argument("--hold", type=float, default=150.0, help="seconds a chunk may hold the device at most")
+    r.add_argument("--pause", type=float, default=5.0, help="seconds between chunks (others take the lock)")
+    r.add_argument("--real-kernels", action="store_true",
+                   help="build the real kernels (default: the stub toolchain, ttanalyze.executor.stub_toolchain)")
+    r.add_argument("--stub-cache", default=str(Path(tempfile.gettempdir()) / "ttanalyze-stub-toolchain"),
+                   help="directory of the stub toolchain's runtime root, templates and kernel cache")
     sub.add_parser("report", help="rewrite the cb-sweep section of docs/accuracy.md from the results")
+    mg = sub.add_parser("merge", help="add the records of a `run --results` file to the committed results")
+    mg.add_argument("path")
     rs = sub.add_parser("rescore", help="re-run the model on the stored device results (after a model fix)")
     rs.add_argument("--only", help="only ops whose name starts with this")
     args = ap.parse_args()
@@ -308,6 +351,8 @@ def main() -> None:
         run(args)
     elif args.cmd == "rescore":
         rescore(args)
+    elif args.cmd == "merge":
+        merge(args)
     else:
         from benchmarks.opdiff_report import main as report_main
 

@@ -784,6 +784,54 @@ def gen_arange(rng: random.Random, i: int) -> Draw:
     return Draw([], [out], attrs, f"{n}/{dtype}/{layout}")
 
 
+def gen_concat_heads(name: str) -> Callable[[random.Random, int], Draw]:
+    """``[B, H, S, D]`` tiled heads -> ``[B, 1, S, H*D]`` (``nlp_concat_heads``) or ``[B, S, H*D]``
+    (``concatenate_heads``); interleaved operands (the model does not cover a sharded input)."""
+    def gen(rng: random.Random, i: int) -> Draw:
+        dtype = rng.choice(("bf16", "bf16", "f32", "bfp_bf8"))
+        b = rng.choice((1, 1, 2, 3, 4, 8))
+        h = rng.choice((1, 2, 3, 4, 8, 12, 16, 32, 71))
+        s = rng.choice((1, 7, 32, 33, 100, 128, 256, 512, 1024, 2048, 4096))
+        d = rng.choice((32, 64, 80, 96, 128, 256))
+        shape = _cap([b, h, s, d])
+        b, h, s, d = shape
+        t = placement(rng, shape, dtype, "tile", ("dram", "l1"), (4, 1))
+        out = (b, 1, s, h * d) if name == "ttnn.nlp_concat_heads" else (b, s, h * d)
+        res = placement(rng, out, dtype, "tile", ("dram", "l1"), (3, 1))
+        return Draw([t], [res], "", f"{_desc(t)}->{_desc(res)}")
+    return gen
+
+
+def gen_kv_cache(name: str) -> Callable[[random.Random, int], Draw]:
+    """``fill_cache(cache [B, H, S, D], input [1, H, s <= S, D])`` and ``update_cache(cache [B, H, S, D],
+    input [1, H, b <= B, D], index [1] ui32)`` with ``batch_offset`` (kv_cache.py's shape rules)."""
+    update = name == "ttnn.update_cache"
+
+    def gen(rng: random.Random, i: int) -> Draw:
+        dtype = rng.choice(("bf16", "bf16", "bfp_bf8", "f32"))
+        b = rng.choice((1, 2, 4, 8, 16, 32, 64))
+        h = rng.choice((1, 2, 4, 8, 16, 32))
+        big_s = 32 * rng.choice((1, 2, 4, 8, 16, 32, 64, 128))
+        d = rng.choice((32, 64, 128, 256))
+        if update:
+            n = rng.choice((1, 4, 8, 16, 32, b)) if b >= 32 else rng.randint(1, b)
+            n = min(n, 32)
+            offset = rng.choice((0, 0, max(0, min(32 - n, b - n))))
+        else:
+            n = rng.choice((1, 5, 32, 100, big_s // 2, big_s))
+            n = max(1, min(n, big_s))
+            offset = rng.randrange(b)
+        cache, x = _cap([b, h, big_s, d]), [1, h, n, d]
+        cache = (cache[0], h, big_s, d) if math.prod(cache) == b * h * big_s * d else (1, h, big_s, d)
+        if update:
+            offset = min(offset, max(0, cache[0] - n))
+        c = dram(cache, dtype)
+        xin = placement(rng, x, dtype, "tile", ("dram", "l1", "height"), (5, 2, 2))
+        ops = [c, xin] + ([dram((1,), "u32", "row_major")] if update else [])
+        return Draw(ops, [], f"batch_offset = {offset} : i32", f"{_desc(c)}<-{_desc(xin)}/off{offset}")
+    return gen
+
+
 def generators() -> dict[str, Callable[[random.Random, int], Draw]]:
     """The generator of every op with a CB model, by op name."""
     g: dict[str, Callable[[random.Random, int], Draw]] = {}
@@ -843,6 +891,10 @@ def generators() -> dict[str, Callable[[random.Random, int], Draw]]:
     g["ttnn.paged_update_cache"] = gen_paged_update_cache
     g["ttnn.nlp_concat_heads_decode"] = gen_nlp_concat_heads_decode
     g["ttnn.nlp_create_qkv_heads_decode"] = gen_nlp_create_qkv_heads_decode
+    g["ttnn.nlp_concat_heads"] = gen_concat_heads("ttnn.nlp_concat_heads")
+    g["ttnn.concatenate_heads"] = gen_concat_heads("ttnn.concatenate_heads")
+    g["ttnn.fill_cache"] = gen_kv_cache("ttnn.fill_cache")
+    g["ttnn.update_cache"] = gen_kv_cache("ttnn.update_cache")
     return g
 
 

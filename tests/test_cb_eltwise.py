@@ -198,6 +198,25 @@ def test_binary_rejects_unsupported_dtype():
     assert p.status == "rejected" and "TT_FATAL" in p.reason
 
 
+def test_binary_rejects_sharded_output_off_tile():
+    # binary_ng's output is tiled: a row-major [1, 263] u32 height shard on one core is refused by the tile
+    # layout's shard check (campaign g1/ttnn.bitwise_xor/9); a [32, 64] row-major shard runs.
+    odd = T([263], "u32", "l1", "height_sharded", (1, 1), [(0, 0, 0, 0)], layout="row_major")
+    p = refused("ttnn.bitwise_xor", [odd, odd], odd, ACT)
+    assert p.status == "rejected" and "must be tile" in p.reason
+    ok = T([32, 64], "u32", "l1", "height_sharded", (1, 1), [(0, 0, 0, 0)], layout="row_major")
+    assert refused("ttnn.bitwise_xor", [ok, ok], ok, ACT).status == "modeled"
+
+
+def test_sign_rejects_integer_input():
+    # validate_integer_input_dtype: SIGN has no integer LLK (campaign g1/ttnn.sign/11, si32 row-major DRAM);
+    # abs of si32 runs (ABS_INT32).
+    x = T([1, 1, 2, 8795], "si32", layout="row_major")
+    p = refused("ttnn.sign", [x], x)
+    assert p.status == "rejected" and "SIGN does not support integer" in p.reason
+    assert program("ttnn.abs", [x], x).factory == "UnaryDeviceOperation::ProgramFactory"
+
+
 # ---------------------------------------------------------------------------
 # Ternary (where)
 # ---------------------------------------------------------------------------

@@ -78,6 +78,21 @@ def test_flash_mla_prefill_takes_head_dim_v():
     assert c.shapes == [(1, 16, 128, 512)]
 
 
+def test_concatenate_heads_refuses_head_size_off_tile():
+    # concatenate_heads.cpp:28 (d80d9482): TT_FATAL(head_size % 32 == 0) (campaign g1/ttnn.concatenate_heads/0,
+    # head size 80); nlp_concat_heads itself has no such check (64 runs).
+    from ttanalyze.arch import MOCK_P150_TTNN_0_81_1
+    from ttanalyze.programs import program_of
+
+    def prog(op, x, out):
+        a = analyze(parse_text(module_text(BH_SYSTEM_DESC, single_op_func(op, [x], [out])), "t.mlir"))
+        return program_of(a, next(o for o in a.program.ops if o.name == op), arch=MOCK_P150_TTNN_0_81_1)
+
+    p = prog("ttnn.concatenate_heads", T(1, 12, 32, 80), T(1, 32, 960))
+    assert p.status == "rejected" and "multiple of 32" in p.reason
+    assert prog("ttnn.concatenate_heads", T(1, 12, 32, 64), T(1, 32, 768)).status == "modeled"
+
+
 def test_heads_ops():
     _, c = check("ttnn.concatenate_heads", [T(1, 12, 128, 64)], [T(1, 128, 768)])
     assert c.shapes == [(1, 128, 768)]

@@ -88,6 +88,18 @@ def _probe(python: str) -> tuple[bool, str]:
     return True, ""
 
 
+def ttnn_dir(python: str | Path | None = None) -> Path | None:
+    """The directory of the ttnn package in the executor interpreter (None when it has none)."""
+    python = str(python or executor_python())
+    code = ("import importlib.util, os; s = importlib.util.find_spec('ttnn'); "
+            "print(os.path.dirname(s.origin) if s else '')")
+    try:
+        out = subprocess.run([python, "-c", code], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return Path(out.stdout.strip()) if out.returncode == 0 and out.stdout.strip() else None
+
+
 def available() -> tuple[bool, str]:
     """Whether the executor can run here, and why not.
 
@@ -320,11 +332,13 @@ class Executor:
         l1_small_size / worker_l1_size / trace_region_size: ``ttnn.open_device``
             arguments (None: ttnn's default).  ``worker_l1_size=1395584`` gives
             the L1 base 177,280 of tt-mlir's Blackhole system_desc.
+        env: variables set in the worker's environment on top of this process's
+            (e.g. ``{"TT_METAL_NULL_KERNELS": "1"}``).
     """
 
     def __init__(self, python: str | Path | None = None, timeout: float = DEFAULT_TIMEOUT,
                  l1_small_size: int | None = None, worker_l1_size: int | None = None,
-                 trace_region_size: int | None = None):
+                 trace_region_size: int | None = None, env: dict[str, str] | None = None):
         self.python = Path(python) if python else executor_python()
         self.timeout = timeout
         self.open_args: list[str] = []
@@ -332,6 +346,7 @@ class Executor:
                         ("--trace-region-size", trace_region_size)):
             if v is not None:
                 self.open_args += [flag, str(int(v))]
+        self.extra_env = dict(env or {})
         self._proc: subprocess.Popen | None = None
         self._log: Any = None
         self._buf = b""
@@ -353,6 +368,7 @@ class Executor:
             env[MOCK_ENV] = str(mock)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), env.get("PYTHONPATH", "")) if p)
         env["PYTHONUNBUFFERED"] = "1"
+        env.update(self.extra_env)
         return env
 
     def start(self) -> dict[str, Any]:

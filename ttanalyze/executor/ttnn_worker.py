@@ -953,6 +953,24 @@ def _concatenate_heads(c: Call):
     return ttnn.transformer.concatenate_heads(c.operand(0), memory_config=c.mc)
 
 
+# Ops that write into an operand and declare no result (TTNNOps.td @19c86fca: FillCacheOp, UpdateCacheOp).
+IN_PLACE_OPS = frozenset({"ttnn.fill_cache", "ttnn.update_cache"})
+
+
+@handler("ttnn.fill_cache", ("batch_offset",))
+def _fill_cache(c: Call):
+    # tt-mlir runtime/lib/ttnn/operations/kv_cache/fill_cache.cpp @19c86fca: ttnn::fill_cache(cache, input,
+    # batch_offset) (the op's batch_offset is fill_cache's batch index)
+    return ttnn.fill_cache(c.operand(0), c.operand(1), int(c.attrs.get("batch_offset", 0)))
+
+
+@handler("ttnn.update_cache", ("batch_offset",))
+def _update_cache(c: Call):
+    # tt-mlir runtime/lib/ttnn/operations/kv_cache/update_cache.cpp @19c86fca: the runtime reads the update
+    # index tensor on the host and passes its value; the operands here are uninitialized, so index 0
+    return ttnn.update_cache(c.operand(0), c.operand(1), 0, batch_offset=int(c.attrs.get("batch_offset", 0)))
+
+
 @handler("ttnn.split_query_key_value_and_split_heads", ("num_heads", "num_kv_heads", "transpose_key"))
 def _split_qkv(c: Call):
     # operands: input, optional kv_input (positional: ODS has a single optional group)
@@ -1160,7 +1178,7 @@ class Worker:
         try:
             fn = check_attrs(req.get("op", ""), req.get("attrs") or {})
             results = req.get("results") or []
-            if not results:
+            if not results and req.get("op") not in IN_PLACE_OPS:
                 raise Unsupported("the request declares no result")
             for filler in req.get("fillers") or []:
                 live.append(create_tensor(filler, self.device))

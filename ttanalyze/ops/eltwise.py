@@ -41,7 +41,7 @@ from ..ir.attrs import UnaryWithParam
 from ..ir.model import Op
 from .cb import CB, CBContext, CBModelError, DeviceRejection, ProgramModel
 from .registry import ShapeError, register, register_cb, tensor_shape
-from .tensors import Tensor, operand, result
+from .tensors import TILE, Tensor, operand, result
 from .work_split import full_grid
 
 _TD = "tt-mlir include/ttmlir/Dialect/TTNN/IR/TTNNOps.td @19c86fca"
@@ -170,8 +170,20 @@ def unary_program(x: Tensor, out: Tensor, grid: tuple[int, int]) -> ProgramModel
 
 @register_cb(tuple(f"ttnn.{n}" for n in UNARY) + ("ttnn.pow_scalar",))
 def unary_cb(ctx: CBContext) -> ProgramModel:
-    """CB model of the IR unary ops (and ``pow_scalar``): :func:`unary_program`."""
-    return unary_program(operand(ctx, 0), result(ctx), ctx.grid)
+    """CB model of the IR unary ops (and ``pow_scalar``): :func:`unary_program`.
+
+    Raises:
+        DeviceRejection: ``sign`` of an integer tensor (``UnaryDeviceOperation::validate_on_program_cache_miss``
+            -> ``validate_integer_input_dtype``: SIGN has no integer LLK; unary_device_operation.cpp:108 at
+            d80d9482, "Unary: UnaryOpType::SIGN does not support integer input dtype", measured in the opdiff
+            campaign, g1/ttnn.sign/11).  The other integer unary ops the campaign draws (abs, neg, relu,
+            logical_not, bitwise_not) run.
+    """
+    x = operand(ctx, 0)
+    if ctx.op.name == "ttnn.sign" and x.dtype.name in _INT:
+        raise DeviceRejection(f"sign of {x.dtype} fails validation (TT_FATAL: Unary: UnaryOpType::SIGN does not "
+                              "support integer input dtype)")
+    return unary_program(x, result(ctx), ctx.grid)
 
 
 # ---------------------------------------------------------------------------
@@ -312,7 +324,7 @@ def binary_program(call: BinaryCall, a: Tensor, b: Tensor, c: Tensor, grid: tupl
     Raises:
         DeviceRejection: dtypes the op rejects (bitwise ops and shifts of
             non-integer tensors, ``pow_tensor``/``atan2`` of integer tensors:
-            TT_FATAL on the mock).
+            TT_FATAL on the mock); a sharded output whose shard is not tile sized.
 
     Measured on mock P150, ttnn 0.81.1: [1,128,768] * [1,128,1] with rsqrt on b
     (DRAM): 4,096 + 4,096 + 2,048 + 4,096 + 4,096 B; [1,8,128,128] + [1,8,128,1],
@@ -323,6 +335,13 @@ def binary_program(call: BinaryCall, a: Tensor, b: Tensor, c: Tensor, grid: tupl
         raise DeviceRejection(f"{call.op} of {a.dtype} fails validation (TT_FATAL: dtype not supported for the binary op)")
     if call.op in ("pow_tensor", "atan2") and a.dtype.name in _INT:
         raise DeviceRejection(f"{call.op} of {a.dtype} fails validation (TT_FATAL: integer inputs not supported)")
+    if c.sharded and (c.shard.shape[0] % TILE or c.shard.shape[1] % TILE):
+        # binary_ng's output spec is TILE at d80d9482 even for row-major inputs, with the sharded memory config
+        # it is given; TensorLayout's shard check (tt_metal/impl/tensor/spec/layout/tensor_layout.cpp:171)
+        # refuses a physical shard that is not tile sized (measured: opdiff campaign, row-major sharded
+        # operands of add, lt, maximum, logical_and, bitwise_*; e.g. g1/ttnn.bitwise_xor/9)
+        raise DeviceRejection(f"{call.op}: Physical shard shape {tuple(c.shard.shape)} must be tile {{32, 32}} "
+                              "sized (TT_FATAL: the binary op's output is tiled)")
     cores = full_grid(grid)
     bcast = subtile_broadcast(a.shape, b.shape)
     native = binary_native_sharding(a, b, c, bcast)

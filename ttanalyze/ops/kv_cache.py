@@ -17,9 +17,9 @@ TTNNOps.cpp`` @19c86fca ``UpdateCacheOp``/``FillCacheOp``/``PagedUpdateCacheOp``
 from __future__ import annotations
 
 from ..ir.model import Op
-from .cb import CB, CBContext, CBModelError, ProgramModel
+from .cb import CB, CBContext, CBModelError, DeviceRejection, ProgramModel
 from .operands import operand_groups, shape_of, tensor_or_none
-from .registry import ShapeError, register, register_cb, register_check
+from .registry import ShapeError, int_attr, register, register_cb, register_check
 from .tensors import TILE, _view, operand
 from .work_split import split_work_to_cores
 
@@ -106,6 +106,35 @@ def paged_fill_cache(op: Op):
     return []
 
 
+_VALIDATE_SRC = "tt-metal ttnn/cpp/ttnn/operations/kv_cache/device/update_cache_device_operation.cpp (d80d9482)"
+
+
+def _validate(ctx: CBContext, cache, x, fill: bool) -> None:
+    """``UpdateKVCacheOperation::validate`` checks the opdiff campaign met (messages as tt-metal prints them).
+
+    Raises:
+        DeviceRejection: fill: a sharded input whose padded sequence is not a multiple of its shard height
+            (line 87), a batch index (the op's ``batch_offset``) not below the cache's batch (line 94);
+            update: a cache batch above the input's padded height (line 134), a non-zero batch offset with a
+            cache batch of 32 or more (line 150).
+    """
+    offset = int_attr(ctx.op, "batch_offset", 0)
+    if fill:
+        if x.sharded and x.padded[-2] % x.shard.shape[0]:
+            raise DeviceRejection("fill_cache: Seq len must be divisible by shard height! (TT_FATAL, "
+                                  f"{_VALIDATE_SRC}:87)")
+        if offset >= cache.padded[0]:
+            raise DeviceRejection(f"fill_cache: Batch index ({offset}) must be less than cache tensor batch size "
+                                  f"({cache.padded[0]}) (TT_FATAL, {_VALIDATE_SRC}:94)")
+        return
+    if cache.padded[0] > x.padded[-2]:
+        raise DeviceRejection(f"update_cache: Cache tensor batch size ({cache.padded[0]}) must be <= input tensor "
+                              f"height ({x.padded[-2]}) (TT_FATAL, {_VALIDATE_SRC}:134)")
+    if offset and cache.padded[0] >= 32:
+        raise DeviceRejection("update_cache: Batch offset must be 0 when cache tensor batch size >= 32 (TT_FATAL, "
+                              f"{_VALIDATE_SRC}:150)")
+
+
 _FILL_SRC = "tt-metal ttnn/cpp/ttnn/operations/kv_cache/device/fill_cache_multi_core_program_factory.cpp (0a991929)"
 
 
@@ -117,6 +146,7 @@ def fill_cache_program(ctx: CBContext) -> ProgramModel:
     tiles) on its shard grid.  Measured: measurements/dialect/results.jsonl.
     """
     cache, x = operand(ctx, 0), operand(ctx, 1)
+    _validate(ctx, cache, x, fill=True)
     io = {"inputs": (cache, x), "outputs": (cache,)}  # in place: the input's tiles are written into the cache
     if x.sharded:
         cores = x.shard.grid
@@ -152,6 +182,7 @@ def update_cache_program(ctx: CBContext) -> ProgramModel:
     grid.  Measured: measurements/dialect/results.jsonl.
     """
     cache, x = operand(ctx, 0), operand(ctx, 1)
+    _validate(ctx, cache, x, fill=False)
     wt = cache.padded[-1] // TILE
     gran = min(2, cache.padded[0])
     b = x.padded[-2]

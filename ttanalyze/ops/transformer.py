@@ -148,9 +148,15 @@ def concat_heads_program(ctx: CBContext) -> ProgramModel:
     source at 0172564a splits ``B * S/32`` blocks).
 
     Raises:
+        DeviceRejection: ``concatenate_heads`` of a head size that is not a multiple of 32.
         CBModelError: a sharded input (the sharded path is not measured).
     """
     x = operand(ctx, 0)
+    if ctx.op.name == "ttnn.concatenate_heads" and x.shape[-1] % TILE:
+        # ttnn/cpp/ttnn/operations/transformer/concatenate_heads/concatenate_heads.cpp:28 (d80d9482):
+        # TT_FATAL(head_size % TILE_SIZE == 0) before nlp_concat_heads runs (measured: opdiff campaign)
+        raise DeviceRejection(f"concatenate_heads: Head size must be a multiple of 32 but was found to be "
+                              f"{x.shape[-1]} (TT_FATAL)")
     if x.sharded:
         raise CBModelError(f"{ctx.op.name}: a sharded input (the factory's sharded path is not modeled)")
     b, h, s, d = x.padded
