@@ -12,7 +12,7 @@ from ttanalyze.ops import registry
 from ttanalyze.ops.cb import CB, ProgramModel, core_range, cores_set
 from ttanalyze.ops.work_split import num_cores_to_corerangeset
 
-from .conftest import analyze_text, findings_of, wh_module
+from .conftest import analyze_text, bh_module, findings_of, wh_module
 
 DRAM = "#ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<{r}x{c}x!ttcore.tile<32x32, bf16>, #dram>, <interleaved>>"
 L1 = "#ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <8x8>, memref<1x{n}x!ttcore.tile<32x32, bf16>, #l1>, <interleaved>>"
@@ -95,3 +95,23 @@ def test_unmodeled_cbs_are_reported():
     a = analyze_text(_program().replace('"ttnn.relu"', '"ttnn.sampling"'))
     [f] = findings_of(a, "TTA011")
     assert f.severity == "info" and "ttnn.sampling" in f.message
+
+
+def test_tta010_counts_kernel_scratchpads():
+    # The opdiff campaign's g1/ttnn.repeat/11 (measurements/opdiff): a repeat of a 614,915-wide si32 row
+    # runs RepeatProgramFactoryHigherDim with ~4.9 MB of kernel scratchpads per core and no static CB;
+    # tt-metal refuses it ("grow to" about 5 MB), so check must too.
+    lay = ("#ttnn.ttnn_layout<(d0, d1, d2, d3) -> (d0 * {r} + d1 * {r} + d2, d3), <1x1>, "
+           "memref<{m}x614915xsi32, #ttnn.buffer_type<dram>>, <interleaved>>")
+    t_in = f"tensor<1x1x1x614915xsi32, {lay.format(r=1, m=1)}>"
+    t_out = f"tensor<3x1x4x614915xsi32, {lay.format(r=4, m=12)}>"
+    body = f"""
+    %0 = "ttnn.repeat"(%arg0) {{repeat_dims = #ttnn.shape<3x1x4x1>}} : ({t_in}) -> {t_out}
+    return %0 : {t_out}"""
+    a = analyze_text(bh_module("", body, f"%arg0: {t_in}", t_out))
+    [f] = findings_of(a, "TTA010")
+    assert f.severity == "error"
+    scratch = a.programs[0].stages[0].extra_l1_per_core
+    assert scratch > a.arch.l1_size and f.data["cb_bytes"] == scratch
+    assert f"kernel scratchpads {scratch:,} B" in f.message
+    assert a.memory.points[0].cb_per_core == scratch

@@ -44,6 +44,8 @@ def _cb_list(program, core) -> str:
              for cb in cbs[:MAX_CB_LIST]]
     if len(cbs) > MAX_CB_LIST:
         parts.append(f"{len(cbs) - MAX_CB_LIST} more")
+    if program.extra_l1_per_core:
+        parts.append(f"kernel scratchpads {fmt.nbytes(program.extra_l1_per_core)}")
     return "; ".join(parts)
 
 
@@ -58,8 +60,13 @@ def cb_overflow(a: Analysis, r: Reporter) -> None:
         live = point.l1_per_core if point else 0
         for n, program in enumerate(prog.stages):
             core, cb_bytes = program.busiest_core()
+            if core is None and program.extra_l1_per_core and program.cores.ranges:
+                core = (program.cores.ranges[0].start.x, program.cores.ranges[0].start.y)  # scratchpads only
             if core is None:
                 continue
+            # kernel scratchpads follow the static CBs in the region (tt-metal allocate_scratchpads runs before
+            # validate_dataflow_buffer_region), on every core of the program
+            cb_bytes += program.extra_l1_per_core
             held = live + program.l1_buffers_per_core
             # tt-metal compares with the lowest *allocated* L1 buffer: with none, only the l1_size check applies.
             summed = arch.l1_size - arch.l1_small_size - held if held else arch.l1_size
