@@ -237,3 +237,34 @@ def test_group_norm_no_mcast_mask_doubles_for_an_unaligned_height():
     # (aligned) 2 tiles.
     assert cb_bytes(model("ttnn.group_norm", 3))[0][-1] == 8192
     assert cb_bytes(model("ttnn.group_norm", 10))[0][-1] == 8192
+
+
+# Instances measured by the 10,000-instance campaign (device numbers from its records).
+
+
+def test_bf16_hw_reduction_runs_one_h_pass():
+    # g1/ttnn.max/18: bf16 [1408,1088] over (0, 1), fp32 on: W on 44 cores, then ONE H pass of Ht 44 on one core
+    # (16,384 + 2,048 + 4,096 B, then 4,096 + 2,048 + 4,096 B); g1/ttnn.mean/2: bfp8 [4,1440,1216] over
+    # (0, 1, 2) splits its H (Ht 45, 4 columns) in two passes, on 108 then 4 cores.
+    p = model("ttnn.max", 18)
+    assert cb_bytes(p) == [[2048, 4096, 16384], [2048, 4096, 4096]]
+    p = model("ttnn.mean", 2)
+    assert [s.cores.num_cores for s in p.stages][1:3] == [108, 4]
+
+
+def test_sum_of_every_dim_with_one_leading_dim_widens_only_after_w():
+    # g1/ttnn.sum/26: bf16 [4,448,1216], every dim, fp32 on: FastReduceNC with 2 bf16 output tiles, W with 2 f32
+    # output tiles, H: 26,624 B at the peak, no slice.
+    p = model("ttnn.sum", 26)
+    assert cb_bytes(p) == [[2048, 4096, 16384], [2048, 8192, 16384], [4096, 4096, 8192]]
+
+
+def test_negated_reduces_without_batching_or_room():
+    # g1/ttnn.min/20: bfp8 [1068] over dim 0: the negated W reduce of one row reads unbatched (2 input tiles).
+    assert cb_bytes(model("ttnn.min", 20))[-1] == [1088, 1088, 2048, 2176, 2176]
+    # g1/ttnn.min/15: bfp8 [1,8,1,1003,3976] over dim 3: Ht 32 x 125 columns of acc/ineg do not fit L1, so
+    # neg (2 x 2,176 B), a plain H reduce (16 bfp8 input tiles), neg: 21,632 B at the peak.
+    p = model("ttnn.min", 15)
+    assert [s.factory.split("::")[-1] for s in p.stages][-3:] == [
+        "ProgramFactory", "ReduceMultiCoreHProgramFactory", "ProgramFactory"]
+    assert cb_bytes(p)[-2] == [2048, 2176, 17408] and max(sum(b) for b in cb_bytes(p)) == 21632

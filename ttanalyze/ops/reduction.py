@@ -27,6 +27,7 @@ from ..ir.attrs import ComputeKernelConfig, CoreRangeSet, DataType
 from ..ir.model import Op
 from ..layout import ceil_div
 from .cb import CB, CBContext, CBModelError, DeviceRejection, ProgramModel, core_range, cores_set
+from .eltwise import unary_program
 from .data_movement import check_fill_pad, fill_pad_program, reshape_steps, slice_tile_program, transpose_steps
 from .registry import ShapeError, norm_dim, register, register_cb, tensor_shape
 from .tensors import TILE, MemCfg, Tensor, operand, result, tensor_of
@@ -155,7 +156,10 @@ def reduce_w_program(x: Tensor, out: Tensor, grid: tuple[int, int], negate: bool
     split = split_work_to_cores(grid, rows)
     cores = split.all_cores
     share = max(1, split.units_per_core_min) * wt
-    specs = [("input", x.tile_bytes, 8 if share >= 4 else 2), ("scaler", scaler, 1), ("output", out.tile_bytes, 2)]
+    # the fused negate reads unbatched when a core has a single row (measured: g1/ttnn.min/20, bfp8 Wt 34 on one
+    # core, 2-tile input; reduce_op_multi_core_w_program_factory.cpp @05ddaab1 batch_reads)
+    batched = share >= 4 and not (negate and split.units_per_core_min < 2)
+    specs = [("input", x.tile_bytes, 8 if batched else 2), ("scaler", scaler, 1), ("output", out.tile_bytes, 2)]
     if negate:
         specs += [("acc", out.tile_bytes, 1), ("ineg", out.tile_bytes, 1)]
     cbs = _cbs(cores, specs)
@@ -181,7 +185,7 @@ def h_two_pass(x: Tensor, grid: tuple[int, int], fp32_acc: bool | None = None) -
 
 
 def reduce_h_programs(x: Tensor, out: Tensor, grid: tuple[int, int], fp32_acc: bool | None = None,
-                      negate: bool = False) -> list[ProgramModel]:
+                      negate: bool = False, two_pass: bool = True, free_l1: int | None = None) -> list[ProgramModel]:
     """ReduceMultiCoreHProgramFactory: reduce the second-last dim, in one or two programs.
 
     One pass: columns ``NC * Wt`` split column by column; DFBs ``input`` ``2 *
@@ -225,11 +229,16 @@ def reduce_h_programs(x: Tensor, out: Tensor, grid: tuple[int, int], fp32_acc: b
         g2 = split.units_per_core_min if split.num_cores and cols % split.num_cores else 0
         per_nc = lcm(g1, g2) if g1 and g2 else (g1 or g2)
         cores = split.all_cores
+        if free_l1 is not None and 2 * ht * per_nc * out.tile_bytes > free_l1:
+            # h_reduce_negate_fits_in_l1 fails: -reduce(-x) with a unary neg before and after a plain H reduce
+            # (measured: g1/ttnn.min/15, bfp8 Ht 32 x 3976/32 columns: neg, H reduce, neg)
+            return ([unary_program(x, x, grid)] + reduce_h_programs(x, out, grid, fp32_acc, False, two_pass)
+                    + [unary_program(out, out, grid)])
         cbs = _cbs(cores, [("input", x.tile_bytes, chunk), ("scaler", scaler, 1), ("output", out.tile_bytes, chunk),
                            ("acc", out.tile_bytes, ht * per_nc), ("ineg", out.tile_bytes, ht * per_nc)])
         return [ProgramModel(name, _REDUCE_SRC.format("h"), cores, cbs,
                              [f"negated (min) H reduce: {cols:,} tile columns of Ht {ht} on {cores.num_cores} cores"])]
-    if not h_two_pass(x, grid, fp32_acc):
+    if not (two_pass and h_two_pass(x, grid, fp32_acc)):
         split = split_work_to_cores(grid, cols)
         cores = split.all_cores
         share = max(1, split.units_per_core_min)
@@ -348,8 +357,9 @@ def reduce_steps(kind: str, x: Tensor, dims: list[int], keep: bool, out: Tensor,
     # a non-f32 float sum over every dim keeps every intermediate in the input's format and slices the
     # FastReduceNC result (a tile-layout slice of the same shape) before the W and H reduces (measured:
     # g1/ttnn.sum/7, bf16 [1,4,4,949,3212]: FillPad, three FastReduceNC with 2 bf16 output tiles, SliceTile
-    # 4,096 + 20 B, W on 30 cores and H on one, bf16 throughout)
-    full_nc = nc_sum and len(dims) == r
+    # 4,096 + 20 B, W on 30 cores and H on one, bf16 throughout; probes normred/sum_all_rank4_*); with a single
+    # leading dim the intermediates widen to f32 and nothing is sliced (g1/ttnn.sum/26, bf16 [4,448,1216])
+    full_nc = nc_sum and len(dims) == r and len(others) >= 2
     plan: list[tuple[str, int]] = [("nc", d) for d in others] if nc_sum else []
     if full_nc:
         plan.append(("slice", -1))
@@ -368,16 +378,22 @@ def reduce_steps(kind: str, x: Tensor, dims: list[int], keep: bool, out: Tensor,
     inter = out.with_(shape=x.shape, mem=MemCfg(out.buffer_type, "interleaved"))
     widen = kind == "sum" or (kind == "mean" and bool(others) and len(dims) < r)
     inter_dtype = F32 if widen and not x.dtype.is_block_float and not integer and not full_nc else x.dtype
+    # a sum over every dim with one leading dim: FastReduceNC keeps the input's format and the W reduce writes
+    # f32 for a bf16 input with fp32 accumulation (generic_reductions.cpp keep_w_fp32; measured
+    # g1/ttnn.sum/26: bf16 [4,448,1216], NC output 2 bf16 tiles, W output 2 f32 tiles)
+    single_nc_all = nc_sum and len(dims) == r and len(others) == 1
     for i, (step, d) in enumerate(plan):
         last = i == len(plan) - 1
         dtype = out.dtype if last else inter_dtype
+        if single_nc_all and not last:
+            dtype = x.dtype if step == "nc" else (F32 if x.dtype == BF16 and fp32_acc is not False else x.dtype)
         if step == "t":
             moved = list(cur.shape)
             moved[d], moved[h_dim] = moved[h_dim], moved[d]
             t1 = inter.with_(shape=tuple(moved), dtype=cur.dtype)
             steps += transpose_steps(cur, d, h_dim, t1, grid, ctx.arch)
             red = t1.with_(shape=_set(t1.shape, h_dim, 1), dtype=dtype)
-            steps += reduce_h_programs(t1, red, grid, fp32_acc, negate)
+            steps += reduce_h_programs(t1, red, grid, fp32_acc, negate, free_l1=ctx.max_l1_space)
             back = list(red.shape)
             back[d], back[h_dim] = back[h_dim], back[d]
             cur = inter.with_(shape=tuple(back), dtype=dtype)
@@ -396,7 +412,12 @@ def reduce_steps(kind: str, x: Tensor, dims: list[int], keep: bool, out: Tensor,
             elif step == "w":
                 steps.append(reduce_w_program(cur, nxt, grid, negate))
             else:
-                steps += reduce_h_programs(cur, nxt, grid, fp32_acc, negate)
+                # the H step of an (H, W) reduction of a bf16 tensor runs in one pass (measured: g1/ttnn.max/18,
+                # g1/ttnn.mean/14, bf16 Ht 44 and 33; f32 and bfloat8_b ones split as an H reduce does:
+                # g1/ttnn.min/2 f32 Ht 20, g1/ttnn.mean/2 bfp8 Ht 45)
+                hw_path = red_w and x.dtype == BF16
+                steps += reduce_h_programs(cur, nxt, grid, fp32_acc, negate, two_pass=not hw_path,
+                                           free_l1=ctx.max_l1_space)
         cur = nxt
     if not keep and tuple(out.shape) != tuple(cur.shape):
         steps += reshape_steps(cur.with_(mem=out.mem), tuple(out.shape), out, ctx)
@@ -818,9 +839,9 @@ def group_norm_program(x: Tensor, out: Tensor, num_groups: int, gamma: Tensor | 
     rows of ``N_c = C / nvc`` channels; ``batches = N / nvr`` when ``N > nvr`` else 1; ``block_ht =
     Mt / batches``; ``block_wt`` = the most tiles one group spans (:func:`max_tile_span`);
     ``num_out_blocks`` the power of two reaching ``N * HW * C / (65536 * nvc * nvr)`` (at least 1; the
-    stored source leaves N out, measured g1/ttnn.group_norm/9: [2,1,5984,128] on 4 x 2 virtual cores runs
-    2 out blocks, 93-tile blocks);
-    ``block = block_ht / num_out_blocks * block_wt`` tiles.
+    stored source leaves N out; measured: g1/ttnn.group_norm/9 [2,1,5984,128] runs 2 out blocks; not
+    settled: g1/ttnn.group_norm/22 [1,1,4864,256] on 8 x 8 virtual cores also runs 2, which this rule
+    and the stored one put at 1); ``block = block_ht / num_out_blocks * block_wt`` tiles.
 
     CBs (intermediates in the input's format), in creation order: ``in0``, ``out``, ``in`` ``block``
     tiles each (per core); ``scaler``, ``eps``, ``cinv`` one tile; ``gamma`` / ``beta`` ``N_c / 32``
