@@ -268,3 +268,12 @@ def test_negated_reduces_without_batching_or_room():
     assert [s.factory.split("::")[-1] for s in p.stages][-3:] == [
         "ProgramFactory", "ReduceMultiCoreHProgramFactory", "ProgramFactory"]
     assert cb_bytes(p)[-2] == [2048, 2176, 17408] and max(sum(b) for b in cb_bytes(p)) == 21632
+
+
+def test_block_float_h_reduce_splits_even_without_fp32_accumulation():
+    # g1/ttnn.mean/22: bfp8 [3,3,2,1025,33] over (1, 2, 3, 4), fp32_dest_acc_en = false: the H reduce (Ht 33,
+    # 18 columns) splits in two passes, pass 1 on 108 cores with a 16-tile (2 x 8) bfp8 input, 17,408 + 2,048 +
+    # 8,192 B; pass 2 on 18 cores.
+    p = model("ttnn.mean", 22)
+    h = [s for s in p.stages if "ReduceMultiCoreH" in s.factory]
+    assert [s.cores.num_cores for s in h[:2]] == [108, 18] and sorted(c.bytes for c in h[0].static_cbs) == [2048, 8192, 17408]

@@ -180,8 +180,10 @@ def h_two_pass(x: Tensor, grid: tuple[int, int], fp32_acc: bool | None = None) -
     integer input (the SFPU reduce) one pass (g1/ttnn.sum/10: si32 Ht 32, 34 columns).
     """
     nc, ht, wt = dims4(x)
-    return (fp32_acc is not False and x.dtype.name not in ("si32", "u32", "u16", "u8") and ht >= 20
-            and (grid[0] * grid[1]) // (nc * wt) >= 2)
+    # fp32 accumulation off keeps f32 and bf16 reduces in one pass, not block-float ones (g1/ttnn.mean/22: bfp8
+    # Ht 33 with fp32_dest_acc_en = false split in two)
+    return ((fp32_acc is not False or x.dtype.is_block_float) and x.dtype.name not in ("si32", "u32", "u16", "u8")
+            and ht >= 20 and (grid[0] * grid[1]) // (nc * wt) >= 2)
 
 
 def reduce_h_programs(x: Tensor, out: Tensor, grid: tuple[int, int], fp32_acc: bool | None = None,
@@ -252,7 +254,8 @@ def reduce_h_programs(x: Tensor, out: Tensor, grid: tuple[int, int], fp32_acc: b
     chunks = min(ht, ncores // cols)
     c1 = split_work_to_cores(grid, cols * chunks).all_cores
     p1 = ProgramModel(name, _REDUCE_SRC.format("h"), c1,
-                      _cbs(c1, [("input", x.tile_bytes, 2 if x.dtype == F32 else 8), ("scaler", scaler, 1), ("partials", F32.tile_bytes(), 2)]),
+                      _cbs(c1, [("input", x.tile_bytes, 2 if x.dtype == F32 else 2 * (8 if fp32_acc is False else 4)),
+                                ("scaler", scaler, 1), ("partials", F32.tile_bytes(), 2)]),
                       [f"two-pass H reduce, pass 1: {cols} columns x {chunks} H chunks on {c1.num_cores} cores"])
     c2 = split_work_to_cores(grid, cols).all_cores
     p2 = ProgramModel(name, _REDUCE_SRC.format("h"), c2,
