@@ -277,3 +277,11 @@ def test_block_float_h_reduce_splits_even_without_fp32_accumulation():
     p = model("ttnn.mean", 22)
     h = [s for s in p.stages if "ReduceMultiCoreH" in s.factory]
     assert [s.cores.num_cores for s in h[:2]] == [108, 18] and sorted(c.bytes for c in h[0].static_cbs) == [2048, 8192, 17408]
+
+
+def test_group_norm_reads_tall_cores_in_two_blocks():
+    # g1/ttnn.group_norm/31: [2,1,4896,32] 2 groups on 18 cores, 17 tile rows per core: two blocks of 8 tiles
+    # (16,384-B in0/out/in/x/xmm/xmm2/xmm3), 137,216 B; g1/ttnn.group_norm/2 (7 rows per core) reads one block.
+    p = model("ttnn.group_norm", 31)
+    assert sum(c.bytes for c in p.program.static_cbs) == 137216
+    assert sum(c.bytes for c in model("ttnn.group_norm", 2).program.static_cbs) == 122880
