@@ -77,6 +77,17 @@ def _cases() -> list[MiscCase]:
         attrs = (f"dim_arg = {dim} : si64, " if dim is not None else "") + f"keep_dim = {'true' if keep else 'false'}"
         out.append(MiscCase(f"prod/{i}", "ttnn.prod", ((shape, dt, "tile", buf),), ((res, dt, "tile", buf),), attrs,
                             kwargs={"dim": dim, "keep": keep}))
+    rng = random.Random(29)
+    for i in range(6):  # prod over dim 0 or 1 of a 4D tensor (ProdNc without permutes)
+        shape = (rng.choice([2, 3, 4]), rng.choice([1, 2, 3]), rng.choice([32, 64, 50]), rng.choice([32, 96, 100]))
+        dt = rng.choice(["bf16", "f32"])
+        buf = rng.choice(["dram", "l1"])
+        dim, keep = rng.choice([0, 1]), rng.random() < 0.5
+        res = tuple(1 if d == dim else s for d, s in enumerate(shape)) if keep else \
+            tuple(s for d, s in enumerate(shape) if d != dim)
+        out.append(MiscCase(f"prod_nc/{i}", "ttnn.prod", ((shape, dt, "tile", buf),), ((res, dt, "tile", buf),),
+                            f"dim_arg = {dim} : si64, keep_dim = {'true' if keep else 'false'}",
+                            kwargs={"dim": dim, "keep": keep}))
     return out
 
 

@@ -113,6 +113,8 @@ OP_CODES: tuple[tuple[str, str], ...] = (
     ("RandDeviceOperation", "RandDeviceOperation"),
     ("EmbeddingBackward", "EmbeddingBackwardDeviceOperation"),
     ("LayerNormPreAllGather", "LayerNormPreAllGatherDeviceOperation"),
+    ("ProdAllDeviceOperation", "ProdAllDeviceOperation"),
+    ("ProdNcDeviceOperation", "ProdNcDeviceOperation"),
 )
 
 # TTNN IR ops -> the device operation tt-metal runs for them, for ops whose programs the analyzer does not

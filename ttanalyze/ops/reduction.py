@@ -29,7 +29,7 @@ from ..layout import ceil_div
 from .cb import CB, CBContext, CBModelError, DeviceRejection, ProgramModel, core_range, cores_set
 from .eltwise import unary_program
 from .data_movement import check_fill_pad, fill_pad_program, reshape_steps, slice_tile_program, transpose_steps
-from .registry import ShapeError, norm_dim, register, register_cb, tensor_shape
+from .registry import ShapeError, norm_dim, register, register_cb, register_check, tensor_shape
 from .tensors import TILE, MemCfg, Tensor, operand, result, tensor_of
 from .work_split import split_work_to_cores
 
@@ -448,6 +448,68 @@ def reduce_cb(ctx: CBContext) -> list[ProgramModel]:
     op = ctx.op
     x, out = operand(ctx, 0), result(ctx)
     return reduce_steps(op.short_name, x, _dims_attr(op, x.rank), bool(op.attrs.get("keep_dim", False)), out, ctx)
+
+
+_PROD_SRC = _TM + "reduction/prod/device/prod_{}_program_factory.cpp @04b34050/@06ed7702 (fitted to ttnn 0.81.1)"
+
+
+def prod_all_program(x: Tensor, out: Tensor) -> ProgramModel:
+    """``ProdAllDeviceOperation::ProdAllProgramFactory``: the product of every element on core (0, 0).
+
+    CBs: ``c_0`` 2 tiles of the input's format, ``c_3`` 2 tiles of the output's (prod_all_program_factory.cpp;
+    measured on the mock: bf16 4,096 + 4,096 B, f32 8,192 + 8,192 B).
+    """
+    cores = cores_set(core_range(0, 0, 0, 0))
+    return ProgramModel("ProdAllDeviceOperation::ProdAllProgramFactory", _PROD_SRC.format("all"), cores,
+                        _cbs(cores, [("input", x.tile_bytes, 2), ("output", out.tile_bytes, 2)]),
+                        [f"{x.physical_volume // (TILE * TILE):,} input tiles on one core"])
+
+
+def prod_nc_program(x: Tensor, dim: int, out: Tensor, grid: tuple[int, int]) -> ProgramModel:
+    """``ProdNcDeviceOperation::ProdNcProgramFactory``: the product over dim 0 or 1 of a 4D TILE tensor.
+
+    The output tiles (the padded input with ``dim`` set to 1) are split over the grid column by column
+    (``split_work_to_cores``, core ``i`` at ``(i / grid_y, i % grid_y)``); CBs ``c_0`` 2 input tiles and
+    ``c_3`` 2 output tiles in the output's format.  The stored source (prod_nc_program_factory.cpp
+    @06ed7702) also creates a 1-tile ``zero`` and a 1-tile accumulator CB, which ttnn 0.81.1 does not
+    (measured on the mock: two CBs of 2 tiles each).
+    """
+    out_tiles = prod(_set(x.padded, dim, 1)) // (TILE * TILE)
+    cores = split_work_to_cores(grid, out_tiles).all_cores
+    return ProgramModel("ProdNcDeviceOperation::ProdNcProgramFactory", _PROD_SRC.format("nc"), cores,
+                        _cbs(cores, [("input", out.tile_bytes, 2), ("output", out.tile_bytes, 2)]),
+                        [f"product over dim {dim} (size {x.padded[dim]}); {out_tiles:,} output tiles on {cores.num_cores} cores"])
+
+
+@register_cb("ttnn.prod")
+def prod_cb(ctx: CBContext) -> list[ProgramModel]:
+    """CB model of ``ttnn.prod`` (the runtime calls ``ttnn::prod(in, dim_arg, keep_dim, memory_config)``,
+    tt-mlir ``runtime/lib/ttnn/operations/reduction/prod.cpp`` @19c86fca).
+
+    * All dims (no ``dim_arg``): the tile padding is filled with ones first when the last two dims are
+      not tile multiples (:func:`~ttanalyze.ops.data_movement.fill_pad_program`), then
+      :func:`prod_all_program`.
+    * Dim 0 or 1 of a 4D tensor: the same FillPad, then :func:`prod_nc_program` (dropping that dim
+      with ``keep_dim = false`` is a view: no program).
+
+    Raises:
+        CBModelError: other dims and ranks (ttnn permutes to dim 0 and back, then reshapes: not modeled),
+            sharded or row-major inputs.
+    """
+    op = ctx.op
+    x, out = operand(ctx, 0), result(ctx)
+    if x.sharded or out.sharded or not x.tiled:
+        raise CBModelError("prod is modeled for interleaved TILE inputs")
+    if op.attrs.get("dim_arg") is None:
+        return fill_pad_program(x, ctx.grid, ctx.arch) + [prod_all_program(x, out)]
+    dims = _dims_attr(op, x.rank)
+    if x.rank != 4 or len(dims) != 1 or dims[0] not in (0, 1):
+        raise CBModelError("prod over a dim other than 0/1 of a 4D tensor permutes around ProdNc: not modeled")
+    return fill_pad_program(x, ctx.grid, ctx.arch) + [prod_nc_program(x, dims[0], out, ctx.grid)]
+
+
+register_check("ttnn.prod", "mock", "tests/test_ops_dialect_rest.py against measurements/dialect/results_rest.jsonl",
+               ("ProdAllDeviceOperation", "ProdNcDeviceOperation"))
 
 
 # ---------------------------------------------------------------------------

@@ -9,9 +9,10 @@ Shape rules (tt-mlir ``lib/Dialect/TTNN/IR/TTNNOps.cpp`` @19c86fca ``SortOp``/``
 * ``cumsum`` / ``cumprod``: the input's shape, ``dim`` in range.
 
 Programs: ``sort`` along the last dim of a 4D TILE tensor with ``Wt <= 64`` runs
-``SortProgramFactorySingleRowSingleCore`` (:func:`sort_cb`); the other sorts (transposes around it, the
-cross-core and DRAM factories), scatter, gather and the scans are costed by name (cost/ir.py
-NAME_OP_CODES) and their CBs are not modeled (TTA011).
+``SortProgramFactorySingleRowSingleCore`` (:func:`sort_cb`); a bf16 ``cumsum`` along the last dim runs
+one ``AccumulationProgramFactory`` program (:func:`cumsum_cb`).  The other sorts (transposes around it,
+the cross-core and DRAM factories), the other scans (permutes or transposes around the accumulation),
+scatter and gather are costed by name (cost/ir.py NAME_OP_CODES) and their CBs are not modeled (TTA011).
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from ..ir.model import Op
 from .cb import CB, CBContext, CBModelError, ProgramModel, core_range, cores_set
 from .registry import ShapeError, int_attr, norm_dim, register, register_cb, register_check, register_passive, tensor_shape
 from .data_movement import fill_pad_program
-from .tensors import TILE, operand
+from .tensors import TILE, operand, result
+from .work_split import split_work_to_cores
 
 _SRC = "tt-mlir lib/Dialect/TTNN/IR/TTNNOps.cpp @19c86fca"
 
@@ -128,3 +130,45 @@ def sort_cb(ctx: CBContext) -> list[ProgramModel]:
 
 register_check("ttnn.sort", "mock", "tests/test_ops_dialect_misc.py against measurements/dialect/results_misc.jsonl",
                ("SortDeviceOperation",))
+
+
+_ACC_SRC = ("tt-metal ttnn/cpp/ttnn/operations/reduction/accumulation/device/accumulation_program_factory.cpp "
+            "@01ca9062 (fitted to ttnn 0.81.1)")
+ACCUMULATION_CB_TILES = 4  # in_tiles / out_tiles of accumulation_program_factory.cpp
+
+
+@register_cb("ttnn.cumsum")
+def cumsum_cb(ctx: CBContext) -> list[ProgramModel]:
+    """``cumsum`` along the last dim of a bf16 TILE tensor whose width is a tile multiple: one
+    ``AccumulationDeviceOperation::AccumulationProgramFactory`` program and no permute.
+
+    Work: the tile rows, ``rows = physical volume / 1,024 / (padded W / 32)`` (every dim but the last,
+    the second-to-last tile-padded, over 32), split by ``split_work_to_cores`` column by column (core
+    ``i`` at ``(i / grid_y, i % grid_y)``).  CBs: 4 input tiles and 4 output tiles.  The stored source
+    (@01ca9062) runs every dim through this factory with four 4-tile CBs; ttnn 0.81.1 (measured on the
+    mock: [96, 256] on 3 cores, [128, 384] on 4, [7, 512] and [32, 64] on one, two 8,192-B CBs each)
+    runs the last dim with two, and transposes or permutes other dims (and cumprod) around an
+    accumulation with other CBs: those are not modeled.
+
+    Raises:
+        CBModelError: another dim, dtype, a width that is not a tile multiple, a sharded or row-major
+            tensor (not measured).
+    """
+    x, out = operand(ctx, 0), result(ctx)
+    dim = int_attr(ctx.op, "dim")
+    if x.rank == 0 or dim not in (-1, x.rank - 1):
+        raise CBModelError("cumsum along a dim other than the last permutes around the accumulation: not modeled")
+    if x.sharded or out.sharded or not x.tiled or x.dtype.name != "bf16" or out.dtype.name != "bf16":
+        raise CBModelError("cumsum is modeled for interleaved bf16 TILE tensors (the measured ones)")
+    if x.shape[-1] % TILE:
+        raise CBModelError(f"cumsum along a width of {x.shape[-1]} (not a tile multiple): not measured")
+    rows = x.physical_volume // (TILE * TILE) // (x.padded[-1] // TILE)
+    cores = split_work_to_cores(ctx.grid, rows).all_cores
+    cbs = [CB(0, "input", x.tile_bytes, ACCUMULATION_CB_TILES, cores),
+           CB(1, "output", out.tile_bytes, ACCUMULATION_CB_TILES, cores)]
+    return [ProgramModel("AccumulationDeviceOperation::AccumulationProgramFactory", _ACC_SRC, cores, cbs,
+                         [f"{rows:,} tile rows of {x.padded[-1] // TILE} tiles on {cores.num_cores} cores"])]
+
+
+register_check("ttnn.cumsum", "mock", "tests/test_ops_dialect_rest.py against measurements/dialect/results_rest.jsonl",
+               ("AccumulationDeviceOperation",))
