@@ -170,20 +170,18 @@ def reduce_w_program(x: Tensor, out: Tensor, grid: tuple[int, int], negate: bool
 def h_two_pass(x: Tensor, grid: tuple[int, int], fp32_acc: bool | None = None) -> bool:
     """Whether ttnn 0.81.1 splits an H reduce in two passes (measured rule, no source found).
 
-    Two passes when Ht >= 20, at least two H chunks per column fit the grid
-    (``cores // (NC * Wt) >= 2``) and the compute config does not turn fp32
-    accumulation off (``fp32_acc`` False: the partials are f32 DEST sums);
-    measured on mock P150: Ht 19 one pass, Ht 20 two; 56 and 64 columns with Ht
-    32 one pass, 16 columns with Ht 64 two; with ``fp32_dest_acc_en = false`` one
-    pass (campaign g1/ttnn.max/4: f32 Ht 143, g1/ttnn.max/7: bf16 Ht 207, one
-    column each), with it true or absent two (g1/ttnn.mean/7, g1/ttnn.max/6); an
-    integer input (the SFPU reduce) one pass (g1/ttnn.sum/10: si32 Ht 32, 34 columns).
+    Two passes when Ht >= 20 and at least two H chunks per column fit the grid
+    (``cores // (NC * Wt) >= 2``); an integer input (the SFPU reduce) never
+    (g1/ttnn.sum/10).  Measured on mock P150: Ht 19 one pass, Ht 20 two; 56 and 64
+    columns with Ht 32 one pass, 16 columns with Ht 64 two; an H-only bf16 sum
+    with fp32 accumulation off two (g1/ttnn.sum/52).  The H step after a W
+    reduce (an (H, W) reduction) is one pass for bf16, for max, and for f32 with
+    fp32 accumulation off (:func:`reduce_steps`; g1/ttnn.max/4, 7, 18, 60, 62,
+    g1/ttnn.mean/14, g1/ttnn.sum/4), two for the rest (g1/ttnn.min/2,
+    g1/ttnn.mean/2, 22).
     """
     nc, ht, wt = dims4(x)
-    # fp32 accumulation off keeps f32 and bf16 reduces in one pass, not block-float ones (g1/ttnn.mean/22: bfp8
-    # Ht 33 with fp32_dest_acc_en = false split in two)
-    return ((fp32_acc is not False or x.dtype.is_block_float) and x.dtype.name not in ("si32", "u32", "u16", "u8")
-            and ht >= 20 and (grid[0] * grid[1]) // (nc * wt) >= 2)
+    return x.dtype.name not in ("si32", "u32", "u16", "u8") and ht >= 20 and (grid[0] * grid[1]) // (nc * wt) >= 2
 
 
 def reduce_h_programs(x: Tensor, out: Tensor, grid: tuple[int, int], fp32_acc: bool | None = None,
@@ -418,7 +416,8 @@ def reduce_steps(kind: str, x: Tensor, dims: list[int], keep: bool, out: Tensor,
                 # the H step of an (H, W) reduction of a bf16 tensor runs in one pass (measured: g1/ttnn.max/18,
                 # g1/ttnn.mean/14, bf16 Ht 44 and 33; f32 and bfloat8_b ones split as an H reduce does:
                 # g1/ttnn.min/2 f32 Ht 20, g1/ttnn.mean/2 bfp8 Ht 45)
-                hw_path = red_w and x.dtype == BF16
+                hw_path = red_w and (x.dtype == BF16 or kind == "max"
+                                     or (fp32_acc is False and not x.dtype.is_block_float))
                 steps += reduce_h_programs(cur, nxt, grid, fp32_acc, negate, two_pass=not hw_path,
                                            free_l1=ctx.max_l1_space)
         cur = nxt
