@@ -72,6 +72,9 @@ NOTES = [
     "validation, factory `TT_FATAL`s, the allocator) is host-side: with it, a [3, 200000] f32 strided slice fails "
     "with \"grow to 1777280 B\" (177,280 + 2 x 800,000, the figure ttanalyze predicts), and ttnn 0.81.1 without it "
     "with \"grow to 1711744 B\" (its base 111,744 + the same DFBs).",
+    "* Level 2: four programs hit the 900 s time box (listed below) and the four level-2 decoder blocks were not "
+    "run: a level-2 compile queries the device for every op and takes longer than the few minutes one may hold the "
+    "shared mock-device lock (`run.py --only _o2 --timeout 2400` runs them).",
     "* Level-0 compiles take under a second; the run is the cost (30-130 s per program on the shared 2-core host, "
     "mostly building kernels for each new size).",
     "* Factory `TT_FATAL`s on wide row-major rows are the same in ttnn 0.81.1 and the plugin's tt-metal, with the "
