@@ -903,8 +903,8 @@ def group_norm_program(x: Tensor, out: Tensor, num_groups: int, gamma: Tensor | 
     rows of ``N_c = C / nvc`` channels; ``batches = N / nvr`` when ``N > nvr`` else 1; ``block_ht =
     Mt / batches``; ``block_wt`` = the most tiles one group spans (:func:`max_tile_span`);
     ``num_out_blocks`` 2 when ``block_ht`` is at least 16 tile rows, else 1 (measured on the
-    campaign's instances: 16 to 187 rows run 2 blocks, up to 7 one; the stored source's heuristic, a
-    power of two reaching ``HW * C / (65536 * nvc * nvr)``, does not reproduce them); ``block = block_ht / num_out_blocks * block_wt`` tiles.
+    campaign's instances: 16 to 187 rows run 2 blocks, up to 7 one), or the stored source's power of
+    two reaching ``N * HW * C / (65536 * nvc * nvr)`` when that is more (large inputs); ``block = block_ht / num_out_blocks * block_wt`` tiles.
 
     CBs (intermediates in the input's format), in creation order: ``in0``, ``out``, ``in`` ``block``
     tiles each (per core); ``scaler``, ``eps``, ``cinv`` one tile; ``gamma`` / ``beta`` ``N_c / 32``
@@ -943,7 +943,14 @@ def group_norm_program(x: Tensor, out: Tensor, num_groups: int, gamma: Tensor | 
     # measured on the campaign (25 interleaved instances): a core's rows are read in 2 blocks from 16 tile rows
     # per batch up (16, 17, 19, 23, 24, 107, 169, 187), in one up to 7; the stored source's volume heuristic
     # does not reproduce it; 8 to 15 are not measured (taken as one block)
-    out_blocks = 2 if mt // batches >= 16 else 1
+    # and the stored source's power of two reaching HW * C / (65536 * nvc * nvr) still bounds the block from
+    # below on large inputs (a real Wormhole dump's group_norm, tests/test_eras.py, runs; two blocks would
+    # ask for 13 MB of CBs per core)
+    heuristic = max(1, prod(x.padded) // (65536 * nvc * nvr))
+    volume_blocks = 1
+    while volume_blocks < heuristic and volume_blocks < 256:
+        volume_blocks <<= 1
+    out_blocks = max(2 if mt // batches >= 16 else 1, volume_blocks)
     block = mt // batches // out_blocks * block_wt
     mcast = n < nvr
     tile, tin, tout, bf = BF16.tile_bytes(), x.tile_bytes, out.tile_bytes, BF16.tile_bytes()
