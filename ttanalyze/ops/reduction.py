@@ -185,7 +185,8 @@ def h_two_pass(x: Tensor, grid: tuple[int, int], fp32_acc: bool | None = None) -
 
 
 def reduce_h_programs(x: Tensor, out: Tensor, grid: tuple[int, int], fp32_acc: bool | None = None,
-                      negate: bool = False, two_pass: bool = True, free_l1: int | None = None) -> list[ProgramModel]:
+                      negate: bool = False, two_pass: bool = True, free_l1: int | None = None,
+                      select: bool = False) -> list[ProgramModel]:
     """ReduceMultiCoreHProgramFactory: reduce the second-last dim, in one or two programs.
 
     One pass: columns ``NC * Wt`` split column by column; DFBs ``input`` ``2 *
@@ -251,14 +252,18 @@ def reduce_h_programs(x: Tensor, out: Tensor, grid: tuple[int, int], fp32_acc: b
                              [f"{cols:,} tile columns of Ht {ht} on {cores.num_cores} cores"])]
     chunks = min(ht, ncores // cols)
     c1 = split_work_to_cores(grid, cols * chunks).all_cores
+    # max/min partials stay in the input's format, sum/mean ones are f32 (measured: g1/ttnn.min/43 bf16 2,048-B
+    # partials, scaler and accumulator; g1/ttnn.sum/52 and g1/ttnn.mean/2 f32)
+    part = x.dtype if select else F32
     p1 = ProgramModel(name, _REDUCE_SRC.format("h"), c1,
                       _cbs(c1, [("input", x.tile_bytes, 2 if x.dtype == F32 else 2 * (8 if fp32_acc is False else 4)),
-                                ("scaler", scaler, 1), ("partials", F32.tile_bytes(), 2)]),
+                                ("scaler", scaler, 1), ("partials", part.tile_bytes(), 2)]),
                       [f"two-pass H reduce, pass 1: {cols} columns x {chunks} H chunks on {c1.num_cores} cores"])
     c2 = split_work_to_cores(grid, cols).all_cores
     p2 = ProgramModel(name, _REDUCE_SRC.format("h"), c2,
-                      _cbs(c2, [("input", F32.tile_bytes(), 2), ("scaler", F32.tile_bytes(), 1), ("output_one", out.tile_bytes, 1),
-                                ("partials", F32.tile_bytes(), max(2, ceil_div(chunks, TILE))), ("accumulator", F32.tile_bytes(), 1),
+                      _cbs(c2, [("input", part.tile_bytes(), 2), ("scaler", (F32 if part == F32 else BF16).tile_bytes(), 1),
+                                ("output_one", out.tile_bytes, 1),
+                                ("partials", part.tile_bytes(), max(2, ceil_div(chunks, TILE))), ("accumulator", part.tile_bytes(), 1),
                                 ("output", out.tile_bytes, 2)]),
                       [f"two-pass H reduce, pass 2: combines {chunks} partials per column on {c2.num_cores} cores"])
     return [p1, p2]
@@ -379,6 +384,10 @@ def reduce_steps(kind: str, x: Tensor, dims: list[int], keep: bool, out: Tensor,
     inter = out.with_(shape=x.shape, mem=MemCfg(out.buffer_type, "interleaved"))
     widen = kind == "sum" or (kind == "mean" and bool(others) and len(dims) < r)
     inter_dtype = F32 if widen and not x.dtype.is_block_float and not integer and not full_nc else x.dtype
+    if kind == "sum" and not nc_sum and x.dtype == BF16 and fp32_acc is False:
+        # a bf16 (H, W) sum keeps W's output in bf16 without fp32 accumulation (keep_w_fp32 needs it; measured
+        # g1/ttnn.sum/64: [4,64,928] over (1, 2), 2 bf16 output tiles)
+        inter_dtype = x.dtype
     # a sum over every dim with one leading dim: FastReduceNC keeps the input's format and the W reduce writes
     # f32 for a bf16 input with fp32 accumulation (generic_reductions.cpp keep_w_fp32; measured
     # g1/ttnn.sum/26: bf16 [4,448,1216], NC output 2 bf16 tiles, W output 2 f32 tiles)
@@ -394,7 +403,8 @@ def reduce_steps(kind: str, x: Tensor, dims: list[int], keep: bool, out: Tensor,
             t1 = inter.with_(shape=tuple(moved), dtype=cur.dtype)
             steps += transpose_steps(cur, d, h_dim, t1, grid, ctx.arch)
             red = t1.with_(shape=_set(t1.shape, h_dim, 1), dtype=dtype)
-            steps += reduce_h_programs(t1, red, grid, fp32_acc, negate, free_l1=ctx.max_l1_space)
+            steps += reduce_h_programs(t1, red, grid, fp32_acc, negate, free_l1=ctx.max_l1_space,
+                                       select=kind in ("max", "min"))
             back = list(red.shape)
             back[d], back[h_dim] = back[h_dim], back[d]
             cur = inter.with_(shape=tuple(back), dtype=dtype)
@@ -419,7 +429,7 @@ def reduce_steps(kind: str, x: Tensor, dims: list[int], keep: bool, out: Tensor,
                 hw_path = red_w and (x.dtype == BF16 or kind == "max"
                                      or (fp32_acc is False and not x.dtype.is_block_float))
                 steps += reduce_h_programs(cur, nxt, grid, fp32_acc, negate, two_pass=not hw_path,
-                                           free_l1=ctx.max_l1_space)
+                                           free_l1=ctx.max_l1_space, select=kind in ("max", "min"))
         cur = nxt
     if not keep and tuple(out.shape) != tuple(cur.shape):
         steps += reshape_steps(cur.with_(mem=out.mem), tuple(out.shape), out, ctx)
