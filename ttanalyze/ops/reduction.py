@@ -653,7 +653,9 @@ def softmax_general_program(x: Tensor, out: Tensor, dim: int, fp32_acc: bool | N
     ht, wt = ceil_div(h, TILE), ceil_div(w, TILE)
     num = prod(x4) // (h * w)
     data = x.tile_bytes
-    im = F32.tile_bytes() if fp32 else data
+    # intermediates: f32 with fp32 accumulation, else the input's format, bf16 for a block-float input (measured:
+    # g1/ttnn.softmax/37, bfp8 with fp32 off, 2,048-B intermediates)
+    im = F32.tile_bytes() if fp32 else (BF16.tile_bytes() if x.dtype.is_block_float else data)
     ms = BF16.tile_bytes() if x.dtype.is_block_float else data
 
     if dim >= rank - 2:
