@@ -57,11 +57,6 @@ def verify(op: Op, program: Program) -> str | None:
         return None  # operands that do not fit the op's groups: the shape rule (TTA007) reports them
 
 
-def verified_ops() -> list[str]:
-    """The op names with a verifier here."""
-    return sorted(_VERIFIERS)
-
-
 # -- helpers ---------------------------------------------------------------------------------------------------------
 
 
@@ -81,11 +76,6 @@ def _operands(op: Op, spec: tuple[str, ...]) -> dict[str, Value | None]:
 def _rank(v: Value | None) -> int | None:
     t = _tensor(v)
     return len(t.shape) if t is not None else None
-
-
-def _dtype(v: Value | None) -> str | None:
-    t = _tensor(v)
-    return t.element.name if t is not None else None
 
 
 def _result(op: Op, i: int = 0) -> Value | None:
