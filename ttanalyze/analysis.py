@@ -141,8 +141,7 @@ def _program_figures(analysis: Analysis) -> None:
     for index, prog in analysis.programs.items():
         if index in analysis.memory.points:
             point = analysis.memory.points[index]
-            # the CB region holds the static CBs and, after them, the kernel scratchpads (allocate_scratchpads)
-            point.cb_per_core = max((p.per_core_bytes() + p.extra_l1_per_core for p in prog.stages), default=0)
+            point.cb_per_core = max((p.region_bytes_per_core() for p in prog.stages), default=0)
             point.op_l1_buffers_per_core = max((p.l1_buffers_per_core for p in prog.stages), default=0)
 
 

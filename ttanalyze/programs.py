@@ -50,7 +50,7 @@ class OpProgram:
     def program(self) -> ProgramModel | None:
         if not self.stages:
             return None
-        return max(self.stages, key=lambda p: p.per_core_bytes() + p.extra_l1_per_core)
+        return max(self.stages, key=lambda p: p.region_bytes_per_core())
 
 
 # Ops that build no device program.

@@ -153,7 +153,7 @@ def outcome(device_ok: bool, device_unsupported: bool, device_crashed: bool, dev
 
 def model_peak(verdict: OpProgram) -> int:
     """The model's per-core peak of program-scope L1: CBs plus scratchpads of its biggest program."""
-    return max((p.per_core_bytes() + p.extra_l1_per_core for p in verdict.stages), default=0)
+    return max((p.region_bytes_per_core() for p in verdict.stages), default=0)
 
 
 def predict(analysis: "Analysis", op: "Op", dev: "DeviceResult", arch: Arch = MOCK_P150_TTNN_0_81_1

@@ -172,6 +172,20 @@ class ProgramModel:
         """The most static CB bytes any single core holds."""
         return self.busiest_core()[1]
 
+    def region_busiest_core(self) -> tuple[tuple[int, int] | None, int]:
+        """A core holding the most CB-region bytes, and that byte count: the static CBs of
+        :meth:`busiest_core` plus the kernel scratchpads that follow them on every core of the program
+        (tt-metal ``allocate_scratchpads`` runs before ``validate_dataflow_buffer_region``); the
+        program's first core when it has scratchpads and no static CB."""
+        core, cb_bytes = self.busiest_core()
+        if core is None and self.extra_l1_per_core and self.cores.ranges:
+            core = (self.cores.ranges[0].start.x, self.cores.ranges[0].start.y)
+        return core, cb_bytes + self.extra_l1_per_core
+
+    def region_bytes_per_core(self) -> int:
+        """The most CB-region bytes (static CBs plus kernel scratchpads) any single core holds."""
+        return self.region_busiest_core()[1]
+
     def cb_regions(self, base: int, alignment: int = 1) -> list[tuple[CoreRange, int]]:
         """Each CB allocator's core range and the end address of its CB region (bytes), in creation order.
 

@@ -59,14 +59,9 @@ def cb_overflow(a: Analysis, r: Reporter) -> None:
         point = a.memory.points.get(op.index)
         live = point.l1_per_core if point else 0
         for n, program in enumerate(prog.stages):
-            core, cb_bytes = program.busiest_core()
-            if core is None and program.extra_l1_per_core and program.cores.ranges:
-                core = (program.cores.ranges[0].start.x, program.cores.ranges[0].start.y)  # scratchpads only
+            core, cb_bytes = program.region_busiest_core()  # static CBs and the kernel scratchpads after them
             if core is None:
                 continue
-            # kernel scratchpads follow the static CBs in the region (tt-metal allocate_scratchpads runs before
-            # validate_dataflow_buffer_region), on every core of the program
-            cb_bytes += program.extra_l1_per_core
             held = live + program.l1_buffers_per_core
             # tt-metal compares with the lowest *allocated* L1 buffer: with none, only the l1_size check applies.
             summed = arch.l1_size - arch.l1_small_size - held if held else arch.l1_size
