@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 from ..ir.attrs import TileType
 from ..ir.model import Op, Program, TensorType, Value
+from .attention import MLA_DECODE_OPERANDS, MLA_PREFILL_OPERANDS
 from .operands import operand_groups
 from .registry import ShapeError
 
@@ -460,8 +461,7 @@ def rotary_embedding(op: Op, program: Program) -> str | None:  # noqa: ARG001
 @verifier("ttnn.paged_flash_multi_latent_attention_decode")
 def paged_flash_mla_decode(op: Op, program: Program) -> str | None:  # noqa: ARG001
     """PagedFlashMultiLatentAttentionDecodeOp::verify: 4D query/key/value of one dtype, one KV head."""
-    g = _operands(op, ("query", "key", "value?", "page_table", "attention_mask?", "cur_pos_tensor?",
-                       "attention_sink?"))
+    g = _operands(op, MLA_DECODE_OPERANDS)
     q, k, value = _tensor(g["query"]), _tensor(g["key"]), _tensor(g["value"])
     if q is None or k is None or len(q.shape) != 4 or len(k.shape) != 4:
         return None
@@ -480,7 +480,7 @@ def paged_flash_mla_decode(op: Op, program: Program) -> str | None:  # noqa: ARG
 @verifier("ttnn.flash_mla_prefill")
 def flash_mla_prefill(op: Op, program: Program) -> str | None:  # noqa: ARG001
     """FlashMlaPrefillOp::verify: query, key, value and result of one element type."""
-    g = _operands(op, ("query", "key", "value?", "attention_mask?"))
+    g = _operands(op, MLA_PREFILL_OPERANDS)
     q, k, value, out = _tensor(g["query"]), _tensor(g["key"]), _tensor(g["value"]), _tensor(_result(op))
     if q is None or k is None or out is None:
         return None
