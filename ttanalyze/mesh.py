@@ -14,10 +14,19 @@ How tt-mlir types a mesh program (read from tt-mlir @19c86fca: ``TTNNOpsAttrs.td
 
 So the analyzer's per-op figures (tensor bytes per bank, CBs per core) are already those of one
 device: every device of the mesh runs the same program on its own shard (SPMD), and a memory
-finding holds on each device.  This module finds the mesh (:func:`mesh_of`) and says so in the
+finding holds on each device.  This module finds the meshes (every mesh the file declares or
+opens: :func:`meshes_of`; the one a function runs on: :func:`func_mesh`) and says so in the
 findings (:func:`device_scope`).  The module's meshes come from the parser (``Program.meshes``);
 the mapper/composer attributes are read from their text here (the parser keeps them as
 ``DialectAttr``).
+
+One exception to "types are per device": tt-mlir of 2025-07 to 2026-05 passes tensors the frontend
+has already sharded ("presharded" arguments) with their **global** type, and cuts the type with a
+``ttnn.mesh_shard`` of ``shard_type identity`` whose runtime forwards the tensor unchanged
+(tt-mlir ``runtime/lib/ttnn/operations/ccl/mesh_shard.cpp`` @c7d92e92e8^: "Forward tensor in
+runtime for identity shard type assuming that the input tensor is pre-sharded by frontend"):
+each device holds the shard, not the global tensor.  :func:`presharded_values` finds them (through
+``ttcore.load_cached`` calls too), and the analysis sizes them by the shard.
 """
 
 from __future__ import annotations
@@ -26,7 +35,7 @@ import re
 from dataclasses import dataclass
 from math import prod
 
-from .ir.model import Func, Op, Program
+from .ir.model import Func, Op, Program, Value
 
 _PLACEMENT = re.compile(r"<\s*(shard|replicate)\s*(?:,\s*(-?\d+)\s*(?::\s*\w+)?)?\s*>")
 _OVERRIDE = re.compile(r"mesh_shape_override\s*=\s*\[([^\]]*)\]")
@@ -65,17 +74,78 @@ def mesh_of_func(func: Func | None) -> Mesh | None:
     return None
 
 
-def mesh_of(program: Program) -> Mesh | None:
-    """The program's mesh: the module's ``ttcore.meshes`` (first mesh), else the ``mesh_shape`` of a
-    ``ttnn.get_device``, else None (a single device)."""
-    if program.meshes is not None and program.meshes.shapes:
-        name, shape = program.meshes.shapes[0]
-        return Mesh(tuple(shape), f'ttcore.meshes "{name}"')
+def meshes_of(program: Program) -> list[Mesh]:
+    """Every mesh of the file: each mesh of every module's ``ttcore.meshes`` (by name), then each
+    ``mesh_shape`` a ``ttnn.get_device`` opens that no declared mesh has, in file order."""
+    out = [Mesh(tuple(shape), f'ttcore.meshes "{name}"') for name, shape in (program.meshes.shapes
+                                                                               if program.meshes else ())]
     for func in program.funcs:
         mesh = mesh_of_func(func)
-        if mesh is not None:
-            return mesh
-    return None
+        if mesh is not None and all(m.shape != mesh.shape for m in out):
+            out.append(mesh)
+    return out
+
+
+def mesh_of(program: Program) -> Mesh | None:
+    """The program's mesh: the one its entry function opens (``ttnn.get_device``), else the first of
+    :func:`meshes_of`, else None (a single device)."""
+    entry = mesh_of_func(program.entry)
+    if entry is not None:
+        declared = [m for m in meshes_of(program) if m.shape == entry.shape]
+        return declared[0] if declared else entry
+    found = meshes_of(program)
+    return found[0] if found else None
+
+
+def func_mesh(program: Program, func: Func | None, _seen: frozenset = frozenset()) -> Mesh | None:
+    """The mesh ``func`` runs on: its own ``ttnn.get_device`` mesh, else the ``ttcore.meshes`` mesh its
+    tensors name (``mesh = #ttcore.tensor_mesh<"m">``), else the mesh of a function that calls it
+    (``ttcore.load_cached``, ``func.call``), else the program's mesh (:func:`mesh_of`)."""
+    if func is None:
+        return mesh_of(program)
+    own = mesh_of_func(func)
+    if own is not None:
+        return own
+    for v in [*func.args, *(r for op in func.ops for r in op.results)]:
+        name = getattr(v.type, "tensor_mesh", None)
+        shape = program.mesh_shape(name) if name else None
+        if shape:
+            return Mesh(tuple(shape), f'ttcore.meshes "{name}" (named by {v.name}\'s layout)')
+    for op in program.ops:
+        if op.callee == func.name and op.func is not func and op.func.name not in _seen:
+            mesh = func_mesh(program, op.func, _seen | {func.name})
+            if mesh is not None:
+                return mesh
+    return mesh_of(program)
+
+
+def presharded_values(program: Program) -> dict[Value, Value]:
+    """Values typed with a global shape whose buffer on each device is a shard (module docstring).
+
+    Maps each such value to the value whose type is the per-device shard: the operand of a
+    ``ttnn.mesh_shard`` ``full_to_shard`` of ``shard_type identity`` (its result), and, going up
+    through calls, the caller's operand bound to such a function argument (``ttcore.load_cached``).
+    """
+    out: dict[Value, Value] = {}
+    for op in program.ops:
+        if (op.name == "ttnn.mesh_shard" and op.operands and op.results and op.results[0].is_tensor
+                and "identity" in op.raw_attrs.get("shard_type", "")
+                and "full_to_shard" in op.raw_attrs.get("shard_direction", "")):
+            out[op.operands[0]] = op.results[0]
+    funcs = {f.name: f for f in program.funcs}
+    for _ in range(8):  # call depth
+        added = False
+        for op in program.ops:
+            callee = funcs.get(op.callee) if op.callee else None
+            if callee is None:
+                continue
+            for arg, v in zip(callee.args, op.operands):
+                if arg in out and v not in out:
+                    out[v] = out[arg]
+                    added = True
+        if not added:
+            break
+    return out
 
 
 def op_mesh(op: Op) -> Mesh | None:
@@ -83,11 +153,15 @@ def op_mesh(op: Op) -> Mesh | None:
     return mesh_of_func(op.func)
 
 
-def device_scope(mesh: Mesh | None) -> str:
-    """How a per-device figure reads on ``mesh``: "" for one device, else ``" on each of the N devices of
-    mesh RxC"`` (the program is SPMD; tensor types are per device)."""
+def device_scope(mesh: Mesh | None, devices: list[tuple[int, ...]] | None = None) -> str:
+    """How a per-device figure reads on ``mesh``: "" for one device, ``" on each of the N devices of
+    mesh RxC"`` (the program is SPMD; tensor types are per device), or, when the figure holds on some
+    devices only (``devices``: their mesh coordinates), ``" on device (r, c) of mesh RxC"``."""
     if mesh is None or mesh.devices <= 1:
         return ""
+    if devices:
+        where = ", ".join("(" + ", ".join(map(str, d)) + ")" for d in devices)
+        return f" on device{'s' if len(devices) > 1 else ''} {where} of mesh {mesh.label}"
     return f" on each of the {mesh.devices} devices of mesh {mesh.label}"
 
 

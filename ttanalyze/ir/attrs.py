@@ -895,6 +895,9 @@ _BUILDERS: dict[str, Callable[[_Builder, Node], Any]] = {
     "ttcore.supportedDataTypes": _build_enum("data_type"),
     "ttcore.argument_type": _build_enum("argument_type"),
     "ttcore.shard_status": _build_enum("shard_status"),
+    "ttcore.shard_type": _build_enum("shard_type"),  # mesh_shard (tt-mlir TTCoreOpsEnums.td MeshShardType)
+    "ttcore.shard_direction": _build_enum("shard_direction"),
+    "ttcore.reduce_type": _build_enum("reduce_type"),  # the CCL reductions
     "ttnn.device_compute_kernel_config": _build_compute_config,
     "ttnn.unary_with_param": _build_unary,
     "ttnn.conv2d_config": _build_struct,

@@ -353,11 +353,13 @@ class _Walker:
                         raise self.error(f"{key} is not a #ttcore.system_desc", self.op_pos(op))
                     self.system_desc = value
                     self.system_desc_pos = self.op_pos(op)
-            for key in ("ttcore.meshes", "tt.meshes"):
-                if key in attrs and self.meshes is None:
+            for key in ("ttcore.meshes", "tt.meshes"):  # every module's meshes, by name (the first shape of a name wins)
+                if key in attrs:
                     value, _ = self.convert_attr(attrs[key], self.op_pos(op))
                     if isinstance(value, A.Meshes):
-                        self.meshes = value
+                        known = dict(self.meshes.shapes) if self.meshes is not None else {}
+                        added = tuple((n, s) for n, s in value.shapes if n not in known)
+                        self.meshes = A.Meshes((self.meshes.shapes if self.meshes is not None else ()) + added)
             for n in attrs:
                 if n not in ("ttcore.system_desc", "tt.system_desc"):
                     self.module_attrs[n] = str(attrs[n])

@@ -206,3 +206,46 @@ def mesh_partition_program(ctx: CBContext):
 
 register_check("ttnn.mesh_partition", "source", _PARTITION_SRC + "; the slice factories measured on the mock",
                ("SliceDeviceOperation",))
+
+
+_MESH_SHARD_SRC = ("tt-mlir runtime/lib/ttnn/operations/ccl/mesh_shard.cpp @5d69b8449d^ (devices/replicate: host-side "
+                   "distribute_tensor / aggregate_tensor) and @c7d92e92e8^ (identity: the tensor is forwarded); the op "
+                   "was removed from the dialect by c7d92e92e8 (2026-05-28)")
+
+
+@register("ttnn.mesh_shard", "ccl", ("shard_dims", "shard_direction", "shard_shape", "shard_type"), _MESH_SHARD_SRC)
+def mesh_shard(op: Op):
+    """``ttnn.mesh_shard`` of tt-mlir 2024-12 to 2026-05: the per-device shard (``full_to_shard``: dim ``i`` divided
+    by ``shard_shape[i]``) or the global tensor (``shard_to_full``: multiplied); ``shard_type replicate`` keeps the
+    shape.  A ``shard_shape`` of another rank than the tensor's, or a dim it does not divide, leaves the declared type
+    unchecked (tt-mlir's verifiers do not check it)."""
+    x = tensor_shape(op, 0)
+    kind = op.raw_attrs.get("shard_type", "")
+    if "replicate" in kind:
+        return [x]
+    factors = op.attrs.get("shard_shape")
+    if not isinstance(factors, (list, tuple)) or len(factors) != len(x) or not all(isinstance(f, int) and f > 0
+                                                                                    for f in factors):
+        return None
+    if "shard_to_full" in op.raw_attrs.get("shard_direction", ""):
+        return [tuple(s * f for s, f in zip(x, factors))]
+    if any(s % f for s, f in zip(x, factors)):
+        return None
+    return [tuple(s // f for s, f in zip(x, factors))]
+
+
+@register_cb("ttnn.mesh_shard")
+def mesh_shard_program(ctx: CBContext):
+    """No device program: ``identity`` forwards the presharded tensor, ``devices``/``replicate`` map or compose it
+    on the host (see :data:`_MESH_SHARD_SRC`).
+
+    Raises:
+        NoDeviceProgram: always.
+    """
+    kind = ctx.op.raw_attrs.get("shard_type", "")
+    why = ("forwards the tensor the frontend already sharded (identity)" if "identity" in kind
+           else "maps or composes the per-device tensors on the host")
+    raise NoDeviceProgram(f"ttnn.mesh_shard {why}")
+
+
+register_check("ttnn.mesh_shard", "none", _MESH_SHARD_SRC)

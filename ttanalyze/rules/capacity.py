@@ -17,7 +17,7 @@ from .. import fmt
 from ..analysis import Analysis
 from ..findings import Note
 from ..memory import NEAR_FULL, AllocationFailure
-from ..mesh import device_scope
+from ..mesh import device_scope, func_mesh
 from . import Reporter, rule
 
 MAX_NOTES = 5
@@ -46,7 +46,7 @@ def _data(a: Analysis, f: AllocationFailure) -> dict:
     used = s.allocated + f.oom.aligned_size_per_bank
     return {"buffer_type": f.buffer_type, "bytes_used": used, "bytes_available": s.bank_size,
             "overflow_bytes": used - s.bank_size, "request": f.label,
-            "mesh": a.mesh.label if a.mesh is not None else None,
+            "mesh": (func_mesh(a.program, a.program.ops[f.op_index].func) or a.mesh).label if a.mesh else None,
             "request_bytes_per_bank": f.oom.size_per_bank, "allocated": s.allocated, "free": s.free,
             "largest_free_block": s.largest_free, "certain": f.certain, "uncertain": f.uncertain,
             "certain_bytes": f.certain_bytes, "tt_metal_message": f.oom.message(),
@@ -72,7 +72,7 @@ def _report(a: Analysis, r: Reporter, buffer_type: str, fragmentation: bool) -> 
                     f"{fmt.nbytes(s.free)} of the {fmt.nbytes(s.bank_size)} bank are free: {len(f.live)} "
                     f"{bt} buffers would hold {fmt.nbytes(s.allocated + o.aligned_size_per_bank)} {unit}, beyond "
                     f"the bank by {fmt.nbytes(s.allocated + o.aligned_size_per_bank - s.bank_size)}")
-        head += device_scope(a.mesh)
+        head += device_scope(func_mesh(a.program, a.program.ops[f.op_index].func) if a.mesh else None)
         verdict = "tt-metal refuses it" if f.certain else "tt-metal may refuse it (see the notes)"
         r.op(a.program.ops[f.op_index], f'{head}; {verdict}: "{o.message()}"', notes=_notes(a, f),
              data=_data(a, f), severity=None if f.certain else "warning")
