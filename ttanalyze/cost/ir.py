@@ -106,6 +106,7 @@ OP_CODES: tuple[tuple[str, str], ...] = (
     ("AllReduce", "AllReduceAsyncDeviceOperation"),
     ("BatchNorm", "BatchNormOperation"),
     ("Sort", "SortDeviceOperation"),
+    ("SamplingDeviceOperation", "SamplingDeviceOperation"),
     ("Gather", "GatherDeviceOperation"),
     ("Scatter", "ScatterDeviceOperation"),
     ("Split", "SplitDeviceOperation"),

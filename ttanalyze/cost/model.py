@@ -124,6 +124,7 @@ OP_KINDS: dict[str, str] = {
     "SplitDeviceOperation": "split",
     "BatchNormOperation": "batch_norm", "BatchNormDeviceOperation": "batch_norm",
     "SortDeviceOperation": "sort", "GatherDeviceOperation": "gather", "ScatterDeviceOperation": "gather",
+    "SamplingDeviceOperation": "sampling",
     # collectives (CCL) over ethernet
     "AllGatherAsyncDeviceOperation": "all_gather", "AllGatherDeviceOperation": "all_gather",
     "AllGatherAsync": "all_gather", "AllGather": "all_gather",
@@ -151,7 +152,7 @@ FAMILY = {
     "norm": "normalization", "softmax": "normalization", "reduce": "reduction",
     "group_norm": "normalization", "reduce_nc": "reduction", "scan": "reduction", "grid_sample": "pooling",
     "sdpa": "attention", "cache_update": "data movement", "split": "data movement",
-    "batch_norm": "normalization", "sort": "reduction", "gather": "data movement",
+    "batch_norm": "normalization", "sort": "reduction", "sampling": "reduction", "gather": "data movement",
     "all_gather": "collective", "reduce_scatter": "collective", "all_reduce": "collective",
     "point_to_point": "collective",
 }
@@ -1593,14 +1594,17 @@ def _tile_pass(op: DeviceOp, hw: Hardware, c: Constants, kind: str) -> _Work:
         # (x - mean) * rsqrt(var + eps) * weight + bias (normalization/batch_norm/device/kernels/compute/
         # batch_norm_kernel.cpp): the stats are per-channel tiles read once per channel; 4 FPU tile ops per tile.
         w = _tile_stream(op, hw, c, 4 * tile_op, a, _cdiv(out.tiles, cores))
-    elif kind == "sort":
+    elif kind in ("sort", "sampling"):
         # Bitonic sort along the last dim (data_movement/sort/device/kernels/compute/sort_single_row_multi_core.cpp):
         # an in-tile sort of each tile (SFPU, ``sfpu_heavy``), then log2(Wt) (log2(Wt) + 1) / 2 merge stages,
-        # each passing every tile of the row through a compare-and-swap (2 tile ops).
+        # each passing every tile of the row through a compare-and-swap (2 tile ops).  Sampling runs the same
+        # top-k sort on each of its cores (one per user) over the whole [32, W] tile row of values
+        # (reduction/sampling/device/kernels/compute/sampling.cpp), so no core gets a share: every core sorts Wt tiles.
         wt = _cdiv(a.padded[-1], TILE)
         lg = max(0, (wt - 1).bit_length())
         stages = lg * (lg + 1) // 2
-        w = _tile_stream(op, hw, c, _k(c, "sfpu_heavy", op.arch) + stages * 2 * tile_op, a, _cdiv(a.tiles, cores))
+        per_core = a.tiles if kind == "sampling" else _cdiv(a.tiles, cores)
+        w = _tile_stream(op, hw, c, _k(c, "sfpu_heavy", op.arch) + stages * 2 * tile_op, a, per_core)
         w.write *= len(op.outputs)
     elif kind == "gather":
         # Gather / scatter along the last dim (data_movement/gather|scatter/device/kernels): per output tile the
@@ -1679,7 +1683,7 @@ def work(op: DeviceOp, hw: Hardware, constants: Constants) -> _Work:
         w = _sdpa(op, hw, constants)
     elif kind in ("all_gather", "reduce_scatter", "all_reduce", "point_to_point"):
         w = _collective(op, hw, constants, kind)
-    elif kind in ("scan", "cache_update", "split", "reduce_nc", "batch_norm", "sort", "gather"):
+    elif kind in ("scan", "cache_update", "split", "reduce_nc", "batch_norm", "sort", "sampling", "gather"):
         w = _tile_pass(op, hw, constants, kind)
     else:
         w = _data_movement(op, hw, constants, kind)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from ..ir.model import Op
 from .cb import CB, CBContext, CBModelError, ProgramModel, core_range, cores_set
-from .registry import ShapeError, int_attr, norm_dim, register, register_cb, register_check, register_passive, tensor_shape
+from .registry import ShapeError, int_attr, norm_dim, register, register_cb, register_check, tensor_shape
 from .data_movement import fill_pad_program
 from .tensors import TILE, operand, result
 from .work_split import split_work_to_cores
@@ -63,8 +63,7 @@ def scan(op: Op):
     return [x]
 
 
-register_passive(("ttnn.sampling", "ttnn.topk_router_gpt"), "sort_scatter", ("seed", "k", "num_experts", "memory_config"),
-                 f"{_SRC} SamplingOp/TopKRouterGptOp::verify (results as declared)")
+# sampling and topk_router_gpt: ttanalyze/ops/sampling.py and ttanalyze/ops/moe.py
 
 
 _SORT_SRC = ("tt-metal ttnn/cpp/ttnn/operations/data_movement/sort/device/sort_single_row_single_core_program_factory.cpp "

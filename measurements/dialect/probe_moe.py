@@ -1,0 +1,33 @@
+"""Replay measurements/dialect/cases_moe.py on the mock device and record each program's circular buffers.
+
+Usage (needs the executor venv; one process may hold the mock device at a time)::
+
+    flock /tmp/ttnn-mock.lock .venv-ttnn/bin/python measurements/dialect/probe_moe.py
+
+Writes measurements/dialect/results_moe.jsonl in the format of probe_misc.py (one line per case: ttnn's
+error, every CB/DFB and kernel scratchpad of the NO_DISPATCH graph capture, each output's spec).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from measurements.dialect.cases_moe import CASES  # noqa: E402
+from measurements.dialect.probe_misc import record, ttnn  # noqa: E402
+
+OUT = Path(__file__).with_name("results_moe.jsonl")
+
+
+def call(case, ts: list, dev):
+    """The ttnn call tt-mlir's runtime makes for the case's op (runtime/lib/ttnn/operations @19c86fca)."""
+    if case.op == "ttnn.sampling":  # reduction/sampling.cpp: a thin 1:1 dispatch
+        return ttnn.sampling(ts[0], ts[1], ts[2], ts[3], ts[4], seed=7)
+    raise ValueError(case.op)
+
+
+if __name__ == "__main__":
+    record(CASES, call, OUT)
