@@ -41,6 +41,8 @@ def test_model_matches_the_mock(case):
     if measured["error"]:
         assert v.status == "rejected", (v.status, v.reason, measured["error"])
         return
+    if v.status == "out_of_scope":  # measured outside the model (the reason says which)
+        pytest.skip(f"not modeled: {v.reason}")
     assert v.status == "modeled", v.reason
     model = Counter((cb.bytes, frozenset((x, y) for r in cb.cores.ranges for x in range(r.start.x, r.end.x + 1)
                                          for y in range(r.start.y, r.end.y + 1)))

@@ -34,9 +34,33 @@ def _sampling(rng: random.Random) -> list[MiscCase]:
     return out
 
 
+def _dit_rms_norm(rng: random.Random) -> list[MiscCase]:
+    """``dit_rms_norm_unary_fused(input, weight?, bias?, residual?)``: rms_norm over the last dim with an optional
+    activation (``silu``/``gelu``); weights ``[W]`` TILE, or ROW_MAJOR ``[W / 32, 32]`` as ttnn's tests pass them."""
+    out = []
+    for i in range(18):
+        rank = rng.choice([2, 3, 4])
+        lead = tuple(rng.choice([1, 1, 2, 3]) for _ in range(rank - 2))
+        h = rng.choice([32, 64, 96, 200, 7, 512, 1024])
+        w = rng.choice([64, 128, 256, 320, 1024, 2048, 3072, 5120, 100])
+        dt = rng.choice(["bf16", "bf16", "f32", "bfp_bf8"]) if i < 14 else "f32"
+        buf = rng.choice(["dram", "l1"]) if h * w <= 64 * 1024 else "dram"
+        x = ((*lead, h, w), dt, "tile", buf)
+        wlay = rng.choice(["tile", "tile", "row_major"])
+        wdesc = (((w,), "bf16", "tile", "dram") if wlay == "tile" or w % 32 else ((w // 32, 32), "bf16", "row_major", "dram"))
+        has_w, has_b, has_r = rng.random() < 0.8, rng.random() < 0.3, i in (12, 13)
+        ops = (x,) + ((wdesc,) if has_w else ()) + ((wdesc,) if has_b else ()) + ((x,) if has_r else ())
+        act = rng.choice([None, "silu", "gelu"])
+        attrs = (f"epsilon = 9.99999974E-6 : f32, operandSegmentSizes = array<i32: 1, {int(has_w)}, {int(has_b)}, "
+                 f"{int(has_r)}>") + (f', activation = "{act}"' if act else "")
+        out.append(MiscCase(f"dit_rms_norm_unary_fused/{i}", "ttnn.dit_rms_norm_unary_fused", ops, (x,), attrs,
+                            kwargs={"weight": has_w, "bias": has_b, "residual": has_r, "activation": act}))
+    return out
+
+
 def _cases() -> list[MiscCase]:
     rng = random.Random(1111)
-    return _sampling(rng)
+    return _sampling(rng) + _dit_rms_norm(random.Random(1112))
 
 
 CASES: list[MiscCase] = _cases()

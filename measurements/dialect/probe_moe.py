@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from measurements.dialect.cases_moe import CASES  # noqa: E402
-from measurements.dialect.probe_misc import record, ttnn  # noqa: E402
+from measurements.dialect.probe_misc import _mem, record, ttnn  # noqa: E402
 
 OUT = Path(__file__).with_name("results_moe.jsonl")
 
@@ -26,6 +26,15 @@ def call(case, ts: list, dev):
     """The ttnn call tt-mlir's runtime makes for the case's op (runtime/lib/ttnn/operations @19c86fca)."""
     if case.op == "ttnn.sampling":  # reduction/sampling.cpp: a thin 1:1 dispatch
         return ttnn.sampling(ts[0], ts[1], ts[2], ts[3], ts[4], seed=7)
+    if case.op == "ttnn.dit_rms_norm_unary_fused":  # normalization/dit_rms_norm_unary_fused.cpp
+        kw, rest = case.kwargs, iter(ts[1:])
+        weight = next(rest) if kw["weight"] else None
+        bias = next(rest) if kw["bias"] else None
+        residual = next(rest) if kw["residual"] else None
+        return ttnn.experimental.dit_rms_norm_unary_fused(ts[0], epsilon=1e-5, weight=weight, bias=bias,
+                                                          residual_input_tensor=residual,
+                                                          memory_config=_mem(case.results[0][3]),
+                                                          activation=kw["activation"])
     raise ValueError(case.op)
 
 

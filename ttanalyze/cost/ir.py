@@ -168,6 +168,7 @@ NAME_OP_CODES: dict[str, str] = {
     "ttnn.rms_norm_pre_all_gather": "LayerNormPreAllGatherDeviceOperation",
     "ttnn.layer_norm_pre_all_gather": "LayerNormPreAllGatherDeviceOperation",
     "ttnn.layer_norm_post_all_gather": "LayerNormPostAllGatherDeviceOperation",
+    "ttnn.dit_rms_norm_unary_fused": "LayerNormDeviceOperation",
     "ttnn.all_reduce_async": "AllReduceAsyncDeviceOperation",
     "ttnn.point_to_point": "PointToPointDeviceOperation",
     # MeshPartitionDeviceOperation::MeshPartition::create_at builds each device's slice program
