@@ -268,6 +268,17 @@ def test_2d_bfp8_output_with_l1_acc():
     assert prog.per_core_bytes() == 59776
 
 
+def test_2d_two_k_blocks_accumulate_in_l1():
+    # Measured (opdiff g1/ttnn.matmul/267): [64, 33] @ [33, 65], bfp8 everywhere, no config: 2D mcast, per_core 1x1,
+    # in0_block_w 1 -> num_blocks 2.  Default compute config (bfp8 output): packer_l1_acc on, and ttnn 0.81.1 accumulates
+    # in L1 from 2 blocks on: a bf16 intermediate (2048) beside the bfp8 output (1088); in0, in1 2 * 1088 = 2176 each
+    # -> 7488.
+    b8 = {"dt": "bfp_bf8"}
+    prog = _program(_module(([64, 33], b8), ([33, 65], b8), ([64, 65], b8)))
+    assert prog.factory == "MatmulMultiCoreReuseMcast2DProgramFactory"
+    assert sorted(cb.bytes for cb in prog.cbs) == [1088, 2048, 2176, 2176]
+
+
 def test_2d_bias_and_transpose_a():
     # Bias: out_block_w = 3 tiles = 6144 -> 59392 (measured).  transpose_a: a given as [512, 256]; c_10 holds the
     # transposed in0 block, as big as in0 (16384) -> 69632 (measured).
@@ -324,6 +335,32 @@ def test_1d_mcast_in0_width_sharded_a_on_more_cores_than_work():
     work, rest, both = ((0, 0, 3, 1),), ((0, 2, 3, 3),), ((0, 0, 3, 3),)
     assert _cbs(prog) == _expect((8192, False, work), (8192, False, rest), (4096, False, work), (4096, True, both),
                                  (4096, False, work))
+
+
+def test_1d_mcast_in0_unbatched_b_is_single_buffered():
+    # Measured (opdiff g1/ttnn.matmul/49): [7, 32, 32] @ [32, 65], f32 -> bf16, no config: 1D mcast_in0, fuse_batch
+    # false, per_core 1x1, one K block.  in0 1 tile doubled (batch 7) = 2 * 4096; in1 1 tile, single: b has batch 1
+    # (B_b * num_blocks = 1); output 1 bf16 tile 2048 -> 14336.
+    prog = _program(_module(([7, 32, 32], {"dt": "f32"}), ([32, 65], {"dt": "f32"}), ([7, 32, 65], DRAM)))
+    assert prog.factory == "MatmulMultiCoreReuseMcast1DProgramFactory"
+    assert sorted((cb.index, cb.bytes) for cb in prog.cbs) == [(0, 8192), (1, 4096), (4, 2048)]
+
+
+def test_1d_mcast_in1_sharded_a_read_again_per_n_block():
+    # Measured (opdiff g1/ttnn.matmul/213): a [3, 384, 512] f32 HEIGHT_SHARDED on 18 cores, shards [64, 512]; b [512,
+    # 6496] f32; bf16 output; fp32_dest_acc_en; free L1 1,330,048 B.  1D mcast_in1, per_core 2x203, in0_block_w 16 (one
+    # K block), out_block 1x7: several output blocks along M and along N, so c_0 is a copy of the shard, 2 * 16 = 32
+    # f32 tiles = 131072, and c_2 (one block) is the shard's buffer; in1 7 * 16 tiles = 458752; output 7 bf16 tiles
+    # 14336; f32 intermediate 7 tiles 28672 -> 632832.
+    sh = ([(0, 0, 10, 0), (0, 1, 6, 1)], (64, 512))
+    a = ([3, 384, 512], {"dt": "f32", "buf": "l1", "ml": "height_sharded", "shard": sh})
+    text = _module(a, ([512, 6496], {"dt": "f32"}), ([3, 384, 6496], DRAM),
+                   attrs=", compute_config = #ttnn.device_compute_kernel_config<math_fidelity = lofi, "
+                         "fp32_dest_acc_en = true>")
+    prog = _program(text, free=1330048)
+    assert sorted((cb.index, cb.bytes, cb.globally_allocated) for cb in prog.cbs) == [
+        (0, 131072, False), (1, 458752, False), (2, 65536, True), (4, 14336, False), (5, 28672, False)]
+    assert prog.per_core_bytes() == 632832
 
 
 def test_1d_mcast_in1_height_sharded_a_with_several_k_blocks():
@@ -399,6 +436,34 @@ def test_reuse_bias_is_a_separate_add():
     assert any("separate binary_ng add" in n for n in matmul.notes)
     # the add broadcasts the [128] bias over rows: a, b, output and the broadcast b CB, 2 bf16 tiles each
     assert add.factory == "BinaryNgDeviceOperation::ProgramFactory" and add.per_core_bytes() == 4 * 4096
+
+
+def test_linear_with_a_batched_b_adds_its_bias_afterwards():
+    # ttnn 0.81.1 runs a linear whose b is batched like a batched matmul (user_run_batched) and adds the bias with a
+    # BinaryNg program after it (measured: opdiff g1/ttnn.linear/36 and 19 more).  The matmul program is the one of
+    # the same op without the bias.
+    a, b, out = ([2, 64, 128], DRAM), ([2, 128, 96], DRAM), ([2, 64, 96], DRAM)
+    an, op = _op(_module(a, b, out, bias=([96], DRAM), op="ttnn.linear"))
+    matmul, add = program_of(an, op, arch=MOCK, free_l1=BANK).stages
+    assert add.factory == "BinaryNgDeviceOperation::ProgramFactory"
+    assert all(cb.name != "bias" for cb in matmul.cbs)
+    assert _cbs(matmul) == _cbs(_program(_module(a, b, out, op="ttnn.linear")))
+
+
+def test_linear_block_sharded_a_with_a_batched_b_runs_the_reuse_factory():
+    # Measured (opdiff g1/ttnn.linear/61; the model refused it before): a [6, 31, 65] BLOCK_SHARDED on 3x2 cores,
+    # shards [96, 32], transposed -> [6, 65, 31]: Mt 3, Kt 1; b [6, 32, 31] transposed: Nt 1, batched -> ttnn's batched
+    # config: MatmulMultiCoreReuseProgramConfig over a's shard grid, per_core_M 3 (shard height), per_core_N 1,
+    # in0_block_w 1; 6 blocks on the 6 shard cores.  a's shard is c_0's buffer; in1 1 * 1 * 2 = 2 tiles 4096; output
+    # 3 tiles 6144; transposed in0 (c_10) 3 tiles 6144 -> 16384; then the bias add.
+    a = ([6, 31, 65], {"buf": "l1", "ml": "block_sharded", "shard": ([(0, 0, 2, 1)], (96, 32))})
+    an, op = _op(_module(a, ([6, 32, 31], L1), ([6, 65, 32], DRAM), bias=([1, 32], DRAM), op="ttnn.linear",
+                         transpose=(True, True)))
+    matmul, add = program_of(an, op, arch=MOCK, free_l1=BANK).stages
+    assert matmul.factory == "MatmulMultiCoreReuseOptimizedProgramFactory"
+    q = ((0, 0, 2, 1),)
+    assert [c for c in _cbs(matmul) if not c[1]] == _expect((4096, False, q), (6144, False, q), (6144, False, q))
+    assert add.factory == "BinaryNgDeviceOperation::ProgramFactory"
 
 
 def test_transposed_operands_on_the_multicore_factory_run_transposes_first():

@@ -361,8 +361,7 @@ def _operands(ctx: CBContext) -> tuple[_Mm, _Cfg | None]:
     free = ctx.max_l1_space_before_outputs
     b_logical = op.operands[1].type.shape
     batched_b = len(b_logical) > 2 and any(d > 1 for d in b_logical[:-2])
-    mm = _Mm(a, b, bias, out, ta, compute, ctx.grid, free, op.name == "ttnn.matmul" and batched_b,
-             ctx.arch.num_dram_channels)
+    mm = _Mm(a, b, bias, out, ta, compute, ctx.grid, free, batched_b, ctx.arch.num_dram_channels)
     pc = op.attrs.get("matmul_program_config")
     cfg = _cfg_from_ir(pc) if isinstance(pc, MatmulProgramConfig) else None
     return mm, cfg
@@ -410,11 +409,14 @@ def _post_process_bias(mm: _Mm, cfg: _Cfg | None) -> bool:
     matmul program, a BinaryNg add program after it) a bias whose padded rows
     are more than one tile row (``[64, N]``, ``[2, 1, N]``; a ``[1, N]``,
     ``[N]`` or ``[1, 1, N]`` bias is fused) and the bias of a
-    MatmulMultiCoreReuseProgramConfig, whose factory has no bias CB.
+    MatmulMultiCoreReuseProgramConfig, whose factory has no bias CB.  A
+    ``linear`` whose ``b`` is batched (``user_run_batched``) also post-processes
+    its bias (measured: 20 of 20 such instances that ran, whatever the config;
+    the stored ``LinearOperation::invoke`` refuses them instead).
     """
     if mm.bias is None:
         return False
-    if prod(mm.bias.padded[:-1]) != TILE:
+    if prod(mm.bias.padded[:-1]) != TILE or mm.user_run_batched:
         return True
     if cfg is not None:
         return cfg.kind in ("multicore", "reuse")
@@ -812,8 +814,10 @@ def _factory_2d(mm: _Mm, cfg: _Cfg) -> ProgramModel:
     output's buffer (different format, or a sharded output with ``per_core_M !=
     out_block_h``); bias ``out_block_w``; a BLOCK_SHARDED a's ``per_core_M *
     shard width`` block backed by its buffer (c_2); c_10 = in0's size with
-    ``transpose_a``.  Packer L1 accumulation only when ``num_blocks > 2`` (or
-    ``> 1`` with a bias).  The cores with work are the ``num_blocks_x *
+    ``transpose_a``.  Packer L1 accumulation whenever ``num_blocks > 1`` (ttnn
+    0.81.1, measured: a bfp8 output with ``num_blocks = 2`` gets a separate bf16
+    intermediate; the stored version waits for ``num_blocks > 2`` without a
+    bias).  The cores with work are the ``num_blocks_x *
     num_blocks_y`` rectangle (axes swapped by ``transpose_mcast``).
     Differences in ttnn 0.81.1 (Metal 2.0 port, measured): no 64 B ``c_6``
     L1-array CB; with a block-sharded a wider than the work, c_0 is a second
@@ -838,7 +842,7 @@ def _factory_2d(mm: _Mm, cfg: _Cfg) -> ProgramModel:
         if _bbox_size(a.shard.grid)[0] != 1:
             raise DeviceRejection("2D mcast with a HEIGHT_SHARDED a needs a one-column shard grid (ttnn refuses)")
     num_blocks = kt // cfg.in0_block_w
-    l1acc = mm.compute.packer_l1_acc and ((mm.bias is not None and num_blocks > 1) or num_blocks > 2)
+    l1acc = mm.compute.packer_l1_acc and num_blocks > 1
     interm_fmt = _interm_format(mm, l1acc)
     dbl = _DEPTH if B * num_blocks > 1 else 1
     nby, nbx = ceil_div(mt, cfg.per_core_m), ceil_div(nt, cfg.per_core_n)
@@ -896,8 +900,11 @@ def _factory_1d(mm: _Mm, cfg: _Cfg) -> ProgramModel:
 def _factory_1d_in0(mm: _Mm, cfg: _Cfg) -> ProgramModel:
     """The mcast-in0 half of the 1D factory (matmul_multicore_reuse_mcast_1d_program_factory.cpp @00629f0f).
 
-    Per core, in tiles: in0 ``out_block_h * in0_block_w`` and in1 ``out_block_w
-    * in0_block_w``, doubled when ``B * num_blocks > 1``; a sharded a's ``per_core_M
+    Per core, in tiles: in0 ``out_block_h * in0_block_w``, doubled when ``B *
+    num_blocks > 1``, and in1 ``out_block_w * in0_block_w``, doubled when
+    ``B_b * num_blocks > 1`` with ``B_b`` the batch of b unless ``fuse_batch``
+    (measured: an unbatched b with a batch-7 a and one K block keeps in1 single);
+    a sharded a's ``per_core_M
     * shard width`` block (c_2, its buffer); a locally sharded b's ``per_core_N *
     shard height`` (its buffer); output, intermediate and bias as in the 2D
     factory, with packer L1 accumulation whenever ``num_blocks > 1``.  Cores:
@@ -929,7 +936,8 @@ def _factory_1d_in0(mm: _Mm, cfg: _Cfg) -> ProgramModel:
         senders_only = num_cores_to_corerangeset(n_cores - work_n, grid, True, start=(work_n % grid[0], work_n // grid[0]))
         cbs.append(CB(0, "in0 (senders without work)", a.tile_bytes, cbs[0].pages, senders_only))
     b_local = b.sharded and b.buffer_type == "l1"
-    in1_tiles = cfg.per_core_n * b.shard.tile_shape[0] if b_local else cfg.out_block_w * cfg.in0_block_w * dbl
+    in1_dbl = _DEPTH if (1 if cfg.fuse_batch else _batch(b)) * num_blocks > 1 else 1
+    in1_tiles = cfg.per_core_n * b.shard.tile_shape[0] if b_local else cfg.out_block_w * cfg.in0_block_w * in1_dbl
     cbs.append(CB(1, "in1", b.tile_bytes, in1_tiles, work, b_local))
     if a.sharded:
         cbs.append(CB(2, "in0 shard", a.tile_bytes, cfg.per_core_m * a.shard.tile_shape[1], all_cores, True))
@@ -945,7 +953,10 @@ def _factory_1d_in1(mm: _Mm, cfg: _Cfg) -> ProgramModel:
     ``B_a * num_blocks > 1``; with ``a`` unbatched and ``b`` batched (interleaved,
     unsharded output) a is kept whole: ``per_core_M * Kt``; a sharded a is its
     shard (``num_blocks * per_core_M * in0_block_w * B_a``), backed by the
-    buffer unless the shard holds several K blocks, when c_0 is a copy and c_2
+    buffer unless the shard holds several K blocks, or the core computes
+    several output blocks both along M and along N (``per_core_M / out_block_h
+    > 1`` and ``per_core_N / out_block_w > 1``: the shard is read again for each
+    N block; measured on ttnn 0.81.1, f32 and bf16 a), when c_0 is a copy and c_2
     (one ``out_block_h * in0_block_w`` block) is backed by the buffer.  in1
     ``out_block_w * in0_block_w``, doubled when ``B_b * num_blocks > 1``.
     Output, intermediate and bias as in the 2D factory (packer L1 accumulation
@@ -969,7 +980,8 @@ def _factory_1d_in1(mm: _Mm, cfg: _Cfg) -> ProgramModel:
     reuse_in0 = (in0_b == 1 and in1_b > 1 and not a.sharded and not out.sharded and not mm.bcast_batch
                  and cfg.fused_activation is None)
     block = cfg.out_block_h * cfg.in0_block_w
-    extract = a.sharded and a.shard.tile_shape[1] // cfg.in0_block_w > 1
+    extract = a.sharded and (a.shard.tile_shape[1] // cfg.in0_block_w > 1 or (
+        cfg.per_core_m // cfg.out_block_h > 1 and cfg.per_core_n // cfg.out_block_w > 1))
     if reuse_in0:
         in0_tiles = cfg.per_core_m * num_blocks * cfg.in0_block_w
     elif a.sharded:
