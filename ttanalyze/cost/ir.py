@@ -46,6 +46,7 @@ OP_CODES: tuple[tuple[str, str], ...] = (
     ("TilizeWithValPadding", "TilizeWithValPaddingDeviceOperation"),
     ("Tilize", "TilizeDeviceOperation"),
     ("UntilizeWithUnpadding", "UntilizeWithUnpaddingDeviceOperation"),
+    ("UntilizeWithHalo", "HaloDeviceOperation"),
     ("UntilizeCodegen", "UntilizeDeviceOperation"),
     ("Untilize", "UntilizeDeviceOperation"),
     ("TypecastProgramFactory", "TypecastDeviceOperation"),
@@ -507,6 +508,8 @@ def device_ops(op: Op, a: Analysis, hw: Hardware) -> tuple[list[DeviceOp], str]:
         if code in ("Conv2dDeviceOperation", "Pool2D"):
             out += _sliding_window_ops(op, stage, a, hw)
             continue
+        if code == "HaloDeviceOperation":
+            continue  # the conv/pool stage after it lists its halo (_sliding_window_ops)
         if ins is None or outs is None:
             which = "inputs" if ins is None else "outputs"
             return [], f"the {which} of its {stage.factory} program are not known (a step of a composite op)"

@@ -23,13 +23,12 @@ calls are the executor's, :mod:`ttanalyze.executor.ttnn_worker`):
   picked (height, block or width; ``determine_conv_config_for_auto_shard``),
   the input (slice) is sharded, the halo op runs, then the conv program
   (``Conv2dShardedProgramFactory``, or ``Conv2dWidthShardedProgramFactory``),
-  then the result moves to the requested memory config.  The model returned is
-  the conv program (for sliced convs the slice with the most static CB bytes),
-  the one with the large static CBs; the halo program's CBs (its sharded input
-  and output, plus < 1.2 KB of config buffers) are described in the notes.
+  then the result moves to the requested memory config.  The programs modeled
+  are the halo program (:mod:`ttanalyze.ops.halo`) and the conv program (for
+  sliced convs those of the slice with the most static CB bytes).
   1x1 stride-1 convs run as a matmul and are not modeled here.
 * ``ttnn.max_pool2d``/``avg_pool2d`` run interleaved-to-sharded, halo, then the
-  ``Pool2D::MultiCore`` program.
+  ``Pool2D::MultiCore`` program; the halo and pool programs are modeled.
 * ``ttnn.experimental.conv3d`` (``Conv3dProgramFactory``) on every core of its
   grid; ``ttnn.upsample`` (nearest) ``UpsampleMultiCoreInterleavedProgramFactory``.
 
@@ -47,6 +46,7 @@ from ..ir.attrs import CoreRangeSet, DataType, StructAttr
 from ..ir.model import Op
 from ..layout import align_up, ceil_div
 from .cb import CB, CBContext, CBModelError, DeviceRejection, ProgramModel, grid_xy
+from .halo import halo_program
 from .registry import ShapeError, int_attr, int_list, register, register_cb, register_spec, tensor_shape
 from .spec import TensorSpec
 from .tensors import FACE, TILE, operand
@@ -581,6 +581,7 @@ class ConvPlan:
     l1_usage: int
     notes: list[str]
     slices: int = 1
+    window: Window | None = None  # the (slice's) sliding window the halo runs
 
     @property
     def static_bytes(self) -> int:
@@ -937,7 +938,7 @@ def _plan_l1(p: Conv2dParams, arch: Arch, path: str, sliced: bool, notes: list[s
     notes.append(f"act_block_h {block[0]} tiles, act_block_w {block[1]} tiles, per-core output {per_core[0]}x"
                  f"{per_core[1]} tiles, split reader {'on' if split else 'off'}")
     return ConvPlan(path, scheme, in_pc, out_pc, input_shard, halo_sticks, in_c_padded, out_shard, per_core, block,
-                    split, cbs, usage, notes)
+                    split, cbs, usage, notes, window=q.window)
 
 
 def conv_program_cores(plan: ConvPlan) -> CoreRangeSet:
@@ -951,16 +952,8 @@ def conv_program_cores(plan: ConvPlan) -> CoreRangeSet:
     return full_grid((bx, by))
 
 
-def _halo_note(plan: ConvPlan, p_dtype: str) -> str:
-    datum = 4 if p_dtype == "f32" else 2
-    return (f"halo program (UntilizeWithHaloProgramFactory, sliding_window/halo): sharded input "
-            f"{plan.input_shard[0] * plan.input_shard[1] * datum:,} B and output "
-            f"{plan.halo_sticks * plan.input_shard[1] * datum:,} B per core (globally allocated CBs) plus < 1.2 KB "
-            "of config CBs, not listed")
-
-
 def conv_program(p: Conv2dParams, arch: Arch, free_l1: int) -> ProgramModel:
-    """The conv2d's ProgramModel (the conv program; the halo program in the notes).
+    """The conv program's ProgramModel (the halo program before it: :func:`conv_programs`).
 
     ``l1_buffers_per_core`` is the halo output the op keeps in L1 while the conv
     program runs, plus the conv's L1 output shard when the result goes to DRAM
@@ -977,7 +970,7 @@ def conv_program(p: Conv2dParams, arch: Arch, free_l1: int) -> ProgramModel:
     halo_bytes = align_up(plan.halo_sticks * plan.input_shard[1] * datum, 16)
     out_bytes = plan.per_core_out[0] * plan.per_core_out[1] * tile_bytes(p.out_dtype)
     notes = plan.notes + [f"tt-metal's own L1 estimate for the {plan.scheme} scheme: {plan.l1_usage:,} B per core",
-                          _halo_note(plan, p.input_dtype), MEASURED + " for the CB lists this model was checked on"]
+                          MEASURED + " for the CB lists this model was checked on"]
     source = f"{SRC_CONV_DRAM}; {SRC_CONV_UTILS}; {SRC_CONV_CBS}; {SRC_SLIDING}; {SRC_SLICING}"
     if p.input_buffer != "dram" and (p.memory_config is None or p.memory_config[0] == "l1"):
         out_bytes = 0  # the result itself
@@ -995,6 +988,28 @@ def conv_program(p: Conv2dParams, arch: Arch, free_l1: int) -> ProgramModel:
         "out_shard": plan.out_shard, "per_core_out": plan.per_core_out, "act_block_h": plan.block[0],
         "act_block_w": plan.block[1], "in_channels_padded": plan.in_channels_padded}
     return prog
+
+
+def conv_programs(p: Conv2dParams, arch: Arch, free_l1: int) -> list[ProgramModel]:
+    """The conv2d's programs in order: the halo program (:func:`ttanalyze.ops.halo.halo_program`; none for a
+    width-sharded conv without padding: conv2d.cpp ``bypass_halo``), then the conv program
+    (:func:`conv_program`).  Input sharding, the tiled input's reshape, DRAM slicing and the output move are
+    not listed; a sliced conv lists the halo of the slice :func:`plan_conv2d` models.
+
+    Raises:
+        CBModelError: see :func:`plan_conv2d`; a halo that reads past the padded input.
+    """
+    plan = plan_conv2d(p, arch, free_l1)
+    conv = conv_program(p, arch, free_l1)
+    if plan.scheme == "width" and sum(plan.window.padding) == 0:
+        return [conv]
+    try:
+        halo = halo_program(plan.window, plan.scheme, plan.input_pc.cores, plan.input_pc.nhw_cores,
+                            plan.input_pc.orientation == "col_major", True, plan.input_shard, plan.halo_sticks,
+                            p.input_layout, p.input_dtype, p.config_tensors_in_dram, arch.l1_alignment)
+    except ValueError as exc:
+        raise CBModelError(f"conv2d halo: {exc}") from None
+    return [halo, conv]
 
 
 def conv_output_spec(p: Conv2dParams, arch: Arch, free_l1: int) -> TensorSpec:
@@ -1110,8 +1125,8 @@ def conv2d_params(ctx: CBContext) -> Conv2dParams:
 
 @register_cb("ttnn.conv2d")
 def conv2d_cb(ctx: CBContext) -> ProgramModel:
-    """CB model of ``ttnn.conv2d`` (see :func:`conv_program`)."""
-    return conv_program(conv2d_params(ctx), ctx.arch, ctx.max_l1_space)
+    """CB model of ``ttnn.conv2d`` (see :func:`conv_programs`)."""
+    return conv_programs(conv2d_params(ctx), ctx.arch, ctx.max_l1_space)
 
 
 @register_spec("ttnn.conv2d")
@@ -1294,7 +1309,8 @@ def plan_pool2d(p: PoolParams, arch: Arch, free_l1: int) -> PoolPlan:
     grid = grid_xy(arch)
     pc = pool_parallel(p, grid)
     nhw_in = p.batch * p.in_h * p.in_w
-    ch = align_up(p.channels, pc.c_cores * (arch.l1_alignment // 2)) // pc.c_cores
+    # a TILE input keeps its tile-padded channels (the halo's sticks of 16 channels are 64 B, measured)
+    ch = align_up(p.channels, pc.c_cores * (TILE if p.input_layout == "tile" else arch.l1_alignment // 2)) // pc.c_cores
     rows = (align_up(nhw_in, pc.nhw_cores * TILE) // pc.nhw_cores if p.input_layout == "tile"
             else ceil_div(nhw_in, pc.nhw_cores))
     input_shard = (rows, ch)
@@ -1313,7 +1329,7 @@ def plan_pool2d(p: PoolParams, arch: Arch, free_l1: int) -> PoolPlan:
 
 
 def pool_program(p: PoolParams, arch: Arch, free_l1: int) -> ProgramModel:
-    """The pool's ProgramModel (``Pool2D::MultiCore``); the halo program in the notes.
+    """The pool program's ProgramModel (``Pool2D::MultiCore``; the halo program before it: :func:`pool_programs`).
 
     ``l1_buffers_per_core``: the halo output the op holds in L1, plus the pool's
     output shard when the result is not an L1 tensor itself.
@@ -1328,8 +1344,6 @@ def pool_program(p: PoolParams, arch: Arch, free_l1: int) -> ProgramModel:
         f"{plan.pc.scheme} sharded on {plan.pc.num_cores} cores (nhw {plan.pc.nhw_cores} x c {plan.pc.c_cores}), "
         f"input shard {list(plan.input_shard)}, output shard {list(plan.out_shard)} (pool_utils.cpp "
         "determine_pool_config_for_auto_shard)",
-        f"halo program (UntilizeWithHaloProgramFactory): sharded input {plan.input_shard[0] * ch * 2:,} B and output "
-        f"{plan.halo_sticks * ch * 2:,} B per core (globally allocated) plus < 1.2 KB of config CBs, not listed",
         MEASURED + " for the CB lists this model was checked on",
     ]
     out_bytes = align_up(plan.out_shard[0] * plan.out_shard[1] * 2, 16)
@@ -1340,6 +1354,24 @@ def pool_program(p: PoolParams, arch: Arch, free_l1: int) -> ProgramModel:
     prog.params["pool"] = {"scheme": plan.pc.scheme, "cores": plan.pc.num_cores, "input_shard": plan.input_shard,
                            "halo_sticks": plan.halo_sticks, "out_shard": plan.out_shard}
     return prog
+
+
+def pool_programs(p: PoolParams, arch: Arch, free_l1: int) -> list[ProgramModel]:
+    """The pool's programs in order: the halo program (:func:`ttanalyze.ops.halo.halo_program`), then
+    ``Pool2D::MultiCore`` (:func:`pool_program`).  The interleaved-to-sharded and sharded-to-interleaved
+    programs around them are not listed.
+
+    Raises:
+        CBModelError: see :func:`plan_pool2d`; a halo that reads past the padded input.
+    """
+    plan = plan_pool2d(p, arch, free_l1)
+    try:
+        halo = halo_program(p.window, plan.pc.scheme, plan.pc.cores, plan.pc.nhw_cores,
+                            plan.pc.orientation == "col_major", False, plan.input_shard, plan.halo_sticks,
+                            p.input_layout, p.input_dtype, p.config_tensor_in_dram, arch.l1_alignment)
+    except ValueError as exc:
+        raise CBModelError(f"pool halo: {exc}") from None
+    return [halo, pool_program(p, arch, free_l1)]
 
 
 def pool_output_spec(p: PoolParams, arch: Arch, free_l1: int) -> TensorSpec:
@@ -1396,8 +1428,8 @@ def pool_params(ctx: CBContext) -> PoolParams:
 
 @register_cb(("ttnn.max_pool2d", "ttnn.avg_pool2d"))
 def pool2d_cb(ctx: CBContext) -> ProgramModel:
-    """CB model of the 2D pools (see :func:`pool_program`)."""
-    return pool_program(pool_params(ctx), ctx.arch, ctx.max_l1_space)
+    """CB model of the 2D pools (see :func:`pool_programs`)."""
+    return pool_programs(pool_params(ctx), ctx.arch, ctx.max_l1_space)
 
 
 @register_spec(("ttnn.max_pool2d", "ttnn.avg_pool2d"))
