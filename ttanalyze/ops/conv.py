@@ -26,7 +26,7 @@ calls are the executor's, :mod:`ttanalyze.executor.ttnn_worker`):
   then the result moves to the requested memory config.  The programs modeled
   are the halo program (:mod:`ttanalyze.ops.halo`) and the conv program (for
   sliced convs those of the slice with the most static CB bytes).
-  1x1 stride-1 convs run as a matmul and are not modeled here.
+  1x1 stride-1 convs run as a tilize and ``ttnn::linear`` (:mod:`.conv_matmul`).
 * ``ttnn.max_pool2d``/``avg_pool2d`` run interleaved-to-sharded, halo, then the
   ``Pool2D::MultiCore`` program; the halo and pool programs are modeled.
 * ``ttnn.experimental.conv3d`` (``Conv3dProgramFactory``) on every core of its
@@ -46,6 +46,7 @@ from ..ir.attrs import CoreRangeSet, DataType, StructAttr
 from ..ir.model import Op
 from ..layout import align_up, ceil_div
 from .cb import CB, CBContext, CBModelError, DeviceRejection, ProgramModel, grid_xy
+from .conv_matmul import mm_conv_output, mm_conv_programs
 from .halo import halo_program
 from .registry import ShapeError, int_attr, int_list, register, register_cb, register_spec, tensor_shape
 from .spec import TensorSpec
@@ -931,6 +932,7 @@ def _plan_l1(p: Conv2dParams, arch: Arch, path: str, sliced: bool, notes: list[s
     abh_datums = block[0] * TILE
     b0, b1 = ((block[0] - block[0] // 2) * TILE, (block[0] // 2) * TILE) if split_probe else (abh_datums, 0)
     reader = 2 * q.window.reader_indices_entries(in_pc.nhw_cores, True, b0, b1, True)
+    _check_reader_indices(q, reader, per_core[0])
     cbs, split = conv_cbs(q, in_pc, per_core, block, in_c_padded, halo_shard, reader, arch)
     notes.append(f"{scheme} sharded on {in_pc.num_cores} cores (nhw {in_pc.nhw_cores} x c {in_pc.c_cores}), "
                  f"input shard {list(input_shard)}, output shard {list(out_shard)} on {out_pc.num_cores} cores "
@@ -941,10 +943,36 @@ def _plan_l1(p: Conv2dParams, arch: Arch, path: str, sliced: bool, notes: list[s
                     split, cbs, usage, notes, window=q.window)
 
 
+def _check_reader_indices(p: Conv2dParams, reader_bytes: int, per_core_out_h: int) -> None:
+    """tt-metal's check of the reader-indices page against the worst case it sized for
+    (``conv2d_op_program_factory_common.cpp:337`` in ttnn 0.81.1; the source is not stored, the message and the
+    bound are the mock's).
+
+    With the config tensors in DRAM the READER_INDICES CB is budgeted at ``per_core_out_h * 32 * 2`` B
+    (``per_core_out_h`` in tiles: one uint16 index per output row, the figure ``calculate_L1_usage_for_conv_op``
+    adds); a config-tensor row (``reader_bytes``, see :meth:`Window.reader_indices_entries`) longer than that
+    is refused.  Measured on mock P150 (opdiff g1/ttnn.conv2d): the six refused instances have a 68-B row
+    against 64 B (one output tile row per core); every instance that ran has its row within the bound
+    (up to 120 B against 45 tiles).
+
+    Raises:
+        DeviceRejection: the row exceeds the worst case.
+    """
+    worst = per_core_out_h * TILE * 2
+    if p.config_tensors_in_dram and reader_bytes > worst:
+        raise DeviceRejection(
+            f"conv2d reader indices: a config-tensor row of {reader_bytes} B exceeds the worst-case CB size {worst} B "
+            f"({per_core_out_h} output tile row(s) per core x 32 x 2 B); tt-metal refuses: TT_FATAL "
+            f"'Reader indices buffer page size {reader_bytes} exceeds worst-case CB size {worst} (config tensor "
+            "layout changed?)' (conv2d_op_program_factory_common.cpp)")
+
+
 def conv_program_cores(plan: ConvPlan) -> CoreRangeSet:
-    """Cores the conv program's CBs are on: the bounding rectangle of the output grid (height),
-    the input and output grids merged (block), the output grid's bounding rectangle (width; measured)."""
-    if plan.scheme == "block":
+    """Cores the conv program's CBs are on: the bounding rectangle of the output grid (height), the input
+    and output grids merged (block, and width: measured, g1/ttnn.conv2d/42 and /126 run a 512- and a
+    128-channel input on 16 and 4 cores into a one-core 32- and 8-channel output, with every CB on the input
+    grid's bounding rectangle)."""
+    if plan.scheme in ("block", "width"):
         x = max(plan.input_pc.bbox[0], plan.output_pc.bbox[0])
         y = max(plan.input_pc.bbox[1], plan.output_pc.bbox[1])
         return full_grid((x, y))
@@ -1124,15 +1152,21 @@ def conv2d_params(ctx: CBContext) -> Conv2dParams:
 
 
 @register_cb("ttnn.conv2d")
-def conv2d_cb(ctx: CBContext) -> ProgramModel:
-    """CB model of ``ttnn.conv2d`` (see :func:`conv_programs`)."""
-    return conv_programs(conv2d_params(ctx), ctx.arch, ctx.max_l1_space)
+def conv2d_cb(ctx: CBContext) -> list[ProgramModel]:
+    """CB model of ``ttnn.conv2d`` (see :func:`conv_programs`; a matmul conv: :func:`~.conv_matmul.mm_conv_programs`)."""
+    p = conv2d_params(ctx)
+    if p.mm_conv:
+        return mm_conv_programs(ctx, p)
+    return conv_programs(p, ctx.arch, ctx.max_l1_space)
 
 
 @register_spec("ttnn.conv2d")
 def conv2d_spec(ctx: CBContext) -> list[TensorSpec]:
-    """Device output of ``ttnn.conv2d`` (see :func:`conv_output_spec`)."""
-    return [conv_output_spec(conv2d_params(ctx), ctx.arch, ctx.max_l1_space)]
+    """Device output of ``ttnn.conv2d`` (see :func:`conv_output_spec`; a matmul conv: :func:`~.conv_matmul.mm_conv_output`)."""
+    p = conv2d_params(ctx)
+    if p.mm_conv:
+        return [mm_conv_output(ctx, p)]
+    return [conv_output_spec(p, ctx.arch, ctx.max_l1_space)]
 
 
 # ---------------------------------------------------------------------------
@@ -1481,6 +1515,34 @@ class Conv3dParams:
                      for i, size in enumerate((self.in_t, self.in_h, self.in_w)))
 
 
+def conv3d_validate(p: Conv3dParams, arch: Arch) -> None:
+    """``Conv3dDeviceOperation::validate_on_program_cache_miss``'s checks of the blocking
+    (``ttnn/cpp/ttnn/operations/experimental/conv3d/device/conv3d_device_operation.cpp``, newest stored version,
+    store id 96644996; ttnn 0.81.1 checks ``C_out_block`` against the tile-padded ``C_out``, line 164, measured).
+
+    * ``C_out_block`` (when set) a multiple of 32 dividing ``round_up(C_out, 32)``;
+    * ``C_in_block`` (when set) dividing ``C_in`` and a multiple of the L1 alignment;
+    * at most one ``C_in`` block per core of the config grid.
+
+    Raises:
+        DeviceRejection: a check fails (tt-metal's message).
+    """
+    _, _, _, co_b, ci_b = p.blocks
+    padded_c_out = align_up(p.out_c, TILE)
+    src = "conv3d_device_operation.cpp TT_FATAL"
+    if co_b > 0 and (padded_c_out % co_b or co_b % TILE):
+        raise DeviceRejection(f"C_out_block must be a multiple of {TILE} and divide evenly into padded output channels "
+                              f"({padded_c_out}). Got C_out_block={co_b} and output_channels={p.out_c} ({src})")
+    if ci_b > 0 and p.in_c % ci_b:
+        raise DeviceRejection(f"Input channels ({p.in_c}) must be divisible by C_in_block ({ci_b}) ({src})")
+    if ci_b > 0 and ci_b % arch.l1_alignment:
+        raise DeviceRejection(f"C_in_block ({ci_b}) must be a multiple of {arch.l1_alignment} ({src})")
+    blocks = p.in_c // (ci_b or p.in_c)
+    cores = p.grid[0] * p.grid[1]
+    if blocks > cores:
+        raise DeviceRejection(f"Number of C_in blocks ({blocks}) must be <= the number of cores ({cores}) ({src})")
+
+
 def conv3d_cbs(p: Conv3dParams, arch: Arch) -> list[tuple[str, int, int]]:
     """The conv3d program's CBs (``Conv3dProgramFactory::create``), ``[(name, page_bytes, pages)]``.
 
@@ -1497,8 +1559,9 @@ def conv3d_cbs(p: Conv3dParams, arch: Arch) -> list[tuple[str, int, int]]:
     tt-metal's), not the whole ``C_in``.
 
     Raises:
-        CBModelError: blocks that do not divide the channels, non-bf16 data, an
-            arch without a known L1 map.
+        DeviceRejection: blocks tt-metal refuses (:func:`conv3d_validate`).
+        CBModelError: a default C_in block that does not divide the channels,
+            non-bf16 data, an arch without a known L1 map.
     """
     if p.dtype != "bf16":
         raise CBModelError(f"conv3d takes bf16 only, not {p.dtype}")
@@ -1509,6 +1572,7 @@ def conv3d_cbs(p: Conv3dParams, arch: Arch) -> list[tuple[str, int, int]]:
     co_b = co_b or padded_c_out
     kvol = p.kernel[0] * p.kernel[1] * p.kernel[2]
     ci_b = ci_b or min(math.lcm(arch.l1_alignment, TILE // math.gcd(kvol, TILE)), p.in_c)
+    conv3d_validate(p, arch)
     if p.in_c % ci_b or padded_c_out % co_b:
         raise CBModelError(f"conv3d blocks C_in {ci_b} / C_out {co_b} do not divide {p.in_c} / {padded_c_out}")
     kt, kh, kw = p.kernel
