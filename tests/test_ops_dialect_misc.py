@@ -81,9 +81,15 @@ def test_model_matches_the_mock(case):
     model = Counter((cb.bytes, frozenset((x, y) for r in cb.cores.ranges for x in range(r.start.x, r.end.x + 1)
                                          for y in range(r.start.y, r.end.y + 1)))
                     for p in v.stages for cb in p.static_cbs)
-    device = Counter((c["size"], cores(c["core_ranges"])) for c in measured["cbs"] if not c["borrowed"]
+    cbs = measured["cbs"]
+    if len(v.stages) < len({c["program"] for c in cbs}):
+        # the model lists the op's main program(s) only (conv1d: the conv program, the halo and resharding
+        # programs in its notes, as for conv2d): compare the device programs of the same factories
+        factories = {p.factory for p in v.stages}
+        cbs = [c for c in cbs if c["factory"].rsplit("::", 1)[-1] in factories]
+    device = Counter((c["size"], cores(c["core_ranges"])) for c in cbs if not c["borrowed"]
                      and c["kind"] != "scratchpad")
-    scratch = sum(c["size"] for c in measured["cbs"] if c["kind"] == "scratchpad")
+    scratch = sum(c["size"] for c in cbs if c["kind"] == "scratchpad")
     assert model == device
     assert sum(p.extra_l1_per_core for p in v.stages) == scratch
 
@@ -99,6 +105,8 @@ def test_output_spec_matches_the_mock(case):
     a = analyze(parse_text(module(case), "t.mlir"))
     op = next(o for o in a.program.ops if o.name == case.op)
     specs = run_spec_model(op, context_for(a, op, arch=MOCK, free_l1=FULL))
+    if specs is None and program_of(a, op, arch=MOCK, free_l1=FULL).status == "out_of_scope":
+        pytest.skip("not modeled: the op's program model declines the configuration")
     assert specs is not None
     got = [(list(s.shape), list(s.padded_shape), s.layout, s.dtype, s.buffer_type, s.memory_layout) for s in specs]
     want = [(o["shape"], o["padded_shape"], o["layout"], o["dtype"], o["buffer_type"], o["memory_layout"])

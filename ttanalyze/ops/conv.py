@@ -1102,26 +1102,57 @@ def conv2d_params(ctx: CBContext) -> Conv2dParams:
     memory config as ``memory_config``; weights and bias come from operands 1, 2.
 
     Raises:
-        CBModelError: options the model does not cover (kernel-stride folding,
-            sharding overrides, core grids, an already-sharded input).
+        CBModelError: options the model does not cover (see :func:`conv_params`).
     """
     op = ctx.op
-    inp = operand(ctx, 0)
-    if inp.sharded:
-        raise CBModelError(f"conv2d with an already {inp.memory_layout} input is not modeled")
     _rule_holds(op, conv2d)
     k, s, d = _spatial(op)
     pad = int_list(op, "padding")
     pad4 = (pad[0], pad[0], pad[1], pad[1]) if len(pad) == 2 else tuple(pad)
+    return conv_params(ctx, batch=int_attr(op, "batch_size"), in_h=int_attr(op, "input_height"),
+                       in_w=int_attr(op, "input_width"), kernel=(k[0], k[1]), stride=(s[0], s[1]), padding=pad4,
+                       dilation=(d[0], d[1]))
+
+
+def kernel_stride_folds(geometry: dict, inp, enable: bool | None) -> bool:
+    """Whether ttnn folds the conv's input (``fold_input_tensor_if_required`` / ``auto_enable_kernel_folding``,
+    conv2d_utils.cpp, store id 746669609): when asked to (and a stride is > 1), or, unset, when stride ==
+    kernel > 1 with no dilation, the padded input divides by the stride, and the input is in DRAM and
+    row-major or unpadded, or height sharded.  ``geometry`` as :func:`conv_params`'s; ``inp`` the input
+    :class:`~ttanalyze.ops.tensors.Tensor`."""
+    k, s, d, pad = geometry["kernel"], geometry["stride"], geometry["dilation"], geometry["padding"]
+    if enable is not None:
+        return bool(enable) and max(s) > 1
+    if tuple(s) != tuple(k) or max(s) == 1 or tuple(d) != (1, 1):
+        return False
+    if (geometry["in_h"] + pad[0] + pad[1]) % s[0] or (geometry["in_w"] + pad[2] + pad[3]) % s[1]:
+        return False
+    return ((inp.buffer_type == "dram" and (not inp.tiled or not any(pad)))
+            or inp.memory_layout == "height_sharded")
+
+
+def conv_params(ctx: CBContext, **geometry) -> Conv2dParams:
+    """:class:`Conv2dParams` of a conv op run as ttnn's conv2d: ``geometry`` (batch, in_h, in_w, kernel,
+    stride, padding, dilation) plus what every conv reads the same way: channels, groups, the operand
+    layouts, ``conv2d_config``, ``compute_config``, the result's dtype and memory config.
+
+    Raises:
+        CBModelError: options the model does not cover (kernel-stride folding, sharding overrides, core
+            grids, an already-sharded input).
+    """
+    op = ctx.op
+    inp = operand(ctx, 0)
+    if inp.sharded:
+        raise CBModelError(f"{op.name} with an already {inp.memory_layout} input is not modeled")
+    k, s = geometry["kernel"], geometry["stride"]
     cfg = op.attrs.get("conv2d_config")
     get = cfg.get if isinstance(cfg, StructAttr) else (lambda key, default=None: default)
     for key in ("override_sharding_config", "core_grid", "reshard_if_not_optimal"):
         if get(key):
             raise CBModelError(f"conv2d_config {key} is not modeled")
-    if get("enable_kernel_stride_folding") is None and tuple(s) == tuple(k) and s[0] > 1:
-        raise CBModelError("conv2d with stride == kernel may fold (enable_kernel_stride_folding unset): not modeled")
-    if get("enable_kernel_stride_folding"):
-        raise CBModelError("conv2d with enable_kernel_stride_folding is not modeled")
+    if kernel_stride_folds(geometry, inp, get("enable_kernel_stride_folding")):
+        raise CBModelError(f"{op.name} folds its input (kernel-stride folding: ttnn runs a fold, then the conv as a "
+                           "matmul on the folded input): not modeled")
     weights = ctx.inputs[1] if len(ctx.inputs) > 1 else None
     has_bias = len(op.operands) > 2 and op.operands[2].is_tensor
     wdt = _name(get("weights_dtype")) or (str(weights.dtype) if weights is not None else str(inp.dtype))
@@ -1135,10 +1166,8 @@ def conv2d_params(ctx: CBContext) -> Conv2dParams:
     shard = _name(get("shard_layout"))
     out_dtype = _name(op.attrs.get("dtype"))
     return Conv2dParams(
-        batch=int_attr(op, "batch_size"), in_h=int_attr(op, "input_height"), in_w=int_attr(op, "input_width"),
-        in_c=int_attr(op, "in_channels"), out_c=int_attr(op, "out_channels"), kernel=(k[0], k[1]),
-        stride=(s[0], s[1]), padding=pad4, dilation=(d[0], d[1]), groups=int_attr(op, "groups", 1),
-        has_bias=has_bias, input_dtype=str(inp.dtype), input_layout=inp.layout,
+        **geometry, in_c=int_attr(op, "in_channels"), out_c=int_attr(op, "out_channels"),
+        groups=int_attr(op, "groups", 1), has_bias=has_bias, input_dtype=str(inp.dtype), input_layout=inp.layout,
         input_buffer=inp.buffer_type, weights_dtype=wdt, output_dtype=out_dtype,
         shard_layout=_SCHEMES.get(shard, shard) if shard else None,
         act_block_h_override=int(get("act_block_h_override", 0) or 0),

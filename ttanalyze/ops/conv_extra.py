@@ -12,11 +12,12 @@ flattened ``[1, 1, N * H_out * W_out, C_out]`` (``Conv1dOp``: ``[1, 1, N * L_out
 The preparation ops reorder weights and biases for conv2d / conv_transpose2d; their results are
 taken as declared.
 
-Programs: ``conv1d`` is tt-metal's conv2d (``conv/conv1d/conv1d.cpp``: a 3D input reshaped to
-``[N, L, 1, C]``, ``input_width = 1``, a ``K x 1`` window, the L1_FULL slice config), but the conv2d
-model does not reproduce its CBs (measured: measurements/dialect/results_misc.jsonl, conv1d/*: the
-activation and weight CBs of the W=1 conv are several times the model's; stride == kernel folds into a
-matmul), so it is not modeled (TTA011); nor are the others.  ttnn 0.81.1 runs ``global_avg_pool2d`` as a reshape to
+Programs: ``conv1d`` is tt-metal's conv2d on the input viewed as ``[N, 1, L, C]`` with a ``1 x K`` window
+(:func:`conv1d_params`; measured: measurements/dialect/results_misc.jsonl, conv1d/*, every conv program
+equals that conv2d's), a 1x1 stride-1 conv1d the tilize + linear of :mod:`.conv_matmul`; a conv1d whose
+stride equals its kernel folds its input into a matmul (``ttnn::fold``, not modeled: out of scope).
+conv_transpose2d, max_pool2d_with_indices and global_avg_pool2d are not modeled (TTA011).  ttnn 0.81.1 runs
+``global_avg_pool2d`` as a reshape to
 ``[N, 1, H*W, C]`` and an H reduction (``pool_sum``), but the reshape takes a tiled-reshape, an
 untilize/tilize or a view path and the reduce one of several configurations depending on the shape
 (measured: measurements/dialect/results_misc.jsonl); that choice is not derived yet.  The cost model
@@ -27,9 +28,12 @@ operation (cost/ir.py NAME_OP_CODES).
 from __future__ import annotations
 
 from ..ir.model import Op
-from .cb import CBContext, NoDeviceProgram, ProgramModel
-from .conv import pool2d
-from .registry import ShapeError, int_attr, int_list, register, register_cb, register_check, register_passive, tensor_shape
+from .cb import CBContext, CBModelError, NoDeviceProgram, ProgramModel
+from .conv import conv_output_spec, conv_params, conv_program, pool2d
+from .conv_matmul import mm_conv_output, mm_conv_programs
+from .registry import (ShapeError, int_attr, int_list, register, register_cb, register_check, register_passive,
+                       register_spec, tensor_shape)
+from .spec import TensorSpec
 
 _SRC = "tt-mlir lib/Dialect/TTNN/IR/TTNNOps.cpp @19c86fca"
 _CONV_ATTRS = ("in_channels", "out_channels", "batch_size", "kernel_size", "stride", "padding", "dilation", "groups",
@@ -53,6 +57,54 @@ def conv1d(op: Op):
     if length <= 0:
         raise ShapeError(f"{op.name}: the output length is {length}")
     return [(1, 1, int_attr(op, "batch_size") * length, cout)]
+
+
+def conv1d_params(ctx: CBContext):
+    """The :class:`~ttanalyze.ops.conv.Conv2dParams` of the conv2d a ``ttnn.conv1d`` runs.
+
+    ``ttnn::conv1d`` (tt-metal ``ttnn/cpp/ttnn/operations/conv/conv1d/conv1d.cpp``, not stored at d80d9482)
+    runs conv2d on the input viewed as ``[N, 1, L, C]`` with a ``1 x K`` window, stride ``1 x s``,
+    padding ``(0, 0, pL, pR)`` and dilation ``1 x d``: measured on the mock P150 (ttnn 0.81.1,
+    measurements/dialect/results_misc.jsonl conv1d/0-11), the conv program's CBs of every non-folding
+    case equal this conv2d's (a ``K x 1`` window over ``[N, L, 1, C]``, the reading the stored notes
+    suggested, gives one ``C``-wide activation block where ttnn reads ``K * C``).
+
+    Raises:
+        CBModelError: see :func:`~ttanalyze.ops.conv.conv_params` (stride == kernel > 1 folds into a matmul
+            in ttnn: not modeled); its shape rule fails.
+    """
+    op = ctx.op
+    try:
+        conv1d(op)
+    except ShapeError as exc:
+        raise CBModelError(f"its shape rule fails: {exc}") from None
+    pad = int_list(op, "padding")
+    return conv_params(ctx, batch=int_attr(op, "batch_size"), in_h=1, in_w=int_attr(op, "input_length"),
+                       kernel=(1, int_attr(op, "kernel_size")), stride=(1, int_attr(op, "stride")),
+                       padding=(0, 0, pad[0], pad[1]), dilation=(1, int_attr(op, "dilation")))
+
+
+@register_cb("ttnn.conv1d")
+def conv1d_cb(ctx: CBContext) -> ProgramModel | list[ProgramModel]:
+    """The programs of ``ttnn.conv1d``: its conv2d's (:func:`conv1d_params`; the conv program, or the
+    tilize + linear of a 1x1 stride-1 conv)."""
+    p = conv1d_params(ctx)
+    if p.mm_conv:
+        return mm_conv_programs(ctx, p)
+    return conv_program(p, ctx.arch, ctx.max_l1_space)
+
+
+@register_spec("ttnn.conv1d")
+def conv1d_spec(ctx: CBContext) -> list[TensorSpec]:
+    """What ``ttnn.conv1d`` returns: its conv2d's output ``[1, 1, N * L_out, C_out]``."""
+    p = conv1d_params(ctx)
+    if p.mm_conv:
+        return [mm_conv_output(ctx, p)]
+    return [conv_output_spec(p, ctx.arch, ctx.max_l1_space)]
+
+
+register_check("ttnn.conv1d", "mock", "tests/test_ops_dialect_misc.py (measurements/dialect/results_misc.jsonl conv1d/*)",
+               ("Conv2dDeviceOperation", "MatmulDeviceOperation"))
 
 
 @register("ttnn.conv_transpose2d", "conv", (*_CONV_ATTRS, "input_height", "input_width", "output_padding"),

@@ -105,6 +105,13 @@ def mm_conv_plan(ctx: CBContext, p) -> tuple[Tensor, Tensor, Tensor, Tensor | No
             sharded requested memory config.
     """
     x = operand(ctx, 0)
+    if x.rank != 4 or x.shape[:2] != (1, 1):
+        # conv2d flattens the input to [1, 1, N*H*W, C] first (conv2d_utils.cpp flatten_4d_shape; conv1d's
+        # [N, L, C] likewise): a view of a row-major tensor
+        if x.tiled:
+            raise CBModelError(f"a matmul {ctx.op.name} on a TILE input of shape {list(x.shape)}: the reshape to "
+                               "[1, 1, N*L, C] before the linear is not modeled")
+        x = x.with_(shape=(1, 1, x.volume // x.shape[-1], x.shape[-1]))
     if x.sharded or p.shard_layout is not None:
         raise CBModelError("a matmul conv2d (1x1, stride 1) on a sharded input or with a shard_layout runs the matmul "
                            "with the conv's program config: not modeled")
