@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from ..ir.model import Op
 from .cb import CBContext, CBModelError, NoDeviceProgram, ProgramModel
-from .conv import conv_output_spec, conv_params, conv_program, pool2d
+from .conv import conv_output_spec, conv_params, conv_programs, pool2d
 from .conv_matmul import mm_conv_output, mm_conv_programs
 from .registry import (ShapeError, int_attr, int_list, register, register_cb, register_check, register_passive,
                        register_spec, tensor_shape)
@@ -86,12 +86,12 @@ def conv1d_params(ctx: CBContext):
 
 @register_cb("ttnn.conv1d")
 def conv1d_cb(ctx: CBContext) -> ProgramModel | list[ProgramModel]:
-    """The programs of ``ttnn.conv1d``: its conv2d's (:func:`conv1d_params`; the conv program, or the
+    """The programs of ``ttnn.conv1d``: its conv2d's (:func:`conv1d_params`; the halo and conv programs, or the
     tilize + linear of a 1x1 stride-1 conv)."""
     p = conv1d_params(ctx)
     if p.mm_conv:
         return mm_conv_programs(ctx, p)
-    return conv_program(p, ctx.arch, ctx.max_l1_space)
+    return conv_programs(p, ctx.arch, ctx.max_l1_space)
 
 
 @register_spec("ttnn.conv1d")
