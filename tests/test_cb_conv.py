@@ -399,7 +399,7 @@ def test_upsample_nearest_programs():
     tile = C.upsample_program((1, 32, 32, 64), "tile", "bf16", "nearest", False, MOCK)
     assert tile.per_core_bytes() == 8192
     assert cores(tile) == {(x, y) for x in range(3) for y in range(10)} | {(3, 0), (3, 1)}
-    with pytest.raises(CBModelError, match="bilinear"):
+    with pytest.raises(CBModelError, match="bilinear"):  # bilinear: upsample_bilinear_programs (test_cb_halo.py)
         C.upsample_program((1, 32, 32, 64), "row_major", "bf16", "bilinear", False, MOCK)
     # 16 sticks: 16 cores with one stick each, single-buffered 64 B (measured on [0-0 - 1-5] + [0-6 - 0-9]).
     small = C.upsample_program((1, 4, 4, 32), "row_major", "bf16", "nearest", False, MOCK)

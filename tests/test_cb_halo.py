@@ -13,6 +13,7 @@ import pytest
 from ttanalyze.arch import MOCK_P150_TTNN_0_81_1 as MOCK
 from ttanalyze.ops import conv as C
 from ttanalyze.ops import halo as H
+from ttanalyze.ops.cb import DeviceRejection
 
 FREE = MOCK.l1_size - MOCK.l1_unreserved_base - MOCK.l1_small_size
 
@@ -91,3 +92,40 @@ def test_shard_boundaries_and_empty_cores():
     # 3 nhw cores of 2 outputs (unsnapped): [0, 5+... ] core 0 outputs 0-1 -> sticks [0, 1 + 10];
     # core 1 outputs 2-3 -> [4, 5 + 10]; core 2 has none: [trace(3), trace(3) + 10] = [5, 15].
     assert H.shard_boundaries(win, 3, False) == [(0, 11), (4, 15), (5, 15)]
+
+
+# ---------------------------------------------------------------------------
+# bilinear upsample: halo, then UpsampleBilinearProgramFactory
+# ---------------------------------------------------------------------------
+
+
+def test_bilinear_upsample_programs_match_the_device():
+    # g1/ttnn.upsample/1: 1x13x52x32, x3.  676 sticks on min(110, 676) = 110 cores; halo pads one 64 B stick
+    # each (config tensors in L1: backed); bilinear: tilize-reduce 8 x min(512, 64) and 8 x 64, scalars 2 x 2,048.
+    halo, bil = C.upsample_bilinear_programs((1, 13, 52, 32), "row_major", "bf16", False, (3, 3), MOCK)
+    assert (halo.factory, bil.factory) == ("UntilizeWithHaloProgramFactory", "UpsampleBilinearProgramFactory")
+    assert static(halo) == [64, 64]
+    assert static(bil) == [512, 512, 4096, 4096]
+    assert bil.cores.num_cores == 110
+    # g1/ttnn.upsample/16: 320 channels: the first tilize-reduce CB is capped at 8 tiles of width (512 B pages).
+    _, bil = C.upsample_bilinear_programs((1, 10, 21, 320), "row_major", "bf16", False, (2, 2), MOCK)
+    assert static(bil) == [4096, 5120, 4096, 4096]
+    # g1/ttnn.upsample/64: 58 sticks -> 58 cores
+    _, bil = C.upsample_bilinear_programs((1, 1, 58, 256), "row_major", "bf16", False, (2, 2), MOCK)
+    assert bil.cores.num_cores == 58
+
+
+def test_bilinear_upsample_refuses_channels_off_32():
+    # g1/ttnn.upsample/9: 1x51x34x8: "input channels should be divisible by 32" (after the halo ran)
+    with pytest.raises(DeviceRejection, match="divisible by 32"):
+        C.upsample_bilinear_programs((1, 51, 34, 8), "row_major", "bf16", False, (2, 2), MOCK)
+
+
+def test_bilinear_traces_are_float32_and_not_monotonic():
+    # 1x2x2 image, x3: input coordinate (o + 0.5) / 3 + 0.5 -> tops 0, 1, 1, 1, 2, 2 per axis (padded image 4x4).
+    win = C.BilinearWindow(1, 2, 2, 3, 3)
+    assert win._tops(6, 3) == [0, 1, 1, 1, 2, 2]
+    trace = win.traces()
+    assert trace[:6] == [0, 1, 1, 1, 2, 2] and trace[6] == 4  # row 1 starts one padded row (4 sticks) down
+    # one core: every output; range [0, max trace 10 + halo_len 5]
+    assert win.input_ranges(1, False) == [(0, 15)]

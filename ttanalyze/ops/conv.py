@@ -41,6 +41,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
+import numpy as np
+
 from ..arch import Arch
 from ..ir.attrs import CoreRangeSet, DataType, StructAttr
 from ..ir.model import Op
@@ -236,6 +238,7 @@ class Window:
     padding: tuple[int, int, int, int]
     dilation: tuple[int, int] = (1, 1)
     ceil_mode: bool = False
+    is_bilinear = False  # see BilinearWindow
 
     def out_hw(self) -> tuple[int, int]:
         """Output (OH, OW) (``SlidingWindowConfig::get_output_shape``)."""
@@ -339,6 +342,79 @@ class Window:
                 i, use0 = j + 1, not use0
             longest = max(longest, entries)
         return align_up(longest, 2)
+
+
+@dataclass(frozen=True)
+class BilinearWindow:
+    """The sliding window of a bilinear upsample's halo (upsample.cpp ``apply_bilinear_halo_preprocessing``):
+    a 2x2 window, stride 1, one padding stick on every side, ``N x H*scale_h x W*scale_w`` outputs whose
+    top-left input sticks come from ``generate_op_trace_metadata_bilinear`` (sliding_window.cpp): the
+    input coordinate ``(o + 0.5) / scale + 0.5`` accumulated in float32 and floored.  The traces are
+    not monotonic, so a core's input range spans the min and max of its outputs' traces
+    (``generate_shard_boundaries`` with ``is_bilinear``)."""
+
+    batch: int
+    in_h: int
+    in_w: int
+    scale_h: int
+    scale_w: int
+    kernel = (2, 2)
+    stride = (1, 1)
+    padding = (1, 1, 1, 1)
+    dilation = (1, 1)
+    ceil_mode = False
+    is_bilinear = True
+
+    def out_hw(self) -> tuple[int, int]:
+        return self.in_h * self.scale_h, self.in_w * self.scale_w
+
+    @property
+    def out_nhw(self) -> int:
+        oh, ow = self.out_hw()
+        return self.batch * oh * ow
+
+    def padded_hw(self) -> tuple[int, int]:
+        return self.in_h + 2, self.in_w + 2
+
+    def halo_len(self) -> int:
+        """``(2 - 1) * PW + 2 - 1`` padded sticks past a window's top-left."""
+        return self.padded_hw()[1] + 1
+
+    def shard_ranges(self, num_cores_nhw: int, snap_to_tile: bool) -> list[tuple[int, int]]:
+        shard = align_up(self.out_nhw, num_cores_nhw * (TILE if snap_to_tile else 1)) // num_cores_nhw
+        return [(c * shard, min(c * shard + shard, self.out_nhw) - 1) for c in range(num_cores_nhw)]
+
+    @staticmethod
+    def _tops(n: int, scale: int) -> list[int]:
+        inv = np.float32(1.0) / np.float32(scale)
+        offset = np.float32(0.5) * inv + np.float32(0.5)
+        out = []
+        for _ in range(n):
+            out.append(int(math.floor(offset)))
+            offset = np.float32(offset + inv)
+        return out
+
+    def traces(self) -> list[int]:
+        """Top-left padded-input stick of every output, in output order."""
+        oh, ow = self.out_hw()
+        ph, pw = self.padded_hw()
+        rows, cols = self._tops(oh, self.scale_h), self._tops(ow, self.scale_w)
+        return [b * ph * pw + r * pw + c for b in range(self.batch) for r in rows for c in cols]
+
+    def input_ranges(self, num_cores_nhw: int, snap_to_tile: bool) -> list[tuple[int, int]]:
+        """Each core's padded-input range ``[min trace, max trace + halo_len]``; ``(1, 0)`` without outputs."""
+        trace = self.traces()
+        out = []
+        for start, end in self.shard_ranges(num_cores_nhw, snap_to_tile):
+            if start > end:
+                out.append((1, 0))
+                continue
+            part = trace[start:end + 1]
+            out.append((min(part), max(part) + self.halo_len()))
+        return out
+
+    def max_halo_sticks(self, num_cores_nhw: int, snap_to_tile: bool) -> int:
+        return max(end - start + 1 for start, end in self.input_ranges(num_cores_nhw, snap_to_tile))
 
 
 # ---------------------------------------------------------------------------
@@ -1716,10 +1792,10 @@ def upsample_program(shape: tuple[int, ...], layout: str, dtype: str, mode: str,
     tile row.  Work is split column-major over the grid.
 
     Raises:
-        CBModelError: bilinear mode (halo + sharded bilinear factory) or a sharded input.
+        CBModelError: a mode other than nearest (:func:`upsample_bilinear_programs`) or a sharded input.
     """
     if mode != "nearest":
-        raise CBModelError("bilinear upsample (sharded bilinear factory after a halo) is not modeled")
+        raise CBModelError(f"upsample mode {mode!r} is not the interleaved nearest factory")
     if sharded:
         raise CBModelError("upsample of a sharded input is not modeled")
     grid = grid_xy(arch)
@@ -1742,12 +1818,69 @@ def upsample_program(shape: tuple[int, ...], layout: str, dtype: str, mode: str,
     return ProgramModel("UpsampleMultiCoreInterleavedProgramFactory", SRC_UPSAMPLE, cores, cbs, [MEASURED])
 
 
+SRC_BILINEAR = (f"{_METAL}/pool/upsample/upsample.cpp (compute_bilinear_autoshard_memory_config, "
+                "apply_bilinear_halo_preprocessing) and device/upsample_bilinear_program_factory_multicore.cpp")
+
+
+def upsample_bilinear_programs(shape: tuple[int, ...], layout: str, dtype: str, sharded: bool,
+                               scale: tuple[int, int], arch: Arch) -> list[ProgramModel]:
+    """Bilinear ``ttnn.upsample`` of an interleaved ``[N, H, W, C]`` input: the halo program, then
+    ``UpsampleBilinearProgramFactory`` (interleaved-to-sharded before and the move of the result after
+    are not listed).
+
+    The input is height sharded on ``min(grid cores, N*H*W)`` cores, ``ceil(N*H*W / cores)`` sticks each
+    (``compute_bilinear_autoshard_memory_config``); the halo (:class:`BilinearWindow`, config tensors
+    in L1) runs; then the bilinear program's CBs: the halo output and the output shard (globally
+    allocated; the output shard taken as ``shard * scale_h * scale_w`` sticks), two tilize-reduce CBs of
+    8 pages (``min(8 tiles of width, stick)`` and one stick: 4 pixels, double buffered) and two scalar
+    CBs of 2 tiles.  Measured on the mock: ``g1/ttnn.upsample/*/bilinear`` of the opdiff campaign.
+
+    Raises:
+        DeviceRejection: channels not a multiple of 32 (the factory's TT_FATAL, after the halo ran).
+        CBModelError: a sharded or TILE input, a data type other than bf16.
+    """
+    if sharded:
+        raise CBModelError("bilinear upsample of a sharded input is not modeled")
+    if layout != "row_major" or dtype != "bf16":
+        raise CBModelError(f"bilinear upsample of a {layout} {dtype} input is not modeled (measured: row-major bf16)")
+    n, h, w, c = shape
+    gx, gy = grid_xy(arch)
+    nhw = n * h * w
+    ncores = min(gx * gy, nhw)
+    shard = ceil_div(nhw, ncores)
+    cores = num_cores_to_corerangeset(ncores, (gx, gy), True)
+    window = BilinearWindow(n, h, w, scale[0], scale[1])
+    halo_sticks = window.max_halo_sticks(ncores, False)
+    try:
+        halo = halo_program(window, "height", cores, ncores, False, False, (shard, c), halo_sticks, "row_major",
+                            dtype, False, arch.l1_alignment)
+    except ValueError as exc:
+        raise CBModelError(f"bilinear upsample halo: {exc}") from None
+    if c % TILE:
+        raise DeviceRejection(f"TT_FATAL in upsample_bilinear_program_factory_multicore.cpp: in_channels % 32 == 0: "
+                              f"input channels should be divisible by 32 (C = {c})")
+    elem = 2
+    stick = c * elem
+    out_sticks = shard * scale[0] * scale[1]
+    specs = [("halo_in", stick, halo_sticks, True), ("tilize_reduce_0", min(TILE * elem * 8, stick), 8, False),
+             ("tilize_reduce_1", stick, 8, False), ("in_scalar_0", tile_bytes(dtype), 2, False),
+             ("in_scalar_1", tile_bytes(dtype), 2, False), ("out", TILE * elem, out_sticks * ceil_div(c, TILE), True)]
+    cbs = [CB(i, name, page, pages, cores, glob) for i, (name, page, pages, glob) in enumerate(specs)]
+    notes = [f"height sharded on {ncores} cores, {shard} input sticks each; halo {halo_sticks} sticks per core"]
+    prog = ProgramModel("UpsampleBilinearProgramFactory", SRC_BILINEAR, cores, cbs, notes,
+                        l1_buffers_per_core=align_up(halo_sticks * stick, 16) + align_up(out_sticks * stick, 16))
+    return [halo, prog]
+
+
 @register_cb("ttnn.upsample")
-def upsample_cb(ctx: CBContext) -> ProgramModel:
-    """CB model of ``ttnn.upsample`` (see :func:`upsample_program`)."""
+def upsample_cb(ctx: CBContext) -> ProgramModel | list[ProgramModel]:
+    """CB model of ``ttnn.upsample`` (see :func:`upsample_program`, :func:`upsample_bilinear_programs`)."""
     inp = operand(ctx, 0)
-    return upsample_program(inp.shape, inp.layout, str(inp.dtype), str(ctx.op.attrs.get("mode", "nearest")),
-                            inp.sharded, ctx.arch)
+    mode = str(ctx.op.attrs.get("mode", "nearest"))
+    if mode == "bilinear":
+        return upsample_bilinear_programs(inp.shape, inp.layout, str(inp.dtype), inp.sharded,
+                                          upsample_scale(ctx.op), ctx.arch)
+    return upsample_program(inp.shape, inp.layout, str(inp.dtype), mode, inp.sharded, ctx.arch)
 
 
 @register_spec("ttnn.upsample")

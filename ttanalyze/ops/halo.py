@@ -60,10 +60,13 @@ class HaloConfigRows:
 def shard_boundaries(window, num_cores_nhw: int, snap_to_tile: bool) -> list[tuple[int, int]]:
     """Each nhw core's padded-input stick range ``[start, end]`` (``generate_shard_boundaries``; empty when end < start).
 
-    ``window`` is a :class:`ttanalyze.ops.conv.Window`.  A core past the output end reads
+    ``window`` is a :class:`ttanalyze.ops.conv.Window` (or a ``BilinearWindow``, whose ranges span the min
+    and max of its non-monotonic traces).  A core past the output end reads
     ``[trace[last], trace[last] + halo_len]``; a core other than the first whose range would
     start at stick 0 reads nothing.
     """
+    if window.is_bilinear:
+        return window.input_ranges(num_cores_nhw, snap_to_tile)
     last = window.out_nhw - 1
     halo = window.halo_len()
     out = []
