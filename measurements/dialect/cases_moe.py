@@ -58,9 +58,61 @@ def _dit_rms_norm(rng: random.Random) -> list[MiscCase]:
     return out
 
 
+def _mm_1d_config(grid: tuple[int, int], kt: int, mt: int, nt: int, bw: int, rng: random.Random) -> tuple[str, dict]:
+    """A ``MatmulMultiCoreReuseMultiCast1DProgramConfig`` with in0 multicast: ``per_core_M = Mt`` (one block row),
+    ``per_core_N`` so that the N blocks fill at most one grid row (the factory needs a rectangle of cores)."""
+    per_n = -(-nt // min(nt, grid[0]))
+    if rng.random() < 0.3:  # fewer, wider blocks
+        per_n = min(nt, per_n * 2)
+    sub_w = rng.choice([d for d in (1, 2, 4) if per_n % d == 0])
+    kw = {"grid": grid, "in0_block_w": bw, "out_subblock_h": 1, "out_subblock_w": sub_w, "out_block_h": mt,
+          "out_block_w": per_n, "per_core_M": mt, "per_core_N": per_n}
+    text = (f"program_config = #ttnn.matmul_multi_core_reuse_multi_cast_1d_program_config<compute_with_storage_grid_size "
+            f"= #ttnn.core_coord<{grid[0]}, {grid[1]}>, in0_block_w = {bw}, out_subblock_h = 1, out_subblock_w = {sub_w}, "
+            f"out_block_h = {mt}, out_block_w = {per_n}, per_core_m = {mt}, per_core_n = {per_n}, fuse_batch = false, "
+            f"mcast_in0 = true, gather_in0 = false, hop_cores = #ttnn.core_range_set<>, num_global_cb_receivers = 0, "
+            f"untilize_out = false>")
+    return text, kw
+
+
+def _sparse_matmul(rng: random.Random) -> list[MiscCase]:
+    """``sparse_matmul(a, b, sparsity)`` in its three modes (tt-mlir ``SparseMatmulOp::verify``): B sparse
+    ``[A, B, M, K] @ [1, E, K, N] -> [A, B, 1, E, M, N]``, A sparse ``[A, E, M, K] @ [1, E, K, N] -> [A, E, M, N]``,
+    both ``[1, E, M, K] @ [1, E, K, N] -> [1, E, M, N]``; the sparsity mask ``[.., E]`` bf16 ROW_MAJOR, ``nnz`` given."""
+    out = []
+    for i in range(20):
+        mode = rng.choice(["b", "b", "a", "ab"])
+        e = rng.choice([2, 4, 8, 16])
+        m, k, n = 32 * rng.choice([1, 1, 2, 4]), 32 * rng.choice([2, 4, 8, 12, 16]), 32 * rng.choice([1, 2, 4, 8, 16])
+        dt, wdt = rng.choice(["bf16", "bf16", "bfp_bf8"]), rng.choice(["bf16", "bfp_bf8", "bfp_bf4"])
+        if i >= 16:  # f32 activations (fp32 accumulation by default)
+            dt = "f32"
+        kt = k // 32
+        bw = rng.choice([d for d in (1, 2, 4, 8) if kt % d == 0])
+        grid = rng.choice([(11, 10), (8, 8), (4, 4)])
+        cfg, kw = _mm_1d_config(grid, kt, m // 32, n // 32, bw, rng)
+        b = ((1, e, k, n), wdt, "tile", "dram")
+        if mode == "b":
+            a0, a1 = rng.choice([1, 2]), rng.choice([1, 2, 4])
+            a, sp, res = (a0, a1, m, k), (a0, a1, 1, e), (a0, a1, 1, e, m, n)
+        elif mode == "a":
+            a0 = rng.choice([1, 2])
+            a, sp, res = (a0, e, m, k), (1, 1, a0, e), (a0, e, m, n)
+        else:
+            a, sp, res = (1, e, m, k), (1, 1, 1, e), (1, e, m, n)
+        nnz = max(1, (sp[0] * sp[1] * sp[2] * e) // 2)
+        ops = (((a), dt, "tile", "dram"), b, (sp, "bf16", "row_major", "dram"))
+        attrs = (f"is_input_a_sparse = {str(mode != 'b').lower()}, is_input_b_sparse = {str(mode != 'a').lower()}, "
+                 f"nnz = {nnz} : i64, {cfg}")
+        kw.update(mode=mode, nnz=nnz)
+        out.append(MiscCase(f"sparse_matmul/{i}", "ttnn.sparse_matmul", ops, ((res, dt, "tile", "dram"),), attrs,
+                            kwargs=kw))
+    return out
+
+
 def _cases() -> list[MiscCase]:
     rng = random.Random(1111)
-    return _sampling(rng) + _dit_rms_norm(random.Random(1112))
+    return _sampling(rng) + _dit_rms_norm(random.Random(1112)) + _sparse_matmul(random.Random(1113))
 
 
 CASES: list[MiscCase] = _cases()

@@ -35,6 +35,16 @@ def call(case, ts: list, dev):
                                                           residual_input_tensor=residual,
                                                           memory_config=_mem(case.results[0][3]),
                                                           activation=kw["activation"])
+    if case.op == "ttnn.sparse_matmul":  # matmul/matmul.cpp: the IR's 1D program config, nnz, the result's memcfg
+        kw = case.kwargs
+        pc = ttnn.MatmulMultiCoreReuseMultiCast1DProgramConfig(
+            compute_with_storage_grid_size=ttnn.CoreCoord(*kw["grid"]), in0_block_w=kw["in0_block_w"],
+            out_subblock_h=kw["out_subblock_h"], out_subblock_w=kw["out_subblock_w"], out_block_h=kw["out_block_h"],
+            out_block_w=kw["out_block_w"], per_core_M=kw["per_core_M"], per_core_N=kw["per_core_N"], fuse_batch=False,
+            fused_activation=None, mcast_in0=True)
+        return ttnn.sparse_matmul(ts[0], ts[1], sparsity=ts[2], program_config=pc, nnz=kw["nnz"],
+                                  is_input_a_sparse=kw["mode"] != "b", is_input_b_sparse=kw["mode"] != "a",
+                                  memory_config=_mem(case.results[0][3]))
     raise ValueError(case.op)
 
 

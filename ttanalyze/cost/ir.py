@@ -40,6 +40,7 @@ from .model import UnknownDeviceOp, UnmodeledDeviceOp, predict
 # Program factory (ProgramModel.factory) -> the device operation's OP CODE in the profiler, by prefix.
 OP_CODES: tuple[tuple[str, str], ...] = (
     ("Matmul", "Matmul"),
+    ("SparseMatmulDeviceOperation", "SparseMatmulDeviceOperation"),
     ("BinaryNgDeviceOperation", "BinaryNgDeviceOperation"),
     ("UnaryDeviceOperation", "UnaryDeviceOperation"),
     ("TernaryDeviceOperation", "TernaryDeviceOperation"),
@@ -311,6 +312,8 @@ def _op_attrs(op: Op, stage: ProgramModel) -> dict:
     for key in ("transpose_a", "transpose_b"):
         if key in op.attrs:
             attrs[key] = bool(op.attrs[key])
+    if "nnz" in stage.params:  # sparse matmul: the (batch, expert) pairs it computes
+        attrs["nnz"] = stage.params["nnz"]
     if "unary_ops" in stage.params:
         attrs["unary_ops"] = list(stage.params["unary_ops"])
     code = op_code(stage.factory)

@@ -97,7 +97,7 @@ OP_KINDS: dict[str, str] = {
     "NlpConcatHeadsDeviceOperation": "concat", "NLPConcatHeadsDeviceOperation": "concat",
     "NlpCreateHeadsDecodeDeviceOperation": "concat", "NlpConcatHeadsDecodeDeviceOperation": "concat",
     # matmul
-    "Matmul": "matmul", "MatmulDeviceOperation": "matmul",
+    "Matmul": "matmul", "MatmulDeviceOperation": "matmul", "SparseMatmulDeviceOperation": "matmul",
     "MinimalMatmulOp": "matmul", "MinimalMatmulDeviceOperation": "matmul",
     # conv and pooling
     "Conv2dDeviceOperation": "conv", "OptimizedConvNew": "conv",
@@ -1000,6 +1000,8 @@ def matmul_plan(op: DeviceOp) -> MatmulPlan:
         loops = 1 if fuse or kind == "reuse" else batch
         if kind == "reuse":
             loops = max(1, _cdiv(batch * mt, pc["per_core_m"] * cores)) if b_batched else 1
+        if "nnz" in op.attrs:  # sparse matmul: a core loops over the nnz (batch, expert) pairs the mask keeps
+            loops = min(loops, max(1, int(op.attrs["nnz"])))
         pm, pn = pc["per_core_m"], pc["per_core_n"]
         bw = pc.get("in0_block_w") or kt
         sub = (pc.get("out_subblock_h") or 1, pc.get("out_subblock_w") or 1)

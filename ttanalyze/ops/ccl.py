@@ -17,7 +17,7 @@ as declared, unchecked):
 Verifier checks kept (tt-mlir ``lib/Dialect/TTNN/IR/TTNNOps.cpp`` @19c86fca): gather/scatter/partition
 dims in range, ``reduce_type`` sum, ``cluster_axis`` 0 or 1.  The MoE and all-to-all ops
 (``all_to_all_dispatch``/``_metadata``/``combine``, ``moe_gpt``, ``moe_compute``,
-``moe_expert_token_remap``, ``selective_reduce_combine``, ``sparse_matmul``, the MoE weight
+``moe_expert_token_remap``, ``selective_reduce_combine``, the MoE weight
 preparation) keep their declared result types: their verifiers check ranks only.  None of these
 ops can run on the single-chip mock (they need the fabric), so no program model is given for them.
 """
@@ -135,9 +135,6 @@ register_passive(("ttnn.all_to_all_dispatch", "ttnn.all_to_all_dispatch_metadata
                   "output_width_shard_dim", "hidden_size", "intermediate_size", "layer_id", "has_bias", "activation",
                   "reduction_size", "batch_size", "seq_size", "select_experts_k", "experts", "operandSegmentSizes",
                   "memory_config"), f"{_SRC} AllToAllDispatchOp/... ::verify (ranks only)")
-register_passive(("ttnn.sparse_matmul",), "matmul", ("is_input_a_sparse", "is_input_b_sparse", "nnz",
-                                                      "program_config", "compute_config", "memory_config"),
-                 f"{_SRC} SparseMatmulOp::verify")
 
 # Host-side mapping and composition: tt-mlir's runtime asserts distribute_tensor's input is on the host and
 # calls ttnn::distributed::distribute_tensor without a mesh device (a host multi-device tensor); aggregate_tensor
