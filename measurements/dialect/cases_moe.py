@@ -110,9 +110,28 @@ def _sparse_matmul(rng: random.Random) -> list[MiscCase]:
     return out
 
 
+def _token_remap(rng: random.Random) -> list[MiscCase]:
+    """``moe_expert_token_remap(topk [1, B, S, E], mapping [1, 1, E, D], metadata [1, B, S, K])`` on one device
+    (D = 1): the mapping ``[1, B, S, E / D]`` and the reduced ``[1, B * S / reduction_size, E / D]`` (ROW_MAJOR)."""
+    out = []
+    for i in range(14):
+        b, s = rng.choice([1, 1, 2, 4]), rng.choice([1, 8, 32, 64, 128])
+        e, k = rng.choice([8, 16, 32, 64, 128]), rng.choice([2, 4, 8])
+        red = rng.choice([d for d in (1, 2, 4, 8, 16, 32) if (b * s) % d == 0])
+        tdt = rng.choice(["bf16", "bf16", "f32"])
+        buf = rng.choice(["dram", "dram", "l1"])
+        ops = (((1, b, s, e), tdt, "row_major", buf), ((1, 1, e, 1), "u16", "row_major", buf),
+               ((1, b, s, k), "u16", "row_major", buf))
+        res = (((1, b, s, e), tdt, "row_major", buf), ((1, 1, b * s // red, e), "u16", "row_major", buf))
+        out.append(MiscCase(f"moe_expert_token_remap/{i}", "ttnn.moe_expert_token_remap", ops, res,
+                            f"reduction_size = {red} : i64", kwargs={"reduction_size": red}))
+    return out
+
+
 def _cases() -> list[MiscCase]:
     rng = random.Random(1111)
-    return _sampling(rng) + _dit_rms_norm(random.Random(1112)) + _sparse_matmul(random.Random(1113))
+    return (_sampling(rng) + _dit_rms_norm(random.Random(1112)) + _sparse_matmul(random.Random(1113))
+            + _token_remap(random.Random(1114)))
 
 
 CASES: list[MiscCase] = _cases()

@@ -45,6 +45,9 @@ def call(case, ts: list, dev):
         return ttnn.sparse_matmul(ts[0], ts[1], sparsity=ts[2], program_config=pc, nnz=kw["nnz"],
                                   is_input_a_sparse=kw["mode"] != "b", is_input_b_sparse=kw["mode"] != "a",
                                   memory_config=_mem(case.results[0][3]))
+    if case.op == "ttnn.moe_expert_token_remap":  # ccl/moe_expert_token_remap.cpp
+        return ttnn.moe_expert_token_remap(ts[0], ts[1], ts[2], memory_config=_mem(case.results[0][3]),
+                                           reduction_size=case.kwargs["reduction_size"])
     raise ValueError(case.op)
 
 

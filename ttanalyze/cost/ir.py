@@ -109,6 +109,7 @@ OP_CODES: tuple[tuple[str, str], ...] = (
     ("BatchNorm", "BatchNormOperation"),
     ("Sort", "SortDeviceOperation"),
     ("SamplingDeviceOperation", "SamplingDeviceOperation"),
+    ("MoeExpertTokenRemapDeviceOperation", "MoeExpertTokenRemapDeviceOperation"),
     ("Gather", "GatherDeviceOperation"),
     ("Scatter", "ScatterDeviceOperation"),
     ("Split", "SplitDeviceOperation"),

@@ -138,6 +138,9 @@ OP_KINDS: dict[str, str] = {
     "ProdNcDeviceOperation": "reduce_nc", "ProdAllDeviceOperation": "reduce",
     "LayerNormPreAllGatherDeviceOperation": "norm", "LayerNormPostAllGatherDeviceOperation": "norm",
     "EmbeddingBackwardDeviceOperation": "gather",
+    # moe_expert_token_remap reads each token's topk row and metadata page and writes its row of the local-expert
+    # mapping (data_movement/moe_expert_token_remap/device/kernels): a row-major copy of the topk tensor's pages.
+    "MoeExpertTokenRemapDeviceOperation": "copy",
     "PointToPointDeviceOperation": "point_to_point",
 }
 
