@@ -110,6 +110,7 @@ OP_CODES: tuple[tuple[str, str], ...] = (
     ("Sort", "SortDeviceOperation"),
     ("SamplingDeviceOperation", "SamplingDeviceOperation"),
     ("MoeExpertTokenRemapDeviceOperation", "MoeExpertTokenRemapDeviceOperation"),
+    ("GeluBackwardDeviceOperation", "GeluBackwardDeviceOperation"),
     ("Gather", "GatherDeviceOperation"),
     ("Scatter", "ScatterDeviceOperation"),
     ("Split", "SplitDeviceOperation"),

@@ -141,6 +141,8 @@ OP_KINDS: dict[str, str] = {
     # moe_expert_token_remap reads each token's topk row and metadata page and writes its row of the local-expert
     # mapping (data_movement/moe_expert_token_remap/device/kernels): a row-major copy of the topk tensor's pages.
     "MoeExpertTokenRemapDeviceOperation": "copy",
+    # gelu_bw: per tile the gradient times the GELU derivative (experimental/unary_backward/gelu_backward kernels)
+    "GeluBackwardDeviceOperation": "binary",
     "PointToPointDeviceOperation": "point_to_point",
 }
 

@@ -7,7 +7,8 @@
   result; every state tensor and the gradient shaped like ``param`` (``AdamWOp::verify``).
 
 Programs: ``embedding_bw`` runs one ``EmbeddingBackwardDeviceOperation`` program (:func:`embedding_bw_cb`);
-``adamw`` (a tt-train op) is not modeled.
+``gelu_bw`` (its shape rule is in :mod:`ttanalyze.ops.eltwise_extra`) one ``GeluBackwardDeviceOperation``
+program, from source (:func:`gelu_bw_cb`); ``adamw`` (a tt-train op) is not modeled.
 """
 
 from __future__ import annotations
@@ -88,3 +89,46 @@ def embedding_bw_spec(ctx: CBContext) -> list[TensorSpec]:
 
 register_check("ttnn.embedding_bw", "mock", "tests/test_ops_dialect_misc.py against measurements/dialect/results_misc.jsonl",
                ("EmbeddingBackwardDeviceOperation",))
+
+
+_GELU_BW_SRC = ("tt-metal ttnn/cpp/ttnn/operations/experimental/unary_backward/gelu_backward/device/"
+                "gelu_backward_program_factory.cpp @12bf2f96 (from source: ttnn 0.81.1 has no experimental::gelu_bw)")
+
+
+@register_cb("ttnn.gelu_bw")
+def gelu_bw_cb(ctx: CBContext) -> ProgramModel:
+    """``GeluBackwardProgramFactory`` (from source): tt-mlir's runtime calls ``ttnn::experimental::gelu_bw(grad,
+    input, approximate, memory_config)`` (``runtime/lib/ttnn/operations/experimental/gelu_bw.cpp`` @19c86fca), which
+    the tt-metal tt-mlir pins (d5f9bc4a) has and ttnn 0.81.1 does not.
+
+    The input's tiles (``physical volume / 1,024``) split column-major over the grid (``split_work_to_cores``);
+    on those cores ``c_0`` 2 input tiles, ``c_1`` 2 gradient tiles, ``c_2`` 2 output tiles, each of its tensor's
+    format.  Costed as a binary multiply with the derivative's erf and exp on the SFPU
+    (``eltwise_bw_gelu_approx_none.cpp``; tanh and exp for ``approximate = "tanh"``).
+
+    Raises:
+        DeviceRejection: a sharded or row-major tensor (``GeluBackwardDeviceOperation::validate_on_program_cache_miss``
+            rejects them).
+        CBModelError: a gradient shaped unlike the input (the factory assumes one tile count; broadcasting is not
+            modeled).
+    """
+    grad, x, out = operand(ctx, 0), operand(ctx, 1), result(ctx)
+    for t, what in ((grad, "gradient"), (x, "input"), (out, "output")):
+        if t.sharded or not t.tiled:
+            raise DeviceRejection(f"gelu_bw of a {'sharded' if t.sharded else 'row-major'} {what}: "
+                                  "GeluBackwardDeviceOperation accepts interleaved TILE tensors only")
+    if grad.padded != x.padded:
+        raise CBModelError(f"gelu_bw with a gradient {list(grad.shape)} shaped unlike the input {list(x.shape)}")
+    split = split_work_to_cores(ctx.grid, x.physical_volume // (TILE * TILE))
+    cores = split.all_cores
+    cbs = [CB(0, "input", x.tile_bytes, 2, cores), CB(1, "grad", grad.tile_bytes, 2, cores),
+           CB(2, "output", out.tile_bytes, 2, cores)]
+    tanh = str(ctx.op.attrs.get("approximate", "none")).strip('"') == "tanh"
+    return ProgramModel("GeluBackwardDeviceOperation::GeluBackwardProgramFactory", _GELU_BW_SRC, cores, cbs,
+                        [f"{split.units} tiles on {split.num_cores} cores", "from source (not runnable on ttnn 0.81.1)"],
+                        inputs=(grad, x), outputs=(out,),
+                        params={"binary_op": "mul", "unary_ops": ["tanh", "exp"] if tanh else ["erf", "exp"]})
+
+
+register_check("ttnn.gelu_bw", "source", "gelu_backward_program_factory.cpp @12bf2f96 (ttnn 0.81.1 has no "
+               "experimental::gelu_bw)", ("GeluBackwardDeviceOperation",))
