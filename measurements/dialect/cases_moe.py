@@ -128,10 +128,26 @@ def _token_remap(rng: random.Random) -> list[MiscCase]:
     return out
 
 
+def _router(rng: random.Random) -> list[MiscCase]:
+    """``topk_router_gpt(input [32, hidden], weight [hidden, 128], bias [32, 128])`` (B = 32 and 128 experts are
+    what tt-mlir's verifier accepts), k in 1..8, a bfp8 weight now and then (ttnn refuses it)."""
+    out = []
+    for i in range(10):
+        hidden = 32 * rng.choice([20, 32, 45, 64, 90, 128, 224])
+        k = rng.choice([1, 2, 4, 4, 8])
+        wdt = "bfp_bf8" if i in (3, 8) else "bf16"
+        ops = (((32, hidden), "bf16", "tile", "dram"), ((hidden, 128), wdt, "tile", "dram"),
+               ((32, 128), "bf16", "tile", "dram"))
+        res = (((32, k), "u16", "row_major", "l1"), ((32, k), "bf16", "row_major", "l1"))
+        out.append(MiscCase(f"topk_router_gpt/{i}", "ttnn.topk_router_gpt", ops, res,
+                            f"k = {k} : i32, num_experts = 128 : i32", kwargs={"k": k}))
+    return out
+
+
 def _cases() -> list[MiscCase]:
     rng = random.Random(1111)
     return (_sampling(rng) + _dit_rms_norm(random.Random(1112)) + _sparse_matmul(random.Random(1113))
-            + _token_remap(random.Random(1114)))
+            + _token_remap(random.Random(1114)) + _router(random.Random(1115)))
 
 
 CASES: list[MiscCase] = _cases()

@@ -48,6 +48,9 @@ def call(case, ts: list, dev):
     if case.op == "ttnn.moe_expert_token_remap":  # ccl/moe_expert_token_remap.cpp
         return ttnn.moe_expert_token_remap(ts[0], ts[1], ts[2], memory_config=_mem(case.results[0][3]),
                                            reduction_size=case.kwargs["reduction_size"])
+    if case.op == "ttnn.topk_router_gpt":  # reduction/topk_router_gpt.cpp
+        return ttnn.experimental.topk_router_gpt(ts[0], weight_tensor=ts[1], bias_tensor=ts[2], k=case.kwargs["k"],
+                                                 num_experts=128)
     raise ValueError(case.op)
 
 

@@ -111,6 +111,7 @@ OP_CODES: tuple[tuple[str, str], ...] = (
     ("SamplingDeviceOperation", "SamplingDeviceOperation"),
     ("MoeExpertTokenRemapDeviceOperation", "MoeExpertTokenRemapDeviceOperation"),
     ("GeluBackwardDeviceOperation", "GeluBackwardDeviceOperation"),
+    ("TopkRouterGptDeviceOperation", "TopkRouterGptDeviceOperation"),
     ("Gather", "GatherDeviceOperation"),
     ("Scatter", "ScatterDeviceOperation"),
     ("Split", "SplitDeviceOperation"),

@@ -143,6 +143,9 @@ OP_KINDS: dict[str, str] = {
     "MoeExpertTokenRemapDeviceOperation": "copy",
     # gelu_bw: per tile the gradient times the GELU derivative (experimental/unary_backward/gelu_backward kernels)
     "GeluBackwardDeviceOperation": "binary",
+    # topk_router_gpt: the [32, hidden] x [hidden, 128] router matmul over the DRAM reader cores dominates; the
+    # top-k and softmax of one [32, 128] tile row on the collector core are not costed
+    "TopkRouterGptDeviceOperation": "matmul",
     "PointToPointDeviceOperation": "point_to_point",
 }
 

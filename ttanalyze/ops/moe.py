@@ -15,10 +15,11 @@ from __future__ import annotations
 
 from ..ir.attrs import DataType
 from ..ir.model import Op
-from .cb import CB, CBContext, CBModelError, ProgramModel
+from .cb import CB, CBContext, CBModelError, DeviceRejection, ProgramModel, core_range, cores_set
 from .registry import ShapeError, int_attr, register, register_cb, register_check, register_spec, tensor_shape
 from .spec import TensorSpec
-from .tensors import operand, result
+from .matmul import _P150_DRAM_READERS  # the P150's DRAM bank -> reader core table (measured there)
+from .tensors import TILE, MemCfg, operand, result
 from .work_split import full_grid, split_work_to_cores
 
 _SRC = "tt-mlir lib/Dialect/TTNN/IR/TTNNOps.cpp @19c86fca"
@@ -123,3 +124,76 @@ def moe_expert_token_remap_spec(ctx: CBContext) -> list[TensorSpec]:
 register_check("ttnn.moe_expert_token_remap", "mock",
                "tests/test_ops_dialect_moe.py against measurements/dialect/results_moe.jsonl",
                ("MoeExpertTokenRemapDeviceOperation",))
+
+
+_ROUTER_SRC = ("tt-metal ttnn/cpp/ttnn/operations/experimental/topk_router_gpt/device/topk_router_gpt_program_factory.cpp "
+               "@12b42a1b (12 cores in 4 groups of 3 there; ttnn 0.81.1 on the P150's 8 DRAM banks runs 4 groups of 2 "
+               "with a 1-tile partial CB: measured, measurements/dialect/results_moe.jsonl)")
+ROUTER_GROUPS = 4  # topk_router_gpt_program_factory.cpp num_groups
+
+
+def _router_ring(readers: tuple) -> list:
+    """The DRAM reader cores in ring order: sorted by (y, x) descending (the factory sorts physical coordinates
+    for NOC1 routes; Blackhole's logical-to-physical map keeps that order)."""
+    return sorted(readers, key=lambda c: (c[1], c[0]), reverse=True)
+
+
+@register_cb("ttnn.topk_router_gpt")
+def topk_router_gpt_cb(ctx: CBContext) -> ProgramModel:
+    """``TopkRouterGptDeviceOperation``: a matmul of the ``[32, hidden]`` input by the ``[hidden, 128]`` router
+    weight split over the DRAM reader cores (one per bank), then top-k and softmax gathered on one collector core.
+
+    On the P150 (8 DRAM banks, ttnn 0.81.1, measured): the 8 reader cores in ring order (:func:`_router_ring`) form
+    4 groups of 2; every core holds ``c_0`` weight and ``c_1`` input ``ceil(hidden / 32 / 2)`` bf16 tiles each,
+    ``c_2`` and ``c_3`` one tile; the second core of each group (a worker) adds bias, index and top-k value tiles
+    (1 each) and the gathered values and indices (4 tiles each); the first worker in the ring (the collector) adds
+    2 + 1 + 1 + 1 + 1 + 1 + 2 tiles and a ``2 * 32 * round_up(k, 8) * 2``-B dispatch scratch.  ``k`` changes only
+    that scratch (measured for k = 1, 2 and 4).
+
+    Raises:
+        DeviceRejection: a weight that is not bf16 (``topk_router_gpt_device_operation.cpp`` TT_FATAL, measured).
+        CBModelError: another device than the P150 (its DRAM reader cores are not known).
+    """
+    x, w = operand(ctx, 0), operand(ctx, 1)
+    if w.dtype.name != "bf16":
+        raise DeviceRejection(f"topk_router_gpt: TT_FATAL Weight tensor must have BFLOAT16 dtype, got {w.dtype}")
+    if ctx.arch.name != "blackhole" or ctx.grid != (11, 10):
+        raise CBModelError("topk_router_gpt's cores are the DRAM reader cores, known for the Blackhole P150 only")
+    ring = _router_ring(_P150_DRAM_READERS)
+    per_group = len(ring) // ROUTER_GROUPS
+    workers = [c for i, c in enumerate(ring) if i % per_group == per_group - 1]
+    every = cores_set(*(core_range(x_, y_, x_, y_) for x_, y_ in ring))
+    worker_set = cores_set(*(core_range(x_, y_, x_, y_) for x_, y_ in workers))
+    collector = cores_set(core_range(*workers[0], *workers[0]))
+    tile = 2048  # Float16_b
+    k_tiles = -(-(x.shape[-1] // TILE) // per_group)
+    k = int(ctx.op.attrs.get("k", 4))
+    cbs = [CB(0, "weight", tile, k_tiles, every), CB(1, "input", tile, k_tiles, every),
+           CB(2, "partial_recv", tile, 1, every), CB(3, "local_out", tile, 1, every)]
+    cbs += [CB(i, n, tile, t, worker_set) for i, n, t in ((4, "bias", 1), (5, "index", 1), (6, "topk_val", 1),
+                                                           (8, "gathered_val", ROUTER_GROUPS),
+                                                           (9, "gathered_ind", ROUTER_GROUPS))]
+    cbs += [CB(i, n, tile, t, collector) for i, n, t in ((10, "intermed_val", 2), (11, "intermed_ind", 1),
+                                                          (12, "softmax_mask", 1), (13, "softmax_tmp", 1),
+                                                          (14, "reduce_scalar", 1), (15, "bcast_scaler", 1),
+                                                          (16, "final_out", 2))]
+    cbs.append(CB(19, "dispatch", 2 * TILE * (-(-k // 8) * 8) * 2, 1, collector))
+    return ProgramModel("TopkRouterGptDeviceOperation", _ROUTER_SRC, every, cbs,
+                        [f"{len(ring)} DRAM reader cores in {ROUTER_GROUPS} groups, {k_tiles} K tiles each; collector "
+                         f"{workers[0]}"], inputs=(x, w), outputs=(result(ctx, 0), result(ctx, 1)))
+
+
+@register_spec("ttnn.topk_router_gpt")
+def topk_router_gpt_spec(ctx: CBContext) -> list[TensorSpec]:
+    """What ttnn 0.81.1 returns (measured, 8 instances): the indices ``[B, k]`` UINT16 and the weights ``[B, k]``
+    bf16, both ROW_MAJOR in L1, interleaved, whatever the inputs' memory configs."""
+    x = operand(ctx, 0)
+    k = int(ctx.op.attrs.get("k", 4))
+    l1 = MemCfg("l1", "interleaved")
+    shape = (x.shape[0], k)
+    return [x.with_(shape=shape, layout="row_major", dtype=DataType("u16"), mem=l1).spec(),
+            x.with_(shape=shape, layout="row_major", dtype=DataType("bf16"), mem=l1).spec()]
+
+
+register_check("ttnn.topk_router_gpt", "mock", "tests/test_ops_dialect_moe.py against measurements/dialect/results_moe.jsonl",
+               ("TopkRouterGptDeviceOperation",))
