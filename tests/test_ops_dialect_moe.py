@@ -87,3 +87,24 @@ def test_every_measured_program_is_costed():
         if cost.status != "costed" or cost.ns <= 0:
             missing.append((case.id, cost.status, cost.reason))
     assert not missing, missing[:5]
+
+
+def test_all_to_all_dispatch_is_costed_as_its_dense_all_gather():
+    """all_to_all_dispatch (no program model: it needs the fabric) is costed by name as the all-gather of its
+    dispatched tensor over the cluster axis (cost/ir.py NAME_OP_CODES), the ring size read off the volumes."""
+    from ttanalyze.cost.ir import program_cost
+    from ttanalyze.ir.emit import TensorDesc
+
+    from .conftest import BH_SYSTEM_DESC
+
+    rm = lambda shape, dt: TensorDesc(shape, dt, "row_major", "dram").type_text()  # noqa: E731
+    x, idx, mp = rm((2, 32, 1, 2880), "bf16"), rm((2, 32, 1, 4), "u16"), rm((1, 1, 32, 4), "u16")
+    out, meta = rm((1, 8, 32, 2880), "bf16"), rm((1, 8, 32, 4), "u16")
+    text = (f"{BH_SYSTEM_DESC}\nmodule attributes {{ttcore.system_desc = #system_desc}} {{\n"
+            f"  func.func @main(%x: {x}, %i: {idx}, %m: {mp}) -> ({out}, {meta}) {{\n"
+            f"    %d, %md = \"ttnn.all_to_all_dispatch\"(%x, %i, %m) <{{cluster_axis = 1 : i64, num_devices = 4 : i64}}> "
+            f": ({x}, {idx}, {mp}) -> ({out}, {meta})\n    return %d, %md : {out}, {meta}\n  }}\n}}\n")
+    cost = program_cost(analyze(parse_text(text, "t.mlir"))).ops[0]
+    assert cost.status == "costed" and cost.ns > 0, cost.reason
+    assert [d.op_code for d in cost.device_ops] == ["AllGatherAsyncDeviceOperation"]
+    assert cost.device_ops[0].attrs["ring_size"] == 4

@@ -174,6 +174,10 @@ NAME_OP_CODES: dict[str, str] = {
     "ttnn.layer_norm_pre_all_gather": "LayerNormPreAllGatherDeviceOperation",
     "ttnn.layer_norm_post_all_gather": "LayerNormPostAllGatherDeviceOperation",
     "ttnn.dit_rms_norm_unary_fused": "LayerNormDeviceOperation",
+    # all_to_all_dispatch sends each token to the devices holding its selected experts along the cluster axis
+    # (ccl/all_to_all_dispatch kernels, over the fabric); its dense bound, every token to every device of the
+    # axis, is an all-gather of the dispatched [1, B*D, S, H] tensor (ring size: dispatched / input volume).
+    "ttnn.all_to_all_dispatch": "AllGatherAsyncDeviceOperation",
     "ttnn.all_reduce_async": "AllReduceAsyncDeviceOperation",
     "ttnn.point_to_point": "PointToPointDeviceOperation",
     # MeshPartitionDeviceOperation::MeshPartition::create_at builds each device's slice program
