@@ -62,6 +62,8 @@ def _remap_tensors(ctx: CBContext):
     topk, mapping, metadata = operand(ctx, 0), operand(ctx, 1), operand(ctx, 2)
     if topk.rank != 4 or mapping.rank != 4 or metadata.rank != 4:
         raise CBModelError(f"{ctx.op.name}: topk, mapping and metadata must be 4D")
+    if topk.tiled or mapping.tiled or metadata.tiled:  # tt-mlir's workaround pass makes them row-major first
+        raise CBModelError(f"{ctx.op.name} with TILE inputs (measured with row-major topk, mapping and metadata only)")
     experts, devices = mapping.shape[-2], mapping.shape[-1]
     if devices == 0 or experts % devices:
         raise CBModelError(f"{ctx.op.name}: {experts} experts over {devices} devices (not a whole number per device)")
@@ -79,7 +81,8 @@ def moe_expert_token_remap_cb(ctx: CBContext) -> ProgramModel:
     metadata pages (``B * S``) are split over the grid by ``split_work_to_cores``.
 
     Raises:
-        CBModelError: tensors that are not 4D, experts that do not divide over the devices, or block-float pages.
+        CBModelError: tensors that are not 4D or not row-major, experts that do not divide over the devices, or
+            block-float pages.
     """
     topk, mapping, metadata, e = _remap_tensors(ctx)
     out = result(ctx)
