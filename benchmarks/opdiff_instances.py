@@ -510,6 +510,12 @@ def gen_pool(name: str) -> Callable[[random.Random, int], Draw]:
     return gen
 
 
+def gen_max_pool2d_with_indices(rng: random.Random, i: int) -> Draw:
+    """``max_pool2d_with_indices``: the pools' draw, bf16 row-major values and si32 indices shaped alike."""
+    d = gen_pool("ttnn.max_pool2d")(rng, i)
+    return Draw(d.operands, [d.results[0], dram(d.results[0].shape, "si32", "row_major")], d.attrs, d.key)
+
+
 def gen_upsample(rng: random.Random, i: int) -> Draw:
     n, h, w = rng.choice((1, 2)), rng.randint(1, 64), rng.randint(1, 64)
     c = rng.choice((8, 16, 32, 64, 128, 256, 320))
@@ -855,6 +861,7 @@ def generators() -> dict[str, Callable[[random.Random, int], Draw]]:
     g["ttnn.max_pool2d"] = gen_pool("ttnn.max_pool2d")
     g["ttnn.avg_pool2d"] = gen_pool("ttnn.avg_pool2d")
     g["ttnn.upsample"] = gen_upsample
+    g["ttnn.max_pool2d_with_indices"] = gen_max_pool2d_with_indices
     g["ttnn.reshape"] = gen_reshape
     g["ttnn.permute"] = gen_permute
     g["ttnn.transpose"] = gen_transpose

@@ -129,3 +129,38 @@ def test_bilinear_traces_are_float32_and_not_monotonic():
     assert trace[:6] == [0, 1, 1, 1, 2, 2] and trace[6] == 4  # row 1 starts one padded row (4 sticks) down
     # one core: every output; range [0, max trace 10 + halo_len 5]
     assert win.input_ranges(1, False) == [(0, 15)]
+
+
+# ---------------------------------------------------------------------------
+# max_pool2d_with_indices: the max pool with return_indices
+# ---------------------------------------------------------------------------
+
+
+def test_max_pool2d_with_indices_program():
+    # g1/ttnn.max_pool2d_with_indices/0: 2x13x8x256, 3x3 stride 1, ceil mode, row-major.  The pool program keeps
+    # one whole tile per reduction (in_0/in_1: 2 pages of 2 x 1,024 B) and adds seven one-tile index CBs.
+    p = pool("max", 2, 13, 8, 256, 3, 1, 0, ceil_mode=True, return_indices=True)
+    halo, prog = C.pool_programs(p, MOCK, FREE)
+    assert static(prog) == [4096, 2048, 16, 4096, 4096] + [2048] * 7
+    assert static(halo) == [64, 64, 4, 4, 28, 16]
+    assert [cb.name for cb in prog.cbs if cb.globally_allocated] == ["raw_in", "out", "out_idx"]
+    # the plain max pool of the same window: no index CBs, in_0/in_1 sized by the channels
+    plain = C.pool_program(pool("max", 2, 13, 8, 256, 3, 1, 0, ceil_mode=True), MOCK, FREE)
+    assert len(static(plain)) == 5
+
+
+def test_max_pool2d_with_indices_through_the_ir():
+    # the campaign's instance g1/ttnn.max_pool2d_with_indices/0 as a module (si32 indices declared, u16 returned)
+    from benchmarks.opdiff_instances import instance
+    from ttanalyze import ops as O
+    from ttanalyze.programs import context_for, program_of
+    from .conftest import analyze_text
+
+    a = analyze_text(instance("ttnn.max_pool2d_with_indices", 0).text)
+    op = next(o for o in a.program.ops if o.name == "ttnn.max_pool2d_with_indices")
+    prog = program_of(a, op, MOCK, free_l1=FREE)
+    assert prog.status == "modeled"
+    assert [s.factory for s in prog.stages] == ["UntilizeWithHaloProgramFactory", "Pool2D::MultiCore"]
+    assert prog.stages[1].region_bytes_per_core() == 28688  # the device's peak (measured)
+    specs = O.spec_model(op.name)(context_for(a, op, MOCK))
+    assert [s.dtype for s in specs] == ["bf16", "u16"]

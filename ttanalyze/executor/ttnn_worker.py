@@ -925,6 +925,16 @@ def _max_pool2d(c: Call):
     return ttnn.max_pool2d(*args, list(c.attrs.get("dilation", [1, 1])), bool(c.attrs.get("ceil_mode", False)), **kw)
 
 
+@handler("ttnn.max_pool2d_with_indices", (*_POOL_ATTRS, "dilation"), {"in_place_halo": False})
+def _max_pool2d_with_indices(c: Call):
+    # tt-mlir runtime/lib/ttnn/operations/pool/pool2d.cpp @19c86fca: max_pool2d with return_indices = true, bf16
+    # row-major values.
+    args, kw = _pool_kwargs(c)
+    kw |= {"dtype": ttnn.bfloat16, "output_layout": ttnn.ROW_MAJOR_LAYOUT, "return_indices": True}
+    return tuple(ttnn.max_pool2d(*args, list(c.attrs.get("dilation", [1, 1])), bool(c.attrs.get("ceil_mode", False)),
+                                 **kw))
+
+
 @handler("ttnn.avg_pool2d", (*_POOL_ATTRS, "count_include_pad"), {"in_place_halo": False, "dilation": [1, 1]})
 def _avg_pool2d(c: Call):
     args, kw = _pool_kwargs(c)

@@ -1306,6 +1306,7 @@ class PoolParams:
     input_buffer: str = "dram"
     config_tensor_in_dram: bool = False
     memory_config: tuple[str, str | None] | None = ("dram", "interleaved")
+    return_indices: bool = False  # max_pool2d_with_indices
 
     @property
     def window(self) -> Window:
@@ -1340,7 +1341,7 @@ def _pool_factory(p: PoolParams, num_shards_c: int) -> _PoolFactory:
     out_ntiles = math.ceil(per_shard / FACE)
     partial = (p.channels // num_shards_c) % TILE != 0 and (p.channels // num_shards_c) % TILE <= FACE
     large = hw > (TILE // 2 if partial else TILE)
-    max_tiles = 4 if p.kind == "avg" and large else 8
+    max_tiles = 1 if p.return_indices else 4 if p.kind == "avg" and large else 8
     return _PoolFactory(in_ntiles, out_ntiles, rows, in_ntiles > max_tiles, max_tiles)
 
 
@@ -1363,6 +1364,8 @@ def pool_cbs(p: PoolParams, num_shards_c: int, out_shard: tuple[int, int], halo_
     f = _pool_factory(p, num_shards_c)
     tile = 2048
     in_cb_sz = (f.max_tiles if f.wide else f.in_ntiles_c) * TILE * f.num_tilized_rows
+    if p.return_indices:
+        in_cb_sz = f.max_tiles * TILE_HW  # "for return indices we use 1 whole tile per reduction"
     in_page = 2 * align_up(in_cb_sz, TILE_HW)
     out_page = min(FACE, out_shard[1]) * 2
     per_shard = p.channels // num_shards_c if p.channels % num_shards_c == 0 else None
@@ -1376,8 +1379,16 @@ def pool_cbs(p: PoolParams, num_shards_c: int, out_shard: tuple[int, int], halo_
         ("reader_indices", reader_bytes, 1, not p.config_tensor_in_dram),
         ("in_0", in_page, 2, False),
         ("in_1", in_page, 2, False),
-        ("out", out_page, out_shard[0] * ceil_div(out_shard[1], FACE), True),
     ]
+    if p.return_indices:
+        # one tile each (bf16 data, uint16 indices): the stored source (@002a3f41) creates in_idx, pack_tmp,
+        # pack_idx_tmp and the right / down-left-wrap / up-left-wrap increment tiles; ttnn 0.81.1 creates seven
+        # 2,048 B CBs there (measured: g1/ttnn.max_pool2d_with_indices/*, measurements/opdiff/runs/halo.jsonl.gz)
+        cbs += [(name, tile, 1, False) for name in ("in_idx_0", "in_idx_1", "pack_tmp", "pack_idx_tmp", "right_inc",
+                                                     "down_left_wrap_inc", "up_left_wrap_inc")]
+    cbs.append(("out", out_page, out_shard[0] * ceil_div(out_shard[1], FACE), True))
+    if p.return_indices:
+        cbs.append(("out_idx", out_page, out_shard[0] * ceil_div(out_shard[1], FACE), True))
     if not p.one_scalar_per_core:
         cbs.append(("scalar_config", 6 * out_shard[0], 1, not p.config_tensor_in_dram))
     return cbs
@@ -1392,11 +1403,13 @@ def _pool_l1_estimate(p: PoolParams, pc: Parallel) -> int:
     nhw = p.window.out_nhw
     rows, ch = shard_shape(nhw, align_up(p.channels, pc.c_cores * TILE), pc, TILE)
     f = _pool_factory(p, pc.c_cores)
-    in_cb_sz = (f.max_tiles if f.wide else f.in_ntiles_c) * TILE * f.num_tilized_rows
+    in_cb_sz = f.max_tiles * TILE_HW if p.return_indices else (f.max_tiles if f.wide else f.in_ntiles_c) * TILE * f.num_tilized_rows
     in_cbs = 2 * 2 * (2 * align_up(in_cb_sz, TILE_HW))
     scalar = 2 * 2048 * (2 if p.kind == "avg" and not p.one_scalar_per_core else 1)
     out = align_up(rows * f.out_ntiles_c * min(FACE, ch) * 2, 64)
     config = (rows * 6 + 2) * (1 if p.one_scalar_per_core else 2) if p.config_tensor_in_dram else 0
+    if p.return_indices:  # the index tiles and the indices output (as the pool program creates them)
+        return scalar + 2048 + in_cbs + 2 * out + 7 * 2048 + config
     return scalar + 2048 + in_cbs + out + config
 
 
@@ -1555,7 +1568,8 @@ def pool_params(ctx: CBContext) -> PoolParams:
         memory = (out.placement.buffer_type, out.placement.memory_layout) if out and out.placement else None
     scheme = _name(op.attrs.get("applied_shard_scheme"))
     return PoolParams(
-        kind="max" if op.name == "ttnn.max_pool2d" else "avg", batch=int_attr(op, "batch_size"),
+        kind="avg" if op.name == "ttnn.avg_pool2d" else "max", return_indices=op.name == "ttnn.max_pool2d_with_indices",
+        batch=int_attr(op, "batch_size"),
         in_h=int_attr(op, "input_height"), in_w=int_attr(op, "input_width"), channels=int_attr(op, "channels"),
         kernel=(k[0], k[1]), stride=(s[0], s[1]), padding=pad4, dilation=(d[0], d[1]),
         ceil_mode=bool(op.attrs.get("ceil_mode", False)),
@@ -1565,16 +1579,21 @@ def pool_params(ctx: CBContext) -> PoolParams:
         config_tensor_in_dram=bool(op.attrs.get("config_tensors_in_dram", False)), memory_config=memory)
 
 
-@register_cb(("ttnn.max_pool2d", "ttnn.avg_pool2d"))
+@register_cb(("ttnn.max_pool2d", "ttnn.avg_pool2d", "ttnn.max_pool2d_with_indices"))
 def pool2d_cb(ctx: CBContext) -> ProgramModel:
     """CB model of the 2D pools (see :func:`pool_programs`)."""
     return pool_programs(pool_params(ctx), ctx.arch, ctx.max_l1_space)
 
 
-@register_spec(("ttnn.max_pool2d", "ttnn.avg_pool2d"))
+@register_spec(("ttnn.max_pool2d", "ttnn.avg_pool2d", "ttnn.max_pool2d_with_indices"))
 def pool2d_spec(ctx: CBContext) -> list[TensorSpec]:
-    """Device output of the 2D pools (see :func:`pool_output_spec`)."""
-    return [pool_output_spec(pool_params(ctx), ctx.arch, ctx.max_l1_space)]
+    """Device output of the 2D pools (see :func:`pool_output_spec`); ``max_pool2d_with_indices`` adds the
+    indices, uint16 in the values' layout and memory config (measured)."""
+    p = pool_params(ctx)
+    values = pool_output_spec(p, ctx.arch, ctx.max_l1_space)
+    if not p.return_indices:
+        return [values]
+    return [values, replace(values, dtype="u16")]
 
 
 # ---------------------------------------------------------------------------

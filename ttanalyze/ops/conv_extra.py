@@ -16,13 +16,14 @@ Programs: ``conv1d`` is tt-metal's conv2d on the input viewed as ``[N, 1, L, C]`
 (:func:`conv1d_params`; measured: measurements/dialect/results_misc.jsonl, conv1d/*, every conv program
 equals that conv2d's), a 1x1 stride-1 conv1d the tilize + linear of :mod:`.conv_matmul`; a conv1d whose
 stride equals its kernel folds its input into a matmul (``ttnn::fold``, not modeled: out of scope).
-conv_transpose2d, max_pool2d_with_indices and global_avg_pool2d are not modeled (TTA011).  ttnn 0.81.1 runs
+``max_pool2d_with_indices`` is the max pool with ``return_indices`` (halo and pool programs, values and
+uint16 indices: :func:`ttanalyze.ops.conv.pool_programs`, measured by the op-level campaign);
+conv_transpose2d and global_avg_pool2d are not modeled (TTA011).  ttnn 0.81.1 runs
 ``global_avg_pool2d`` as a reshape to
 ``[N, 1, H*W, C]`` and an H reduction (``pool_sum``), but the reshape takes a tiled-reshape, an
 untilize/tilize or a view path and the reduce one of several configurations depending on the shape
 (measured: measurements/dialect/results_misc.jsonl); that choice is not derived yet.  The cost model
-costs global_avg_pool2d, conv1d, conv_transpose2d and max_pool2d_with_indices by their main device
-operation (cost/ir.py NAME_OP_CODES).
+costs global_avg_pool2d and conv_transpose2d by their main device operation (cost/ir.py NAME_OP_CODES).
 """
 
 from __future__ import annotations
