@@ -488,6 +488,70 @@ def test_transposed_operand_with_a_post_processed_bias_is_refused():
     assert verdict.status == "rejected" and "dim_a == dim_b" in verdict.reason
 
 
+def test_transposed_operand_with_a_post_processed_bias_runs_when_the_shapes_agree():
+    # Measured (opdiff g1/ttnn.linear/173): [5, 7, 7]^T @ [5, 7, 2] + [1, 2], bfp8 in DRAM, bf16 L1 output: ttnn
+    # shapes the result from the untransposed operands, [5, 7, 2], the product's own shape: it runs the transpose,
+    # the multi-core matmul and the add.  Measured (g1/ttnn.linear/106): [5, 4]^T @ [5, 8] + [1, 8] would be shaped
+    # [5, 8] instead of [4, 8]: refused (reshape.cpp:736).
+    b8 = {"dt": "bfp_bf8"}
+    an, op = _op(_module(([5, 7, 7], b8), ([5, 7, 2], b8), ([5, 7, 2], L1), bias=([1, 2], b8), op="ttnn.linear",
+                         transpose=(True, False)))
+    verdict = program_of(an, op, arch=MOCK, free_l1=BANK)
+    assert [p.factory for p in verdict.stages] == [
+        "TransposeWHProgramFactory", "MatmulMultiCoreProgramFactory", "BinaryNgDeviceOperation::ProgramFactory"]
+    an, op = _op(_module(([5, 4], {"dt": "f32"}), ([5, 8], L1), ([4, 8], L1), bias=([1, 8], DRAM), op="ttnn.linear",
+                         transpose=(True, False), attrs=FP32))
+    verdict = program_of(an, op, arch=MOCK, free_l1=BANK)
+    assert verdict.status == "rejected" and "5x8 instead of 4x8" in verdict.reason
+
+
+def _refusal(text: str) -> str:
+    an, op = _op(text)
+    verdict = program_of(an, op, arch=MOCK, free_l1=BANK)
+    assert verdict.status == "rejected", verdict.status
+    return verdict.reason
+
+
+LOFI = ", compute_config = #ttnn.device_compute_kernel_config<math_fidelity = lofi, fp32_dest_acc_en = false>"
+
+
+def test_validation_of_a_transposed_sharded_a():
+    # ttnn validates a sharded a's own (untransposed) shard against the transposed product; measured refusals
+    # (opdiff g1/ttnn.matmul/104, g1/ttnn.linear/71, g1/ttnn.matmul/218, g1/ttnn.linear/52), same messages.
+    # [128, 1472]^T WIDTH_SHARDED on 23 cores, shards [128, 64]: 1D mcast_in0 with per_core_M = Mt = 46, but the
+    # shard is 4 tiles high.
+    a = ([128, 1472], {"dt": "bfp_bf8", "buf": "l1", "ml": "width_sharded",
+                       "shard": ([(0, 0, 10, 1), (0, 2, 0, 2)], (128, 64))})
+    reason = _refusal(_module(a, ([128, 480], DRAM), ([1472, 480], {"dt": "bfp_bf8"}), attrs=LOFI,
+                              transpose=(True, False)))
+    assert "per_core_M (46) must equal shard_shape[0] (128) / in0_tile height (32)" in reason
+    # [1152, 928]^T HEIGHT_SHARDED on 18 cores, shards [64, 928]: 1D mcast_in1, K = 36 tiles but the shard is 29 wide.
+    a = ([1152, 928], {"dt": "f32", "buf": "l1", "ml": "height_sharded",
+                       "shard": ([(0, 0, 10, 0), (0, 1, 6, 1)], (64, 928))})
+    reason = _refusal(_module(a, ([1152, 736], {"dt": "f32"}), ([928, 736], {"dt": "f32"}), op="ttnn.linear",
+                              transpose=(True, False)))
+    assert "K (36) must equal shard_shape[1] (928) / in0_tile width (32)" in reason
+    # [1, 2, 32, 63]^T BLOCK_SHARDED on a 1x2 column: 2D mcast with fuse_batch, batch 2 of 2 M tiles each.
+    a = ([1, 2, 32, 63], {"dt": "f32", "buf": "l1", "ml": "block_sharded", "shard": ([(0, 0, 0, 1)], (32, 64))})
+    reason = _refusal(_module(a, ([32, 1025], DRAM), ([1, 2, 63, 1025], {"dt": "f32"}), transpose=(True, False)))
+    assert "transpose_a with fuse_batch is not supported" in reason and "M_per_batch=2" in reason
+    # [654, 11]^T HEIGHT_SHARDED on 11 cores, shards [64, 32]: 1D mcast_in1 with per_core_M 2 (the shard height) for
+    # an M of one tile.
+    a = ([654, 11], {"buf": "l1", "ml": "height_sharded", "shard": ([(0, 0, 10, 0)], (64, 32))})
+    reason = _refusal(_module(a, ([87, 654], DRAM), ([11, 87], DRAM), op="ttnn.linear", transpose=(True, True)))
+    assert "per_core_M (2) exceeds Mt (1)" in reason
+
+
+def test_reuse_output_blocks_must_divide_over_the_shard_cores():
+    # Measured (opdiff g1/ttnn.linear/26, matmul_device_operation.cpp:1022): a [3, 4, 19, 104] bfp8 BLOCK_SHARDED on
+    # 2x3 cores (shards [128, 64]) @ a batched b [3, 4, 104, 478]: MatmulMultiCoreReuseProgramConfig, per_core_M 4
+    # (shard height), per_core_N 15 -> (12 * 1 / 4) * (15 / 15) = 3 output blocks for 6 shard cores.
+    b8 = {"dt": "bfp_bf8"}
+    a = ([3, 4, 19, 104], {"dt": "bfp_bf8", "buf": "l1", "ml": "block_sharded", "shard": ([(0, 0, 1, 2)], (128, 64))})
+    reason = _refusal(_module(a, ([3, 4, 104, 478], b8), ([3, 4, 19, 478], L1), bias=([478], b8), op="ttnn.linear"))
+    assert "num_output_blocks (3) must be evenly divisible by the number of cores in the input shard grid (6)" in reason
+
+
 def test_reuse_config_larger_than_l1():
     # NOTES §4e: [1024, 1024] @ [1024, 256] forced onto core (0,0): per_core 32x8, in0_block_w 8.  in0 32*8*2 = 512
     # tiles = 1048576, in1 8*8*2 = 128 tiles = 262144, output 32*8 = 256 tiles = 524288 (shared) -> 1835008 B on core

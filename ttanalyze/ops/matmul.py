@@ -803,6 +803,100 @@ def _check_blocks(cfg: _Cfg) -> None:
             raise DeviceRejection(f"matmul config {cfg.describe()}: out_block not a multiple of subblock (ttnn refuses)")
 
 
+_VALIDATE = f"{_TT}/device/matmul_device_operation.cpp (store file id 54508457935; its messages are in ttnn 0.81.1's library)"
+
+
+def _check_work_per_core_m(mm: _Mm, cfg: _Cfg) -> None:
+    """``validate_matmul_work_distribution_and_gather_ring_topology``'s ``per_core_M <= Mt`` (2D mcast, and 1D
+    mcast of in1), :data:`_VALIDATE` (matmul_device_operation.cpp:853 in ttnn 0.81.1, measured).
+
+    Raises:
+        DeviceRejection: ``per_core_M`` above ``Mt`` (with the batch folded in when ``fuse_batch``).
+    """
+    mt = mm.mt(cfg.fuse_batch)
+    if cfg.per_core_m > mt:
+        raise DeviceRejection(f"{_cfg_name(cfg)}: per_core_M ({cfg.per_core_m}) exceeds Mt ({mt}). Each core would "
+                              "compute more output row tiles than the tensor has (TT_FATAL per_core_M <= Mt)")
+
+
+def _check_fuse_batch_preamble(mm: _Mm, cfg: _Cfg) -> None:
+    """``validate_matmul_mcast_fuse_batch_preamble`` (2D and 1D mcast), :data:`_VALIDATE`: with ``fuse_batch`` and
+    ``transpose_a``, a batched ``a`` needs one tile row per batch (matmul_device_operation.cpp:2458 in ttnn 0.81.1,
+    measured).
+
+    Raises:
+        DeviceRejection: ``transpose_a`` with ``fuse_batch``, a batch above 1 and more than one M tile per batch.
+    """
+    batch, m_per_batch = _batch(mm.a), mm.a.padded[-2] // TILE
+    if cfg.fuse_batch and mm.ta and batch != 1 and m_per_batch != 1:
+        raise DeviceRejection(f"{_cfg_name(cfg)}: transpose_a with fuse_batch is not supported when batch dimensions "
+                              f"exist and M_per_batch > 1 (batch_size={batch}, M_per_batch={m_per_batch}) "
+                              "(TT_FATAL batch_size_a == 1 || M_per_batch == 1)")
+
+
+def _check_sharded_a_1d(mm: _Mm, cfg: _Cfg) -> None:
+    """``validate_matmul_mcast1d_config`` for a sharded ``a`` (not gather_in0), :data:`_VALIDATE`.
+
+    The shard shape is ``a``'s own (untransposed) shard; M and K are those of
+    ``a`` as multiplied (transposed with ``transpose_a``).  mcast of in0: a
+    WIDTH_SHARDED ``a`` with ``M == per_core_M == shard height`` and
+    ``in0_block_w`` dividing K and the shard width; mcast of in1: a
+    HEIGHT_SHARDED ``a`` with ``ceil(M / per_core_M)`` within its shard cores,
+    ``per_core_M ==`` shard height, ``in0_block_w`` dividing K and ``K ==``
+    shard width (all in tiles).  Measured on ttnn 0.81.1: matmul_device_operation.cpp:2282
+    (per_core_M against the shard height) and :2397 (K against the shard width)
+    refuse transposed sharded operands.
+
+    Raises:
+        DeviceRejection: one of these conditions fails (tt-metal's message).
+    """
+    a = mm.a
+    if not a.sharded or a.shard is None:
+        return
+    name = _cfg_name(cfg)
+    if not cfg.fuse_batch:
+        raise DeviceRejection(f"{name}: fuse_batch must be enabled when input A is sharded")
+    m, k = mm.mt(True), mm.kt
+    sh, sw = a.shard.shape[0] // TILE, a.shard.shape[1] // TILE
+    pm, bw = cfg.per_core_m, cfg.in0_block_w
+    if cfg.mcast_in0:
+        if a.memory_layout != "width_sharded":
+            raise DeviceRejection(f"{name}: input A must be WIDTH_SHARDED when mcast_in0 or gather_in0 is set, "
+                                  f"got: {a.memory_layout.upper()}")
+        if m != pm:
+            raise DeviceRejection(f"{name}: M ({m}) must equal per_core_M ({pm})")
+        if pm != sh:
+            raise DeviceRejection(f"{name}: per_core_M ({pm}) must equal shard_shape[0] ({a.shard.shape[0]}) / "
+                                  f"in0_tile height ({TILE})")
+        if k % bw:
+            raise DeviceRejection(f"{name}: K ({k}) must be divisible by in0_block_w ({bw})")
+        if sw % bw:
+            raise DeviceRejection(f"{name}: shard_shape[1] ({a.shard.shape[1]}) / in0_tile width ({TILE}) must be "
+                                  f"divisible by in0_block_w ({bw})")
+        return
+    if a.memory_layout != "height_sharded":
+        raise DeviceRejection(f"{name}: input A must be HEIGHT_SHARDED, got: {a.memory_layout.upper()}")
+    if ceil_div(m, pm) > a.shard.grid.num_cores:
+        raise DeviceRejection(f"{name}: number of M blocks ceil(M/per_core_M)={ceil_div(m, pm)} must not exceed input "
+                              f"A shard grid cores ({a.shard.grid.num_cores})")
+    if pm != sh:
+        raise DeviceRejection(f"{name}: per_core_M ({pm}) must equal shard_shape[0] ({a.shard.shape[0]}) / "
+                              f"in0_tile height ({TILE})")
+    if k % bw:
+        raise DeviceRejection(f"{name}: K ({k}) must be divisible by in0_block_w ({bw})")
+    if k != sw:
+        raise DeviceRejection(f"{name}: K ({k}) must equal shard_shape[1] ({a.shard.shape[1]}) / in0_tile width ({TILE})")
+
+
+def _cfg_name(cfg: _Cfg) -> str:
+    """ttnn's name of the config type (the prefix of its validation messages)."""
+    return {"mcast_2d": "MatmulMultiCoreReuseMultiCastProgramConfig",
+            "mcast_1d": "MatmulMultiCoreReuseMultiCast1DProgramConfig",
+            "reuse": "MatmulMultiCoreReuseProgramConfig",
+            "dram_sharded": "MatmulMultiCoreReuseMultiCastDRAMShardedProgramConfig"}.get(
+                cfg.kind, "MatmulMultiCoreProgramConfig")
+
+
 def _factory_2d(mm: _Mm, cfg: _Cfg) -> ProgramModel:
     """MatmulMultiCoreReuseMcast2DProgramFactory (matmul_multicore_reuse_mcast_2d_program_factory.cpp @0000d49e).
 
@@ -836,6 +930,8 @@ def _factory_2d(mm: _Mm, cfg: _Cfg) -> ProgramModel:
     mt, kt, nt = mm.mt(cfg.fuse_batch), mm.kt, mm.nt
     if kt % cfg.in0_block_w:
         raise DeviceRejection(f"Kt {kt} is not a multiple of in0_block_w {cfg.in0_block_w} (ttnn refuses)")
+    _check_work_per_core_m(mm, cfg)
+    _check_fuse_batch_preamble(mm, cfg)
     if a.memory_layout == "height_sharded":
         if kt != cfg.in0_block_w:
             raise DeviceRejection(f"2D mcast with a HEIGHT_SHARDED a needs in0_block_w == Kt ({kt}) (ttnn refuses)")
@@ -894,6 +990,10 @@ def _factory_1d(mm: _Mm, cfg: _Cfg) -> ProgramModel:
         return _factory_gather_in0(mm, cfg)
     if mm.kt % cfg.in0_block_w:
         raise DeviceRejection(f"Kt {mm.kt} is not a multiple of in0_block_w {cfg.in0_block_w} (ttnn refuses)")
+    if not cfg.mcast_in0:
+        _check_work_per_core_m(mm, cfg)
+    _check_fuse_batch_preamble(mm, cfg)
+    _check_sharded_a_1d(mm, cfg)
     return _factory_1d_in0(mm, cfg) if cfg.mcast_in0 else _factory_1d_in1(mm, cfg)
 
 
@@ -1070,7 +1170,9 @@ def _factory_reuse(mm: _Mm, cfg: _Cfg) -> ProgramModel:
     / per_core_N)`` blocks over the config grid, column by column.
 
     Raises:
-        DeviceRejection: what ttnn's validation refuses: ``per_core_N != Nt``,
+        DeviceRejection: what ttnn's validation refuses: output blocks ``(B * Mt /
+            per_core_M) * (Nt / per_core_N)`` that do not divide over the shard
+            cores of an L1-sharded a (else b), ``per_core_N != Nt``,
             ``per_core_M`` neither dividing Mt nor a multiple of it dividing
             ``B * Mt``, ``out_subblock_h`` not dividing Mt when both inputs are
             batched, a sharded output with ``out_subblock_w != per_core_N`` and
@@ -1083,6 +1185,12 @@ def _factory_reuse(mm: _Mm, cfg: _Cfg) -> ProgramModel:
     pm, pn, bw = cfg.per_core_m, cfg.per_core_n, cfg.in0_block_w
     if kt % bw:
         raise DeviceRejection(f"Kt {kt} is not a multiple of in0_block_w {bw} (ttnn refuses)")
+    in_shard = next((t.shard for t in (a, b) if t.sharded and t.buffer_type == "l1" and t.shard is not None), None)
+    if in_shard is not None and ((B * mt // pm) * (nt // pn)) % in_shard.grid.num_cores:
+        # validate_matmul_reuse_sharded_output_block_divisibility (matmul_device_operation.cpp:1022 in ttnn 0.81.1)
+        raise DeviceRejection(f"MatmulMultiCoreReuseProgramConfig: num_output_blocks ({(B * mt // pm) * (nt // pn)}) "
+                              "must be evenly divisible by the number of cores in the input shard grid "
+                              f"({in_shard.grid.num_cores}) (TT_FATAL num_output_blocks % num_cores == 0)")
     if nt != pn:
         raise DeviceRejection(f"MatmulMultiCoreReuseProgramConfig needs per_core_N == Nt ({pn} != {nt}) (ttnn refuses)")
     if (pm > mt and (pm % mt or (B * mt) % pm)) or (pm <= mt and mt % pm):
@@ -1255,6 +1363,41 @@ def _transpose_programs(ctx: CBContext, mm: _Mm) -> list[ProgramModel]:
     return steps
 
 
+def _check_post_bias_after_transposes(ctx: CBContext) -> None:
+    """A bias added after a matmul whose operands ttnn transposed first (MatmulMultiCoreProgramFactory).
+
+    ttnn 0.81.1 then shapes the result as if the *untransposed* operands were
+    multiplied without transposes (``compute_matmul_output_shape`` of the
+    original tensors with the cleared flags: M = a's rows, N = b's last dim),
+    broadcast with the bias.  Measured on mock P150 (opdiff g1/ttnn.linear/66,
+    83, 106, 144, 173): when that shape does not broadcast with the bias, the
+    add fails ("Broadcast error", matmul_utilities.cpp:195); when its volume
+    differs from the product's, the result does not fit its buffer
+    (mesh_tensor_impl.hpp:33) or the reshape to it fails (reshape.cpp:736);
+    when it equals the product's shape (e.g. ``[5, 7, 7]^T @ [5, 7, 2]``) the op
+    runs.
+
+    Raises:
+        DeviceRejection: the broadcast fails, or the shape's volume differs from the product's.
+    """
+    op = ctx.op
+    sa, sb = tuple(op.operands[0].type.shape), tuple(op.operands[1].type.shape)
+    bias = tuple(op.operands[2].type.shape)
+    true_shape = broadcast(ttnn_output_shape(sa, sb, bool(op.attrs.get("transpose_a")),
+                                             bool(op.attrs.get("transpose_b"))), bias)
+    why = "ttnn 0.81.1 shapes the result of a matmul whose operands it transposed first from the untransposed operands"
+    try:
+        wrong = ttnn_output_shape(sa, sb, False, False)
+        wrong = broadcast(wrong, bias)
+    except ShapeError as exc:
+        raise DeviceRejection(f"{why}: the bias add fails (TT_FATAL matmul_utilities.cpp:195 'dim_a == dim_b || "
+                              f"dim_a == 1 || dim_b == 1': Broadcast error: Invalid dimension; {exc})") from exc
+    if prod(wrong) != prod(true_shape):
+        raise DeviceRejection(f"{why}: {'x'.join(map(str, wrong))} instead of {'x'.join(map(str, true_shape))}, "
+                              "another volume (TT_FATAL mesh_tensor_impl.hpp:33 'MeshBuffer must be large enough to "
+                              "hold the tensor', or reshape.cpp:736 'reshape between two shapes with different volumes')")
+
+
 @register_cb(("ttnn.matmul", "ttnn.linear"))
 def matmul_program(ctx: CBContext) -> list[ProgramModel]:
     """The programs ttnn 0.81.1 runs for ``ctx.op``, in order, each with its factory, cores and CBs.
@@ -1270,7 +1413,8 @@ def matmul_program(ctx: CBContext) -> list[ProgramModel]:
 
     Raises:
         DeviceRejection: configurations ttnn refuses, among them a transposed
-            operand on the multi-core factory with a post-processed bias.
+            operand on the multi-core factory with a post-processed bias
+            (:func:`_check_post_bias_after_transposes`).
         CBModelError: configurations outside the model.
     """
     mm, cfg = _operands(ctx)
@@ -1282,14 +1426,7 @@ def matmul_program(ctx: CBContext) -> list[ProgramModel]:
     kind = cfg.kind
     steps = _transpose_programs(ctx, mm) if kind == "multicore" else []
     if steps and post_bias:
-        # measured on mock P150, ttnn 0.81.1: linear [32, 128] x [256, 128]^T + [256] (L1, or any placement the
-        # multi-core factory gets) fails after its add ("matmul_utilities.cpp:195: dim_a == dim_b || dim_a == 1 ||
-        # dim_b == 1 ... Broadcast error"); with transpose_a it fails on the output buffer size
-        # ("mesh_tensor_impl.hpp:33: mesh_buffer_->size() >= spec_.compute_packed_buffer_size_bytes()").
-        raise DeviceRejection("a transposed operand on MatmulMultiCoreProgramFactory with a bias added after the "
-                              "matmul: ttnn 0.81.1 fails (TT_FATAL matmul_utilities.cpp:195 'dim_a == dim_b || "
-                              "dim_a == 1 || dim_b == 1' for transpose_b, mesh_tensor_impl.hpp:33 buffer size for "
-                              "transpose_a)")
+        _check_post_bias_after_transposes(ctx)
     if kind == "mcast_2d":
         prog = _factory_2d(mm, cfg)
     elif kind == "mcast_1d":
