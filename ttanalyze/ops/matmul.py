@@ -1391,7 +1391,7 @@ def _check_post_bias_after_transposes(ctx: CBContext) -> None:
         wrong = broadcast(wrong, bias)
     except ShapeError as exc:
         raise DeviceRejection(f"{why}: the bias add fails (TT_FATAL matmul_utilities.cpp:195 'dim_a == dim_b || "
-                              f"dim_a == 1 || dim_b == 1': Broadcast error: Invalid dimension; {exc})") from exc
+                              "dim_a == 1 || dim_b == 1': Broadcast error: Invalid dimension)") from exc
     if prod(wrong) != prod(true_shape):
         raise DeviceRejection(f"{why}: {'x'.join(map(str, wrong))} instead of {'x'.join(map(str, true_shape))}, "
                               "another volume (TT_FATAL mesh_tensor_impl.hpp:33 'MeshBuffer must be large enough to "
