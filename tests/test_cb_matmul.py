@@ -503,6 +503,14 @@ def test_transposed_operand_with_a_post_processed_bias_runs_when_the_shapes_agre
                          transpose=(True, False), attrs=FP32))
     verdict = program_of(an, op, arch=MOCK, free_l1=BANK)
     assert verdict.status == "rejected" and "5x8 instead of 4x8" in verdict.reason
+    # Measured (g1/ttnn.linear/287): [1024, 5248]^T @ [1024, 832] + [1, 832] runs and comes back [1024, 832], the
+    # untransposed operands' product: fewer tiles than the [5248, 832] buffer.
+    text = _module(([1024, 5248], b8), ([1024, 832], {"dt": "bfp_bf8", "buf": "l1"}), ([5248, 832], b8),
+                   bias=([1, 832], b8), op="ttnn.linear", transpose=(True, False))
+    an, op = _op(text)
+    assert program_of(an, op, arch=MOCK, free_l1=BANK).status == "modeled"
+    ctx = context_for(an, op, arch=MOCK, free_l1=BANK)
+    assert spec_model("ttnn.linear")(ctx)[0].shape == (1024, 832)
 
 
 def _refusal(text: str) -> str:

@@ -1363,22 +1363,24 @@ def _transpose_programs(ctx: CBContext, mm: _Mm) -> list[ProgramModel]:
     return steps
 
 
-def _check_post_bias_after_transposes(ctx: CBContext) -> None:
-    """A bias added after a matmul whose operands ttnn transposed first (MatmulMultiCoreProgramFactory).
+def _post_bias_shape_after_transposes(ctx: CBContext) -> tuple[int, ...]:
+    """The result shape of a matmul whose operands ttnn transposed first (MatmulMultiCoreProgramFactory) and whose
+    bias it adds afterwards.
 
-    ttnn 0.81.1 then shapes the result as if the *untransposed* operands were
+    ttnn 0.81.1 shapes that result as if the *untransposed* operands were
     multiplied without transposes (``compute_matmul_output_shape`` of the
     original tensors with the cleared flags: M = a's rows, N = b's last dim),
-    broadcast with the bias.  Measured on mock P150 (opdiff g1/ttnn.linear/66,
-    83, 106, 144, 173): when that shape does not broadcast with the bias, the
-    add fails ("Broadcast error", matmul_utilities.cpp:195); when its volume
-    differs from the product's, the result does not fit its buffer
-    (mesh_tensor_impl.hpp:33) or the reshape to it fails (reshape.cpp:736);
-    when it equals the product's shape (e.g. ``[5, 7, 7]^T @ [5, 7, 2]``) the op
-    runs.
+    broadcast with the bias, and returns it with that shape.  Measured on mock
+    P150 (opdiff g1/ttnn.linear/66, 83, 106, 144, 173, 287, 307): when that
+    shape does not broadcast with the bias, the add fails ("Broadcast error",
+    matmul_utilities.cpp:195); when it needs more tiles than the product, it
+    does not fit the result's buffer (mesh_tensor_impl.hpp:33); when it has as
+    many tiles but another volume, the reshape to it fails (reshape.cpp:736);
+    with fewer tiles (``[1024, 5248]^T @ [1024, 832]`` comes back ``[1024, 832]``)
+    or the product's own shape it runs.
 
     Raises:
-        DeviceRejection: the broadcast fails, or the shape's volume differs from the product's.
+        DeviceRejection: the broadcast fails, more tiles, or as many tiles and another volume.
     """
     op = ctx.op
     sa, sb = tuple(op.operands[0].type.shape), tuple(op.operands[1].type.shape)
@@ -1387,15 +1389,19 @@ def _check_post_bias_after_transposes(ctx: CBContext) -> None:
                                              bool(op.attrs.get("transpose_b"))), bias)
     why = "ttnn 0.81.1 shapes the result of a matmul whose operands it transposed first from the untransposed operands"
     try:
-        wrong = ttnn_output_shape(sa, sb, False, False)
-        wrong = broadcast(wrong, bias)
+        wrong = broadcast(ttnn_output_shape(sa, sb, False, False), bias)
     except ShapeError as exc:
         raise DeviceRejection(f"{why}: the bias add fails (TT_FATAL matmul_utilities.cpp:195 'dim_a == dim_b || "
                               "dim_a == 1 || dim_b == 1': Broadcast error: Invalid dimension)") from exc
-    if prod(wrong) != prod(true_shape):
-        raise DeviceRejection(f"{why}: {'x'.join(map(str, wrong))} instead of {'x'.join(map(str, true_shape))}, "
-                              "another volume (TT_FATAL mesh_tensor_impl.hpp:33 'MeshBuffer must be large enough to "
-                              "hold the tensor', or reshape.cpp:736 'reshape between two shapes with different volumes')")
+    tiles_wrong, tiles_true = prod(tile_padded_shape(wrong)), prod(tile_padded_shape(true_shape))
+    shapes = f"{'x'.join(map(str, wrong))} instead of {'x'.join(map(str, true_shape))}"
+    if tiles_wrong > tiles_true:
+        raise DeviceRejection(f"{why}: {shapes}, more tiles than its buffer holds (TT_FATAL mesh_tensor_impl.hpp:33 "
+                              "'MeshBuffer must be large enough to hold the tensor')")
+    if tiles_wrong == tiles_true and prod(wrong) != prod(true_shape):
+        raise DeviceRejection(f"{why}: {shapes}, another volume (TT_FATAL reshape.cpp:736 'Attempting to reshape "
+                              "between two shapes with different volumes')")
+    return wrong
 
 
 @register_cb(("ttnn.matmul", "ttnn.linear"))
@@ -1414,7 +1420,7 @@ def matmul_program(ctx: CBContext) -> list[ProgramModel]:
     Raises:
         DeviceRejection: configurations ttnn refuses, among them a transposed
             operand on the multi-core factory with a post-processed bias
-            (:func:`_check_post_bias_after_transposes`).
+            (:func:`_post_bias_shape_after_transposes`).
         CBModelError: configurations outside the model.
     """
     mm, cfg = _operands(ctx)
@@ -1426,7 +1432,10 @@ def matmul_program(ctx: CBContext) -> list[ProgramModel]:
     kind = cfg.kind
     steps = _transpose_programs(ctx, mm) if kind == "multicore" else []
     if steps and post_bias:
-        _check_post_bias_after_transposes(ctx)
+        shape = _post_bias_shape_after_transposes(ctx)
+        if shape != tuple(ctx.op.results[0].type.shape):
+            steps[-1].notes.append(f"ttnn returns the result as {'x'.join(map(str, shape))} (the shape of the "
+                                   "untransposed operands' product, see _post_bias_shape_after_transposes)")
     if kind == "mcast_2d":
         prog = _factory_2d(mm, cfg)
     elif kind == "mcast_1d":
@@ -1467,7 +1476,8 @@ def matmul_output_spec(ctx: CBContext) -> list[TensorSpec]:
     Logical shape from :func:`ttnn_output_shape` (ttnn's batch rule, not a
     broadcast), broadcast with ``linear``'s bias
     (``compute_matmul_with_bias_output_shape``), tile-padded; the requested
-    dtype and buffer type.  A sharded output of a 1D config keeps the requested
+    dtype and buffer type.  A bias added after operands ttnn transposed first
+    gives the shape of :func:`_post_bias_shape_after_transposes`.  A sharded output of a 1D config keeps the requested
     layout, except BLOCK_SHARDED on a one-row (one-column) grid, which ttnn
     turns into WIDTH (HEIGHT) sharding; the shard shape is ``[per_core_M * 32,
     per_core_N * 32]`` of the config (gather_in0 keeps the requested shard).  The layout
@@ -1479,10 +1489,13 @@ def matmul_output_spec(ctx: CBContext) -> list[TensorSpec]:
             to the product (ttnn: "Broadcast error: Invalid dimension").
     """
     mm, cfg = _operands(ctx)
+    post_bias = _post_process_bias(mm, cfg)
     mm = _fused_bias_view(mm, cfg)
-    if cfg is None and mm.out.sharded:
-        cfg = _auto_config(mm)
     op = ctx.op
+    transposed = any(op.attrs.get(f) and len(op.operands[i].type.shape) >= 2
+                     for i, f in ((0, "transpose_a"), (1, "transpose_b")))
+    if cfg is None and (mm.out.sharded or (post_bias and transposed)):
+        cfg = _auto_config(mm)
     shape = ttnn_output_shape(op.operands[0].type.shape, op.operands[1].type.shape,
                               bool(op.attrs.get("transpose_a")), bool(op.attrs.get("transpose_b")))
     if op.name == "ttnn.linear" and len(op.operands) > 2 and op.operands[2].is_tensor:
@@ -1490,6 +1503,8 @@ def matmul_output_spec(ctx: CBContext) -> list[TensorSpec]:
             shape = broadcast(shape, tuple(op.operands[2].type.shape))
         except ShapeError as exc:
             raise DeviceRejection(f"ttnn refuses the bias: {exc}") from exc
+    if post_bias and transposed and cfg is not None and cfg.kind == "multicore":
+        shape = _post_bias_shape_after_transposes(ctx)
     layout = "tile"
     padded = tile_padded_shape(shape)
     mem, shard = mm.out.memory_layout, None
