@@ -511,6 +511,12 @@ def test_transposed_operand_with_a_post_processed_bias_runs_when_the_shapes_agre
     assert program_of(an, op, arch=MOCK, free_l1=BANK).status == "modeled"
     ctx = context_for(an, op, arch=MOCK, free_l1=BANK)
     assert spec_model("ttnn.linear")(ctx)[0].shape == (1024, 832)
+    # Measured (g1/ttnn.linear/484): [341, 450]^T @ [341, 159] + bias would come back [341, 159], not tile-aligned and
+    # of another volume than [450, 159]: refused (reshape.cpp:736).
+    an, op = _op(_module(([341, 450], b8), ([341, 159], L1), ([450, 159], DRAM), bias=([159], L1), op="ttnn.linear",
+                         transpose=(True, False)))
+    verdict = program_of(an, op, arch=MOCK, free_l1=BANK)
+    assert verdict.status == "rejected" and "341x159 instead of 450x159" in verdict.reason
 
 
 def _refusal(text: str) -> str:

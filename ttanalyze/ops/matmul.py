@@ -1374,13 +1374,16 @@ def _post_bias_shape_after_transposes(ctx: CBContext) -> tuple[int, ...]:
     P150 (opdiff g1/ttnn.linear/66, 83, 106, 144, 173, 287, 307): when that
     shape does not broadcast with the bias, the add fails ("Broadcast error",
     matmul_utilities.cpp:195); when it needs more tiles than the product, it
-    does not fit the result's buffer (mesh_tensor_impl.hpp:33); when it has as
-    many tiles but another volume, the reshape to it fails (reshape.cpp:736);
-    with fewer tiles (``[1024, 5248]^T @ [1024, 832]`` comes back ``[1024, 832]``)
-    or the product's own shape it runs.
+    does not fit the result's buffer (mesh_tensor_impl.hpp:33); when it is not
+    tile-aligned and has another volume, the reshape to it fails
+    (reshape.cpp:736: ``[5, 4]^T @ [5, 8]``, ``[341, 450]^T @ [341, 159]``); a
+    tile-aligned shape with fewer tiles comes back as is (``[1024, 5248]^T @
+    [1024, 832]`` returns ``[1024, 832]``, and ``[3712, 5888]^T @ [3712, 3744]``),
+    and so does the product's own shape.  The split between the last two cases
+    is what the measurements show; the code path behind it is not read.
 
     Raises:
-        DeviceRejection: the broadcast fails, more tiles, or as many tiles and another volume.
+        DeviceRejection: the broadcast fails, more tiles, or a non-tile-aligned shape of another volume.
     """
     op = ctx.op
     sa, sb = tuple(op.operands[0].type.shape), tuple(op.operands[1].type.shape)
@@ -1398,7 +1401,8 @@ def _post_bias_shape_after_transposes(ctx: CBContext) -> tuple[int, ...]:
     if tiles_wrong > tiles_true:
         raise DeviceRejection(f"{why}: {shapes}, more tiles than its buffer holds (TT_FATAL mesh_tensor_impl.hpp:33 "
                               "'MeshBuffer must be large enough to hold the tensor')")
-    if tiles_wrong == tiles_true and prod(wrong) != prod(true_shape):
+    aligned = tuple(wrong) == tile_padded_shape(wrong)
+    if wrong != true_shape and not aligned and prod(wrong) != prod(true_shape):
         raise DeviceRejection(f"{why}: {shapes}, another volume (TT_FATAL reshape.cpp:736 'Attempting to reshape "
                               "between two shapes with different volumes')")
     return wrong
