@@ -8,21 +8,32 @@ Shape rules (tt-mlir ``lib/Dialect/TTNN/IR/TTNNOps.cpp`` @19c86fca ``SortOp``/``
 * ``gather``: the index's shape; input and index of one rank, ``dim`` in range;
 * ``cumsum`` / ``cumprod``: the input's shape, ``dim`` in range.
 
-Programs: ``sort`` along the last dim of a 4D TILE tensor with ``Wt <= 64`` runs
-``SortProgramFactorySingleRowSingleCore`` (:func:`sort_cb`); a bf16 ``cumsum`` along the last dim runs
-one ``AccumulationProgramFactory`` program (:func:`cumsum_cb`).  The other sorts (transposes around it,
-the cross-core and DRAM factories), the other scans (permutes or transposes around the accumulation),
-scatter and gather are costed by name (cost/ir.py NAME_OP_CODES) and their CBs are not modeled (TTA011).
+Programs: ``sort`` runs sort.cpp's composite (:func:`sort_steps`, ttnn 0.81.1): a transpose of the sort dim to
+the last, the 4D view, the tile-padding fill and a ``ttnn.pad`` of the width to a power of two (at least 64),
+the device operation's factory (single row single core for ``Wt <= 64``, cross-core data exchange, or the DRAM
+multi-core factory), slices back and the reverse transpose; a sort dim of 1 is a ``clone``.  Every ttnn.sort
+instance of the op-level campaign is exact (tests/test_cb_sort.py).  A bf16 ``cumsum`` along the last dim runs
+one ``AccumulationProgramFactory`` program (:func:`cumsum_cb`).  The other scans (permutes or transposes around
+the accumulation), scatter and gather are costed by name (cost/ir.py NAME_OP_CODES) and their CBs are not
+modeled (TTA011).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from math import gcd, prod
+
+from ..ir.attrs import CoreRangeSet, DataType
 from ..ir.model import Op
-from .cb import CB, CBContext, CBModelError, ProgramModel, core_range, cores_set
-from .registry import ShapeError, int_attr, norm_dim, register, register_cb, register_check, tensor_shape
-from .data_movement import fill_pad_program
-from .tensors import TILE, operand, result
-from .work_split import split_work_to_cores
+from ..layout import align_up, ceil_div
+from . import data_movement as DM
+from . import layout_conversion as LC
+from .cb import CB, CBContext, CBModelError, DeviceRejection, ProgramModel, core_range, cores_set
+from .registry import (ShapeError, int_attr, norm_dim, register, register_cb, register_check, register_spec,
+                       tensor_shape)
+from .spec import TensorSpec
+from .tensors import TILE, MemCfg, Tensor, operand, result
+from .work_split import corerange_to_cores, merge, split_work_to_cores
 
 _SRC = "tt-mlir lib/Dialect/TTNN/IR/TTNNOps.cpp @19c86fca"
 
@@ -66,20 +77,36 @@ def scan(op: Op):
 # sampling and topk_router_gpt: ttanalyze/ops/sampling.py and ttanalyze/ops/moe.py
 
 
-_SORT_SRC = ("tt-metal ttnn/cpp/ttnn/operations/data_movement/sort/device/sort_single_row_single_core_program_factory.cpp "
-             "@7a1ccff7, factory choice sort_device_operation.cpp @01c8afed (measured on ttnn 0.81.1)")
-SORT_WT_THRESHOLD = 64  # sort_device_operation.cpp: Wt <= 64 -> single row, single core per row
+_SORT_TM = "tt-metal d80d9482 (ttnn 0.81.1 wheel sources) ttnn/cpp/ttnn/operations/data_movement/"
+_SORT_FACTORY_SRC = _SORT_TM + "sort/device/sort_program_factory.cpp"
+SORT_WT_THRESHOLD = 64  # sort_device_operation.cpp: padded Wt <= 64 -> SortProgramFactorySingleRowSingleCore
+SORT_WT_THRESHOLD_UINT16_ROW_MAJOR = 32  # ... for a row-major UINT16 input
+SORT_MIN_WIDTH = 64  # sort.cpp pre_sort_transform_tensor: the sort dim is padded to a power of two >= 2 x TILE_WIDTH
+CROSS_CORE_MIN_TILES, CROSS_CORE_MAX_TILES = 2, 128  # get_number_of_tiles_per_core, USE_AS_MANY_CORES
+U16, U32, F32 = DataType("u16"), DataType("u32"), DataType("f32")
+_DRAM = MemCfg("dram", "interleaved")
 
 
-def sort_cores(ht: int, grid: tuple[int, int]):
-    """The cores of ``SortProgramFactorySingleRowSingleCore`` for ``ht`` tile rows: the whole grid when
-    ``ht >= cores``, else ``ht // x`` full rows of the grid plus the first ``ht % x`` cores of the next row
-    (ttnn 0.81.1, measured: 12 rows on 12 cores; the stored source at 7a1ccff7 ends that range one
-    column further)."""
+def next_power_of_two(n: int) -> int:
+    """``next_power_of_two`` of sort.cpp: 1 for ``n <= 1``, else the smallest power of two ``>= n``."""
+    return 1 if n <= 1 else 1 << (n - 1).bit_length()
+
+
+def sort_cores(ht: int, grid: tuple[int, int]) -> CoreRangeSet:
+    """The cores of ``SortProgramFactorySingleRowSingleCore`` for ``ht`` tile rows (one row per core and loop):
+    the whole grid when ``ht >= cores``, else ``ht // x`` full rows of the grid plus the first ``ht % x`` cores
+    of the next row (``sort_program_factory.cpp``; measured: every campaign instance of ttnn.sort)."""
     x, y = grid
     if ht >= x * y:
         return cores_set(core_range(0, 0, x - 1, y - 1))
-    rows, cols = divmod(ht, x)
+    return _row_fill(ht, grid)
+
+
+def _row_fill(n: int, grid: tuple[int, int]) -> CoreRangeSet:
+    """``n // x`` full grid rows and the first ``n % x`` cores of the next row (core (0, 0) for ``n == 0``): the
+    core ranges the sort factories build for ``n`` work units below the grid size."""
+    x = grid[0]
+    rows, cols = divmod(n, x)
     if rows == 0:
         return cores_set(core_range(0, 0, max(cols, 1) - 1, 0))
     ranges = [core_range(0, 0, x - 1, rows - 1)]
@@ -88,47 +115,395 @@ def sort_cores(ht: int, grid: tuple[int, int]):
     return cores_set(*ranges)
 
 
-@register_cb("ttnn.sort")
-def sort_cb(ctx: CBContext) -> list[ProgramModel]:
-    """``SortProgramFactorySingleRowSingleCore``: one tile row (32 rows of the last dim) per core and loop.
+def sort_index_dtype(x4: Tensor) -> DataType:
+    """The index dtype of ``SortDeviceOperation::compute_output_specs`` for its 4D input ``x4``: UINT32 for
+    FLOAT32 and UINT16 inputs or a logical width of at least 65,535, else UINT16 (sort_device_operation.cpp)."""
+    return U32 if (x4.dtype in (F32, U16) or x4.shape[-1] >= 65535) else U16
 
-    With ``Wt = padded W / 32`` and the index dtype ttnn picks (UINT16, UINT32 for f32 inputs or
-    ``W >= 65535``): ``c_0`` 4 input tiles, ``c_1`` 4 index tiles, ``c_2`` Wt input tiles and ``c_3`` Wt
-    index tiles (the transposed row), ``c_4`` 2 value tiles, ``c_5`` 2 index tiles, ``c_6`` a 1,024-B
-    UInt8 synchronization page, on :func:`sort_cores` of ``Ht = N*C*H_padded / 32`` rows.  A tensor whose
-    last two dims are not tile multiples first has its tile padding filled
-    (:func:`~ttanalyze.ops.data_movement.fill_pad_program`; measured on the mock).
+
+def cross_core_tiles_per_core(cores: int, wt: int) -> int:
+    """``get_number_of_tiles_per_core`` with the USE_AS_MANY_CORES strategy: ``min(128, max(Wt / cores, 2))``."""
+    return min(CROSS_CORE_MAX_TILES, max(wt // cores, CROSS_CORE_MIN_TILES))
+
+
+def sort_factory(x4: Tensor, grid: tuple[int, int]) -> str:
+    """``SortDeviceOperation::select_program_factory`` (sort_device_operation.cpp): ``SingleRowSingleCore`` for
+    ``Wt <= 64`` (32 for a row-major UINT16 input), ``CrossCoreDataExchange`` for other non-UINT16 inputs when
+    ``Wt <= cores x tiles per core`` (:func:`cross_core_tiles_per_core` on the whole grid), else
+    ``SingleRowMultiCore``.  ``Wt`` = the padded (TILE) or logical (row-major) width / 32."""
+    wt = (x4.padded[-1] if x4.tiled else x4.shape[-1]) // TILE
+    n = grid[0] * grid[1]
+    uint16 = x4.dtype == U16
+    if wt <= (SORT_WT_THRESHOLD_UINT16_ROW_MAJOR if uint16 and not x4.tiled else SORT_WT_THRESHOLD):
+        return "SingleRowSingleCore"
+    if not uint16 and wt <= n * cross_core_tiles_per_core(n, wt):
+        return "CrossCoreDataExchange"
+    return "SingleRowMultiCore"
+
+
+def _dfbs(specs: list[tuple[str, int, int]], cores: CoreRangeSet) -> list[CB]:
+    return [CB(i, name, size, n, cores) for i, (name, size, n) in enumerate(specs)]
+
+
+def _sort_geometry(x4: Tensor, index: DataType) -> tuple[int, int, int, int]:
+    """``(Ht, Wt, sort value tile bytes, index tile bytes)`` of a sort factory's 4D input: the padded shape
+    (TILE) or the logical one (row-major); UINT16 values sort as FLOAT32 tiles (``sort_value_cb_data_format``)."""
+    shape = x4.padded if x4.tiled else x4.shape
+    ht, wt = shape[0] * shape[1] * shape[2] // TILE, shape[3] // TILE
+    value = F32.tile_bytes() if x4.dtype == U16 else x4.tile_bytes
+    return ht, wt, value, index.tile_bytes()
+
+
+def sort_single_core_program(x4: Tensor, index: DataType, grid: tuple[int, int]) -> ProgramModel:
+    """``SortProgramFactorySingleRowSingleCore`` (sort_program_factory.cpp): one tile row per core and loop on
+    :func:`sort_cores` of ``Ht`` rows.
+
+    DFBs (value tiles of the input's format, FLOAT32 for UINT16 inputs): ``input_tensor`` and ``index_tensor``
+    4 tiles (Wt when row-major), ``input_tensor_transposed`` / ``index_tensor_transposed`` Wt tiles,
+    ``value_tensor`` / ``index_tensor_output`` 2 tiles (TILE only), ``synchronization`` 1,024 B; a UINT16
+    TILE input adds two 1-tile UINT16 staging DFBs; a row-major input adds ``rm_input`` and
+    ``rm_value_output`` (32 rows of ``W x value bytes``), ``rm_index_output`` (32 rows of ``W x index
+    bytes``), ``rm_post_sort_index`` (Wt index tiles) and, for UINT16, two one-row staging DFBs.
+    """
+    ht, wt, value, idx = _sort_geometry(x4, index)
+    cores = sort_cores(ht, grid)
+    rm = not x4.tiled
+    w = x4.shape[-1]
+    specs = [("input_tensor", value, wt if rm else 4), ("index_tensor", idx, wt if rm else 4),
+             ("input_tensor_transposed", value, wt), ("index_tensor_transposed", idx, wt)]
+    if not rm:
+        specs += [("value_tensor", value, 2), ("index_tensor_output", idx, 2)]
+    specs.append(("synchronization", TILE * TILE, 1))
+    if x4.dtype == U16 and not rm:
+        specs += [("uint16_input_stage", U16.tile_bytes(), 1), ("uint16_conv", U16.tile_bytes(), 1)]
+    if rm:
+        specs += [("rm_input", w * value // (TILE * TILE), TILE), ("rm_value_output", w * value // (TILE * TILE), TILE),
+                  ("rm_index_output", w * idx // (TILE * TILE), TILE), ("rm_post_sort_index", idx, wt)]
+        if x4.dtype == U16:
+            specs += [("rm_uint16_input_stage", w * 2, 1), ("rm_uint16_output_stage", w * 2, 1)]
+    return ProgramModel("SortDeviceOperation::SortProgramFactorySingleRowSingleCore", _SORT_FACTORY_SRC, cores,
+                        _dfbs(specs, cores), [f"{ht:,} tile rows of Wt {wt} on {cores.num_cores} cores"])
+
+
+def sort_cross_core_program(x4: Tensor, index: DataType, grid: tuple[int, int]) -> ProgramModel:
+    """``SortProgramFactoryCrossCoreDataExchange`` (sort_program_factory.cpp ``compute_cross_core_layout``):
+    each row of ``Wt`` tiles split over ``ceil(Wt / t)`` cores, ``t`` = :func:`cross_core_tiles_per_core` on
+    the largest power of two of cores (``rounddown_pow2``, 64 of 110), at most Wt; the cores fill grid rows
+    (the whole grid when they are all of it).
+
+    DFBs: ``input_tensor`` 2 input tiles (``t`` row-major), ``index_tensor`` 2 index tiles,
+    ``input_tensor_transposed`` / ``index_tensor_transposed`` ``t`` tiles, ``value_tensor`` /
+    ``index_tensor_output`` 2 tiles (TILE only), ``value_tensor_intermediate`` and ``value_tensor_peer``
+    ``2 x value tile`` bytes in index-tile entries, ``index_tensor_intermediate`` / ``index_tensor_peer`` 2
+    index tiles, a 4,096-B UINT32 core lookup table, a 2,048-B BFLOAT16 packer/unpacker sync tile, and for
+    row-major inputs ``rm_input`` / ``rm_value_output`` (32 rows of ``t x 32`` values), ``rm_index_output``
+    (32 rows of ``t x 32`` indices), ``rm_post_sort_index`` (``t`` index tiles).  Not measured on the mock
+    (from source).
 
     Raises:
-        CBModelError: a sort over another dim than the last (ttnn transposes around it), a rank other
-            than 4, a row-major input, a padded width that is not a multiple of 64, or ``Wt > 64`` (the
-            cross-core and DRAM factories are not modeled).
+        DeviceRejection: a UINT16 input (TT_FATAL: it never reaches this factory through ttnn.sort).
+    """
+    if x4.dtype == U16:
+        raise DeviceRejection("SortProgramFactoryCrossCoreDataExchange: UINT16 input (TT_FATAL)")
+    ht, wt, value, idx = _sort_geometry(x4, index)
+    n = grid[0] * grid[1]
+    virtual = 1 << (n.bit_length() - 1)
+    t = min(cross_core_tiles_per_core(virtual, wt), wt)
+    used = ceil_div(wt, t)
+    if used == n:
+        cores = cores_set(core_range(0, 0, grid[0] - 1, grid[1] - 1))
+    elif used == virtual:
+        rows, cols = divmod(used, grid[0])
+        ranges = [core_range(0, 0, grid[0] - 1, rows - 1)] + ([core_range(0, rows, cols - 1, rows)] if cols else [])
+        cores = cores_set(*ranges)
+    else:
+        cores = _row_fill(used, grid)
+    rm = not x4.tiled
+    specs = [("input_tensor", x4.tile_bytes, t if rm else 2), ("index_tensor", idx, 2),
+             ("input_tensor_transposed", x4.tile_bytes, t), ("index_tensor_transposed", idx, t)]
+    if not rm:
+        specs += [("value_tensor", value, 2), ("index_tensor_output", idx, 2)]
+    specs += [("value_tensor_intermediate", idx, 2 * value // idx), ("index_tensor_intermediate", idx, 2),
+              ("value_tensor_peer", idx, 2 * value // idx), ("index_tensor_peer", idx, 2),
+              ("physical_core_lookup_table", U32.tile_bytes(), 1),
+              ("packer_unpacker_sync", DataType("bf16").tile_bytes(), 1)]
+    if rm:
+        row_v, row_i = t * TILE * x4.element_bytes, t * TILE * index.scalar_bytes
+        specs += [("rm_input", row_v, TILE), ("rm_value_output", row_v, TILE), ("rm_index_output", row_i, TILE),
+                  ("rm_post_sort_index", idx, t)]
+    return ProgramModel("SortDeviceOperation::SortProgramFactoryCrossCoreDataExchange", _SORT_FACTORY_SRC, cores,
+                        _dfbs(specs, cores), [f"{ht:,} tile rows of Wt {wt}, {t} tiles per core on {used} cores "
+                                              "(from source, not measured)"])
+
+
+def sort_multi_core_program(x4: Tensor, index: DataType, grid: tuple[int, int]) -> ProgramModel:
+    """``SortProgramFactorySingleRowMultiCore`` (sort_program_factory.cpp): a coordinator on the last core of the
+    grid and ``Wt / 2`` tile pairs over the other cores (all but the coordinator when there are at least as
+    many pairs, else grid rows filled from (0, 0)).
+
+    DFBs (value tiles FLOAT32 for UINT16 inputs): on the coordinator (TILE) ``coord_input_tensor`` /
+    ``coord_index_tensor`` 2 tiles; on the workers ``input_tensor``, ``index_tensor``,
+    ``input_tensor_transposed``, ``index_tensor_transposed``, ``input_tensor_output``,
+    ``index_tensor_output`` 2 tiles each; row-major: ``rm_coord_value_row`` / ``rm_coord_index_row`` (one
+    32-element row) and ``rm_worker_*`` (32 rows of a tile pair); UINT16: two 1-tile staging DFBs.  Which
+    kernels bind each DFB (so its cores) follows the kernels' names; not measured on the mock (from source).
+    """
+    ht, wt, value, idx = _sort_geometry(x4, index)
+    pairs = wt // 2
+    n = grid[0] * grid[1]
+    coord = cores_set(core_range(grid[0] - 1, grid[1] - 1, grid[0] - 1, grid[1] - 1))
+    if pairs // (n - 1) > 0:
+        workers = cores_set(core_range(0, 0, grid[0] - 1, grid[1] - 2), core_range(0, grid[1] - 1, grid[0] - 2, grid[1] - 1))
+    else:
+        workers = _row_fill(pairs, grid)
+    rm = not x4.tiled
+    in_tile = value if x4.dtype == U16 else x4.tile_bytes
+    cbs: list[CB] = []
+    if not rm:
+        cbs += [CB(0, "coord_input_tensor", in_tile, 2, coord), CB(1, "coord_index_tensor", idx, 2, coord)]
+    for name, size in (("input_tensor", in_tile), ("index_tensor", idx), ("input_tensor_transposed", value),
+                       ("index_tensor_transposed", idx), ("input_tensor_output", value), ("index_tensor_output", idx)):
+        cbs.append(CB(len(cbs), name, size, 2, workers))
+    if rm:
+        row_v, row_i = TILE * x4.element_bytes, TILE * index.scalar_bytes
+        pair_v, pair_i = 2 * TILE * value // (TILE * TILE), 2 * row_i
+        cbs += [CB(len(cbs), "rm_coord_value_row", row_v, 1, coord), CB(len(cbs) + 1, "rm_coord_index_row", row_i, 1, coord)]
+        for name, size in (("rm_worker_input_value", pair_v), ("rm_worker_input_index", pair_i),
+                           ("rm_worker_output_value", pair_v), ("rm_worker_output_index", pair_i)):
+            cbs.append(CB(len(cbs), name, size, TILE, workers))
+    if x4.dtype == U16:
+        cbs += [CB(len(cbs), "uint16_input_stage", U16.tile_bytes(), 1, workers),
+                CB(len(cbs) + 1, "uint16_conv", U16.tile_bytes(), 1, workers)]
+    return ProgramModel("SortDeviceOperation::SortProgramFactorySingleRowMultiCore", _SORT_FACTORY_SRC,
+                        cores_set(*coord.ranges, *workers.ranges), cbs,
+                        [f"{ht:,} tile rows of Wt {wt}: {pairs:,} tile pairs on {workers.num_cores} workers and a "
+                         "coordinator (from source, not measured)"])
+
+
+def sort_device_program(x4: Tensor, index: DataType, grid: tuple[int, int]) -> ProgramModel:
+    """The program of ``ttnn::prim::sort`` on its 4D, power-of-two-wide input ``x4`` (:func:`sort_factory`)."""
+    kind = sort_factory(x4, grid)
+    if kind == "SingleRowSingleCore":
+        return sort_single_core_program(x4, index, grid)
+    if kind == "CrossCoreDataExchange":
+        return sort_cross_core_program(x4, index, grid)
+    return sort_multi_core_program(x4, index, grid)
+
+
+def clone_program(x: Tensor, out: Tensor, grid: tuple[int, int]) -> ProgramModel:
+    """``CloneProgramFactory`` (``clone/device/clone_program_factory.cpp``) from ``x`` to ``out`` (its dtype and
+    memory config): units are tiles (TILE) or rows; DFB ``src`` 2 units of the input (aligned to the input
+    buffer's alignment), ``dst`` 2 output units when the dtype changes; on the work split of the units
+    (interleaved) or the output's shard grid (sharded; a row-major unit is then a shard row)."""
+    tiled = out.tiled
+    if out.sharded:
+        cores = out.shard.grid
+        in_unit = x.tile_bytes if tiled else out.shard.shape[1] * x.element_bytes
+        out_unit = out.tile_bytes if tiled else out.shard.shape[1] * out.element_bytes
+        units = out.shard.tiles if tiled else out.shard.shape[0]
+    else:
+        units = out.physical_volume // (TILE * TILE) if tiled else out.physical_volume // max(out.shape[-1], 1)
+        cores = merge(corerange_to_cores(split_work_to_cores(grid, units).all_cores))
+        in_unit = x.tile_bytes if tiled else out.shape[-1] * x.element_bytes
+        out_unit = out.tile_bytes if tiled else out.shape[-1] * out.element_bytes
+    specs = [("src", align_up(in_unit, x.alignment), 2)]
+    if x.dtype != out.dtype:
+        specs.append(("dst", align_up(out_unit, x.alignment), 2))
+    return ProgramModel("CloneOperation::CloneProgramFactory", _SORT_TM + "clone/device/clone_program_factory.cpp",
+                        cores, _dfbs(specs, cores), [f"{units:,} units on {cores.num_cores} cores"])
+
+
+@dataclass(frozen=True)
+class SortCall:
+    """One ``ttnn.sort`` call as tt-mlir's runtime makes it: input, normalized dim, requested memory config."""
+
+    x: Tensor
+    dim: int
+    mem: MemCfg
+
+    @property
+    def dim_last(self) -> bool:
+        return self.dim == self.x.rank - 1
+
+    @property
+    def early_exit(self) -> bool:
+        """sort.cpp returns ``clone`` + ``zeros_like`` for a scalar, ``[1]``, an empty tensor or a sort dim of 1."""
+        return self.x.rank == 0 or self.x.shape == (1,) or self.x.volume == 0 or self.x.shape[self.dim] == 1
+
+
+def sort_call(ctx: CBContext) -> SortCall:
+    """The call the runtime makes for ``ctx.op`` (``ttnn::sort(x, dim, descending, stable, memory_config)``,
+    the result's memory config).
+
+    Raises:
+        DeviceRejection: dim out of range (TT_FATAL in sort.cpp).
     """
     x = operand(ctx, 0)
     dim = int_attr(ctx.op, "dim", -1)
-    if x.rank != 4 or dim not in (-1, 3):
-        raise CBModelError("sort is modeled for the last dim of a 4D tensor (other dims and ranks transpose/reshape)")
-    if not x.tiled or x.dtype.name not in ("bf16", "f32"):
-        raise CBModelError("sort is modeled for bf16/f32 TILE inputs")
-    wt = x.padded[-1] // TILE
-    if x.padded[-1] % 64:
-        raise CBModelError(f"sort of width {x.padded[-1]} (not a multiple of 64) pads it first: not modeled")
-    if wt > SORT_WT_THRESHOLD:
-        raise CBModelError(f"sort of Wt = {wt} > {SORT_WT_THRESHOLD} runs the cross-core or DRAM factory: not modeled")
-    index_tile = 4096 if (x.dtype.name == "f32" or x.shape[-1] >= 65535) else 2048
-    ht = x.padded[0] * x.padded[1] * x.padded[2] // TILE
-    cores = sort_cores(ht, ctx.grid)
-    t = x.tile_bytes
-    cbs = [CB(0, "input", t, 4, cores), CB(1, "index", index_tile, 4, cores), CB(2, "input_transposed", t, wt, cores),
-           CB(3, "index_transposed", index_tile, wt, cores), CB(4, "value", t, 2, cores),
-           CB(5, "index_output", index_tile, 2, cores), CB(6, "synchronization", 1024, 1, cores)]
-    return fill_pad_program(x, ctx.grid, ctx.arch) + [
-        ProgramModel("SortDeviceOperation::SortProgramFactorySingleRowSingleCore", _SORT_SRC, cores, cbs,
-                     [f"{ht} tile rows of Wt {wt} on {cores.num_cores} cores"])]
+    if x.rank and not -x.rank <= dim < x.rank:
+        raise DeviceRejection(f"Sort dim {dim} is out of range for rank-{x.rank} tensor (sort.cpp TT_FATAL)")
+    return SortCall(x, dim + x.rank if dim < 0 else dim, result(ctx, 0).mem)
 
 
-register_check("ttnn.sort", "mock", "tests/test_ops_dialect_misc.py against measurements/dialect/results_misc.jsonl",
-               ("SortDeviceOperation",))
+def _to_4d(t: Tensor) -> tuple[int, ...]:
+    """``unsqueeze_to_4D`` (rank <= 4) or ``squeeze_from_ND_to_4D`` (rank > 4) of ``t``'s shape."""
+    s = t.shape
+    return (1,) * (4 - len(s)) + s if len(s) <= 4 else (prod(s[:-3]),) + s[-3:]
+
+
+def _validate_prim(x4: Tensor) -> None:
+    """``SortDeviceOperation::validate_on_program_cache_miss`` on the padded 4D input (the dtype is checked
+    before the transforms).
+
+    Raises:
+        DeviceRejection: a width that is not a power of two >= 64 (a row-major sort dim of 2 to 31: sort.cpp
+            pads it to the next power of two only).
+    """
+    w = x4.padded[-1] if x4.tiled else x4.shape[-1]
+    if w < SORT_MIN_WIDTH or w & (w - 1):
+        raise DeviceRejection(f"Input shape inner dim {w} must be a power of two >= 64 (sort_device_operation.cpp "
+                              "TT_FATAL; sort.cpp pads a row-major sort dim below 32 only to the next power of two)")
+
+
+def _pre_steps(x: Tensor, ctx: CBContext) -> tuple[list[ProgramModel], Tensor]:
+    """``pre_sort_transform_tensor`` (sort.cpp) of the (interleaved) input ``x`` whose sort dim is last: the
+    programs and the 4D tensor the device operation sorts.
+
+    TILE: ``fill_implicit_tile_padding``; row-major: a ``ttnn.pad`` of H so that ``N*C*H`` is a tile multiple.
+    Then, unless the (tile-padded) width is already a power of two above 32, a ``ttnn.pad`` (use_multicore) of
+    the width to the next power of two, at least 64: its own tile-padding fill and ``PadTileMulticore``
+    (TILE), or the row-major pad.
+    """
+    grid = ctx.grid
+    steps: list[ProgramModel] = []
+    s4 = _to_4d(x)
+    if x.rank > 4:
+        steps += DM.reshape_steps(x, s4, x.with_(shape=s4), ctx)
+    t = x.with_(shape=s4)
+    if t.tiled:
+        steps += DM.fill_pad_program(t, grid, ctx.arch)
+    else:
+        nc = s4[0] * s4[1]
+        if nc * s4[2] % TILE:
+            align = TILE // gcd(TILE, nc)
+            out = s4[:2] + (align_up(s4[2], align), s4[3])
+            steps.append(DM.pad_rm_program(t, out, (0, 0, 0, 0), True, ctx.arch, grid))
+            t = t.with_(shape=out)
+    w = t.padded[-1] if t.tiled else t.shape[-1]
+    wp = next_power_of_two(w)
+    if wp == w and w > TILE:
+        return steps, t
+    if wp == TILE:
+        wp = 2 * TILE
+    out = t.with_(shape=t.shape[:-1] + (wp,))
+    if t.tiled:
+        steps += DM.fill_pad_program(t, grid, ctx.arch)
+        steps.append(DM.pad_tile_program(t, out.padded, True, grid))
+    else:
+        steps.append(DM.pad_rm_program(t, out.shape, (0, 0, 0, 0), True, ctx.arch, grid))
+    return steps, out
+
+
+def sort_steps(call: SortCall, ctx: CBContext) -> tuple[list[ProgramModel], list[Tensor]]:
+    """The device programs of ``ttnn.sort`` (``data_movement/sort/sort.cpp``, ttnn 0.81.1) in order, and the
+    two results (values, indices).
+
+    1. early exit (:attr:`SortCall.early_exit`): ``clone`` into the requested config (:func:`clone_program`)
+       and ``zeros_like`` (no program; measured);
+    2. a sharded input goes to DRAM first (``to_memory_config``);
+    3. another dim than the last is transposed to the last (into the input's memory config), then the 4D view
+       and :func:`_pre_steps`;
+    4. :func:`sort_device_program` into the requested config (DRAM interleaved when it is sharded);
+    5. ``post_sort_transform_tensor``: both results sliced back to the sort dim's size (SliceTile, or the
+       row-major slice, also for the H rows a row-major input was padded by), reshaped to the input's rank
+       (views), transposed back into the input's memory config for another dim;
+    6. both moved into a sharded requested config.
+
+    Raises:
+        DeviceRejection: :func:`_validate_prim`.
+        CBModelError: the other ops' models' limits (sharded transposes, ...).
+    """
+    x, grid, arch = call.x, ctx.grid, ctx.arch
+    index_out = U32 if x.dtype in (F32, U16) else U16
+    if call.early_exit:
+        out = x.with_(mem=call.mem)
+        return [clone_program(x, out, grid)], [out, out.with_(dtype=index_out)]
+    if x.dtype.name not in ("bf16", "u16", "f32"):  # the device operation refuses it after the transforms
+        raise DeviceRejection(f"Input tensor data type must be BFLOAT16, UINT16, or FLOAT32, got {x.dtype} "
+                              "(sort_device_operation.cpp TT_FATAL)")
+    steps: list[ProgramModel] = []
+    src = x
+    if x.sharded:
+        prog = LC.to_memory_config_program(x, x.with_(mem=_DRAM), arch)
+        steps += [prog] if prog is not None else []
+        src = x.with_(mem=_DRAM)
+    moved = src
+    if not call.dim_last:
+        swapped = list(x.shape)
+        swapped[call.dim], swapped[-1] = swapped[-1], swapped[call.dim]
+        moved = src.with_(shape=tuple(swapped))
+        steps += DM.transpose_steps(src, call.dim, x.rank - 1, moved, grid, arch)
+    pre, x4 = _pre_steps(moved, ctx)
+    steps += pre
+    _validate_prim(x4)
+    index = sort_index_dtype(x4)
+    op_mem = _DRAM if call.mem.sharded else call.mem
+    prog = sort_device_program(x4, index, grid)
+    steps.append(prog)
+    outs = [x4.with_(mem=op_mem), x4.with_(mem=op_mem, dtype=index)]
+    # post_sort_transform_tensor: W back to the sort dim's size, then H rows a row-major input was padded by
+    if x4.shape[-1] != moved.shape[-1]:
+        shape = x4.shape[:-1] + (moved.shape[-1],)
+        steps += [_slice(t, shape, ctx) for t in outs]
+        outs = [t.with_(shape=shape) for t in outs]
+    rows = moved.volume // moved.shape[-1]
+    if prod(outs[0].shape[:3]) != rows:
+        nc = outs[0].shape[0] * outs[0].shape[1]
+        shape = outs[0].shape[:2] + (rows // nc, outs[0].shape[3])
+        steps += [_slice(t, shape, ctx) for t in outs]
+        outs = [t.with_(shape=shape) for t in outs]
+    for i, t in enumerate(outs):
+        if x.rank > 4:
+            steps += DM.reshape_steps(t, moved.shape, t.with_(shape=moved.shape), ctx)
+        outs[i] = t.with_(shape=moved.shape)
+    if not call.dim_last:
+        for i, t in enumerate(outs):
+            back = t.with_(shape=x.shape, mem=x.mem)
+            steps += DM.transpose_steps(t, call.dim, x.rank - 1, back, grid, arch)
+            outs[i] = back
+    if call.mem.sharded:
+        for i, t in enumerate(outs):
+            prog = LC.to_memory_config_program(t, t.with_(mem=call.mem), arch)
+            steps += [prog] if prog is not None else []
+            outs[i] = t.with_(mem=call.mem)
+    return steps, outs
+
+
+def _slice(t: Tensor, shape: tuple[int, ...], ctx: CBContext) -> ProgramModel:
+    """``ttnn.slice`` of a 4D sort result from the origin to ``shape``, into its own memory config: SliceTile
+    (TILE) or the row-major slice factory."""
+    if t.tiled:
+        return DM.slice_tile_program(t, shape, ctx.grid)
+    return DM.slice_rm_program(t, [0, 0, 0, 0], t.with_(shape=shape), ctx.grid, ctx.max_l1_space)
+
+
+@register_cb("ttnn.sort")
+def sort_cb(ctx: CBContext) -> list[ProgramModel]:
+    """CB model of ``ttnn.sort``: the programs of :func:`sort_steps`."""
+    return sort_steps(sort_call(ctx), ctx)[0]
+
+
+@register_spec("ttnn.sort")
+def sort_spec(ctx: CBContext) -> list[TensorSpec]:
+    """What ``ttnn.sort`` returns (:func:`sort_steps`): the input's shape and layout; values in the input's
+    dtype, indices UINT32 for FLOAT32 / UINT16 inputs or a padded sort dim of at least 65,535, else UINT16;
+    the requested memory config, but the input's for a sort over another dim than the last (sort.cpp
+    transposes back into the input's config) unless the requested one is sharded."""
+    return [t.spec() for t in sort_steps(sort_call(ctx), ctx)[1]]
+
+
+register_check("ttnn.sort", "mock", "tests/test_cb_sort.py against the opdiff campaign (measurements/opdiff) and "
+               "tests/test_ops_dialect_misc.py against measurements/dialect/results_misc.jsonl", ("SortDeviceOperation",))
 
 
 _ACC_SRC = ("tt-metal ttnn/cpp/ttnn/operations/reduction/accumulation/device/accumulation_program_factory.cpp "
