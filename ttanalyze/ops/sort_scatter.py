@@ -12,9 +12,11 @@ Programs: ``sort`` runs sort.cpp's composite (:func:`sort_steps`, ttnn 0.81.1): 
 the last, the 4D view, the tile-padding fill and a ``ttnn.pad`` of the width to a power of two (at least 64),
 the device operation's factory (single row single core for ``Wt <= 64``, cross-core data exchange, or the DRAM
 multi-core factory), slices back and the reverse transpose; a sort dim of 1 is a ``clone``.  Every ttnn.sort
-instance of the op-level campaign is exact (tests/test_cb_sort.py).  A bf16 ``cumsum`` along the last dim runs
-one ``AccumulationProgramFactory`` program (:func:`cumsum_cb`).  The other scans (permutes or transposes around
-the accumulation), scatter and gather are costed by name (cost/ir.py NAME_OP_CODES) and their CBs are not
+instance of the op-level campaign is exact (tests/test_cb_sort.py).  ``cumsum`` / ``cumprod`` run
+accumulation_common.cpp's composite (:func:`scan_steps`: the tile-axis kernel, or permutes around
+``AccumulationProgramFactory``), ``scatter`` scatter.cpp's (:func:`scatter_steps`: untilize, transposes around
+the scatter factory); measured instances in measurements/dialect (tests/test_ops_dialect_rest.py,
+tests/test_ops_dialect_scan.py).  ``gather`` is costed by name (cost/ir.py NAME_OP_CODES) and its CBs are not
 modeled (TTA011).
 """
 
@@ -197,8 +199,8 @@ def sort_cross_core_program(x4: Tensor, index: DataType, grid: tuple[int, int]) 
     ``2 x value tile`` bytes in index-tile entries, ``index_tensor_intermediate`` / ``index_tensor_peer`` 2
     index tiles, a 4,096-B UINT32 core lookup table, a 2,048-B BFLOAT16 packer/unpacker sync tile, and for
     row-major inputs ``rm_input`` / ``rm_value_output`` (32 rows of ``t x 32`` values), ``rm_index_output``
-    (32 rows of ``t x 32`` indices), ``rm_post_sort_index`` (``t`` index tiles).  Not measured on the mock
-    (from source).
+    (32 rows of ``t x 32`` indices), ``rm_post_sort_index`` (``t`` index tiles).  Measured: Wt 128 bf16, f32 and
+    row-major (measurements/dialect/results_scan.jsonl).
 
     Raises:
         DeviceRejection: a UINT16 input (TT_FATAL: it never reaches this factory through ttnn.sort).
@@ -232,8 +234,7 @@ def sort_cross_core_program(x4: Tensor, index: DataType, grid: tuple[int, int]) 
         specs += [("rm_input", row_v, TILE), ("rm_value_output", row_v, TILE), ("rm_index_output", row_i, TILE),
                   ("rm_post_sort_index", idx, t)]
     return ProgramModel("SortDeviceOperation::SortProgramFactoryCrossCoreDataExchange", _SORT_FACTORY_SRC, cores,
-                        _dfbs(specs, cores), [f"{ht:,} tile rows of Wt {wt}, {t} tiles per core on {used} cores "
-                                              "(from source, not measured)"])
+                        _dfbs(specs, cores), [f"{ht:,} tile rows of Wt {wt}, {t} tiles per core on {used} cores"])
 
 
 def sort_multi_core_program(x4: Tensor, index: DataType, grid: tuple[int, int]) -> ProgramModel:
@@ -245,8 +246,8 @@ def sort_multi_core_program(x4: Tensor, index: DataType, grid: tuple[int, int]) 
     ``coord_index_tensor`` 2 tiles; on the workers ``input_tensor``, ``index_tensor``,
     ``input_tensor_transposed``, ``index_tensor_transposed``, ``input_tensor_output``,
     ``index_tensor_output`` 2 tiles each; row-major: ``rm_coord_value_row`` / ``rm_coord_index_row`` (one
-    32-element row) and ``rm_worker_*`` (32 rows of a tile pair); UINT16: two 1-tile staging DFBs.  Which
-    kernels bind each DFB (so its cores) follows the kernels' names; not measured on the mock (from source).
+    32-element row) and ``rm_worker_*`` (32 rows of a tile pair); UINT16: two 1-tile staging DFBs.  Measured
+    (TILE, bf16 / f32 / UINT16): measurements/dialect/results_scan.jsonl; the row-major DFBs are from source.
     """
     ht, wt, value, idx = _sort_geometry(x4, index)
     pairs = wt // 2
@@ -277,7 +278,7 @@ def sort_multi_core_program(x4: Tensor, index: DataType, grid: tuple[int, int]) 
     return ProgramModel("SortDeviceOperation::SortProgramFactorySingleRowMultiCore", _SORT_FACTORY_SRC,
                         cores_set(*coord.ranges, *workers.ranges), cbs,
                         [f"{ht:,} tile rows of Wt {wt}: {pairs:,} tile pairs on {workers.num_cores} workers and a "
-                         "coordinator (from source, not measured)"])
+                         "coordinator"])
 
 
 def sort_device_program(x4: Tensor, index: DataType, grid: tuple[int, int]) -> ProgramModel:
@@ -502,47 +503,236 @@ def sort_spec(ctx: CBContext) -> list[TensorSpec]:
     return [t.spec() for t in sort_steps(sort_call(ctx), ctx)[1]]
 
 
-register_check("ttnn.sort", "mock", "tests/test_cb_sort.py against the opdiff campaign (measurements/opdiff) and "
-               "tests/test_ops_dialect_misc.py against measurements/dialect/results_misc.jsonl", ("SortDeviceOperation",))
+register_check("ttnn.sort", "mock", "tests/test_cb_sort.py against the opdiff campaign (measurements/opdiff), "
+               "tests/test_ops_dialect_scan.py against measurements/dialect/results_scan.jsonl",
+               ("SortDeviceOperation",))
 
 
-_ACC_SRC = ("tt-metal ttnn/cpp/ttnn/operations/reduction/accumulation/device/accumulation_program_factory.cpp "
-            "@01ca9062 (fitted to ttnn 0.81.1)")
-ACCUMULATION_CB_TILES = 4  # in_tiles / out_tiles of accumulation_program_factory.cpp
+_ACC_SRC = ("tt-metal d80d9482 ttnn/cpp/ttnn/operations/reduction/accumulation/: the composite of "
+            "accumulation_common.cpp (@10581a86, the stored version with the tile-axis path), the DFBs the ttnn 0.81.1 "
+            "wheel's kernels name (accumulation_compute.cpp: in, out, acc, comp; accumulation_tile_axis_compute.cpp: "
+            "in, out), sizes and work split measured on the mock")
+ACCUMULATION_CB_TILES = 4  # in / out DFB depth of AccumulationProgramFactory (measured: 4 tiles each)
+ACCUMULATION_ACC_BYTES = 4096  # the accumulator and Kahan-compensation DFBs: one 32-bit (FLOAT32) tile each
+_SCAN_DTYPES = ("bf16", "f32", "si32")
+
+
+def is_tile_axis_scan(x4: Tensor, axis: int, op: str) -> bool:
+    """Whether ``accumulation_common.cpp`` runs the scan in place along a tile axis (``is_tile_axis_accumulation``):
+    a bfloat16 ``cumsum`` along H or W of the 4D view (the tile-axis kernel, ``cumsum_tile``, scans columns of a
+    tile and carries the totals; ``SCAN_WIDTH`` transposes each tile around it).  Measured: bf16 cumsum along W
+    runs it; f32 cumsum along H and every cumprod permute the axis to dim 0 instead."""
+    return op == "cumsum" and x4.dtype.name == "bf16" and axis in (x4.rank - 2, x4.rank - 1)
+
+
+def tile_axis_program(x: Tensor, axis: int, out: Tensor, grid: tuple[int, int]) -> ProgramModel:
+    """``AccumulationProgramFactory`` on the tile-axis kernel: one run of tiles along H (``axis == rank - 2``) or
+    W per work unit, ``physical volume / 1,024 / tiles along the axis`` units split by ``split_work_to_cores``
+    (column-major), DFBs ``in`` and ``out`` of 4 tiles each on the merge of the cores."""
+    along = x.padded[axis] // TILE
+    rows = x.physical_volume // (TILE * TILE) // along
+    cores = merge(corerange_to_cores(split_work_to_cores(grid, rows).all_cores))
+    cbs = [CB(0, "in", x.tile_bytes, ACCUMULATION_CB_TILES, cores), CB(1, "out", out.tile_bytes, ACCUMULATION_CB_TILES, cores)]
+    return ProgramModel("AccumulationDeviceOperation::AccumulationProgramFactory", _ACC_SRC, cores, cbs,
+                        [f"tile-axis scan along {'H' if axis == x.rank - 2 else 'W'}: {rows:,} runs of {along} tiles "
+                         f"on {cores.num_cores} cores"])
+
+
+def accumulation_program(x: Tensor, axis: int, out: Tensor, op: str, grid: tuple[int, int]) -> ProgramModel:
+    """``AccumulationProgramFactory`` along a dim above the last two (``axis <= rank - 3``): ``padded[axis]``
+    tiles per scan row, ``physical volume / 1,024 / padded[axis]`` rows split by ``split_work_to_cores``
+    (column-major).  DFBs on the merge of the cores: ``in`` 4 input tiles, ``out`` 4 output tiles, ``acc`` one
+    4,096-B tile, and ``comp`` (Kahan compensation) one 4,096-B tile for a FLOAT32 cumsum (measured: cumsum
+    f32 4 DFBs, bf16 3, cumprod 3)."""
+    along = x.padded[axis]
+    rows = x.physical_volume // (TILE * TILE) // along
+    cores = merge(corerange_to_cores(split_work_to_cores(grid, rows).all_cores))
+    cbs = [CB(0, "in", x.tile_bytes, ACCUMULATION_CB_TILES, cores),
+           CB(1, "out", out.tile_bytes, ACCUMULATION_CB_TILES, cores), CB(2, "acc", ACCUMULATION_ACC_BYTES, 1, cores)]
+    if op == "cumsum" and out.dtype.name == "f32":
+        cbs.append(CB(3, "comp", ACCUMULATION_ACC_BYTES, 1, cores))
+    return ProgramModel("AccumulationDeviceOperation::AccumulationProgramFactory", _ACC_SRC, cores, cbs,
+                        [f"{op} along dim {axis}: {rows:,} rows of {along} tiles on {cores.num_cores} cores"])
+
+
+def scan_steps(ctx: CBContext, op: str) -> list[ProgramModel]:
+    """The device programs of ``ttnn.cumsum`` / ``ttnn.cumprod`` (``accumulation_invoke``, accumulation_common.cpp).
+
+    A rank-0 or empty input is a ``clone``.  Otherwise, when the dim is one of the last three: a tensor of rank
+    < 4 is viewed as 4D; a bf16 cumsum along H or W runs in place (:func:`tile_axis_program`); any other
+    scan permutes the dim with dim 0 (``ttnn.permute``, in the input's memory config), accumulates along dim 0
+    (:func:`accumulation_program`, into the requested memory config) and permutes back.  A dim above the last
+    three (rank >= 4) accumulates in place.
+
+    Raises:
+        CBModelError: a dtype change (typecast first), sharded, row-major or block-float tensors, dtypes other
+            than bf16/f32/int32 (not measured).
+        DeviceRejection: dim out of range (TT_FATAL).
+    """
+    x, out = operand(ctx, 0), result(ctx)
+    grid = ctx.grid
+    if x.rank == 0 or x.volume == 0:
+        return [clone_program(x, x.with_(mem=out.mem), grid)]
+    dim = int_attr(ctx.op, "dim")
+    if not -x.rank <= dim < x.rank:
+        raise DeviceRejection(f"The requested accumulation axis is {dim}, while the input tensor has rank {x.rank} "
+                              "(accumulation_common.cpp TT_FATAL)")
+    axis = dim + x.rank if dim < 0 else dim
+    if x.sharded or out.sharded or not x.tiled:
+        raise CBModelError(f"{op} of a sharded or row-major tensor is not modeled (the device operation needs an "
+                           "interleaved TILE input)")
+    if x.dtype.name not in _SCAN_DTYPES or out.dtype != x.dtype:
+        raise CBModelError(f"{op} of {x.dtype} into {out.dtype} is not modeled (measured: bf16, f32, int32, no "
+                           "dtype change)")
+    res = x.with_(mem=out.mem)
+    if x.rank - axis >= 4:
+        return [accumulation_program(x, axis, res, op, grid)]
+    x4 = x.with_(shape=(1,) * (4 - x.rank) + x.shape) if x.rank < 4 else x
+    a4 = axis + x4.rank - x.rank
+    if is_tile_axis_scan(x4, a4, op):
+        return [tile_axis_program(x4, a4, res.with_(shape=x4.shape), grid)]
+    perm = list(range(x4.rank))
+    perm[0], perm[a4] = a4, 0
+    moved = x4.with_(shape=tuple(x4.shape[d] for d in perm))
+    acc_out = moved.with_(mem=out.mem)
+    return (DM._permute_steps(x4, tuple(perm), moved, grid, ctx.arch)
+            + [accumulation_program(moved, 0, acc_out, op, grid)]
+            + DM._permute_steps(acc_out, tuple(perm), acc_out.with_(shape=x4.shape), grid, ctx.arch))
 
 
 @register_cb("ttnn.cumsum")
 def cumsum_cb(ctx: CBContext) -> list[ProgramModel]:
-    """``cumsum`` along the last dim of a bf16 TILE tensor whose width is a tile multiple: one
-    ``AccumulationDeviceOperation::AccumulationProgramFactory`` program and no permute.
+    """CB model of ``ttnn.cumsum``: :func:`scan_steps`."""
+    return scan_steps(ctx, "cumsum")
 
-    Work: the tile rows, ``rows = physical volume / 1,024 / (padded W / 32)`` (every dim but the last,
-    the second-to-last tile-padded, over 32), split by ``split_work_to_cores`` column by column (core
-    ``i`` at ``(i / grid_y, i % grid_y)``).  CBs: 4 input tiles and 4 output tiles.  The stored source
-    (@01ca9062) runs every dim through this factory with four 4-tile CBs; ttnn 0.81.1 (measured on the
-    mock: [96, 256] on 3 cores, [128, 384] on 4, [7, 512] and [32, 64] on one, two 8,192-B CBs each)
-    runs the last dim with two, and transposes or permutes other dims (and cumprod) around an
-    accumulation with other CBs: those are not modeled.
+
+@register_cb("ttnn.cumprod")
+def cumprod_cb(ctx: CBContext) -> list[ProgramModel]:
+    """CB model of ``ttnn.cumprod``: :func:`scan_steps`."""
+    return scan_steps(ctx, "cumprod")
+
+
+register_check(("ttnn.cumsum", "ttnn.cumprod"), "mock", "tests/test_ops_dialect_rest.py against "
+               "measurements/dialect/results_rest.jsonl and tests/test_ops_dialect_scan.py against results_scan.jsonl",
+               ("AccumulationDeviceOperation",))
+
+
+_SCATTER_SRC = _SORT_TM + "scatter/"
+SCATTER_INT32_TILE_AXIS_MAX = 256  # scatter.cpp check_support: int32 TILE operands along longer scatter axes refused
+SCATTER_REDUCTIONS = {"sum": "add", "prod": "multiply", "max": "amax", "min": "amin"}  # tt-mlir runtime scatter.cpp
+
+
+def ceil32(n: int) -> int:
+    """``ceil32`` of scatter_common.hpp: ``n`` rounded up to a multiple of 32."""
+    return align_up(n, 32)
+
+
+def scatter_chunk(max_l1_space: int) -> int:
+    """``calculate_optimal_chunk_size`` (scatter_common.hpp): elements of one stick chunk,
+    ``ceil32(max_l1_space / 16 * 9 / 10 - 32)``."""
+    return ceil32(max_l1_space // 4 // 4 * 9 // 10 - 32)
+
+
+def scatter_program(x4: Tensor, index4: Tensor, source4: Tensor, reduce: bool, grid: tuple[int, int],
+                    max_l1_space: int) -> ProgramModel:
+    """``ScatterProgramFactory``, or ``ScatterReduceBfloat16ProgramFactory`` for a reduction into a bfloat16 input
+    (scatter_device_operation.cpp ``select_program_factory``): the row-major 4D operands' sticks (``volume /
+    last dim``) split by ``split_work_to_cores`` over the grid; each stick read in chunks of at most
+    :func:`scatter_chunk` elements (the index and source chunks from the index tensor's L1 figure, the same here).
+    DFB ``output`` one ``ceil32(chunk x element)`` entry; scratchpads ``input``, ``index``, ``source`` of one chunk
+    each (and ``fp32_temp``, the input chunk in FLOAT32, for the bfloat16 reduction), all on the merge of the
+    cores (``scatter_program_factory.cpp``, ``scatter_reduce_bfloat16_program_factory.cpp``)."""
+    chunk = scatter_chunk(max_l1_space)
+    bf16_reduce = reduce and x4.dtype.name == "bf16"
+    io = ceil32(min(x4.shape[-1], chunk) * x4.element_bytes)
+    idx = ceil32(min(index4.shape[-1], chunk) * index4.element_bytes)
+    src = ceil32(min(source4.shape[-1], chunk) * source4.element_bytes)
+    scratch = io + idx + src + (ceil32(min(x4.shape[-1], chunk) * 4) if bf16_reduce else 0)
+    units = x4.volume // x4.shape[-1]
+    cores = merge(corerange_to_cores(split_work_to_cores(grid, units).all_cores))
+    factory = "ScatterReduceBfloat16ProgramFactory" if bf16_reduce else "ScatterProgramFactory"
+    source = "scatter_reduce_bfloat16_program_factory.cpp" if bf16_reduce else "scatter_program_factory.cpp"
+    return ProgramModel(f"ScatterDeviceOperation::{factory}", _SCATTER_SRC + "device/" + source, cores,
+                        [CB(0, "output", io, 1, cores)],
+                        [f"{units:,} sticks of {x4.shape[-1]} on {cores.num_cores} cores; scratchpads {scratch:,} B"],
+                        scratch)
+
+
+def _check_scatter_support(ts: list[Tensor], axis: int) -> None:
+    """``check_support`` of scatter.cpp.
 
     Raises:
-        CBModelError: another dim, dtype, a width that is not a tile multiple, a sharded or row-major
-            tensor (not measured).
+        DeviceRejection: a FLOAT32 TILE input or source, an INT32/UINT32 TILE operand longer than 256 along the
+            scatter axis (TT_FATAL: ttnn's to_layout limits).
     """
-    x, out = operand(ctx, 0), result(ctx)
+    for name, t in zip(("input", "index", "source"), ts):
+        if name != "index" and t.dtype.name == "f32" and t.tiled:
+            raise DeviceRejection(f"Scatter doesn't work for fp32 tiled tensors yet - {name} tensor (scatter.cpp TT_FATAL)")
+        if t.dtype.name in ("u32", "si32") and t.tiled and t.shape[axis] > SCATTER_INT32_TILE_AXIS_MAX:
+            raise DeviceRejection(f"Scatter doesn't work for int32 tensors that have scatter row longer than "
+                                  f"{SCATTER_INT32_TILE_AXIS_MAX} elements - {name} tensor (scatter.cpp TT_FATAL)")
+
+
+def scatter_steps(ctx: CBContext) -> list[ProgramModel]:
+    """The device programs of ``ttnn.scatter(input, dim, index, source, memory_config, reduce)`` (scatter.cpp,
+    ttnn 0.81.1), as tt-mlir's runtime calls it (the result's memory config; ``scatter_reduce_type`` sum / prod /
+    max / min as add / multiply / amax / amin).
+
+    For each operand (the source first sliced to the index's shape): ``to_layout`` row-major when TILE, a
+    transpose of ``dim`` to the last dim (in the operand's memory config), the 4D view; then
+    :func:`scatter_program` into the requested config; the view back, the transpose back and ``to_layout`` TILE
+    for a TILE input.  An empty input or index runs nothing.
+
+    Raises:
+        DeviceRejection: :func:`_check_scatter_support`; dim out of range (TT_FATAL).
+        CBModelError: sharded operands or result (not modeled), the layout models' limits.
+    """
+    x, index, source, out = operand(ctx, 0), operand(ctx, 1), operand(ctx, 2), result(ctx)
     dim = int_attr(ctx.op, "dim")
-    if x.rank == 0 or dim not in (-1, x.rank - 1):
-        raise CBModelError("cumsum along a dim other than the last permutes around the accumulation: not modeled")
-    if x.sharded or out.sharded or not x.tiled or x.dtype.name != "bf16" or out.dtype.name != "bf16":
-        raise CBModelError("cumsum is modeled for interleaved bf16 TILE tensors (the measured ones)")
-    if x.shape[-1] % TILE:
-        raise CBModelError(f"cumsum along a width of {x.shape[-1]} (not a tile multiple): not measured")
-    rows = x.physical_volume // (TILE * TILE) // (x.padded[-1] // TILE)
-    cores = split_work_to_cores(ctx.grid, rows).all_cores
-    cbs = [CB(0, "input", x.tile_bytes, ACCUMULATION_CB_TILES, cores),
-           CB(1, "output", out.tile_bytes, ACCUMULATION_CB_TILES, cores)]
-    return [ProgramModel("AccumulationDeviceOperation::AccumulationProgramFactory", _ACC_SRC, cores, cbs,
-                         [f"{rows:,} tile rows of {x.padded[-1] // TILE} tiles on {cores.num_cores} cores"])]
+    if not -x.rank <= dim < x.rank:
+        raise DeviceRejection(f"scatter: dim {dim} is out of range for tensor rank {x.rank} (TT_FATAL)")
+    axis = dim + x.rank if dim < 0 else dim
+    _check_scatter_support([x, index, source], axis)
+    if x.rank == 0 or x.volume == 0 or index.rank == 0 or index.shape[axis] == 0:
+        return []
+    if any(t.sharded for t in (x, index, source, out)):
+        raise CBModelError("scatter of sharded tensors is not modeled")
+    red = ctx.op.attrs.get("scatter_reduce_type")
+    reduce = getattr(red, "value", red) in SCATTER_REDUCTIONS
+    steps: list[ProgramModel] = []
+    prepared: list[Tensor] = []
+    for t, sliced in ((x, None), (index, None), (source, index.shape)):
+        if sliced is not None and sliced != t.shape:
+            steps += DM._slice_steps(t, [(0, n, 1, n) for n in sliced], t.with_(shape=tuple(sliced)), ctx)
+            t = t.with_(shape=tuple(sliced))
+        if t.tiled:
+            rm = t.with_(layout="row_major", dtype=DataType("bf16") if t.dtype.is_block_float else t.dtype)
+            steps += DM._to_row_major(t, rm, ctx)
+            t = rm
+        if axis != t.rank - 1:
+            swapped = list(t.shape)
+            swapped[axis], swapped[-1] = swapped[-1], swapped[axis]
+            moved = t.with_(shape=tuple(swapped))
+            steps += DM.transpose_steps(t, axis, t.rank - 1, moved, ctx.grid, ctx.arch)
+            t = moved
+        prepared.append(t.with_(shape=(1,) * (4 - t.rank) + t.shape) if t.rank < 4 else t)
+    x4, index4, source4 = prepared
+    steps.append(scatter_program(x4, index4, source4, reduce, ctx.grid, ctx.max_l1_space))
+    res = x4.with_(mem=out.mem, shape=prepared[0].shape[4 - x.rank:] if x.rank < 4 else x4.shape)
+    if axis != x.rank - 1:
+        back = res.with_(shape=x.shape)
+        steps += DM.transpose_steps(res, axis, x.rank - 1, back, ctx.grid, ctx.arch)
+        res = back
+    if x.tiled:
+        steps += DM._to_tile(res, out, ctx)
+    return steps
 
 
-register_check("ttnn.cumsum", "mock", "tests/test_ops_dialect_rest.py against measurements/dialect/results_rest.jsonl",
-               ("AccumulationDeviceOperation",))
+@register_cb("ttnn.scatter")
+def scatter_cb(ctx: CBContext) -> list[ProgramModel]:
+    """CB model of ``ttnn.scatter``: :func:`scatter_steps`."""
+    return scatter_steps(ctx)
+
+
+register_check("ttnn.scatter", "mock", "tests/test_ops_dialect_rest.py against measurements/dialect/results_rest.jsonl",
+               ("ScatterDeviceOperation",))
