@@ -884,6 +884,10 @@ def generators() -> dict[str, Callable[[random.Random, int], Draw]]:
     g["ttnn.dropout"] = gen_dropout
     g["ttnn.batch_norm_inference"] = gen_batch_norm_inference
     g["ttnn.sort"] = gen_sort
+    g["ttnn.cumsum"] = gen_scan("ttnn.cumsum")
+    g["ttnn.cumprod"] = gen_scan("ttnn.cumprod")
+    g["ttnn.gather"] = gen_gather
+    g["ttnn.scatter"] = gen_scatter
     for n in ("quantize", "dequantize", "requantize"):
         g[f"ttnn.{n}"] = gen_quantization(f"ttnn.{n}")
     g["ttnn.scaled_dot_product_attention"] = gen_sdpa
@@ -1148,3 +1152,59 @@ def gen_nlp_create_qkv_heads_decode(rng: random.Random, i: int) -> Draw:
                 [_dram((1, b, h, d), dt), _dram((1, b, kv, d), dt), _dram((1, b, kv, d), dt)],
                 f"num_heads = {h} : ui32, num_kv_heads = {kv} : ui32, overlap_qk_coregrid = true, {_seg_attr(1, 0)}",
                 f"b{b}/h{h}/kv{kv}/d{d}/{dt}")
+
+
+# ---------------------------------------------------------------------------
+# Scans, gather and scatter (models in ttanalyze/ops/sort_scatter.py), called as tt-mlir's runtime does
+# (runtime/lib/ttnn/operations/reduction/cumsum.cpp, cumprod.cpp, data_movement/gather.cpp, scatter.cpp)
+# ---------------------------------------------------------------------------
+
+SCAN_CLASSES = ("tiny", "odd", "aligned", "boundary", "rank5", "tall", "wide")
+
+
+def gen_scan(name: str) -> Callable[[random.Random, int], Draw]:
+    """``cumsum`` / ``cumprod`` along a random dim of a TILE tensor (bf16, f32, int32 for cumsum)."""
+
+    def gen(rng: random.Random, i: int) -> Draw:
+        dtype = rng.choice(("bf16", "bf16", "f32", "si32") if name == "ttnn.cumsum" else ("bf16", "bf16", "f32"))
+        shape = draw_shape(rng, _cls(rng, i, SCAN_CLASSES), max_rank=5)
+        x = placement(rng, shape, dtype, "tile", ("dram", "l1"), (3, 1))
+        dim = rng.randrange(-len(shape), len(shape))
+        out = x if rng.random() < 0.7 else placement(rng, shape, dtype, "tile", ("dram", "l1"), (1, 1))
+        return Draw([x], [out], f"dim = {dim} : si32", f"{_desc(x)}/dim{dim}->{out.buffer_type}")
+    return gen
+
+
+def _index_shape(rng: random.Random, shape: tuple[int, ...], axis: int) -> tuple[int, ...]:
+    """An index shape for gather/scatter along ``axis``: at most the input's size on the other dims."""
+    out = [s if rng.random() < 0.7 else rng.randint(1, s) for s in shape]
+    out[axis] = rng.choice((1, 8, 32, shape[axis], max(1, shape[axis] // 2), shape[axis] + 17))
+    return tuple(out)
+
+
+def gen_gather(rng: random.Random, i: int) -> Draw:
+    """``gather(input, dim, index)`` of TILE tensors (bf16: the codegen factories; f32: the native ones)."""
+    dtype = rng.choice(("bf16", "bf16", "f32"))
+    shape = draw_shape(rng, _cls(rng, i, ("tiny", "odd", "aligned", "boundary", "rank5")), max_rank=5)
+    axis = rng.choice((len(shape) - 1, len(shape) - 1, rng.randrange(len(shape))))
+    x = placement(rng, shape, dtype, "tile", ("dram", "l1"), (3, 1))
+    idx = like(x, shape=_index_shape(rng, shape, axis), dtype=rng.choice(("u16", "u32")))
+    dim = axis - len(shape) if rng.random() < 0.5 else axis
+    return Draw([x, idx], [like(idx, dtype=dtype)], f"dim = {dim} : si32", f"{_desc(x)}/{_desc(idx)}/dim{dim}")
+
+
+def gen_scatter(rng: random.Random, i: int) -> Draw:
+    """``scatter(input, dim, index, source)`` (row-major mostly, as tt-mlir lays it out; bf16 TILE sometimes),
+    with and without a sum reduction."""
+    dtype = rng.choice(("bf16", "bf16", "f32"))
+    layout = "tile" if dtype == "bf16" and rng.random() < 0.25 else "row_major"
+    shape = draw_shape(rng, _cls(rng, i, ("tiny", "odd", "aligned", "boundary", "rank5")), max_rank=4)
+    axis = rng.randrange(len(shape))
+    x = placement(rng, shape, dtype, layout, ("dram", "l1"), (3, 1))
+    ishape = _index_shape(rng, shape, axis)
+    ishape = tuple(min(a, b) if d == axis else a for d, (a, b) in enumerate(zip(ishape, shape)))
+    idx = like(x, shape=ishape, dtype=rng.choice(("si32", "u32", "u16")) if layout == "row_major" else "u16")
+    src = like(x, shape=ishape)
+    red = rng.choice(("invalid", "invalid", "sum"))
+    attrs = f"dim = {axis} : si32, scatter_reduce_type = #ttcore.reduce_type<{red}>"
+    return Draw([x, idx, src], [x], attrs, f"{_desc(x)}/{_desc(idx)}/dim{axis}/{red}")

@@ -1,11 +1,11 @@
 """``ttnn.sort`` as ttnn 0.81.1 runs it (ttanalyze/ops/sort_scatter.py): the composite's programs and the
-device operation's factories.
+device operation's factories; and the campaign records of the family's other ops.
 
-Every ``ttnn.sort`` instance the op-level campaign measured on the mock P150 (the committed
-``measurements/opdiff/results.jsonl.gz`` and this model's held-out draws in
-``measurements/opdiff/runs/sort.jsonl.gz``) is compared with the current model as ``opdiff.py rescore``
-does; the other tests derive the figures by hand from sort.cpp, sort_device_operation.cpp and
-sort_program_factory.cpp (tt-metal d80d9482, the ttnn 0.81.1 wheel's sources).
+Every ``ttnn.sort``, ``cumsum``, ``cumprod``, ``gather`` and ``scatter`` instance the op-level campaign measured
+on the mock P150 (the committed ``measurements/opdiff/results.jsonl.gz`` and ``measurements/opdiff/runs/
+sort.jsonl.gz``: the sort draws the model was not tuned on, and the first draws of the other four) is compared
+with the current model as ``opdiff.py rescore`` does; the other tests derive the figures by hand from sort.cpp,
+sort_device_operation.cpp and sort_program_factory.cpp (tt-metal d80d9482, the ttnn 0.81.1 wheel's sources).
 """
 
 from __future__ import annotations
@@ -30,23 +30,26 @@ GRID = (11, 10)
 RUNS = ROOT / "measurements" / "opdiff" / "runs" / "sort.jsonl.gz"
 
 
+OPS = ("ttnn.sort", "ttnn.cumsum", "ttnn.cumprod", "ttnn.gather", "ttnn.scatter")
+
+
 def _records() -> list[dict]:
-    recs = [r for r in opdiff.load_results().values() if r["op"] == "ttnn.sort"]
-    recs += [r for r in opdiff.load_results(RUNS).values() if r["op"] == "ttnn.sort"] if RUNS.exists() else []
-    return [r for r in recs if r["outcome"] not in ("invalid", "not_replayed")]
+    recs = {**opdiff.load_results(RUNS), **opdiff.load_results()}
+    return [r for r in recs.values() if r["op"] in OPS and r["outcome"] not in ("invalid", "not_replayed")]
 
 
 RECORDS = _records()
 
 
-def test_the_campaign_measured_sorts():
-    assert len(RECORDS) >= 66
+def test_the_campaign_measured_the_family():
+    ops = [r["op"] for r in RECORDS]
+    assert ops.count("ttnn.sort") >= 132 and all(ops.count(op) >= 50 for op in OPS)
 
 
 @pytest.mark.parametrize("rec", RECORDS, ids=[r["id"] for r in RECORDS])
-def test_model_matches_every_measured_sort(rec):
+def test_model_matches_every_measured_instance(rec):
     i = int(rec["id"].rsplit("/", 1)[1])
-    new = opdiff.compare(opdiff.prepare("ttnn.sort", i, generators()), opdiff.device_from_record(rec["device"]))
+    new = opdiff.compare(opdiff.prepare(rec["op"], i, generators()), opdiff.device_from_record(rec["device"]))
     assert new["exact"], (new["outcome"], new["model"]["peak"], rec["device"]["peak"], new["model"]["reason"])
     assert new["checks"].get("spec", True), new["checks"]
 

@@ -132,8 +132,8 @@ def test_attribute_names_and_attribute_checks():
         name_of(3, "dtype")
     check_attrs("ttnn.matmul", {"transpose_a": False, "matmul_program_config": None})
     check_attrs("ttnn.max_pool2d", {"in_place_halo": False})
-    with pytest.raises(Unsupported, match="unsupported op ttnn.scatter"):
-        check_attrs("ttnn.scatter", {})
+    with pytest.raises(Unsupported, match="unsupported op ttnn.reduce_scatter"):
+        check_attrs("ttnn.reduce_scatter", {})
     check_attrs("ttnn.conv3d", {"dilation": [1, 1, 1]})
     with pytest.raises(Unsupported, match="dilation"):
         check_attrs("ttnn.conv3d", {"dilation": [2, 1, 1]})
@@ -355,8 +355,8 @@ def test_device_tt_fatal_is_a_result_and_the_worker_keeps_serving(ex):
 
 @device
 def test_device_unsupported_op(ex):
-    r = ex.run({"op": "ttnn.scatter", "operands": [], "attrs": {}, "results": [{"shape": [32, 32]}]})
-    assert not r.ok and r.unsupported and "unsupported op ttnn.scatter" in r.error
+    r = ex.run({"op": "ttnn.reduce_scatter", "operands": [], "attrs": {}, "results": [{"shape": [32, 32]}]})
+    assert not r.ok and r.unsupported and "unsupported op ttnn.reduce_scatter" in r.error
 
 
 @device

@@ -1076,6 +1076,23 @@ def _gather(c: Call):
     return ttnn.gather(c.operand(0), int(c.attrs["dim"]), index=c.operand(1), memory_config=c.mc)
 
 
+@handler("ttnn.cumprod", ("dim",))
+def _cumprod(c: Call):
+    return ttnn.cumprod(c.operand(0), int(c.attrs["dim"]), memory_config=c.mc)
+
+
+# tt-mlir runtime scatter.cpp: the reduce type's name as ttnn spells it (none for invalid)
+_SCATTER_REDUCE = {"sum": "add", "prod": "multiply", "max": "amax", "min": "amin"}
+
+
+@handler("ttnn.scatter", ("dim", "scatter_reduce_type"))
+def _scatter(c: Call):
+    red = c.attrs.get("scatter_reduce_type")
+    reduce = _SCATTER_REDUCE.get(name_of(red, "scatter_reduce_type")) if red is not None else None
+    return ttnn.scatter(c.operand(0), int(c.attrs["dim"]), c.operand(1), c.operand(2), memory_config=c.mc,
+                        reduce=reduce)
+
+
 # dialect-misc's ops (tt-mlir runtime runtime/lib/ttnn/operations/* @19c86fca: the calls it makes)
 
 

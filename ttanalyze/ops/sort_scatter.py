@@ -16,8 +16,9 @@ instance of the op-level campaign is exact (tests/test_cb_sort.py).  ``cumsum`` 
 accumulation_common.cpp's composite (:func:`scan_steps`: the tile-axis kernel, or permutes around
 ``AccumulationProgramFactory``), ``scatter`` scatter.cpp's (:func:`scatter_steps`: untilize, transposes around
 the scatter factory); measured instances in measurements/dialect (tests/test_ops_dialect_rest.py,
-tests/test_ops_dialect_scan.py).  ``gather`` is costed by name (cost/ir.py NAME_OP_CODES) and its CBs are not
-modeled (TTA011).
+tests/test_ops_dialect_scan.py); ``gather`` gather.cpp's (:func:`gather_steps`: transposes, the index's and input's
+tile-padding fills, a slice, the codegen or native factory, the transpose back).  The campaign's draws of
+all five ops are exact (tests/test_cb_sort.py).
 """
 
 from __future__ import annotations
@@ -736,3 +737,151 @@ def scatter_cb(ctx: CBContext) -> list[ProgramModel]:
 
 register_check("ttnn.scatter", "mock", "tests/test_ops_dialect_rest.py against measurements/dialect/results_rest.jsonl",
                ("ScatterDeviceOperation",))
+
+
+_GATHER_SRC = _SORT_TM + "gather/"
+GATHER_WT_THRESHOLD = 60  # gather_device_operation.cpp: native SingleRowSingleCore up to 60 tiles of input and index
+GATHER_WRITE_BATCH_TILES = 4  # kGatherWriteBatchTiles (gather_codegen_program_factory.hpp)
+GATHER_UINT16_MAX_AXIS = 65536  # supported_by_codegen: a UINT16 index addresses at most this many positions
+
+
+def _gather_rect(n: int, grid: tuple[int, int]) -> CoreRangeSet:
+    """``gather_rect_core_range_set(n, grid)``: ``n`` cores filling grid columns (x) of ``grid.y`` cores each,
+    ``[(0, 0) - (n / y - 1, y - 1)]`` and the ``n % y`` first cores of the next column."""
+    full, rem = divmod(n, grid[1])
+    ranges = ([core_range(0, 0, full - 1, grid[1] - 1)] if full else []) + \
+        ([core_range(full, 0, full, rem - 1)] if rem else [])
+    return cores_set(*ranges)
+
+
+def gather_codegen_program(x4: Tensor, idx4: Tensor, out4: Tensor, grid: tuple[int, int], usable_l1: int) -> ProgramModel:
+    """The ``GatherCodegenDeviceOperation`` program (``gather/codegen/gather_codegen_program_factory.cpp``) for a
+    bfloat16 TILE input: with ``Ht`` = index tile rows, ``Wt_input`` / ``Wt_index`` the widths in tiles and
+    ``out_tiles = max(Wt_index, 4)``, the row-buffered plan (``Wt_input + 1 + out_tiles`` pages) when it fits the
+    free L1 (``gather_interleaved_fits_l1``): the Tiled factory (``Ht x Wt_index`` units) for ``Wt_index >= 2`` and
+    ``Ht`` below the core count, else the Interleaved one (``Ht`` units); CBs ``c_0`` Wt_input input tiles, ``c_1``
+    one index tile, ``c_2`` out_tiles output tiles.  Otherwise the Streaming factory (``Wt_index`` units): ``c_0``
+    a chunk of ``ceil(Wt_input / ceil(Wt_input / resident))`` input tiles (``resident`` = what the free L1 holds
+    beside one index and one input page, at least 2), one index and one output tile.  Units go to
+    ``split_work_to_cores`` (column-major) over ``min(units, cores)`` cores filling grid columns."""
+    ht = idx4.physical_volume // idx4.padded[-1] // TILE
+    wt_in, wt_idx = x4.padded[-1] // TILE, idx4.padded[-1] // TILE
+    pin, pidx, pout = x4.tile_bytes, idx4.tile_bytes, out4.tile_bytes
+    out_tiles = max(wt_idx, GATHER_WRITE_BATCH_TILES)
+    n = grid[0] * grid[1]
+    if wt_in * pin + pidx + out_tiles * pout <= usable_l1:
+        tiled = wt_idx >= 2 and ht < n
+        factory, units = ("GatherCodegenProgramFactoryTiled", ht * wt_idx) if tiled else \
+            ("GatherCodegenProgramFactoryInterleaved", ht)
+        specs = [("input", pin, wt_in), ("index", pidx, 1), ("output", pout, out_tiles)]
+    else:
+        resident = min(max((usable_l1 - pidx - pin) // pin if usable_l1 > pidx + pin else 0, 2), wt_in)
+        chunk = ceil_div(wt_in, ceil_div(wt_in, resident))
+        factory, units = "GatherCodegenProgramFactoryStreaming", wt_idx
+        specs = [("input", pin, chunk), ("index", pidx, 1), ("output", pout, 1)]
+    cores = _gather_rect(min(units, n), grid)
+    return ProgramModel(f"GatherCodegenDeviceOperation::{factory}", _GATHER_SRC + "codegen/gather_codegen_program_factory.cpp",
+                        cores, _dfbs(specs, cores), [f"{ht:,} tile rows, Wt {wt_in} -> {wt_idx}: {units:,} units on "
+                                                     f"{cores.num_cores} cores"])
+
+
+def gather_native_program(x4: Tensor, idx4: Tensor, out4: Tensor, grid: tuple[int, int]) -> ProgramModel:
+    """``GatherDeviceOperation`` on TILE tensors (``gather/device/gather_program_factory.cpp``):
+    ``SingleRowSingleCore`` when both widths are at most 60 tiles (``Ht`` index tile rows over the grid row by
+    row; CBs ``c_0`` Wt_input input tiles, ``c_1`` / ``c_2`` one index / output tile), else ``SingleRowMultiCore``
+    (``Wt_index`` units row by row; ``c_0`` 2 input tiles)."""
+    ht = idx4.physical_volume // idx4.padded[-1] // TILE
+    wt_in, wt_idx = x4.padded[-1] // TILE, idx4.padded[-1] // TILE
+    single = wt_in <= GATHER_WT_THRESHOLD and wt_idx <= GATHER_WT_THRESHOLD
+    units = ht if single else wt_idx
+    cores = split_work_to_cores(grid, units, row_wise=True).all_cores
+    specs = [("input", x4.tile_bytes, wt_in if single else 2), ("index", idx4.tile_bytes, 1), ("output", out4.tile_bytes, 1)]
+    factory = "SingleRowSingleCore" if single else "SingleRowMultiCore"
+    return ProgramModel(f"GatherDeviceOperation::{factory}", _GATHER_SRC + "device/gather_program_factory.cpp", cores,
+                        _dfbs(specs, cores), [f"{ht:,} tile rows, Wt {wt_in} -> {wt_idx} on {cores.num_cores} cores"])
+
+
+def gather_steps(ctx: CBContext) -> list[ProgramModel]:
+    """The device programs of ``ttnn.gather(input, dim, index, memory_config)`` (gather.cpp, ttnn 0.81.1).
+
+    The index: transposed (dim to the last, its memory config) when dim is not last, the 4D view, its tile
+    padding filled.  The input: the same transpose, for rank > 4 a slice of the dims the 4D fold merges to the
+    index's extents, the 4D view, a slice to the index's padded leading dims (its memory config; none when
+    the shape stays), its tile padding filled.  Then the codegen program (:func:`gather_codegen_program`: a
+    bfloat16 input, TILE operands, an interleaved result, a UINT16 index only for an axis of at most 65,536) or
+    the native one (:func:`gather_native_program`); the view back and the transpose back into the index's
+    memory config.
+
+    Raises:
+        CBModelError: row-major or sharded operands, a sharded result (not modeled).
+        DeviceRejection: dim out of range; an index of another rank; a rank-1 gather (ttnn 0.81.1 fails it).
+    """
+    x, idx, out = operand(ctx, 0), operand(ctx, 1), result(ctx)
+    if x.rank != idx.rank:
+        raise DeviceRejection(f"Input and index tensor must have the same number of dimensions. Got input dim: "
+                              f"{x.rank} and index dim: {idx.rank} (gather.cpp TT_FATAL)")
+    if x.rank == 0 or idx.rank == 0:
+        return []
+    dim = int_attr(ctx.op, "dim")
+    if not -x.rank <= dim < x.rank:
+        raise DeviceRejection(f"gather: dim {dim} is out of range for tensor rank {x.rank} (TT_FATAL)")
+    axis = dim + x.rank if dim < 0 else dim
+    if x.rank == 1:
+        # measured (campaign instances g1/ttnn.gather/6, 35, ...): every rank-1 gather fails
+        raise DeviceRejection("gather of a rank-1 tensor: post_gather_transform_tensor squeezes the 4D result to rank 1, "
+                              "which tt-metal refuses (shape.cpp TT_FATAL \"Can't convert shape rank\"; an index of "
+                              "shape [1] fails earlier, ShapeBase[] index out of range)")
+    if not (x.tiled and idx.tiled) or any(t.sharded for t in (x, idx, out)):
+        raise CBModelError("gather of row-major or sharded tensors is not modeled")
+    grid, arch = ctx.grid, ctx.arch
+    last = axis == x.rank - 1
+    steps: list[ProgramModel] = []
+
+    def moved(t: Tensor) -> Tensor:
+        s = list(t.shape)
+        s[axis], s[-1] = s[-1], s[axis]
+        return t.with_(shape=tuple(s))
+
+    def to4(t: Tensor) -> Tensor:
+        s = t.shape
+        return t.with_(shape=(1,) * (4 - len(s)) + s if len(s) <= 4 else (prod(s[:-3]),) + s[-3:])
+
+    it = idx
+    if not last:
+        steps += DM.transpose_steps(idx, axis, x.rank - 1, moved(idx), grid, arch)
+        it = moved(idx)
+    idx4 = to4(it)
+    steps += DM.fill_pad_program(idx4, grid, arch)
+    xt = x
+    if not last:
+        steps += DM.transpose_steps(x, axis, x.rank - 1, moved(x), grid, arch)
+        xt = moved(x)
+    if x.rank > 4:
+        ends = tuple(min(a, b) if i < x.rank - 3 else a for i, (a, b) in enumerate(zip(xt.shape, it.shape)))
+        if ends != xt.shape:
+            steps += DM._slice_steps(xt, [(0, e, 1, e) for e in ends], xt.with_(shape=ends), ctx)
+            xt = xt.with_(shape=ends)
+    x4 = to4(xt)
+    ends = idx4.padded[:3] + (x4.shape[-1],)
+    if ends != x4.shape:
+        steps.append(DM.slice_tile_program(x4, ends, grid))
+        x4 = x4.with_(shape=ends)
+    steps += DM.fill_pad_program(x4, grid, arch)
+    out4 = idx4.with_(dtype=x.dtype, mem=out.mem)
+    codegen = (x4.dtype.name == "bf16" and not (idx4.dtype.name == "u16" and x.shape[axis] > GATHER_UINT16_MAX_AXIS))
+    steps.append(gather_codegen_program(x4, idx4, out4, grid, ctx.max_l1_space) if codegen
+                 else gather_native_program(x4, idx4, out4, grid))
+    if not last:
+        res = out4.with_(shape=it.shape)
+        steps += DM.transpose_steps(res, axis, x.rank - 1, res.with_(shape=idx.shape, mem=idx.mem), grid, arch)
+    return steps
+
+
+@register_cb("ttnn.gather")
+def gather_cb(ctx: CBContext) -> list[ProgramModel]:
+    """CB model of ``ttnn.gather``: :func:`gather_steps`."""
+    return gather_steps(ctx)
+
+
+register_check("ttnn.gather", "mock", "tests/test_ops_dialect_rest.py against measurements/dialect/results_rest.jsonl",
+               ("GatherDeviceOperation", "GatherCodegenDeviceOperation"))
