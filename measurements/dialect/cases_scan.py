@@ -48,6 +48,10 @@ SORT_CASES = [
     _sort(15, (64, 4096), layout="row_major"),      # row-major Wt 128: cross-core
     _sort(16, (7,)),                                # rank 1
     _sort(17, (5, 1)),                              # sort dim of 1: clone + zeros_like
+    _sort(18, (32, 8192), layout="row_major"),      # row-major Wt 256: SingleRowMultiCore's row-major DFBs
+    _sort(19, (32, 2048), "u16", "row_major"),      # row-major UINT16 above Wt 32: SingleRowMultiCore
+    _sort(20, (2, 32, 1024), "u16", "row_major"),   # row-major UINT16 Wt 32: single core, the UINT16 row stages
+    _sort(21, (64, 100), "f32", "row_major", dim=0),  # row-major, another dim
 ]
 
 SCAN_CASES = [

@@ -248,7 +248,7 @@ def sort_multi_core_program(x4: Tensor, index: DataType, grid: tuple[int, int]) 
     ``input_tensor_transposed``, ``index_tensor_transposed``, ``input_tensor_output``,
     ``index_tensor_output`` 2 tiles each; row-major: ``rm_coord_value_row`` / ``rm_coord_index_row`` (one
     32-element row) and ``rm_worker_*`` (32 rows of a tile pair); UINT16: two 1-tile staging DFBs.  Measured
-    (TILE, bf16 / f32 / UINT16): measurements/dialect/results_scan.jsonl; the row-major DFBs are from source.
+    (TILE and row-major, bf16 / f32 / UINT16): measurements/dialect/results_scan.jsonl.
     """
     ht, wt, value, idx = _sort_geometry(x4, index)
     pairs = wt // 2
