@@ -1,16 +1,22 @@
 """conv2d run as a matmul (1x1, stride 1), conv2d's reader-indices refusal, width-sharded conv cores,
-conv3d's blocking checks.
+conv3d's blocking checks, conv_transpose2d's conv program.
 
 Every expected figure is a measurement on the mock P150 with ttnn 0.81.1 (tt-metal d80d9482) by the
 op-level campaign (benchmarks/opdiff.py; the instance named in each test is the record of
 measurements/opdiff/results.jsonl.gz with that id): the per-program DFB byte lists and core ranges, the
-returned tensor, tt-metal's refusal message.  No test needs ttnn.
+returned tensor, tt-metal's refusal message; conv_transpose2d's 24 random instances by
+measurements/conv_transpose2d/probe.py (rerun: ``flock /tmp/ttnn-mock.lock .venv-ttnn/bin/python
+measurements/conv_transpose2d/probe.py``).  No test needs ttnn.
 """
 
 from __future__ import annotations
 
+import json
+from collections import Counter
+
 import pytest
 
+from measurements.conv_transpose2d.probe import CASES as CT_CASES
 from ttanalyze.arch import MOCK_P150_TTNN_0_81_1 as MOCK
 from ttanalyze.ir.emit import TensorDesc, module_text, single_op_func
 from ttanalyze.ops import conv as C
@@ -18,7 +24,7 @@ from ttanalyze.ops import spec_model
 from ttanalyze.ops.cb import DeviceRejection
 from ttanalyze.programs import context_for, program_of
 
-from .conftest import BH_SYSTEM_DESC, analyze_text
+from .conftest import BH_SYSTEM_DESC, ROOT, analyze_text
 
 FREE = MOCK.l1_size - MOCK.l1_unreserved_base - MOCK.l1_small_size
 
@@ -121,3 +127,52 @@ def test_conv3d_blocking_checks():
         C.conv3d_program(replace(p, blocks=(1, 1, 1, 32, 64)), MOCK)
     with pytest.raises(DeviceRejection, match=r"C_in_block \(24\) must be a multiple of 16"):
         C.conv3d_program(replace(p, blocks=(1, 1, 1, 32, 24)), MOCK)
+
+
+# ---------------------------------------------------------------------------
+# conv_transpose2d (measurements/conv_transpose2d: probe.py drew and replayed the cases)
+# ---------------------------------------------------------------------------
+
+CT_RESULTS = {r["id"]: r for r in map(json.loads, (ROOT / "measurements" / "conv_transpose2d" / "results.jsonl")
+                                      .read_text().splitlines())}
+_DEVICE = ('%dev = "ttnn.get_device"() <{mesh_offset = #ttnn<mesh_offset 0x0>, mesh_shape = #ttnn<mesh_shape 1x1>}> '
+           ': () -> !ttnn.device')
+
+
+def _ct_module(case) -> str:
+    """The case as a one-op module: operands, then the device (as tt-mlir orders them)."""
+    ins = [TensorDesc(tuple(s), d, lay, buf, None if buf == "system_memory" else "interleaved")
+           for s, d, lay, buf in case.operands]
+    (s, d, lay, buf), = case.results
+    out = TensorDesc(tuple(s), d, lay, buf, "interleaved")
+    args = ", ".join(f"%arg{i}: {t.type_text()}" for i, t in enumerate(ins))
+    types = ", ".join([t.type_text() for t in ins] + ["!ttnn.device"])
+    operands = ", ".join([f"%arg{i}" for i in range(len(ins))] + ["%dev"])
+    return (f"{BH_SYSTEM_DESC}\nmodule attributes {{ttcore.system_desc = #system_desc}} {{\n"
+            f"  func.func @main({args}) -> ({out.type_text()}) {{\n    {_DEVICE}\n"
+            f'    %r = "{case.op}"({operands}) <{{{case.attrs}}}> : ({types}) -> ({out.type_text()})\n'
+            f"    return %r : {out.type_text()}\n  }}\n}}\n")
+
+
+def _cores(ranges) -> frozenset:
+    return frozenset((x, y) for x0, y0, x1, y1 in ranges for x in range(x0, x1 + 1) for y in range(y0, y1 + 1))
+
+
+@pytest.mark.parametrize("case", CT_CASES, ids=[c.id for c in CT_CASES])
+def test_conv_transpose2d_conv_program_and_output_match_the_mock(case):
+    # The conv2d micro-op over the stride-dilated, padded input: every static CB of the device's conv program
+    # (Conv2dShardedProgramFactory) on the same cores, and the returned tensor.
+    measured = CT_RESULTS[case.id]
+    a = analyze_text(_ct_module(case))
+    op = next(o for o in a.program.ops if o.name == case.op)
+    v = program_of(a, op, MOCK, free_l1=FREE)
+    assert v.status == "modeled", v.reason
+    assert not measured["error"]
+    model = Counter((cb.bytes, _cores([(r.start.x, r.start.y, r.end.x, r.end.y) for r in cb.cores.ranges]))
+                    for p in v.stages for cb in p.static_cbs)
+    conv = [c for c in measured["cbs"] if "Conv2d" in c["factory"] and not c["borrowed"] and c["kind"] != "scratchpad"]
+    assert model == Counter((c["size"], _cores(c["core_ranges"])) for c in conv)
+    spec = spec_model("ttnn.conv_transpose2d")(context_for(a, op, MOCK, free_l1=FREE))[0]
+    (want,) = measured["outputs"]
+    assert [list(spec.shape), list(spec.padded_shape), spec.layout, spec.buffer_type, spec.memory_layout] == [
+        want["shape"], want["padded_shape"], want["layout"], want["buffer_type"], want["memory_layout"]]

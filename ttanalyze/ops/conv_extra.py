@@ -18,7 +18,9 @@ equals that conv2d's), a 1x1 stride-1 conv1d the tilize + linear of :mod:`.conv_
 stride equals its kernel folds its input into a matmul (``ttnn::fold``, not modeled: out of scope).
 ``max_pool2d_with_indices`` is the max pool with ``return_indices`` (halo and pool programs, values and
 uint16 indices: :func:`ttanalyze.ops.conv.pool_programs`, measured by the op-level campaign);
-conv_transpose2d and global_avg_pool2d are not modeled (TTA011).  ttnn 0.81.1 runs
+``conv_transpose2d`` runs the conv2d micro-op over its stride-dilated, padded input
+(:func:`conv_transpose2d_params`; measured: measurements/conv_transpose2d/results.jsonl).
+global_avg_pool2d is not modeled (TTA011).  ttnn 0.81.1 runs
 ``global_avg_pool2d`` as a reshape to
 ``[N, 1, H*W, C]`` and an H reduction (``pool_sum``), but the reshape takes a tiled-reshape, an
 untilize/tilize or a view path and the reduce one of several configurations depending on the shape
@@ -30,7 +32,7 @@ from __future__ import annotations
 
 from ..ir.model import Op
 from .cb import CBContext, CBModelError, NoDeviceProgram, ProgramModel
-from .conv import conv_output_spec, conv_params, conv_programs, pool2d
+from .conv import conv_output_spec, conv_params, conv_program, conv_programs, pool2d
 from .conv_matmul import mm_conv_output, mm_conv_programs
 from .registry import (ShapeError, int_attr, int_list, register, register_cb, register_check, register_passive,
                        register_spec, tensor_shape)
@@ -122,6 +124,72 @@ def conv_transpose2d(op: Op):
     flat, full = (1, 1, n * out[0] * out[1], cout), (n, out[0], out[1], cout)
     declared = op.results[0].type.shape if op.results and op.results[0].is_tensor else None
     return [full if declared is not None and tuple(declared) == full else flat]
+
+
+def conv_transpose2d_params(ctx: CBContext):
+    """The :class:`~ttanalyze.ops.conv.Conv2dParams` of the conv2d micro-op a ``ttnn.conv_transpose2d`` runs.
+
+    ``conv_transpose2d_L1`` (tt-metal ``ttnn/cpp/ttnn/operations/conv/conv_transpose2d/conv_transpose2d.cpp``,
+    newest stored version, store id 52273216143) has the halo op write the input with ``stride - 1`` zeros
+    between rows and columns and ``dilation * (K - 1) - padding`` of padding around (``is_transpose``), then runs
+    the conv2d micro-op with stride 1 and no padding over that ``full_input = output + dilation * (K - 1)``
+    image ("For transposed conv2d, the conv2d micro-op always uses stride=1x1 and padding=0. We must pass these
+    values to auto-shard").  Measured on the mock P150 (measurements/conv_transpose2d/results.jsonl, 24 random
+    instances): every conv program's CBs equal this conv2d's.
+
+    Raises:
+        CBModelError: four padding values, or see :func:`~ttanalyze.ops.conv.conv_params`; its shape rule fails.
+    """
+    op = ctx.op
+    try:
+        conv_transpose2d(op)
+    except ShapeError as exc:
+        raise CBModelError(f"its shape rule fails: {exc}") from None
+    k, s, pad = int_list(op, "kernel_size"), int_list(op, "stride"), int_list(op, "padding")
+    if len(pad) != 2:
+        raise CBModelError(f"{op.name} with {len(pad)} padding values is not modeled")
+    op_pad, d = int_list(op, "output_padding"), int_list(op, "dilation")
+    hw = (int_attr(op, "input_height"), int_attr(op, "input_width"))
+    out = [(hw[i] - 1) * s[i] - 2 * pad[i] + d[i] * (k[i] - 1) + op_pad[i] + 1 for i in range(2)]
+    full = [out[i] + d[i] * (k[i] - 1) for i in range(2)]
+    return conv_params(ctx, batch=int_attr(op, "batch_size"), in_h=full[0], in_w=full[1], kernel=(k[0], k[1]),
+                       stride=(1, 1), padding=(0, 0, 0, 0), dilation=(d[0], d[1]))
+
+
+@register_cb("ttnn.conv_transpose2d")
+def conv_transpose2d_cb(ctx: CBContext) -> list[ProgramModel]:
+    """The conv program of ``ttnn.conv_transpose2d`` (:func:`conv_transpose2d_params`); a 1x1 stride-1
+    transposed conv runs the tilize + linear of :mod:`.conv_matmul`.
+
+    The halo program before it (the transposed halo, which inserts the stride's zeros) and the input's
+    sharding are not listed (their static CBs, config rows and tile-sized untilize buffers, are not modeled
+    for the transposed window).
+
+    Raises:
+        CBModelError: see :func:`conv_transpose2d_params`; a conv that needs DRAM slicing (not measured).
+    """
+    p = conv_transpose2d_params(ctx)
+    if p.mm_conv:
+        return mm_conv_programs(ctx, p)
+    prog = conv_program(p, ctx.arch, ctx.max_l1_space)
+    if prog.params["conv"]["slices"] > 1:
+        raise CBModelError(f"{ctx.op.name} that needs DRAM slicing is not modeled")
+    prog.notes.append("the transposed halo program before it (stride zeros, padding) is not listed")
+    return [prog]
+
+
+@register_spec("ttnn.conv_transpose2d")
+def conv_transpose2d_spec(ctx: CBContext) -> list[TensorSpec]:
+    """What ``ttnn.conv_transpose2d`` returns: its conv2d micro-op's output ``[1, 1, N * H_out * W_out, C_out]``
+    (TILE, DRAM interleaved for a DRAM input: measured)."""
+    p = conv_transpose2d_params(ctx)
+    if p.mm_conv:
+        return [mm_conv_output(ctx, p)]
+    return [conv_output_spec(p, ctx.arch, ctx.max_l1_space)]
+
+
+register_check("ttnn.conv_transpose2d", "mock",
+               "tests/test_cb_conv_matmul.py (measurements/conv_transpose2d/results.jsonl)", ("Conv2dDeviceOperation",))
 
 
 @register("ttnn.max_pool2d_with_indices", "pool",
