@@ -5,7 +5,9 @@ generator per op with a CB model) is analyzed, replayed on the companion executo
 (ttnn 0.81.1 on the mock Blackhole P150, NO_DISPATCH graph capture, the way tt-mlir's
 runtime calls the op: :mod:`ttanalyze.executor.ttnn_worker`), and compared with the
 model (:mod:`ttanalyze.executor.cbcheck`, on the device's own parameters and the free L1
-it saw):
+it saw).  The model's verdict is the analyzer's: a modeled program whose CB region TTA010
+refuses (beyond ``l1_size``, or above the lowest L1 buffer the replay allocated) counts as
+a refusal (:func:`ttanalyze.executor.cbcheck.l1_refusal`):
 
 * ``peak``: per-core program-scope L1 (static CBs/DFBs plus kernel scratchpads on the
   busiest core, max over the op's programs) equal to the byte; or both refuse (tt-metal's
@@ -14,6 +16,8 @@ it saw):
 * ``l1`` (informational, not part of *exact*): the L1 buffers the op allocates for
   intermediates (freed before it returns), summed per bank, against the model's largest
   ``l1_buffers_per_core`` (which counts only those held while one program runs);
+* ``refusal_end`` (informational): when both refuse the CB region, tt-metal's "grow to X B"
+  equal to TTA010's;
 * ``spec``: each output's shape, padded shape, layout, dtype, buffer type, memory layout
   and shard shape against the model's output spec (the declared result type for ops
   without an output model).
@@ -25,7 +29,7 @@ the ids already there.  The device lock is taken per chunk, not for the whole ca
 
 Usage::
 
-    .venv/bin/python benchmarks/opdiff.py run --base 60 [--lock $TMPDIR/ttnn-mock.lock] [--real-kernels]
+    .venv/bin/python benchmarks/opdiff.py run --base 60 [--lock /tmp/ttnn-mock.lock] [--real-kernels]
     .venv/bin/python benchmarks/opdiff.py rescore   # the current model against the stored device results
     .venv/bin/python benchmarks/opdiff.py report    # rewrites the cb-sweep section of docs/accuracy.md
 """
@@ -36,7 +40,9 @@ import argparse
 import contextlib
 import fcntl
 import gzip
+import hashlib
 import json
+import re
 import sys
 import tempfile
 import time
@@ -49,8 +55,9 @@ from benchmarks.opdiff_instances import GENERATOR, generators, instance, instanc
 from ttanalyze.executor.protocol import DEVICE_LOCK  # noqa: E402
 
 RESULTS = ROOT / "measurements" / "opdiff" / "results.jsonl.gz"
-# Held while the results file is appended to or rewritten (``run`` and ``rescore`` may overlap).
-RESULTS_LOCK = Path(tempfile.gettempdir()) / "ttanalyze-opdiff-results.lock"
+# Held while the results file is appended to or rewritten (``run`` and ``rescore`` may overlap); one lock per
+# checkout, so that the campaigns of separate clones on one machine do not wait for each other.
+RESULTS_LOCK = Path(tempfile.gettempdir()) / f"ttanalyze-opdiff-results-{hashlib.sha1(str(ROOT).encode()).hexdigest()[:12]}.lock"
 SPEC_KEYS = ("shape", "padded_shape", "layout", "dtype", "buffer_type", "memory_layout", "shard_shape")
 
 
@@ -165,6 +172,8 @@ def compare(p: dict, dev) -> dict:
          "cbs": [[c.bytes, _ranges(c.cores), k] for k, s in enumerate(stages) for c in s.static_cbs],
          "l1_buffers": max((s.l1_buffers_per_core for s in stages), default=0),
          "factories": [s.factory for s in stages], "free_l1": cmp.free_l1}
+    if cmp.refusal:
+        m["refusal"] = cmp.refusal  # the analyzer refuses the modeled program (TTA010): scored as its refusal
     try:
         m["outputs"] = model_specs(a, op, arch, cmp.free_l1)
     except Exception as exc:  # noqa: BLE001
@@ -186,6 +195,11 @@ def compare(p: dict, dev) -> dict:
         checks["spec"] = not diffs
         if diffs:
             checks["spec_diff"] = diffs
+    if cmp.refusal and not dev.ok:
+        # both refuse the CB region: tt-metal's "grow to X B" against TTA010's (informational)
+        got, want = (re.search(r"grow to (\d+) B", text) for text in (cmp.refusal, dev.error or ""))
+        if got and want:
+            checks["refusal_end"] = got.group(1) == want.group(1)
     rec["checks"] = checks
     rec["exact"] = bool(checks["peak"] and checks["cbs"] is not False)
     return rec

@@ -12,7 +12,7 @@ each replay and the fields that differ) and prints a summary.
 
 Usage::
 
-    .venv/bin/python benchmarks/opdiff_stub_check.py --n 60 --lock $TMPDIR/ttnn-mock.lock
+    .venv/bin/python benchmarks/opdiff_stub_check.py --n 60 --lock /tmp/ttnn-mock.lock
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ compared exactly as a campaign instance (:func:`benchmarks.opdiff.compare`); rec
 
 Usage (from the repository root; holds the device lock while it runs)::
 
-    PYTHONPATH=$PWD .venv/bin/python measurements/normred/probe.py --lock $TMPDIR/ttnn-mock.lock
+    PYTHONPATH=$PWD .venv/bin/python measurements/normred/probe.py --lock /tmp/ttnn-mock.lock
     PYTHONPATH=$PWD .venv/bin/python measurements/normred/probe.py --rescore   # model only, no device
 """
 

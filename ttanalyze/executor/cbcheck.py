@@ -102,6 +102,8 @@ class CBComparison:
         arch: the arch the prediction is for.
         scope: which programs' CBs were compared (``all programs`` or the peak program).
         verdict: the model's :class:`~ttanalyze.programs.OpProgram`.
+        refusal: TTA010's refusal of the modeled program (:func:`l1_refusal`), scored as the model's
+            refusal in ``outcome``; None when it fits.
     """
 
     outcome: str
@@ -117,6 +119,7 @@ class CBComparison:
     arch: Arch
     verdict: OpProgram = field(repr=False)
     scope: str = "all programs"
+    refusal: str | None = None
 
     @property
     def match(self) -> bool:
@@ -161,16 +164,52 @@ def predict(analysis: "Analysis", op: "Op", dev: "DeviceResult", arch: Arch = MO
     """The model's verdict for ``op`` on ``arch`` with the free L1 the replay saw, and that free L1."""
     free = arch.usable_l1 - (dev.l1_allocated_per_bank or 0)
     outputs = context_for(analysis, op, arch=arch, free_l1=0).output_l1_per_core
-    free_l1 = max(free - outputs, 0)
+    # An output beyond the free L1 cannot be allocated (the analyzer's TTA004; a NO_DISPATCH capture only
+    # traces the allocation): like the allocator replay of `check`, it leaves the free L1 as it was.
+    free_l1 = free - outputs if outputs <= free else free
     return program_of(analysis, op, arch=arch, free_l1=free_l1), free_l1
+
+
+def l1_refusal(verdict: OpProgram, arch: Arch, l1_allocated_per_bank: int | None) -> str | None:
+    """The analyzer's refusal of a modeled op's CB region on the replay's device, as TTA010 words it, or None.
+
+    The condition is TTA010's (:meth:`ttanalyze.ops.cb.ProgramModel.l1_refusal`, the first refused program
+    in order; a program whose model doubts its refusal, ``params["refusal_unsure"]``, is a warning there and
+    no refusal here).  The lowest allocated L1 address is the replay's: the operands allocated before the
+    op, packed top-down from ``l1_size - l1_small_size`` (``l1_allocated_per_bank``), or ``l1_size`` with
+    none; a NO_DISPATCH capture traces the op's own output and intermediate buffers without placing them.
+    """
+    if verdict.status != "modeled":
+        return None
+    held = l1_allocated_per_bank or 0
+    lowest = arch.l1_size - arch.l1_small_size - held if held else arch.l1_size
+    for program in verdict.stages:
+        refusal = program.l1_refusal(arch, lowest)
+        if refusal is None:
+            continue
+        if program.params.get("refusal_unsure"):
+            return None
+        if refusal.check == "max_l1_size":
+            r = refusal.core_range
+            return (f"TTA010: circular buffers of {program.factory} on core range [({r.start.x},{r.start.y})-"
+                    f"({r.end.x},{r.end.y})] grow to {refusal.end} B, beyond the max L1 size of {arch.l1_size} B")
+        return (f"TTA010: circular buffers of {program.factory} clash with L1 buffers: the CB region ends at "
+                f"{refusal.end} B, the lowest L1 buffer starts at {lowest} B")
+    return None
 
 
 def compare_cbs(analysis: "Analysis", op: "Op", dev: "DeviceResult", arch: Arch = MOCK_P150_TTNN_0_81_1
                 ) -> CBComparison:
-    """Model ``op`` for ``arch`` (the device that ran it) and compare its CBs with the replay's ``dev``."""
+    """Model ``op`` for ``arch`` (the device that ran it) and compare its CBs with the replay's ``dev``.
+
+    The outcome scores the analyzer's verdict: a modeled program that TTA010 refuses (:func:`l1_refusal`)
+    counts as a refusal (``both_refused`` when tt-metal refused too, ``model_refused`` when it ran it); the
+    per-core peaks and CB lists are compared for the instances both run."""
     verdict, free_l1 = predict(analysis, op, dev, arch)
     mpeak = model_peak(verdict)
-    kind = outcome(dev.ok, dev.unsupported, dev.crashed, dev.cb_per_core_peak, verdict.status, mpeak)
+    refusal = l1_refusal(verdict, arch, dev.l1_allocated_per_bank)
+    kind = outcome(dev.ok, dev.unsupported, dev.crashed, dev.cb_per_core_peak,
+                   "rejected" if refusal else verdict.status, mpeak)
     model_progs = [[(cb.bytes, cb.cores) for cb in p.static_cbs] for p in verdict.stages]
     by_program: dict[int, list] = {}
     for c in dev.cbs:
@@ -182,7 +221,7 @@ def compare_cbs(analysis: "Analysis", op: "Op", dev: "DeviceResult", arch: Arch 
     scope = "all programs"
     model_cbs = [cb for prog in model_progs for cb in prog]
     device_cbs = [cb for prog in device_progs for cb in prog]
-    if dev.ok and verdict.status in ("modeled", "not_device"):
+    if dev.ok and verdict.status in ("modeled", "not_device") and refusal is None:
         if len(model_progs) != len(device_progs) and model_progs and device_progs:
             # the model covers fewer (or more) of the op's programs: compare the programs holding the peak
             peaks = [_peak(by_program[k]) for k in sorted(by_program)]
@@ -192,7 +231,7 @@ def compare_cbs(analysis: "Analysis", op: "Op", dev: "DeviceResult", arch: Arch 
                      f"{len(device_progs)} programs)")
         equal = _multiset(model_cbs) == _multiset(device_cbs)
     return CBComparison(kind, verdict.status, verdict.reason, mpeak, dev.cb_per_core_peak, model_cbs, device_cbs,
-                        scratch, equal, free_l1, arch, verdict, scope)
+                        scratch, equal, free_l1, arch, verdict, scope, refusal)
 
 
 def _multiset(cbs: list[tuple[int, CoreRangeSet]]) -> Counter:

@@ -119,6 +119,10 @@ class ProgramModel:
         device_buffers: device buffers the factory itself allocates besides
             CBs (:class:`DeviceBuffer`), e.g. reshape's DRAM page-mapping tensor;
             the allocator replay (:func:`ttanalyze.memory.replay`) places them.
+        scratchpads: the kernel scratchpads one by one (bytes, in allocation
+            order) where the model knows them; their sum is
+            ``extra_l1_per_core``.  Each starts at an aligned address, which
+            moves the region end tt-metal reports (:meth:`cb_regions`).
     """
 
     factory: str
@@ -132,6 +136,7 @@ class ProgramModel:
     outputs: tuple = ()
     params: dict = field(default_factory=dict)
     device_buffers: tuple = ()
+    scratchpads: tuple[int, ...] = ()
     _busiest: tuple | None = field(default=None, init=False, repr=False, compare=False)
     _regions: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
@@ -194,9 +199,12 @@ class ProgramModel:
         end among the allocators its ranges touch, rounded up to ``alignment``,
         then all of them end after it (tt-metal ``impl/program/program.cpp``
         ``add_circular_buffer_``, ``impl/dataflow_buffer/dataflow_buffer.cpp``
-        ``allocate_dataflow_buffers``); kernel scratchpads (``extra_l1_per_core``)
-        follow the buffers on the program's cores (``allocate_scratchpads`` runs
-        before ``validate_dataflow_buffer_region``).  Dataflow buffers start at 64-B aligned
+        ``allocate_dataflow_buffers``); kernel scratchpads (``scratchpads`` one by
+        one, else ``extra_l1_per_core`` as one) follow the buffers on the
+        program's cores, each at an aligned address (``allocate_scratchpads`` runs
+        before ``validate_dataflow_buffer_region``; measured: repeat's two
+        ``128 + row``-B scratchpads of an odd row grow the region by the first
+        one's alignment padding, 52 B in ``g1/ttnn.repeat/11``).  Dataflow buffers start at 64-B aligned
         addresses on Blackhole (measured through the real runtime, tt-metal
         614f605f: argmax/topk refusals reproduce to the byte).
         """
@@ -209,7 +217,8 @@ class ProgramModel:
         allocators: list[list] = []  # [core range, end], end relative to base
         buffers = list(self.static_cbs)
         if self.extra_l1_per_core:  # kernel scratchpads, allocated after the DFBs (allocate_scratchpads)
-            buffers.append(CB(-1, "scratchpads", self.extra_l1_per_core, 1, self.cores))
+            sizes = self.scratchpads if sum(self.scratchpads) == self.extra_l1_per_core else (self.extra_l1_per_core,)
+            buffers += [CB(-1, "scratchpad", size, 1, self.cores) for size in sizes]
         for cb in buffers:
             touched = []
             for r in cb.cores.ranges:
@@ -219,6 +228,8 @@ class ProgramModel:
                     allocators.append(found)
                 touched.append(found)
             touched += [a for a in allocators if a not in touched and any(_overlap(a[0], r) for r in cb.cores.ranges)]
+            if not touched:  # a buffer on no core (e.g. an empty cliff group) takes no L1
+                continue
             address = max(a[1] for a in touched)
             address = -(-(base + address) // alignment) * alignment - base if alignment > 1 else address
             for a in touched:
@@ -235,6 +246,44 @@ class ProgramModel:
         B" (seed 001, core (7,6)).
         """
         return next(((r, end) for r, end in self.cb_regions(base, alignment) if end > limit), None)
+
+    def l1_refusal(self, arch: Arch, lowest_l1_buffer: int) -> L1Refusal | None:
+        """tt-metal's two checks of this program's CB region at program creation, or None when it passes.
+
+        ``validate_dataflow_buffer_region`` / ``validate_circular_buffer_region``
+        (tt-metal ``impl/dataflow_buffer/dataflow_buffer.cpp``, ``impl/program/program.cpp`` @d80d9482):
+        first every CB allocator's region end against ``l1_size`` (:meth:`first_overflow`, "Statically
+        allocated circular buffers on core range [...] grow to X B which is beyond max L1 size of Y B"),
+        then the region end of the busiest core (static CBs plus kernel scratchpads,
+        :meth:`region_busiest_core`) against ``lowest_l1_buffer``, the lowest allocated L1 address
+        (absolute, bytes; ``l1_size`` when no L1 buffer is allocated): "... clash with L1 buffers".
+        The one condition behind TTA010 and the op-level campaign's verdict
+        (:mod:`ttanalyze.executor.cbcheck`).
+        """
+        first = self.first_overflow(arch.l1_unreserved_base, arch.l1_size, arch.dram_alignment)
+        if first is not None:
+            return L1Refusal("max_l1_size", first[0], first[1])
+        core, cb_bytes = self.region_busiest_core()
+        end = arch.l1_unreserved_base + cb_bytes
+        if core is not None and end > lowest_l1_buffer:
+            return L1Refusal("clash", None, end)
+        return None
+
+
+@dataclass(frozen=True)
+class L1Refusal:
+    """Why tt-metal refuses a program's CB region (:meth:`ProgramModel.l1_refusal`).
+
+    Attributes:
+        check: ``max_l1_size`` (a CB allocator's region ends beyond ``l1_size``) or ``clash`` (the busiest
+            core's region ends above the lowest allocated L1 buffer).
+        core_range: the CB allocator tt-metal names (``max_l1_size``; None for ``clash``).
+        end: the region end tt-metal reports ("grow to X B"), absolute address in bytes.
+    """
+
+    check: str
+    core_range: CoreRange | None
+    end: int
 
 
 def _overlap(a: CoreRange, b: CoreRange) -> bool:

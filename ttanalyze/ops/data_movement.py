@@ -210,8 +210,11 @@ def _wider_split(grid: tuple[int, int], units: int, padded_units: int) -> CoreRa
 
 
 def _program(factory: str, source: str, cores: CoreRangeSet, dfbs: list[tuple[str, int, int]],
-             notes: list[str] | None = None, scratch: int = 0) -> ProgramModel:
+             notes: list[str] | None = None, scratch: int | tuple[int, ...] = 0) -> ProgramModel:
     """A Metal 2.0 ProgramModel whose DFBs (name, entry bytes, entries) and scratchpads all sit on ``cores``.
+
+    ``scratch``: the scratchpads' bytes per core, their total or one by one in allocation order (each starts at
+    an aligned address: :meth:`~ttanalyze.ops.cb.ProgramModel.cb_regions`).
 
     The factory hands its work split's ranges (``cores``, e.g. the column-first
     ``split_work_to_cores`` ranges ``{[0-0 - 8-9], [9-0 - 9-7]}``) to its work
@@ -223,7 +226,8 @@ def _program(factory: str, source: str, cores: CoreRangeSet, dfbs: list[tuple[st
     """
     nodes = merge(corerange_to_cores(cores))
     cbs = [CB(i, name, size, n, nodes) for i, (name, size, n) in enumerate(dfbs)]
-    return ProgramModel(factory, _TM + source, nodes, cbs, list(notes or []), scratch)
+    sizes = (scratch,) if isinstance(scratch, int) else tuple(scratch)
+    return ProgramModel(factory, _TM + source, nodes, cbs, list(notes or []), sum(sizes), scratchpads=sizes)
 
 
 # ---------------------------------------------------------------------------
@@ -442,7 +446,7 @@ def reshape_rm_program(x: Tensor, new: tuple[int, ...], out: Tensor, grid: tuple
             raise DeviceRejection(f"RM reshape dest staging does not fit in L1: need {need:,} B, have {free_l1:,} B "
                                   "(reshape_rm_program_factory.cpp TT_FATAL)")
         slots = max(1, min(8, (free_l1 - read * 2 * copies) // (slot * copies)))
-    scratch = (read * 2 + slot * slots) * copies
+    scratch = (read * 2, slot * slots) * copies  # per copy: source (src0) then destination (src1) scratch
     return _program(
         "ReshapeViewRMProgramFactory", _RESHAPE + "device/reshape_rm_program_factory.cpp", full_grid(grid), [],
         [f"rows {src} B -> {dst} B; source scratch 2 x {read} B, {slots} dest slot(s) of {slot} B"
@@ -1010,6 +1014,14 @@ def _pad_steps(x: Tensor, padding: list[tuple[int, int]], multicore: bool, out: 
         raise CBModelError("pad into a sharded config, or of a DRAM-sharded tensor, is not modeled")
     if x.dtype.is_block_float:
         raise CBModelError(f"{x.dtype} pad goes through typecast programs")
+    if x.sharded and not x.tiled and (x.mem.shard.shape[1] * x.element_bytes) % ctx.arch.l1_alignment:
+        # PadDeviceOperation::validate (pad_device_operation.cpp @d80d9482): a sharded input's page (a row-major
+        # shard row) must be its aligned page size (measured: g1/ttnn.pad/68, 180, 202, 231, 249 refused, every
+        # sharded row-major pad with 16-B rows ran)
+        row = x.mem.shard.shape[1] * x.element_bytes
+        raise DeviceRejection(f"ttnn.pad: input row-major shard width {x.mem.shard.shape[1]} gives page size {row} "
+                              f"bytes, which must be aligned to {ctx.arch.l1_alignment} bytes (TT_FATAL "
+                              "pad_device_operation.cpp)")
     rank = x.rank
     steps: list[ProgramModel] = []
     if rank > 4:
@@ -1043,13 +1055,25 @@ def _pad_steps(x: Tensor, padding: list[tuple[int, int]], multicore: bool, out: 
         out_pad = tuple(d + a + b for d, (a, b) in zip(shape4, pads4))
         if out_pad == shape4:
             return steps
-        return steps + [pad_rm_program(x4, out_pad, tuple(a for a, _ in pads4), multicore, ctx.arch, ctx.grid)]
+        # PadDeviceOperation::select_program_factory: a sharded row-major input takes the multi-core default
+        # factory whatever use_multicore says (measured: g1/ttnn.pad/113, use_multicore = false)
+        return steps + [pad_rm_program(x4, out_pad, tuple(a for a, _ in pads4), multicore or x.sharded, ctx.arch,
+                                       ctx.grid)]
     if any(a for a, _ in padding):
         raise DeviceRejection("ttnn.pad of a TILE tensor with front padding: tt-metal refuses it (pad.cpp invoke_tile "
                               "TT_FATAL 'on device tile padding does not support front padding')")
     steps += fill_pad_program(x, ctx.grid)
     req = tuple(d + b for d, (_, b) in zip(x.shape, padding))
     req_pad = tile_padded_shape(req)
+    if rank == 1 and req_pad[-1] > x.padded[-1]:
+        # pad.cpp invoke_tile: a rank-1 request is only a view of the filled input (experimental::view to the
+        # requested padded shape), which needs more than the input's buffer once the width grows past its tiles
+        # (measured: every such g1/ttnn.pad instance refused after the FillPad program ran)
+        why = (f"TT_FATAL tensor_spec.cpp 'Shard width {x.padded[-1]} must match physical width {req_pad[-1]} "
+               "for height sharded'" if x.sharded else
+               "TT_FATAL mesh_tensor_impl.hpp 'MeshBuffer must be large enough to hold the tensor'")
+        raise DeviceRejection(f"ttnn.pad of a rank-1 TILE tensor [{x.shape[0]}] to [{req[0]}]: tt-metal views the "
+                              f"filled {x.padded[-1]}-wide tile row as {req_pad[-1]} wide over the same buffer ({why})")
     if rank == 1 or (req[:-2] == x.shape[:-2] and req_pad[-2:] == x.padded[-2:]):
         return steps
     grow = to4([rp - xp for rp, xp in zip(req_pad, x.padded)], 0)
@@ -1315,10 +1339,19 @@ def _concat_steps(xs: list[Tensor], dim: int, out: Tensor, ctx: CBContext) -> li
     runs between two transposes of the last two dims; else ConcatProgramFactory.
 
     Raises:
+        DeviceRejection: sharded and interleaved inputs that reach ConcatDeviceOperation as they are (no
+            untilize round trip, not the last dim): "All tensors must be sharded or all must be interleaved"
+            (concat_device_operation.cpp:170 at d80d9482; measured: g1/ttnn.concat/97, 127).
         CBModelError: sharded tensors, a single input (to_memory_config), the
             chunked path for rows wider than L1.
     """
-    if any(t.sharded for t in xs) or out.sharded:
+    rank = xs[0].rank
+    sharded = [t.sharded for t in xs]
+    round_trip = xs[0].tiled and any(t.shape[dim] != t.padded[dim] or rank == 1 for t in xs)
+    if any(sharded) and not all(sharded) and not round_trip and dim != rank - 1:
+        raise DeviceRejection("concat: All tensors must be sharded or all must be interleaved (TT_FATAL "
+                              "concat_device_operation.cpp)")
+    if any(sharded) or out.sharded:
         raise CBModelError("concat of sharded tensors is not modeled")
     if len(xs) == 1:
         if xs[0].mem == out.mem:
@@ -1672,13 +1705,13 @@ def _repeat_steps(x: Tensor, reps: list[int], out: Tensor, ctx: CBContext) -> li
             k = next((m for a, m in ((16, 1), (8, 2), (4, 4), (2, 8)) if width % a == 0), 16)
             steps.append(_program("RepeatProgramFactoryLastDim", _REPEAT + "device/repeat_program_factory_last_dim.cpp",
                                   full_grid(ctx.grid), [], [f"rows of {width} B repeated x{reps[d]}"],
-                                  scratch=2 * (128 + k * width)))
+                                  scratch=(128 + k * width,) * 2))
             width *= reps[d]
         else:
             steps.append(_program("RepeatProgramFactoryHigherDim",
                                   _REPEAT + "device/repeat_program_factory_higher_dim.cpp", full_grid(ctx.grid), [],
                                   [f"row-major repeat of dim {d} x{reps[d]}, rows of {width} B"],
-                                  scratch=2 * (128 + width)))
+                                  scratch=(128 + width,) * 2))
     if x.tiled:
         rm = out.with_(layout="row_major")
         steps += _to_tile(rm, out, ctx)

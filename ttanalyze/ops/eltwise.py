@@ -178,11 +178,18 @@ def unary_cb(ctx: CBContext) -> ProgramModel:
             d80d9482, "Unary: UnaryOpType::SIGN does not support integer input dtype", measured in the opdiff
             campaign, g1/ttnn.sign/11).  The other integer unary ops the campaign draws (abs, neg, relu,
             logical_not, bitwise_not) run.
+            A rank-1 row-major sharded input: the row-major sharded path first checks its rank (TT_FATAL
+            eltwise/unary/common/unary_utils.cpp:30 at d80d9482, "Rank must be at least 2"; measured in the
+            campaign on abs, gelu, asin, log1p, ceil: every rank-1 row-major sharded unary refused, every
+            rank-1 TILE sharded or row-major interleaved one ran).
     """
     x = operand(ctx, 0)
     if ctx.op.name == "ttnn.sign" and x.dtype.name in _INT:
         raise DeviceRejection(f"sign of {x.dtype} fails validation (TT_FATAL: Unary: UnaryOpType::SIGN does not "
                               "support integer input dtype)")
+    if x.rank < 2 and x.sharded and not x.tiled:
+        raise DeviceRejection(f"{ctx.op.name} of a rank-{x.rank} row-major sharded tensor: TT_FATAL "
+                              "eltwise/unary/common/unary_utils.cpp 'Rank must be at least 2'")
     return unary_program(x, result(ctx), ctx.grid)
 
 

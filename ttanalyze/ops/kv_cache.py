@@ -115,8 +115,9 @@ def _validate(ctx: CBContext, cache, x, fill: bool) -> None:
     Raises:
         DeviceRejection: fill: a sharded input whose padded sequence is not a multiple of its shard height
             (line 87), a batch index (the op's ``batch_offset``) not below the cache's batch (line 94);
-            update: a cache batch above the input's padded height (line 134), a non-zero batch offset with a
-            cache batch of 32 or more (line 150).
+            update: a sharded input whose rows (``physical_volume / padded[-1]``) are not a multiple of its
+            shard height (line 123; measured: g1/ttnn.update_cache/39, 59), a cache batch above the input's
+            padded height (line 134), a non-zero batch offset with a cache batch of 32 or more (line 150).
     """
     offset = int_attr(ctx.op, "batch_offset", 0)
     if fill:
@@ -127,6 +128,9 @@ def _validate(ctx: CBContext, cache, x, fill: bool) -> None:
             raise DeviceRejection(f"fill_cache: Batch index ({offset}) must be less than cache tensor batch size "
                                   f"({cache.padded[0]}) (TT_FATAL, {_VALIDATE_SRC}:94)")
         return
+    if x.sharded and (x.physical_volume // x.padded[-1]) % x.shard.shape[0]:
+        raise DeviceRejection(f"update_cache: the input's {x.physical_volume // x.padded[-1]} rows are not a multiple "
+                              f"of its shard height {x.shard.shape[0]} (TT_FATAL, {_VALIDATE_SRC}:123)")
     if cache.padded[0] > x.padded[-2]:
         raise DeviceRejection(f"update_cache: Cache tensor batch size ({cache.padded[0]}) must be <= input tensor "
                               f"height ({x.padded[-2]}) (TT_FATAL, {_VALIDATE_SRC}:134)")
@@ -180,13 +184,21 @@ def update_cache_program(ctx: CBContext) -> ProgramModel:
     intermediate tiles each (ttnn's default compute config has no fp32 accumulation: measured),
     c_16 ``B * Wt`` cache tiles; ``input.padded[1] * B / 32`` batched heads split row-major over the
     grid.  Measured: measurements/dialect/results.jsonl.
+
+    An f32 cache and input (the only f32 pairs measured) run with Float32 intermediates: c_24/c_25 of
+    ``2 * granularity * Wt`` Float32 tiles, while c_1 (interleaved input) and c_26 take ``Wt * 4,096`` B each
+    (``2 * Wt`` 2,048-B pages), whatever the granularity: measured on 12 campaign instances
+    (g1/ttnn.update_cache/3, 5, 25, 37, 38, 40, 43, 48, 50, 51, 52, 61; Wt 1-8, granularity 1 and 2,
+    interleaved and height-sharded inputs), not derived: the stored factory sources (00555207 and the
+    descriptor version) size c_1 and c_26 in the input's and the intermediate format.
     """
     cache, x = operand(ctx, 0), operand(ctx, 1)
     _validate(ctx, cache, x, fill=False)
     wt = cache.padded[-1] // TILE
     gran = min(2, cache.padded[0])
     b = x.padded[-2]
-    interm = 2048  # Float16_b tile
+    fp32 = cache.dtype.name == "f32" and x.dtype.name == "f32"
+    interm = 4096 if fp32 else 2048  # Float32 / Float16_b tile
     if x.sharded:
         cores = x.shard.grid
         in_cb = CB(1, "src1", x.tile_bytes, x.shard.shape[0] * x.shard.shape[1] // (TILE * TILE), cores, True)
@@ -194,11 +206,14 @@ def update_cache_program(ctx: CBContext) -> ProgramModel:
     else:
         split = split_work_to_cores(ctx.grid, x.padded[1] * b // TILE, row_wise=True)
         cores = split.all_cores
-        in_cb = CB(1, "src1", x.tile_bytes, 2 * wt, cores)
+        in_cb = CB(1, "src1", 2048, 2 * wt, cores) if fp32 else CB(1, "src1", x.tile_bytes, 2 * wt, cores)
         note = f"{split.num_cores} cores for {split.units} batched heads"
+    interm2 = CB(26, "interm2", 2048, 2 * wt, cores) if fp32 else CB(26, "interm2", interm, 2 * gran * wt, cores)
     cbs = [CB(0, "src0 cache", cache.tile_bytes, 2 * gran * wt, cores), in_cb,
-           CB(24, "interm0/1", interm, 2 * gran * wt, cores), CB(26, "interm2", interm, 2 * gran * wt, cores),
+           CB(24, "interm0/1", interm, 2 * gran * wt, cores), interm2,
            CB(16, "out", cache.tile_bytes, b * wt, cores)]
+    if fp32:
+        note += "; f32: Float32 intermediates, c_1 and c_26 of 2 x Wt 2,048-B pages (measured)"
     return ProgramModel("UpdateKVCacheOperation::UpdateCacheMultiCoreProgramFactory", _UPDATE_SRC, cores, cbs, [note],
                         inputs=(cache, x), outputs=(cache,))  # in place: the input's tiles written into the cache
 

@@ -273,6 +273,9 @@ def tilize_program(t: Tensor, out: Tensor, arch: Arch, free: int, routing_free: 
     the row split (wider than 32 tiles), else the default factory.
 
     Raises:
+        DeviceRejection: a sharded input without ``use_multicore`` (TilizeDeviceOperation::validate,
+            tilize_device_operation.cpp:243 at d80d9482: "Multicore must be enabled for sharded input";
+            measured: g1/ttnn.tilize/47, 159).
         CBModelError: configurations outside the model (sharded reroute through DRAM).
     """
     t = _squeeze_4d(t)
@@ -282,6 +285,9 @@ def tilize_program(t: Tensor, out: Tensor, arch: Arch, free: int, routing_free: 
     if t.mem.sharded and not enough:
         raise CBModelError("tilize of a wide sharded input is rerouted through DRAM (to_memory_config + tilize + "
                            "to_memory_config): three programs, not modeled")
+    if t.mem.sharded and not use_multicore:
+        raise DeviceRejection("tilize: Multicore must be enabled for sharded input (TT_FATAL "
+                              "tilize_device_operation.cpp)")
     if not use_multicore:
         return _tilize_single_core(t, out, arch)
     if t.mem.sharded:
@@ -822,11 +828,22 @@ def uwu_program(t: Tensor, out: Tensor, arch: Arch, free: int, routing_free: int
     """The program of ``ttnn::untilize_with_unpadding`` (untilize_with_unpadding.cpp, device op
     ``select_program_factory``): sharded input -> sharded factory; sharded output -> interleaved
     factory; single core without ``use_multicore``; block when a row of tiles does not fit the free L1
-    less the pending output or the 2D split beats the row split; else interleaved multi-core."""
+    less the pending output or the 2D split beats the row split; else interleaved multi-core.
+
+    Raises:
+        DeviceRejection: a block-sharded input, or a width-sharded one into an interleaved output, holding
+            more than one ``[H, W]`` matrix (validate_on_program_cache_miss: "Can only write unbatched output
+            interleaved"; measured: g1/ttnn.to_layout/256, block sharded [2, 1024, 31]).
+    """
     t, out = _squeeze_4d(t), _squeeze_4d(out)
     in_tile, out_tile = t.tile_bytes, out.tile_bytes
     row = t.width // TILE
     if t.mem.sharded:
+        batched = t.physical_volume // (t.padded[-2] * t.padded[-1]) != 1 if len(t.padded) >= 2 else False
+        if batched and (t.mem.memory_layout == "block_sharded"
+                        or (t.mem.memory_layout == "width_sharded" and not out.mem.sharded)):
+            raise DeviceRejection("untilize_with_unpadding: Can only write unbatched output interleaved (TT_FATAL "
+                                  "untilize_with_unpadding_device_operation.cpp)")
         return _uwu_sharded(t, out, arch)
     if out.mem.sharded:
         return _uwu_interleaved(t, out, arch)
@@ -1110,7 +1127,9 @@ def _reshard(t: Tensor, out: Tensor, arch: Arch) -> ProgramModel:
 def _copy(t: Tensor, out: Tensor, arch: Arch) -> ProgramModel:
     """CopyDeviceOperation between interleaved configs (copy/device/*).
 
-    TILE: DefaultTilized, tiles split over the grid column by column, an input DFB of 2 aligned pages.
+    TILE: DefaultTilized, tiles split over the grid column by column, an input DFB of 2 aligned pages, and
+    with a dtype change (``assign``) an output DFB of 2 aligned output pages after it (measured:
+    g1/ttnn.assign/11, 44, 52: f32 <-> bf16 between DRAM and L1).
     ROW_MAJOR: DefaultRowMajor, rows split over the grid column by column, a 2-page output DFB and a
     one-page input scratchpad (pages capped at 256 KiB).  (Its parallel variant needs a common page
     smaller than the row, i.e. a width-sharded side: never between two interleaved tensors.)
@@ -1124,6 +1143,8 @@ def _copy(t: Tensor, out: Tensor, arch: Arch) -> ProgramModel:
         split = split_work_to_cores(grid, tiles)
         p = _Prog("CopyDeviceOperation::DefaultTilized", f"{_COPY}/copy_default_tilized_program_factory.cpp")
         p.cb(0, "in", align_up(t.tile_bytes, in_align), 2, split.cores)
+        if t.dtype != out.dtype:
+            p.cb(16, "out", align_up(out.tile_bytes, out_align), 2, split.cores)
         return p.note(f"{tiles} tiles on {split.num_cores} cores").build()
     es = t.element_bytes
     rows = prod(t.shape[:-1])
@@ -1275,15 +1296,25 @@ def _plan(ctx: CBContext) -> Conversion:
             raise DeviceRejection("ttnn::tilize needs a row-major input with tile-aligned height and width (TT_FATAL)")
         return Conversion("tilize", t, tilize_output(t, declared.mem, declared.dtype, ctx.arch), multicore)
     if name == "ttnn.untilize":  # ttnn::untilize: codegen first, then untilize_with_unpadding for a padded input
-        if t.rank > 4 and t.shape != t.padded:
-            # build_ndiml_untilize (untilize/untilize.cpp): the rank > 4 input is squeezed to 4D, untilized to a
-            # logical-size row-major buffer, then reshaped back with the input's *tile-padded* shape; that view
-            # needs a padded-size buffer (measured: g1/ttnn.untilize/3-6, all four rank-5 padded inputs refused)
+        if t.rank > 4 and t.shape != t.padded and not t.mem.sharded:
+            # build_ndiml_untilize (untilize/untilize.cpp): the rank > 4 input is squeezed to 4D, untilized, then
+            # reshaped back with the input's *tile-padded* shape.  A padded interleaved input goes through
+            # untilize_with_unpadding, whose logical-size buffer cannot hold that view (measured: every rank-5
+            # padded interleaved input of g1/ttnn.untilize refused); a sharded one runs the native prim, whose
+            # output keeps the padded shape (untilize_device_operation.cpp compute_output_specs), and runs
+            # (g1/ttnn.untilize/68, 106, 193)
             raise DeviceRejection(
                 f"ttnn::untilize of a rank-{t.rank} padded tensor: the result is reshaped to the padded shape "
                 f"{list(t.padded)} over a buffer of the logical size (TT_FATAL buffer.cpp 'size % page_size == 0' "
                 "or 'MeshBuffer must be large enough to hold the tensor')")
-        return Conversion("untilize", t, untilize_output(t, declared.mem), multicore)
+        res = untilize_output(t, declared.mem)
+        if t.mem.sharded and not declared.mem.sharded:
+            # untilize.cpp sends only a padded *interleaved* input to untilize_with_unpadding: the native
+            # UntilizeDeviceOperation keeps the input's padded shape (compute_output_specs: fromPaddedShape with
+            # input_tensor.padded_shape()) in an interleaved output (measured: g1/ttnn.untilize/0, [2, 1, 2, 2]
+            # -> padded [2, 1, 32, 32]; 68, 79, 193); a sharded output comes back unpadded (76, 81, 106, 120, 186)
+            res = res.with_(padded=t.padded)
+        return Conversion("untilize", t, res, multicore)
     raise CBModelError(f"no layout-conversion model for {name}")
 
 

@@ -67,9 +67,10 @@ def cb_overflow(a: Analysis, r: Reporter) -> None:
             summed = arch.l1_size - arch.l1_small_size - held if held else arch.l1_size
             lowest, inexact = _lowest_l1(a, op.index, n, summed, arch.l1_unreserved_base + cb_bytes)
             end = arch.l1_unreserved_base + cb_bytes
-            first = program.first_overflow(arch.l1_unreserved_base, arch.l1_size, arch.dram_alignment)
-            if first is None and end <= lowest:
+            refusal = program.l1_refusal(arch, lowest)
+            if refusal is None:
                 continue
+            first = (refusal.core_range, refusal.end) if refusal.check == "max_l1_size" else None
             stage = f" (program {n + 1} of {len(prog.stages)})" if len(prog.stages) > 1 else ""
             # The model's own doubt (e.g. tt-metal's L1 estimate fits where the detailed count does not): a
             # warning, since an error means "tt-metal refuses this" and a false error is worse than none.
