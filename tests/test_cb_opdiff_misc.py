@@ -208,3 +208,25 @@ def test_rank1_row_major_sharded_unary_is_refused():
     assert p.status == "rejected" and "Rank must be at least 2" in p.reason
     ts = T((3525,), buffer="l1", mem="height_sharded", grid=(1, 1), cores=[(0, 0, 0, 0)])
     assert run("ttnn.abs", [ts], ts).status == "modeled"
+
+
+def test_a_copy_too_wide_for_the_same_config_factory_takes_the_default_one():
+    # g1/ttnn.assign/66 (held out, --base 99): [1, 1, 1, 4, 520278] bf16 row-major DRAM -> DRAM: the same-config
+    # CBs (2 x 1,040,576 B) exceed l1_size - base, so DefaultRowMajor runs: a 2 x 262,144-B output DFB and a
+    # 262,144-B input scratchpad (pages capped at 256 KiB); TTA010 must not refuse it.
+    rm = T((1, 1, 1, 4, 520278), layout="row_major")
+    p = run("ttnn.assign", [rm], rm, "dtype = #ttcore.supportedDataTypes<bf16>")
+    assert p.program.factory == "CopyDeviceOperation::DefaultRowMajor"
+    assert [c.bytes for c in p.program.cbs] == [524288] and p.program.extra_l1_per_core == 262144
+
+
+def test_a_sharded_tile_copy_into_an_interleaved_config_runs_default_tilized():
+    # g1/ttnn.assign/0: [3, 4] bf16 height-sharded -> f32 DRAM: DefaultTilized on 1 core, 2 x 2,048 B in and
+    # 2 x 4,096 B out; g1/ttnn.assign/60: bfloat8_b block-sharded -> L1: 60 tiles on 60 cores, 2 x 1,088 B.
+    hs = T((3, 4), buffer="l1", mem="height_sharded", grid=(1, 1), cores=[(0, 0, 0, 0)])
+    p = run("ttnn.assign", [hs], T((3, 4), "f32"), "dtype = #ttcore.supportedDataTypes<f32>")
+    assert p.program.factory == "CopyDeviceOperation::DefaultTilized" and [c.bytes for c in p.program.cbs] == [4096, 8192]
+    bs = T((2, 1, 5, 34, 73), "bfp_bf8", buffer="l1", mem="block_sharded", grid=(7, 3), cores=[(0, 0, 2, 6)])
+    p = run("ttnn.assign", [bs], T((2, 1, 5, 34, 73), "bfp_bf8", buffer="l1", grid=(10, 11)),
+            "dtype = #ttcore.supportedDataTypes<bfp_bf8>")
+    assert [c.bytes for c in p.program.cbs] == [2176] and p.program.cores.num_cores == 60

@@ -92,35 +92,42 @@ def copy_program(x: Tensor, out: Tensor, arch: Arch) -> ProgramModel:
     """``CopyDeviceOperation`` from ``x`` to a tensor like ``out`` (its memory config and dtype).
 
     ``select_program_factory`` (``copy_device_operation.cpp`` @3ed4ffc8): equal memory configs (not ND
-    sharded) take ``CopySameMemoryConfigProgramFactory`` (``copy_same_memory_config_program_factory.cpp``
-    @0cb8f4da): ``num_units`` = tiles (``physical_volume / 1024``) or rows (``physical_volume / padded[-1]``)
+    sharded) whose CBs stay below ``l1_size - l1_unreserved_base`` take
+    ``CopySameMemoryConfigProgramFactory`` (``copy_same_memory_config_program_factory.cpp`` @0cb8f4da): ``num_units`` = tiles (``physical_volume / 1024``) or rows (``physical_volume / padded[-1]``)
     split column-major over the grid (``split_work_to_cores``); ``c_0`` holds 2 units of the input
     (``tile_size`` or ``padded[-1] * element_size``, a row-major shard's width when sharded) rounded up to the
     input buffer's alignment; a dtype change adds ``c_16``, 2 output units at the output's alignment.  Other
-    pairs of interleaved configs take the default factories
+    pairs of interleaved configs, and rows too wide for the same-config CBs, take the default factories
     (:func:`ttanalyze.ops.layout_conversion.interleaved_copy`).
 
     Raises:
-        CBModelError: different memory configs with a sharded side (the default factories' sharded paths
-            are not modeled), or a dtype change of a row-major tensor (tt-metal: "Only tile layout supports
-            dtype conversion").
+        CBModelError: the default factories into a sharded output or from a row-major sharded input (not
+            modeled; a sharded TILE input is read like an interleaved one), or a dtype change of a row-major
+            tensor (tt-metal: "Only tile layout supports dtype conversion").
     """
     convert = x.dtype != out.dtype
     if convert and not x.tiled:
         raise CBModelError("copy: a row-major dtype change fails validation ('Only tile layout supports dtype "
                            "conversion')")
-    if x.mem != out.mem:
-        if x.sharded or out.sharded:
-            raise CBModelError("copy between different sharded memory configs is not modeled")
-        program = interleaved_copy(x, out, arch)
-        program.inputs, program.outputs = (x,), (out,)
-        return program
     if x.tiled:
         units, in_unit, out_unit = x.physical_volume // (TILE * TILE), x.tile_bytes, out.tile_bytes
     else:
         units = x.physical_volume // x.width
         width = x.shard.shape[1] if x.sharded else x.width
         in_unit, out_unit = width * x.element_bytes, width * out.element_bytes
+    # can_use_specialized_factory: the same-config factory's CBs (2 input units, 2 output units on a dtype change,
+    # both at the input buffer's alignment) must be below l1_size - base, else the default factories run
+    # (measured: g1/ttnn.assign/66, [1, 1, 1, 4, 520278] bf16 rows of 1,040,556 B in DRAM -> DefaultRowMajor)
+    specialized_cbs = 2 * align_up(in_unit, x.alignment) + (2 * align_up(out_unit, x.alignment) if convert else 0)
+    if x.mem != out.mem or specialized_cbs >= arch.l1_size - arch.l1_unreserved_base:
+        # DefaultTilized reads a sharded TILE input through its TensorAccessor like an interleaved one (measured:
+        # g1/ttnn.assign/0, 24, 55, 60, 70, 83: height/width/block sharded -> DRAM or L1 interleaved)
+        if out.sharded or (x.sharded and not x.tiled):
+            raise CBModelError("copy into a sharded config, or of a row-major sharded tensor, between different "
+                               "memory configs is not modeled")
+        program = interleaved_copy(x, out, arch)
+        program.inputs, program.outputs = (x,), (out,)
+        return program
     split = split_work_to_cores(grid_xy(arch), units)
     cores = split.all_cores
     cbs = [CB(0, "src0", align_up(in_unit, x.alignment), 2, cores)]
