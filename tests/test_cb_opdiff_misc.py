@@ -230,3 +230,20 @@ def test_a_sharded_tile_copy_into_an_interleaved_config_runs_default_tilized():
     p = run("ttnn.assign", [bs], T((2, 1, 5, 34, 73), "bfp_bf8", buffer="l1", grid=(10, 11)),
             "dtype = #ttcore.supportedDataTypes<bfp_bf8>")
     assert [c.bytes for c in p.program.cbs] == [2176] and p.program.cores.num_cores == 60
+
+
+def test_rank1_block_float_concat_of_tile_multiples_is_refused():
+    # g1/ttnn.concat/251, 255, 376: rank-1 bfloat8_b [864] + [864] (all tile multiples) refused after the untilize;
+    # g1/ttnn.concat/85 ([4] + [64] + [96], a padded input) runs.
+    p = run("ttnn.concat", [T((864,), "bfp_bf8"), T((864,), "bfp_bf8")], T((1728,), "bfp_bf8"), "dim = 0 : si32")
+    assert p.status == "rejected" and "Index is out of bounds" in p.reason
+    p = run("ttnn.concat", [T((4,), "bfp_bf8"), T((64,), "bfp_bf8"), T((96,), "bfp_bf8")], T((164,), "bfp_bf8"),
+            "dim = 0 : si32")
+    assert p.status == "modeled"
+
+
+def test_a_padded_height_sharded_concat_with_an_interleaved_input_is_refused():
+    # g1/ttnn.concat/294 (held out): [1, 2] f32 height-sharded + two DRAM inputs on dim 0 (untilize round trip).
+    hs = T((1, 2), "f32", buffer="l1", mem="height_sharded", grid=(1, 1), cores=[(0, 0, 0, 0)])
+    p = run("ttnn.concat", [hs, T((1, 2), "f32"), T((1, 2), "f32")], T((3, 2), "f32"), "dim = 0 : si32")
+    assert p.status == "rejected" and "all must be interleaved" in p.reason

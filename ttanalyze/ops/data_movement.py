@@ -1339,18 +1339,28 @@ def _concat_steps(xs: list[Tensor], dim: int, out: Tensor, ctx: CBContext) -> li
     runs between two transposes of the last two dims; else ConcatProgramFactory.
 
     Raises:
-        DeviceRejection: sharded and interleaved inputs that reach ConcatDeviceOperation as they are (no
-            untilize round trip, not the last dim): "All tensors must be sharded or all must be interleaved"
-            (concat_device_operation.cpp:170 at d80d9482; measured: g1/ttnn.concat/97, 127).
+        DeviceRejection: sharded and interleaved inputs: "All tensors must be sharded or all must be
+            interleaved" (concat_device_operation.cpp:170 at d80d9482; measured: g1/ttnn.concat/16, 97, 127, 294,
+            337, 368), except a width- or block-sharded input that takes the untilize round trip or the last-dim
+            path (g1/ttnn.concat/213 ran: its shards went through sharded_to_interleaved; not modeled);
+            a rank-1 bfloat8_b concat of tile-multiple widths (ttnn untilizes the inputs, then indexes a dim the
+            rank-1 shape lacks: "Index is out of bounds for the rank", shape.cpp; measured: g1/ttnn.concat/251,
+            255, 376 refused, every rank-1 bfloat8_b concat with a padded input and every bf16/f32 one ran).
         CBModelError: sharded tensors, a single input (to_memory_config), the
             chunked path for rows wider than L1.
     """
     rank = xs[0].rank
     sharded = [t.sharded for t in xs]
     round_trip = xs[0].tiled and any(t.shape[dim] != t.padded[dim] or rank == 1 for t in xs)
-    if any(sharded) and not all(sharded) and not round_trip and dim != rank - 1:
+    unsettled = (round_trip or dim == rank - 1) and any(
+        t.mem.memory_layout in ("width_sharded", "block_sharded") for t in xs if t.sharded)
+    if any(sharded) and not all(sharded) and not unsettled:
         raise DeviceRejection("concat: All tensors must be sharded or all must be interleaved (TT_FATAL "
                               "concat_device_operation.cpp)")
+    if (rank == 1 and len(xs) > 1 and all(t.tiled and t.dtype.name == "bfp_bf8" for t in xs)
+            and all(t.shape[0] % TILE == 0 for t in xs)):
+        raise DeviceRejection("concat of rank-1 bfloat8_b tensors of tile-multiple widths: TT_FATAL shape.cpp "
+                              "'Index is out of bounds for the rank' after the untilize (measured)")
     if any(sharded) or out.sharded:
         raise CBModelError("concat of sharded tensors is not modeled")
     if len(xs) == 1:
