@@ -327,7 +327,8 @@ def _op_attrs(op: Op, stage: ProgramModel) -> dict:
     if code == "UnaryDeviceOperation" and "unary_ops" not in attrs:
         attrs["unary_ops"] = [short]
     for key, to in (("binary_op", "binary_op"), ("scalar", "scalar"), ("is_causal", "is_causal"),
-                    ("q_chunk_size", "q_chunk"), ("k_chunk_size", "k_chunk")):
+                    ("q_chunk_size", "q_chunk"), ("k_chunk_size", "k_chunk"), ("ring_size", "ring_size"),
+                    ("num_links", "num_links")):
         if key in stage.params:  # what the program model knows of the factory's choices
             attrs[to] = stage.params[key]
     if code in ("BinaryNgDeviceOperation", "TernaryDeviceOperation") and "binary_op" not in attrs:

@@ -27,6 +27,7 @@ from __future__ import annotations
 from ..ir.model import Op
 from ..mesh import Mesh, op_mesh, placements, mesh_shape_override, shard_shape
 from .cb import CBContext, CBModelError, NoDeviceProgram
+from .ccl_programs import AG_SOURCE, RS_SOURCE, all_gather_program, reduce_scatter_program
 from .registry import (ShapeError, int_attr, norm_dim, register, register_cb, register_check, register_passive,
                        tensor_shape)
 
@@ -246,3 +247,9 @@ def mesh_shard_program(ctx: CBContext):
 
 
 register_check("ttnn.mesh_shard", "none", _MESH_SHARD_SRC)
+
+
+register_cb("ttnn.all_gather")(all_gather_program)
+register_cb("ttnn.reduce_scatter")(reduce_scatter_program)
+register_check("ttnn.all_gather", "source", AG_SOURCE, ("AllGatherDeviceOperation",))
+register_check("ttnn.reduce_scatter", "source", RS_SOURCE, ("ReduceScatterDeviceOperation",))

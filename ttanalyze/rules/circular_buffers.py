@@ -30,10 +30,21 @@ from __future__ import annotations
 from .. import fmt
 from ..analysis import Analysis
 from ..findings import Note
+from ..mesh import device_scope, func_mesh
 from ..ops.cb import contains
+from ..ops.registry import CHECKS
 from . import Reporter, rule
 
 MAX_CB_LIST = 6
+
+
+def _scope(a: Analysis, op) -> str:
+    """Where the verdict holds (each device of the op's mesh) and, for a model read from the program factory's
+    source only (not runnable on the mock), that it is from source."""
+    where = device_scope(func_mesh(a.program, op.func)) if a.mesh is not None else ""
+    how = CHECKS.get(op.name, ("", ""))[0]
+    return where + ("; from source (the program factory's source: the op cannot run on the mock)"
+                    if how == "source" else "")
 
 
 def _cb_list(program, core) -> str:
@@ -96,7 +107,7 @@ def cb_overflow(a: Analysis, r: Reporter) -> None:
                 r.op(op, f"circular buffers of {program.factory}{stage} on {named} grow to {fmt.nbytes(grown)} "
                          f"(l1_unreserved_base {fmt.num(arch.l1_unreserved_base)} + {fmt.nbytes(grown - arch.l1_unreserved_base)}"
                          f" of CBs at {arch.dram_alignment}-B aligned addresses: {_cb_list(program, at)}), beyond the max L1 size of "
-                         f"{fmt.nbytes(arch.l1_size)}: tt-metal refuses the program{busiest}{doubt}",
+                         f"{fmt.nbytes(arch.l1_size)}: tt-metal refuses the program{_scope(a, op)}{busiest}{doubt}",
                      data=dict(data, check="max_l1_size", reported_range=[rng.start.x, rng.start.y, rng.end.x, rng.end.y],
                                reported_end=grown, unsure=unsure), severity=severity)
             else:
@@ -111,7 +122,7 @@ def cb_overflow(a: Analysis, r: Reporter) -> None:
                          + f"l1_size {fmt.num(arch.l1_size)} - l1_small_size "
                          f"{fmt.num(arch.l1_small_size)} - {fmt.nbytes(live)} of live L1 tensors"
                          + (f" - {fmt.nbytes(program.l1_buffers_per_core)} of the op's intermediate L1 buffers"
-                            if program.l1_buffers_per_core else "") + ")" + doubt,
+                            if program.l1_buffers_per_core else "") + ")" + _scope(a, op) + doubt,
                      notes=notes, data=dict(data, check="clash", unsure=unsure), severity=severity)
             break  # tt-metal stops at the first program it refuses
 

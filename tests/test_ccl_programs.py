@@ -1,0 +1,139 @@
+"""Program models of the collectives (ttanalyze.ops.ccl_programs), against figures derived by hand from the
+program factories' source (ttnn 0.81.1 = tt-metal d80d9482; the CCL ops cannot run on the single-chip mock).
+
+Constants from the source: a fabric packet carries 4 Bfp8_b tiles = 4,352 B of payload plus a 64-B 1D header
+(4,416-B channel buffer); a bf16 tile is 2,048 B, an f32 tile 4,096 B.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ttanalyze.analysis import analyze
+from ttanalyze.ir.parse import parse_text
+
+from .conftest import findings_of
+
+L = ("#ttnn.ttnn_layout<(d0, d1, d2, d3) -> (d0 * {h} + d1 * {h} + d2, d3), <1x1>, "
+     "memref<{r}x{c}x!ttcore.tile<32x32, {dt}>, #dram>, <interleaved>>")
+
+
+def _one_op(op: str, attrs: str, shape: tuple, out: tuple, mesh: str = "1x4", dt: str = "bf16", extra: str = "") -> str:
+    def lay(s):
+        return L.format(h=s[2], r=s[0] * s[1] * s[2] // 32, c=s[3] // 32, dt=dt)
+
+    ty = lambda s: f"tensor<{'x'.join(map(str, s))}x{dt if dt != 'f32' else 'f32'}, {lay(s)}>"  # noqa: E731
+    return f"""#dram = #ttnn.buffer_type<dram>
+module attributes {{ttcore.meshes = #ttcore.meshes<[<"mesh" = {mesh}>]>{extra}}} {{
+  func.func @forward(%arg0: {ty(shape)}) -> {ty(out)} {{
+    %0 = "ttnn.get_device"() <{{mesh_shape = #ttnn<mesh_shape {mesh}>}}> : () -> !ttnn.device
+    %1 = "{op}"(%arg0) <{{{attrs}}}> : ({ty(shape)}) -> {ty(out)}
+    return %1 : {ty(out)}
+  }}
+}}
+"""
+
+
+def _program(text: str, arch: str, name: str):
+    a = analyze(parse_text(text, "ccl.mlir"), arch)
+    op = next(o for o in a.program.ops if o.name == name)
+    prog = a.programs[op.index]
+    assert prog.status == "modeled", prog.reason
+    return a, op, prog.stages
+
+
+AG = "all_gather_dim = 3 : si32, cluster_axis = 1 : ui32"
+
+
+def test_all_gather_small_is_multicast_on_one_core():
+    """1x1x32x32 bf16 per device over a 1x4 line: 1 input page.  Wormhole takes multicast off a ring; one worker
+    for the one assumed link, core (0,0).  CB c_0: page 2,048 * (4,352 // 2,048 = 2) = 4,096 B, times the TILE
+    multiplier 3 (L1 is free) = 12,288 B, 3 pages = 36,864 B.  Blackhole: 1 tile * 4 devices = 8,192 B per link,
+    under the multicast ceiling min(4e6, 2048^2 * 1e6 / 2048^2) = 1e6: multicast, multiplier 4: 3 x 16,384 B."""
+    _, _, [p] = _program(_one_op("ttnn.all_gather", AG, (1, 1, 32, 32), (1, 1, 32, 128)), "wormhole_b0",
+                         "ttnn.all_gather")
+    assert p.factory.endswith("AllGatherMulticastFactory") and p.cores.num_cores == 1
+    [cb] = p.cbs
+    assert (cb.index, cb.page_bytes, cb.pages, cb.bytes) == (0, 12_288, 3, 36_864)
+    assert p.params == {"ring_size": 4, "num_links": 1}
+    assert any("from source" in n for n in p.notes) and any("FABRIC_1D" in n for n in p.notes)
+    _, _, [p] = _program(_one_op("ttnn.all_gather", AG, (1, 1, 32, 32), (1, 1, 32, 128)), "blackhole",
+                         "ttnn.all_gather")
+    assert p.factory.endswith("AllGatherMulticastFactory") and p.cbs[0].bytes == 3 * 16_384
+
+
+def test_all_gather_large_on_blackhole_is_unicast_with_mux_cores():
+    """1x1x1024x1024 bf16 per device (1,024 tiles, 2,097,152 B) over 4 devices: 8,388,608 B per link >= 1e6:
+    unicast.  Output 4,096 pages * 2,048 B = 8,388,608 B per link, pages >= 1,536 B and >= 4e6 B per link:
+    8 workers per direction (< 20e6), so one mux core per direction: 2 * (8 + 1) = 18 cores, row-major on the
+    11-wide Blackhole grid: (0..10, 0) and (0..6, 1); the muxes are the 1st and 10th, (0,0) and (9,0); the CB
+    sits on the 16 workers only."""
+    _, _, [p] = _program(_one_op("ttnn.all_gather", AG, (1, 1, 1024, 1024), (1, 1, 1024, 4096)), "blackhole",
+                         "ttnn.all_gather")
+    assert p.factory.endswith("AllGatherUnicastFactory") and p.cores.num_cores == 18
+    [cb] = p.cbs
+    assert cb.cores.num_cores == 16 and cb.bytes == 3 * 16_384
+    covered = {(x, y) for r in cb.cores.ranges for x in range(r.start.x, r.end.x + 1)
+               for y in range(r.start.y, r.end.y + 1)}
+    assert (0, 0) not in covered and (9, 0) not in covered and (10, 0) in covered and (6, 1) in covered
+
+
+def test_all_gather_of_a_padded_gather_dim_is_the_composite():
+    text = _one_op("ttnn.all_gather", "all_gather_dim = 2 : si32, cluster_axis = 1 : ui32", (1, 1, 16, 32),
+                   (1, 1, 64, 32))
+    a = analyze(parse_text(text, "ccl.mlir"), "wormhole_b0")
+    op = next(o for o in a.program.ops if o.name == "ttnn.all_gather")
+    assert a.programs[op.index].status != "modeled" and "composite" in a.programs[op.index].reason
+
+
+RS = "scatter_dim = 3 : si32, cluster_axis = 1 : ui32, reduce_type = #ttcore.reduce_type<sum>"
+
+
+@pytest.mark.parametrize("dt, tile, pages", [("bf16", 2048, 24), ("f32", 4096, 12)])
+def test_reduce_scatter_line_program(dt, tile, pages):
+    """1x1x32x128 per device scattered over 4 devices on a line.  Packet pages: 4,416 // 2,048 = 2 (bf16),
+    4,416 // 4,096 = 1 (f32); tile granularity min(4 * min(pages, 2), 8) = 8 / 4; each of the 4 CBs holds
+    3 x granularity = 24 / 12 tiles = 49,152 B, 196,608 B per worker core.  Workers: 8 per direction
+    (1 link * 2 * (1 + 8) = 18 <= 64 cores), one mux core per direction first: 18 cores (0..7,0), (0..7,1),
+    (0..1,2), muxes (0,0) and (1,1).  The DRAM intermediate: 2x1x32x128 (dim 0 doubled on a line) = 8 tiles."""
+    a, op, [p] = _program(_one_op("ttnn.reduce_scatter", RS, (1, 1, 32, 128), (1, 1, 32, 32), dt=dt), "wormhole_b0",
+                          "ttnn.reduce_scatter")
+    assert p.cores.num_cores == 18
+    assert [(cb.index, cb.page_bytes, cb.pages) for cb in p.cbs] == [(i, tile, pages) for i in range(4)]
+    assert p.per_core_bytes() == 4 * 49_152
+    workers = p.cbs[0].cores
+    assert workers.num_cores == 16
+    [buf] = p.device_buffers
+    assert (buf.buffer_type, buf.size, buf.page_size, buf.kept) == ("dram", 8 * tile, tile, False)
+    assert p.params["ring_size"] == 4
+
+
+def test_reduce_scatter_on_a_ring_is_not_guessed():
+    text = _one_op("ttnn.reduce_scatter", RS + ", topology = #ttcore.topology<ring>", (1, 1, 32, 128), (1, 1, 32, 32))
+    a = analyze(parse_text(text, "ccl.mlir"), "wormhole_b0")
+    op = next(o for o in a.program.ops if o.name == "ttnn.reduce_scatter")
+    assert a.programs[op.index].status != "modeled" and "ring" in a.programs[op.index].reason
+
+
+def test_collective_costs_come_from_their_program():
+    from ttanalyze.cost.constants import load as load_constants
+    from ttanalyze.cost.ir import device_ops, hardware_of, op_cost
+
+    a, op, _ = _program(_one_op("ttnn.reduce_scatter", RS, (1, 1, 32, 128), (1, 1, 32, 32)), "wormhole_b0",
+                        "ttnn.reduce_scatter")
+    hw = hardware_of(a)
+    [dop], why = device_ops(op, a, hw)
+    assert why == "" and dop.attrs["ring_size"] == 4 and dop.attrs["num_links"] == 1 and dop.cores == 18
+    assert op_cost(op, a, hw, load_constants()).status == "costed"
+
+
+def test_cb_findings_of_a_collective_say_from_source_and_each_device():
+    """The CBs fit here (no TTA010); a TTA010 on a collective would hold on every device of the mesh and say
+    its model is from source (the scope the rule appends)."""
+    a, op, [p] = _program(_one_op("ttnn.reduce_scatter", RS, (1, 1, 32, 128), (1, 1, 32, 32)), "wormhole_b0",
+                          "ttnn.reduce_scatter")
+    assert not findings_of(a, "TTA010")
+    from ttanalyze.rules.circular_buffers import _scope
+
+    assert _scope(a, op) == " on each of the 4 devices of mesh 1x4; from source (the program factory's source: " \
+                            "the op cannot run on the mock)"
