@@ -125,12 +125,15 @@ def presharded_values(program: Program) -> dict[Value, Value]:
     Maps each such value to the value whose type is the per-device shard: the operand of a
     ``ttnn.mesh_shard`` ``full_to_shard`` of ``shard_type identity`` (its result), and, going up
     through calls, the caller's operand bound to such a function argument (``ttcore.load_cached``).
+    Function arguments only: a global-typed value an op produced on the way (``to_device``,
+    ``to_layout`` of a presharded host tensor) keeps its declared type, since the op models check
+    their results against the declared types (the memory figures then count the global tensor there).
     """
     out: dict[Value, Value] = {}
     for op in program.ops:
         if (op.name == "ttnn.mesh_shard" and op.operands and op.results and op.results[0].is_tensor
                 and "identity" in op.raw_attrs.get("shard_type", "")
-                and "full_to_shard" in op.raw_attrs.get("shard_direction", "")):
+                and "full_to_shard" in op.raw_attrs.get("shard_direction", "") and op.operands[0].producer is None):
             out[op.operands[0]] = op.results[0]
     funcs = {f.name: f for f in program.funcs}
     for _ in range(8):  # call depth
@@ -140,7 +143,7 @@ def presharded_values(program: Program) -> dict[Value, Value]:
             if callee is None:
                 continue
             for arg, v in zip(callee.args, op.operands):
-                if arg in out and v not in out:
+                if arg in out and v not in out and v.producer is None:
                     out[v] = out[arg]
                     added = True
         if not added:

@@ -119,6 +119,7 @@ OP_CODES: tuple[tuple[str, str], ...] = (
     ("RandDeviceOperation", "RandDeviceOperation"),
     ("EmbeddingBackward", "EmbeddingBackwardDeviceOperation"),
     ("LayerNormPreAllGather", "LayerNormPreAllGatherDeviceOperation"),
+    ("LayerNormPostAllGather", "LayerNormPostAllGatherDeviceOperation"),
     ("ProdAllDeviceOperation", "ProdAllDeviceOperation"),
     ("ProdNcDeviceOperation", "ProdNcDeviceOperation"),
 )

@@ -175,10 +175,20 @@ def all_gather_program(ctx: CBContext) -> ProgramModel:
         CBModelError: see above, or no mesh known.
     """
     op = ctx.op
-    fab = fabric_of(op, honours_num_links=False)
-    x, out = operand(ctx, 0), result(ctx)
+    x = operand(ctx, 0)
+    return all_gather_program_of(ctx, x, result(ctx), norm_dim(int_attr(op, "all_gather_dim"), x.rank, op),
+                                 fabric_of(op, honours_num_links=False))
+
+
+def all_gather_program_of(ctx: CBContext, x: Tensor, out: Tensor, d: int, fab: Fabric) -> ProgramModel:
+    """The all-gather program of ``x`` into ``out`` along dim ``d`` (:func:`all_gather_program`), for the op of
+    ``ctx`` or a step of a composite (a distributed norm's statistics).
+
+    Raises:
+        CBModelError: see :func:`all_gather_program`.
+    """
+    op = ctx.op
     _interleaved(op, x, out)
-    d = norm_dim(int_attr(op, "all_gather_dim"), x.rank, op)
     if x.shape[d] != x.padded[d]:
         raise CBModelError(f"gather dim {d} is padded from {x.shape[d]} to {x.padded[d]}: ttnn takes the composite "
                            "all_gather, not modeled")
@@ -231,7 +241,7 @@ def all_gather_program(ctx: CBContext) -> ProgramModel:
     workers_set = core_set(worker_cores)
     notes.append("from source: the collectives cannot run on the single-chip mock")
     return ProgramModel(factory, AG_SOURCE, core_set(cores), [CB(0, "input_relay", cb_page, 3, workers_set)], notes,
-                        params={"ring_size": fab.n, "num_links": fab.links})
+                        inputs=(x,), outputs=(out,), params={"ring_size": fab.n, "num_links": fab.links})
 
 
 def _rs_workers(grid: tuple[int, int], links: int) -> int:

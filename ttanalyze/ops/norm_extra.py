@@ -10,8 +10,9 @@ input's leading dims with a last dim the op's stats width (checked on the leadin
 
 Programs: ``batch_norm_inference`` runs one ``BatchNormOperation::BatchNormFactory`` program
 (:func:`batch_norm_inference_cb`); ``rms_norm_pre_all_gather`` / ``layer_norm_pre_all_gather`` one
-``LayerNormPreAllGatherProgramFactory`` program (:func:`pre_all_gather_cb`); the others are not modeled
-(TTA011).
+``LayerNormPreAllGatherProgramFactory`` program (:func:`pre_all_gather_cb`); the post-all-gather step
+and the distributed norms are in :mod:`ttanalyze.ops.norm_distributed`, ``dit_rms_norm_unary_fused``'s in
+:mod:`ttanalyze.ops.dit_norm`.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from .data_movement import fill_pad_program
 from .operands import operand_groups, shape_of, tensor_or_none
 from .registry import ShapeError, register, register_cb, register_check, register_spec, tensor_shape
 from .spec import TensorSpec
-from .tensors import operand, result
+from .tensors import Tensor, operand, result
 from .work_split import full_grid, split_work_to_cores
 
 _SRC = "tt-mlir lib/Dialect/TTNN/IR/TTNNOps.cpp @19c86fca"
@@ -158,26 +159,38 @@ def pre_all_gather_cb(ctx: CBContext) -> list[ProgramModel]:
     op = ctx.op
     if op.attrs.get("program_config") is not None or op.attrs.get("use_2d_core_grid"):
         raise CBModelError(f"{op.name} with a program config or a 2D core grid is not modeled")
-    x, out = operand(ctx, 0), result(ctx)
-    if not x.tiled or x.sharded or out.sharded or x.dtype.name != "bf16":
-        raise CBModelError(f"{op.name} is modeled for bf16 TILE interleaved inputs")
     g = operand_groups(op, ("input", "residual?", "recip?") if op.name == "ttnn.layer_norm_pre_all_gather"
                        else ("input", "residual?"))
     residual = tensor_or_none(g, "residual")
     cc = op.attrs.get("compute_config")
-    inter = 4096 if cc is not None and getattr(cc, "fp32_dest_acc_en", None) else 2048
+    return pre_all_gather_steps(operand(ctx, 0), operand(ctx, op.operands.index(residual)) if residual is not None
+                                else None, result(ctx), op.name, ctx.grid, ctx.arch,
+                                bool(cc is not None and getattr(cc, "fp32_dest_acc_en", None)))
+
+
+def pre_all_gather_steps(x: Tensor, r: Tensor | None, out: Tensor, name: str, grid: tuple[int, int], arch,
+                         fp32_dest_acc: bool) -> list[ProgramModel]:
+    """The programs of :func:`pre_all_gather_cb` for input ``x``, residual ``r`` and statistics ``out`` of op
+    ``name`` (``ttnn.rms_norm_pre_all_gather`` / ``ttnn.layer_norm_pre_all_gather``), for the op or a step of
+    a distributed norm.
+
+    Raises:
+        CBModelError: a non-bf16, sharded or row-major input.
+    """
+    if not x.tiled or x.sharded or out.sharded or x.dtype.name != "bf16":
+        raise CBModelError(f"{name} is modeled for bf16 TILE interleaved inputs")
+    inter = 4096 if fp32_dest_acc else 2048
     wt = x.padded[-1] // 32
     rows = x.physical_volume // (x.padded[-1] * 32)
-    split = split_work_to_cores(ctx.grid, rows, row_wise=True)
+    split = split_work_to_cores(grid, rows, row_wise=True)
     cores = split.all_cores
     cbs = [CB(0, "input", x.tile_bytes, 2 * wt, cores), CB(1, "reduce_scaler", inter, 1, cores)]
-    steps = fill_pad_program(x, ctx.grid, ctx.arch)
-    if residual is not None:
-        r = operand(ctx, op.operands.index(residual))
-        steps += fill_pad_program(r, ctx.grid, ctx.arch)
+    steps = fill_pad_program(x, grid, arch)
+    if r is not None:
+        steps += fill_pad_program(r, grid, arch)
         cbs += [CB(2, "residual", r.tile_bytes, 2 * wt, cores), CB(3, "fused", inter, wt, cores)]
     cbs += [CB(4, "x2", inter, 2 * wt, cores),
-            CB(5, "out", out.tile_bytes, 1 if op.name == "ttnn.rms_norm_pre_all_gather" else 2, cores)]
+            CB(5, "out", out.tile_bytes, 1 if name == "ttnn.rms_norm_pre_all_gather" else 2, cores)]
     return steps + [ProgramModel("LayerNormPreAllGatherDeviceOperation::LayerNormPreAllGatherProgramFactory", _PRE_SRC,
                                  cores, cbs, [f"{rows} tile rows of Wt {wt} on {split.num_cores} cores"])]
 

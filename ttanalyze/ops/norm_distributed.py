@@ -1,0 +1,169 @@
+"""Program models of the distributed norms: ``layer_norm_post_all_gather`` and ``distributed_layer_norm``.
+
+A distributed norm over a tensor whose last dim is split over the devices of a mesh axis runs, on each
+device, the pre-all-gather statistics of its shard (:func:`ttanalyze.ops.norm_extra.pre_all_gather_steps`), an
+all-gather of the statistics over the axis (:func:`ttanalyze.ops.ccl_programs.all_gather_program_of`), and
+the post-all-gather normalization of its shard with the gathered statistics (:func:`post_all_gather_program`).
+
+* ``ttnn.layer_norm_post_all_gather`` is the third step alone: tt-mlir's runtime calls
+  ``ttnn::layer_norm_post_all_gather`` (``runtime/lib/ttnn/operations/normalization/
+  layer_norm_post_all_gather.cpp`` @19c86fca): ``LayerNormPostAllGatherProgramFactory``, the 1D factory (no
+  program config, no 2D core grid), read from tt-metal ``ttnn/cpp/ttnn/operations/normalization/
+  layernorm_distributed/device/layernorm_post_all_gather_program_factory.cpp`` @015365c6 (the factory is not in
+  the ttnn 0.81.1 wheel; its kernels are, with the same names) — from source.
+* ``ttnn.distributed_layer_norm`` has no runtime of its own: tt-mlir's ``DistributedLayerNormDecomposition``
+  (``lib/Dialect/TTNN/Transforms/Decomposition/DistributedLayerNormDecompositionRewritePattern.cpp``
+  @19c86fca) rewrites it into ``layer_norm_pre_all_gather`` -> ``all_gather`` (stats, last dim, the op's
+  cluster axis) -> ``layer_norm_post_all_gather`` (with an ``add`` of the residual first); the model is that
+  sequence of programs.
+* ``ttnn.distributed_rms_norm`` runs ``ttnn::fused_rms_minimal`` (the fused rms + all-gather kernel of
+  ``experimental/ccl/rms_allgather``; tt-mlir ``runtime/lib/ttnn/operations/normalization/
+  distributed_rms_norm.cpp``), which is not modeled (the decomposition turns the shapes it cannot take into
+  pre-all-gather, all_gather and eltwise ops before the runtime).
+"""
+
+from __future__ import annotations
+
+from .cb import CB, CBContext, CBModelError, ProgramModel
+from .operands import operand_groups, tensor_or_none
+from .registry import int_attr, register_cb, register_check
+from .tensors import Tensor, operand, result
+from .work_split import split_work_to_cores
+
+POST_SOURCE = ("tt-metal ttnn/cpp/ttnn/operations/normalization/layernorm_distributed/device/"
+               "layernorm_post_all_gather_program_factory.cpp @015365c6 (LayerNormPostAllGatherProgramFactory::create), "
+               "from source")
+_BF16_TILE = 2048
+
+
+def post_all_gather_program(x: Tensor, stats: Tensor, out: Tensor, gamma: Tensor | None, beta: Tensor | None,
+                            grid: tuple[int, int], usable_l1: int, fp32_dest_acc: bool = False,
+                            rms: bool = False) -> ProgramModel:
+    """``LayerNormPostAllGatherProgramFactory`` (1D): normalize ``x`` [..., H, W] with the gathered ``stats``.
+
+    With ``Wt = padded W / 32`` and ``cb_length = Wt`` (cut to ``int(usable_l1 / in_tile * 0.95 / 7)`` when
+    ``Wt`` input tiles pass 95% of ``usable_l1 = l1_size - l1_unreserved_base``), the ``N*C*Ht`` tile rows split
+    row-wise over the grid (``split_work_to_cores(grid, rows, true)``), every CB on every core of the split:
+    ``c_0`` input ``cb_length``; ``c_1`` stats ``stats_W / 32`` stats tiles; ``c_2`` gamma / ``c_3`` beta
+    ``cb_length`` tiles of their own format when given; ``c_4`` epsilon and ``c_5`` reduce scaler 1 bf16 tile
+    each; in the intermediate format (bf16, f32 with ``fp32_dest_acc_en``) ``c_6`` 2 (1 for RMS), ``c_8``,
+    ``c_9``, ``c_10`` 1 each, ``c_12`` ``cb_length``, and for LayerNorm ``c_7`` 1, ``c_11`` ``cb_length``,
+    ``c_13`` ``cb_length`` (with beta); ``c_14`` output ``cb_length`` output tiles.
+
+    Raises:
+        CBModelError: row-major or sharded input/stats/output, or statistics whose width is not a multiple
+            of the per-device tiles (tt-metal TT_FATAL "Number of devices must divide number of stats tiles").
+    """
+    if not (x.tiled and stats.tiled) or any(t.sharded for t in (x, stats, out)):
+        raise CBModelError("layer_norm_post_all_gather is modeled for interleaved TILE input and statistics")
+    wt = x.padded[-1] // 32
+    stats_cols = stats.padded[-1] // 32
+    per_device = 1 if rms else 2
+    if stats_cols % per_device or not stats_cols:
+        raise CBModelError(f"statistics of {stats_cols} tiles do not hold {per_device} tile(s) per device "
+                           "(TT_FATAL 'Number of devices must divide number of stats tiles')")
+    rows = x.physical_volume // (x.padded[-1] * 32)
+    cb_length = wt
+    if wt * x.tile_bytes > usable_l1 * 0.95:
+        cb_length = int(usable_l1 / x.tile_bytes * 0.95 / 7)
+    split = split_work_to_cores(grid, rows, row_wise=True)
+    cores = split.all_cores
+    inter = 4096 if fp32_dest_acc else _BF16_TILE
+
+    cbs = [CB(0, "input", x.tile_bytes, cb_length, cores), CB(1, "stats", stats.tile_bytes, stats_cols, cores)]
+    if gamma is not None:
+        cbs.append(CB(2, "gamma", gamma.tile_bytes, cb_length, cores))
+    if beta is not None:
+        cbs.append(CB(3, "beta", beta.tile_bytes, cb_length, cores))
+    cbs += [CB(4, "epsilon", _BF16_TILE, 1, cores), CB(5, "reduce_scaler", _BF16_TILE, 1, cores),
+            CB(6, "stats_reduced", inter, per_device, cores), CB(8, "var", inter, 1, cores),
+            CB(9, "var_eps", inter, 1, cores), CB(10, "inv_std", inter, 1, cores),
+            CB(12, "normed", inter, cb_length, cores)]
+    if not rms:
+        cbs += [CB(7, "mean_sq", inter, 1, cores), CB(11, "centered", inter, cb_length, cores)]
+        if beta is not None:
+            cbs.append(CB(13, "scaled", inter, cb_length, cores))
+    cbs.append(CB(14, "out", out.tile_bytes, cb_length, cores))
+    notes = [f"{rows} tile rows of Wt {wt} on {split.num_cores} cores; statistics of {stats_cols // per_device} "
+             f"device(s)", "from source (the factory is not in the ttnn 0.81.1 wheel)"]
+    if cb_length != wt:
+        notes.append(f"CB length cut to {cb_length} tiles (Wt {wt} input tiles pass 95% of L1)")
+    return ProgramModel("LayerNormPostAllGatherDeviceOperation::LayerNormPostAllGatherProgramFactory", POST_SOURCE,
+                        cores, cbs, notes, inputs=(x, stats), outputs=(out,))
+
+
+def _fp32_acc(op) -> bool:
+    cc = op.attrs.get("compute_config")
+    return bool(cc is not None and getattr(cc, "fp32_dest_acc_en", None))
+
+
+def post_all_gather_cb(ctx: CBContext) -> ProgramModel:
+    """``ttnn.layer_norm_post_all_gather``: :func:`post_all_gather_program` on the op's operands.
+
+    Raises:
+        CBModelError: a program config (the sharded factory), or see :func:`post_all_gather_program`.
+    """
+    op = ctx.op
+    if op.attrs.get("program_config") is not None:
+        raise CBModelError(f"{op.name} with a program config (the sharded factory) is not modeled")
+    g = operand_groups(op, ("input", "stats", "weight?", "bias?"))
+    tensors = {name: (operand(ctx, op.operands.index(v)) if v is not None else None)
+               for name, v in ((n, tensor_or_none(g, n)) for n in ("input", "stats", "weight", "bias"))}
+    arch = ctx.arch
+    return post_all_gather_program(tensors["input"], tensors["stats"], result(ctx), tensors["weight"],
+                                   tensors["bias"], ctx.grid, arch.l1_size - arch.l1_unreserved_base, _fp32_acc(op))
+
+
+def distributed_layer_norm_cb(ctx: CBContext) -> list[ProgramModel]:
+    """``ttnn.distributed_layer_norm`` as tt-mlir's decomposition runs it (module docstring): the
+    pre-all-gather statistics ``[..., 64]`` (sum and sum of squares, bf16), the all-gather of the statistics
+    over the op's cluster axis (``[..., 64 * n]``), and the post-all-gather normalization.
+
+    Raises:
+        CBModelError: a residual (the decomposition adds it with a ``ttnn.add`` first, not modeled here), or
+            see the three steps' models.
+    """
+    from .ccl_programs import all_gather_program_of, fabric_of
+    from .norm_extra import pre_all_gather_steps
+
+    op = ctx.op
+    g = operand_groups(op, ("input", "weight?", "bias?", "residual?", "device"))
+    if tensor_or_none(g, "residual") is not None:
+        raise CBModelError(f"{op.name} with a residual (decomposed with an add first) is not modeled")
+    x, out = operand(ctx, 0), result(ctx)
+    fab = fabric_of(op, honours_num_links=False)
+    stats = x.with_(shape=(*x.shape[:-1], 64))
+    gathered = stats.with_(shape=(*x.shape[:-1], 64 * fab.n))
+    steps = pre_all_gather_steps(x, None, stats, "ttnn.layer_norm_pre_all_gather", ctx.grid, ctx.arch, False)
+    steps[-1].inputs, steps[-1].outputs = (x,), (stats,)
+    steps.append(all_gather_program_of(ctx, stats, gathered, stats.rank - 1, fab))
+    weight, bias = (operand(ctx, op.operands.index(v)) if v is not None else None
+                    for v in (tensor_or_none(g, "weight"), tensor_or_none(g, "bias")))
+    arch = ctx.arch
+    steps.append(post_all_gather_program(x, gathered, out, weight, bias, ctx.grid,
+                                         arch.l1_size - arch.l1_unreserved_base))
+    for s in steps:
+        s.notes.append(f"{op.name} decomposed by tt-mlir into pre-all-gather, all_gather over cluster axis "
+                       f"{int_attr(op, 'cluster_axis', 0)}, post-all-gather")
+    return steps
+
+
+def distributed_rms_norm_cb(ctx: CBContext):
+    """``ttnn.distributed_rms_norm`` runs ``ttnn::fused_rms_minimal`` (module docstring): not modeled.
+
+    Raises:
+        CBModelError: always, with that reason.
+    """
+    raise CBModelError("ttnn.distributed_rms_norm runs ttnn::fused_rms_minimal (the fused rms + all-gather kernel "
+                       "of experimental/ccl/rms_allgather), whose program is not modeled")
+
+
+register_cb("ttnn.layer_norm_post_all_gather")(post_all_gather_cb)
+register_cb("ttnn.distributed_layer_norm")(distributed_layer_norm_cb)
+register_cb("ttnn.distributed_rms_norm")(distributed_rms_norm_cb)
+register_check("ttnn.layer_norm_post_all_gather", "source", POST_SOURCE, ("LayerNormPostAllGatherDeviceOperation",))
+register_check("ttnn.distributed_layer_norm", "source",
+               "tt-mlir DistributedLayerNormDecompositionRewritePattern.cpp @19c86fca (pre-all-gather, all_gather, "
+               "post-all-gather); " + POST_SOURCE,
+               ("LayerNormPreAllGatherDeviceOperation", "AllGatherDeviceOperation",
+                "LayerNormPostAllGatherDeviceOperation"))
