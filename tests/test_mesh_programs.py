@@ -86,3 +86,15 @@ def test_every_module_of_a_two_module_file_has_its_mesh():
         a = analyze(program)
         assert a.mesh is not None and a.mesh.shape == (2, 4)
         assert all(func_mesh(program, f).shape == (2, 4) for f in program.funcs)
+
+
+def test_presharded_values_produced_on_the_way_keep_their_type():
+    """In the 2x4 decode dump a presharded host argument goes through to_device and to_layout before its identity
+    mesh_shard: only the argument takes the shard's size, the to_layout result keeps its declared (global) type,
+    so its output model agrees with it (no TTA012)."""
+    from ttanalyze.ir.parse import parse_modules
+
+    for program in parse_modules(DECODE_2X4.read_text(), str(DECODE_2X4)):
+        a = analyze(program)
+        assert all(v.producer is None for v in presharded_values(program))
+        assert not [f for f in findings_of(a) if f.severity == "error"]
