@@ -137,3 +137,11 @@ def test_cb_findings_of_a_collective_say_from_source_and_each_device():
 
     assert _scope(a, op) == " on each of the 4 devices of mesh 1x4; from source (the program factory's source: " \
                             "the op cannot run on the mock)"
+
+
+def test_functions_without_a_device_take_their_mesh():
+    """A collective in a function that opens no device (GPT-OSS dumps pass the device in) takes the module's mesh."""
+    text = _one_op("ttnn.all_gather", AG, (1, 1, 32, 32), (1, 1, 32, 128)).replace(
+        '    %0 = "ttnn.get_device"() <{mesh_shape = #ttnn<mesh_shape 1x4>}> : () -> !ttnn.device\n', "")
+    a, op, [p] = _program(text, "wormhole_b0", "ttnn.all_gather")
+    assert p.params["ring_size"] == 4

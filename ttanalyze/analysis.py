@@ -11,7 +11,7 @@ from . import ops as O
 from .arch import Arch, resolve_arch
 from .ir.model import Op, Program, TensorType, Value
 from .memory import AllocationReplay, MemoryTimeline, replay, timeline
-from .mesh import Mesh, mesh_of, presharded_values
+from .mesh import Mesh, bind_meshes, mesh_of, presharded_values
 from .ops.spec import TensorSpec
 from .programs import (MODEL_FAILURES, OpProgram, failure_text, free_l1_below, op_models, reraise_in_debug,
                        summed_free_l1)
@@ -112,6 +112,7 @@ def analyze(program: Program, arch_name: str | None = None, l1_small_size: int |
         for op in func.ops:
             for v in op.results:
                 _add_info(v, arch, infos, by_type)
+    bind_meshes(program)  # the mesh of each function, for the op models (mesh.op_mesh)
     for v, shard in presharded_values(program).items():  # a presharded global holds a shard per device (mesh.py)
         if shard in infos:
             infos[v] = infos[shard]

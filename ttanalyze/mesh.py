@@ -32,6 +32,7 @@ each device holds the shard, not the global tensor.  :func:`presharded_values` f
 from __future__ import annotations
 
 import re
+import weakref
 from dataclasses import dataclass
 from math import prod
 
@@ -151,9 +152,22 @@ def presharded_values(program: Program) -> dict[Value, Value]:
     return out
 
 
+_BOUND: "weakref.WeakKeyDictionary[Func, Mesh]" = weakref.WeakKeyDictionary()
+
+
+def bind_meshes(program: Program) -> None:
+    """Record :func:`func_mesh` of every function of ``program`` for :func:`op_mesh` (the op models see one op,
+    not its program); :func:`ttanalyze.analysis.analyze` calls it first."""
+    for func in program.funcs:
+        mesh = func_mesh(program, func)
+        if mesh is not None:
+            _BOUND[func] = mesh
+
+
 def op_mesh(op: Op) -> Mesh | None:
-    """The mesh an op runs on: its function's ``ttnn.get_device`` mesh (shape rules see one op only)."""
-    return mesh_of_func(op.func)
+    """The mesh an op runs on: its function's ``ttnn.get_device`` mesh, else the mesh :func:`bind_meshes` found
+    for its function (named by its tensors, its callers' or the module's)."""
+    return mesh_of_func(op.func) or _BOUND.get(op.func)
 
 
 def device_scope(mesh: Mesh | None, devices: list[tuple[int, ...]] | None = None) -> str:

@@ -10,7 +10,7 @@ the post-all-gather normalization of its shard with the gathered statistics (:fu
   layer_norm_post_all_gather.cpp`` @19c86fca): ``LayerNormPostAllGatherProgramFactory``, the 1D factory (no
   program config, no 2D core grid), read from tt-metal ``ttnn/cpp/ttnn/operations/normalization/
   layernorm_distributed/device/layernorm_post_all_gather_program_factory.cpp`` @015365c6 (the factory is not in
-  the ttnn 0.81.1 wheel; its kernels are, with the same names) — from source.
+  the ttnn 0.81.1 wheel), its CB list measured on the mock: the step runs on one device.
 * ``ttnn.distributed_layer_norm`` has no runtime of its own: tt-mlir's ``DistributedLayerNormDecomposition``
   (``lib/Dialect/TTNN/Transforms/Decomposition/DistributedLayerNormDecompositionRewritePattern.cpp``
   @19c86fca) rewrites it into ``layer_norm_pre_all_gather`` -> ``all_gather`` (stats, last dim, the op's
@@ -32,35 +32,37 @@ from .work_split import split_work_to_cores
 
 POST_SOURCE = ("tt-metal ttnn/cpp/ttnn/operations/normalization/layernorm_distributed/device/"
                "layernorm_post_all_gather_program_factory.cpp @015365c6 (LayerNormPostAllGatherProgramFactory::create), "
-               "from source")
+               "its CB list measured on the mock with ttnn 0.81.1 (measurements/distributed_norm/results_post.jsonl)")
 _BF16_TILE = 2048
 
 
 def post_all_gather_program(x: Tensor, stats: Tensor, out: Tensor, gamma: Tensor | None, beta: Tensor | None,
-                            grid: tuple[int, int], usable_l1: int, fp32_dest_acc: bool = False,
-                            rms: bool = False) -> ProgramModel:
-    """``LayerNormPostAllGatherProgramFactory`` (1D): normalize ``x`` [..., H, W] with the gathered ``stats``.
+                            grid: tuple[int, int], usable_l1: int, fp32_dest_acc: bool = False) -> ProgramModel:
+    """``LayerNormPostAllGatherProgramFactory`` (1D, LayerNorm): normalize ``x`` [..., H, W] with the gathered
+    ``stats`` (2 tiles per device: sum and sum of squares).
 
     With ``Wt = padded W / 32`` and ``cb_length = Wt`` (cut to ``int(usable_l1 / in_tile * 0.95 / 7)`` when
-    ``Wt`` input tiles pass 95% of ``usable_l1 = l1_size - l1_unreserved_base``), the ``N*C*Ht`` tile rows split
-    row-wise over the grid (``split_work_to_cores(grid, rows, true)``), every CB on every core of the split:
-    ``c_0`` input ``cb_length``; ``c_1`` stats ``stats_W / 32`` stats tiles; ``c_2`` gamma / ``c_3`` beta
-    ``cb_length`` tiles of their own format when given; ``c_4`` epsilon and ``c_5`` reduce scaler 1 bf16 tile
-    each; in the intermediate format (bf16, f32 with ``fp32_dest_acc_en``) ``c_6`` 2 (1 for RMS), ``c_8``,
-    ``c_9``, ``c_10`` 1 each, ``c_12`` ``cb_length``, and for LayerNorm ``c_7`` 1, ``c_11`` ``cb_length``,
-    ``c_13`` ``cb_length`` (with beta); ``c_14`` output ``cb_length`` output tiles.
+    ``Wt`` input tiles pass 95% of ``usable_l1 = l1_size - l1_unreserved_base``; from source, not met by the
+    measured cases), the ``N*C*Ht`` tile rows split row-wise over the grid (``split_work_to_cores(grid, rows,
+    true)``), every CB on every core of the split, in creation order: input ``cb_length``; statistics
+    ``stats_W / 32`` stats tiles; gamma / beta ``cb_length`` tiles of their own format when given; epsilon and
+    reduce scaler 1 bf16 tile each; then in the intermediate format (bf16, f32 with ``fp32_dest_acc_en``) the
+    reduced statistics 2 tiles, 1, ``cb_length``, 1 and 1 tile(s), one more ``cb_length`` buffer for each of gamma
+    and beta; the output ``cb_length`` output tiles.  The CB list is the one ttnn 0.81.1 allocates on the mock
+    (tests/test_norm_distributed.py: 16 random instances, with both gamma and beta or neither); the stored source
+    @015365c6 has one more 1-tile and one more ``cb_length`` intermediate, and its CB indices are not measured
+    (the graph capture records sizes and cores), so the intermediates are numbered in creation order.
 
     Raises:
-        CBModelError: row-major or sharded input/stats/output, or statistics whose width is not a multiple
-            of the per-device tiles (tt-metal TT_FATAL "Number of devices must divide number of stats tiles").
+        CBModelError: row-major or sharded input/stats/output, or statistics whose width is not a whole number
+            of devices' 2 tiles (tt-metal TT_FATAL "Number of devices must divide number of stats tiles").
     """
     if not (x.tiled and stats.tiled) or any(t.sharded for t in (x, stats, out)):
         raise CBModelError("layer_norm_post_all_gather is modeled for interleaved TILE input and statistics")
     wt = x.padded[-1] // 32
     stats_cols = stats.padded[-1] // 32
-    per_device = 1 if rms else 2
-    if stats_cols % per_device or not stats_cols:
-        raise CBModelError(f"statistics of {stats_cols} tiles do not hold {per_device} tile(s) per device "
+    if stats_cols % 2 or not stats_cols:
+        raise CBModelError(f"statistics of {stats_cols} tiles do not hold 2 tiles per device "
                            "(TT_FATAL 'Number of devices must divide number of stats tiles')")
     rows = x.physical_volume // (x.padded[-1] * 32)
     cb_length = wt
@@ -69,25 +71,18 @@ def post_all_gather_program(x: Tensor, stats: Tensor, out: Tensor, gamma: Tensor
     split = split_work_to_cores(grid, rows, row_wise=True)
     cores = split.all_cores
     inter = 4096 if fp32_dest_acc else _BF16_TILE
-
     cbs = [CB(0, "input", x.tile_bytes, cb_length, cores), CB(1, "stats", stats.tile_bytes, stats_cols, cores)]
     if gamma is not None:
         cbs.append(CB(2, "gamma", gamma.tile_bytes, cb_length, cores))
     if beta is not None:
         cbs.append(CB(3, "beta", beta.tile_bytes, cb_length, cores))
-    cbs += [CB(4, "epsilon", _BF16_TILE, 1, cores), CB(5, "reduce_scaler", _BF16_TILE, 1, cores),
-            CB(6, "stats_reduced", inter, per_device, cores), CB(8, "var", inter, 1, cores),
-            CB(9, "var_eps", inter, 1, cores), CB(10, "inv_std", inter, 1, cores),
-            CB(12, "normed", inter, cb_length, cores)]
-    if not rms:
-        cbs += [CB(7, "mean_sq", inter, 1, cores), CB(11, "centered", inter, cb_length, cores)]
-        if beta is not None:
-            cbs.append(CB(13, "scaled", inter, cb_length, cores))
-    cbs.append(CB(14, "out", out.tile_bytes, cb_length, cores))
-    notes = [f"{rows} tile rows of Wt {wt} on {split.num_cores} cores; statistics of {stats_cols // per_device} "
-             f"device(s)", "from source (the factory is not in the ttnn 0.81.1 wheel)"]
+    cbs += [CB(4, "epsilon", _BF16_TILE, 1, cores), CB(5, "reduce_scaler", _BF16_TILE, 1, cores)]
+    pages = [2, 1, cb_length, 1, 1] + [cb_length] * ((gamma is not None) + (beta is not None))
+    cbs += [CB(6 + i, f"intermediate{i}", inter, n, cores) for i, n in enumerate(pages)]
+    cbs.append(CB(16, "out", out.tile_bytes, cb_length, cores))
+    notes = [f"{rows} tile rows of Wt {wt} on {split.num_cores} cores; statistics of {stats_cols // 2} device(s)"]
     if cb_length != wt:
-        notes.append(f"CB length cut to {cb_length} tiles (Wt {wt} input tiles pass 95% of L1)")
+        notes.append(f"CB length cut to {cb_length} tiles (Wt {wt} input tiles pass 95% of L1; from source)")
     return ProgramModel("LayerNormPostAllGatherDeviceOperation::LayerNormPostAllGatherProgramFactory", POST_SOURCE,
                         cores, cbs, notes, inputs=(x, stats), outputs=(out,))
 
@@ -161,9 +156,11 @@ def distributed_rms_norm_cb(ctx: CBContext):
 register_cb("ttnn.layer_norm_post_all_gather")(post_all_gather_cb)
 register_cb("ttnn.distributed_layer_norm")(distributed_layer_norm_cb)
 register_cb("ttnn.distributed_rms_norm")(distributed_rms_norm_cb)
-register_check("ttnn.layer_norm_post_all_gather", "source", POST_SOURCE, ("LayerNormPostAllGatherDeviceOperation",))
+register_check("ttnn.layer_norm_post_all_gather", "mock",
+               "tests/test_norm_distributed.py against measurements/distributed_norm/results_post.jsonl (16 instances)",
+               ("LayerNormPostAllGatherDeviceOperation",))
 register_check("ttnn.distributed_layer_norm", "source",
-               "tt-mlir DistributedLayerNormDecompositionRewritePattern.cpp @19c86fca (pre-all-gather, all_gather, "
-               "post-all-gather); " + POST_SOURCE,
+               "tt-mlir DistributedLayerNormDecompositionRewritePattern.cpp @19c86fca: pre- and post-all-gather "
+               "measured on the mock, the all_gather from source (ttanalyze/ops/ccl_programs.py)",
                ("LayerNormPreAllGatherDeviceOperation", "AllGatherDeviceOperation",
                 "LayerNormPostAllGatherDeviceOperation"))
