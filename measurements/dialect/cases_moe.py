@@ -144,10 +144,27 @@ def _router(rng: random.Random) -> list[MiscCase]:
     return out
 
 
+def _slice_dynamic(rng: random.Random) -> list[MiscCase]:
+    """``slice_dynamic(input, begins, ends)`` of a TILE input with unit steps (begins/ends u32 on the device, as
+    tt-mlir's workaround types them): ttnn's device-only tensor-args path, which tt-mlir's runtime cannot satisfy."""
+    out = []
+    for i in range(4):
+        rank = rng.choice([2, 3, 4])
+        shape = tuple(rng.choice([2, 4, 32, 64, 96]) for _ in range(rank))
+        dt = rng.choice(["bf16", "f32"])
+        res = tuple(max(1, d // 2) for d in shape)
+        ops = ((shape, dt, "tile", "dram"), ((rank,), "u32", "row_major", "dram"), ((rank,), "u32", "row_major", "dram"))
+        step = ", ".join("1 : i32" for _ in range(rank))
+        out.append(MiscCase(f"slice_dynamic/{i}", "ttnn.slice_dynamic", ops, ((res, dt, "tile", "dram"),),
+                            f"step = [{step}]" if i % 2 == 0 else ""))
+    return out
+
+
 def _cases() -> list[MiscCase]:
     rng = random.Random(1111)
     return (_sampling(rng) + _dit_rms_norm(random.Random(1112)) + _sparse_matmul(random.Random(1113))
-            + _token_remap(random.Random(1114)) + _router(random.Random(1115)))
+            + _token_remap(random.Random(1114)) + _router(random.Random(1115))
+            + _slice_dynamic(random.Random(1116)))
 
 
 CASES: list[MiscCase] = _cases()

@@ -51,6 +51,9 @@ def call(case, ts: list, dev):
     if case.op == "ttnn.topk_router_gpt":  # reduction/topk_router_gpt.cpp
         return ttnn.experimental.topk_router_gpt(ts[0], weight_tensor=ts[1], bias_tensor=ts[2], k=case.kwargs["k"],
                                                  num_experts=128)
+    if case.op == "ttnn.slice_dynamic":  # data_movement/slice.cpp runSliceDynamicOp: step only when the IR has one
+        step = [1] * len(case.operands[0][0]) if case.attrs else None
+        return ttnn.slice(ts[0], ts[1], ts[2], step, memory_config=_mem(case.results[0][3]))
     raise ValueError(case.op)
 
 

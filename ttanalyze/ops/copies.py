@@ -24,7 +24,7 @@ from __future__ import annotations
 from ..ir.model import Op
 from ..layout import align_up
 from ..arch import Arch
-from .cb import CB, CBContext, CBModelError, NoDeviceProgram, ProgramModel, grid_xy
+from .cb import CB, CBContext, CBModelError, DeviceRejection, NoDeviceProgram, ProgramModel, grid_xy
 from .eltwise import unary_program
 from .layout_conversion import _copy as interleaved_copy
 from .registry import ShapeError, register, register_cb, register_check, register_passive, register_spec, tensor_shape
@@ -54,6 +54,37 @@ register_passive(("ttnn.alloc",), "memory", ("address", "size", "buffer_type"), 
 
 register_passive(("ttnn.slice_dynamic",), "data_movement", ("step", "memory_config"),
                  f"{_SRC} SliceDynamicOp::verify (begins/ends are tensors: the result is taken as declared)")
+
+_SLICE_TENSOR_ARGS_SRC = ("slice.cpp, measured on ttnn 0.81.1; tt-mlir's workaround pass makes the input row-major "
+                          "for this: TTNNWorkaroundsPass.cpp @19c86fca, tt-metal issue 42778")
+
+
+@register_cb("ttnn.slice_dynamic")
+def slice_dynamic_cb(ctx: CBContext) -> ProgramModel:
+    """tt-mlir's runtime calls ``ttnn::slice(input, begins, ends, step, memory_config)`` with the bounds as tensors
+    and no ``slice_dim``/``num_devices`` (``runtime/lib/ttnn/operations/data_movement/slice.cpp`` @19c86fca).
+    tt-metal takes its device-only path for a TILE input whose step is absent or all ones, and that path needs
+    ``slice_dim`` and ``num_devices``: the op is refused (measured on the mock; tt-mlir's workaround pass makes
+    the input row-major for this reason).  Otherwise ttnn reads the bounds back to the host and runs the static
+    slice of those runtime values, which the IR does not hold: not modeled.
+
+    Raises:
+        DeviceRejection: a TILE input with a unit (or no) step.
+        CBModelError: the other inputs (the slice bounds are runtime values).
+    """
+    x = operand(ctx, 0)
+    step = ctx.op.attrs.get("step")
+    unit = step is None or (isinstance(step, list) and all(s == 1 for s in step))
+    if x.tiled and unit:
+        raise DeviceRejection(f"{ctx.op.name} of a TILE input with unit steps takes tt-metal's device-only "
+                              "tensor-args slice: TT_FATAL slice_dim and num_devices must be provided for "
+                              f"device-only tensor args slice ({_SLICE_TENSOR_ARGS_SRC})")
+    raise CBModelError(f"{ctx.op.name}: ttnn reads the begins/ends tensors back to the host and slices with those "
+                       "runtime values (not in the IR): not modeled")
+
+
+register_check("ttnn.slice_dynamic", "mock", "tests/test_ops_dialect_moe.py against measurements/dialect/results_moe.jsonl "
+               "(the TILE refusal; the row-major path slices with runtime values: not modeled)")
 register_passive(("ttnn.generic", "ttnn.tt_lang_op", "ttnn.d2m_subgraph"), "custom",
                  ("program", "operandSegmentSizes", "kernel_id", "version_tag", "arg_roles", "shard_spec",
                   "kernel_artifact", "callee", "d2m_func"),
