@@ -125,14 +125,18 @@ def analyze(program: Program, arch_name: str | None = None, l1_small_size: int |
         if check is None:
             check = checks[key] = check_shapes(op)
         analysis.shape_checks[op.index] = check
-    analysis.programs, analysis.specs = op_models(analysis)
+    verdicts: dict = {}  # shared by both passes: an op whose free L1 did not move keeps its verdict
+    analysis.programs, analysis.specs = op_models(analysis, verdicts)
     _program_figures(analysis)
     analysis.allocation = replay(analysis)
     if _free_l1_moved(analysis):
         # the factories see the allocator's lowest L1 address, holes included (programs.max_l1_space)
-        analysis.programs, analysis.specs = op_models(analysis)
-        _program_figures(analysis)
-        analysis.allocation = replay(analysis)
+        programs, specs = op_models(analysis, verdicts)
+        changed = programs != analysis.programs or specs != analysis.specs
+        analysis.programs, analysis.specs = programs, specs
+        if changed:  # equal verdicts give the same figures and the same replay
+            _program_figures(analysis)
+            analysis.allocation = replay(analysis)
     for index, ap in analysis.allocation.points.items():
         if index in analysis.memory.points:
             analysis.memory.points[index].l1_extent_per_core = ap.l1_extent
@@ -142,11 +146,16 @@ def analyze(program: Program, arch_name: str | None = None, l1_small_size: int |
 
 def _program_figures(analysis: Analysis) -> None:
     """Each op's CB region and own L1 buffers (its busiest program) into the memory timeline."""
+    points = analysis.memory.points
+    figures: dict[int, tuple[int, int]] = {}  # by id of the verdict: ops alike share one (programs.op_models)
     for index, prog in analysis.programs.items():
-        if index in analysis.memory.points:
-            point = analysis.memory.points[index]
-            point.cb_per_core = max((p.region_bytes_per_core() for p in prog.stages), default=0)
-            point.op_l1_buffers_per_core = max((p.l1_buffers_per_core for p in prog.stages), default=0)
+        point = points.get(index)
+        if point is not None:
+            got = figures.get(id(prog))
+            if got is None:
+                got = figures[id(prog)] = (max((p.region_bytes_per_core() for p in prog.stages), default=0),
+                                           max((p.l1_buffers_per_core for p in prog.stages), default=0))
+            point.cb_per_core, point.op_l1_buffers_per_core = got
 
 
 def _free_l1_moved(analysis: Analysis) -> bool:

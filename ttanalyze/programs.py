@@ -108,10 +108,19 @@ def context_for(analysis: "Analysis", op: Op, arch: Arch | None = None, free_l1:
     inputs = tuple(analysis.infos.get(v) for v in op.operands)
     outputs = tuple(analysis.infos.get(v) for v in op.results)
     space = free_l1 if free_l1 is not None else max_l1_space(analysis, op, arch)
-    outputs_l1 = sum(i.placement.bytes_per_bank for i in outputs
-                     if i is not None and i.placement is not None and i.placement.buffer_type == "l1")
     views = analysis.tensor_views if arch is analysis.arch else {}
-    return CBContext(op, arch, inputs, outputs, space, analysis.tt_metal, outputs_l1, views)
+    return CBContext(op, arch, inputs, outputs, space, analysis.tt_metal, outputs_l1_per_core(analysis, op), views)
+
+
+def outputs_l1_per_core(analysis: "Analysis", op: Op) -> int:
+    """Bytes per core (per L1 bank) of the op's L1-resident results (:attr:`CBContext.output_l1_per_core`)."""
+    infos = analysis.infos
+    total = 0
+    for v in op.results:
+        i = infos.get(v)
+        if i is not None and i.placement is not None and i.placement.buffer_type == "l1":
+            total += i.placement.bytes_per_bank
+    return total
 
 
 def program_of(analysis: "Analysis", op: Op, arch: Arch | None = None, free_l1: int | None = None) -> OpProgram:
@@ -206,7 +215,8 @@ def run_spec_model(op: Op, ctx: CBContext) -> list[TensorSpec] | None:
         return None
 
 
-def op_models(analysis: "Analysis") -> tuple[dict[int, OpProgram], dict[int, list[TensorSpec]]]:
+def op_models(analysis: "Analysis", seen: dict | None = None) -> tuple[dict[int, OpProgram],
+                                                                       dict[int, list[TensorSpec]]]:
     """Every op's programs (:func:`run_cb_model`) and output specs (:func:`run_spec_model`), by op index,
     from one context per op.
 
@@ -214,16 +224,21 @@ def op_models(analysis: "Analysis") -> tuple[dict[int, OpProgram], dict[int, lis
     and the free L1 around it, so ops alike in all of those share one
     verdict: the parser makes one type object per distinct type, and the key
     is the attributes' text, the types' identities and the L1 figures.
+    ``seen`` (the verdicts by key) may be shared between calls on the same
+    analysis: after the allocator replay, only ops whose free L1 moved are
+    modeled again.
     """
     programs: dict[int, OpProgram] = {}
     specs: dict[int, list[TensorSpec]] = {}
-    seen: dict[tuple, tuple[OpProgram, list[TensorSpec] | None]] = {}
+    if seen is None:
+        seen = {}
     for op in analysis.program.ops:
-        ctx = context_for(analysis, op)
-        key = (op.name, tuple(op.raw_attrs.items()), tuple(id(v.type) for v in op.operands),
-               tuple(id(v.type) for v in op.results), ctx.max_l1_space, ctx.output_l1_per_core)
+        space = max_l1_space(analysis, op)
+        key = (op.name, tuple(op.raw_attrs.items()), tuple([id(v.type) for v in op.operands]),
+               tuple([id(v.type) for v in op.results]), space, outputs_l1_per_core(analysis, op))
         verdict = seen.get(key)
-        if verdict is None:
+        if verdict is None:  # the context is built only for an op whose verdict is not known yet
+            ctx = context_for(analysis, op, free_l1=space)
             verdict = seen[key] = (run_cb_model(op, ctx), run_spec_model(op, ctx))
         programs[op.index] = verdict[0]
         if verdict[1] is not None:
