@@ -25,7 +25,7 @@ after.  Children run as an installed package does, from compiled bytecode
 ``check`` of a small fixture (wall and CPU, and each over the interpreter's own).  ``--zoo DIR`` also times ``check`` over
 every ``*.mlir`` under DIR: in one process without the cache, with ``-j`` workers
 into an empty cache, and again with that cache filled (a CI re-run over an
-unchanged model zoo).  ``--phases`` adds the phases of one
+unchanged model zoo).  ``--phases`` adds the CPU time of each phase of one
 in-process check (normalize, MLIR parse, walk to the model, analyses, rules).
 
 Usage: .venv/bin/python benchmarks/run.py [--ops 50000] [--kind distinct --kind repeated]
@@ -171,8 +171,9 @@ def zoo(root: Path, repeat: int, tmp: Path) -> None:
 
 
 def phases(path: Path) -> dict[str, float]:
-    """Seconds of each phase of one in-process check of ``path`` (the garbage collector paused, as check does):
-    the MLIR parse with the nesting and location checks :func:`ttanalyze.ir.parse.parse_modules` makes."""
+    """CPU seconds of each phase of one in-process check of ``path`` (the garbage collector paused, as check
+    does): the MLIR parse with the nesting and location checks :func:`ttanalyze.ir.parse.parse_modules` makes.
+    CPU time, not wall time: on a shared machine the wall time of a phase stretches with the load."""
     import gc
 
     from iree.compiler import ir
@@ -185,25 +186,25 @@ def phases(path: Path) -> dict[str, float]:
     out = {}
     text = path.read_text()
     gc.disable()
-    t = time.perf_counter()
+    t = time.process_time()
     norm = N.normalize(text, str(path))
-    out["normalize"] = time.perf_counter() - t
+    out["normalize"] = time.process_time() - t
     ctx = ir.Context()
     ctx.allow_unregistered_dialects = True
-    t = time.perf_counter()
+    t = time.process_time()
     P._check_nesting(norm, str(path))
     module = ir.Module.parse(norm.text, ctx)
     P._check_locations(text, norm, str(path), ctx)
-    out["mlir parse, checks"] = time.perf_counter() - t
-    t = time.perf_counter()
+    out["mlir parse, checks"] = time.process_time() - t
+    t = time.process_time()
     program = P._Walker(norm, text, str(path)).program(module)
-    out["walk to model"] = time.perf_counter() - t
-    t = time.perf_counter()
+    out["walk to model"] = time.process_time() - t
+    t = time.process_time()
     a = analyze(program)
-    out["analyses"] = time.perf_counter() - t
-    t = time.perf_counter()
+    out["analyses"] = time.process_time() - t
+    t = time.process_time()
     rules.run(a)
-    out["rules"] = time.perf_counter() - t
+    out["rules"] = time.process_time() - t
     gc.enable()
     return out
 

@@ -208,3 +208,36 @@ def test_verbose_dialect_attribute_with_several_parameters():
     body = '%0 = "ttnn.relu"(%arg0) : (tensor<32x32xbf16>) -> tensor<32x32xbf16>\n    return %0 : tensor<32x32xbf16>'
     program = parse_text(wh_module("", body, args, "tensor<32x32xbf16>"))
     assert [op.name for op in program.ops] == ["ttnn.relu"]
+
+
+_LOC_FUNC = """module {{
+  func.func @f(%arg0: tensor<32x32xbf16> loc({arg})) -> tensor<32x32xbf16> {{
+    return %arg0 : tensor<32x32xbf16> loc({ret})
+  }} loc(#loc1)
+}} loc(#loc1)
+{aliases}
+"""
+
+
+@pytest.mark.parametrize("arg, ret, aliases, error", [
+    # valid: bare aliases resolved at the end of the file, inline names, fused and callsite forms
+    ('"x"', "#loc2", '#loc1 = loc("y")\n#loc2 = loc(callsite(#loc1 at #loc1))', None),
+    ('fused["a", "b":1:2]', "unknown", '#loc1 = loc("y")', None),
+    # a bare alias never defined: MLIR's deferred resolution fails at the end
+    ('"x"', "#loc9", '#loc1 = loc("y")', (3, 43, "operation location alias was never defined")),
+    # an alias inside a fused location is not deferred: defined below, it is undefined there
+    ('fused[#loc1, "x"]', "#loc1", '#loc1 = loc("y")', (2, 57, "undefined symbol alias id 'loc1'")),
+    # an alias defined twice
+    ('"x"', "#loc1", '#loc1 = loc("y")\n#loc1 = loc("z")', (7, 1, "redefinition of attribute alias id 'loc1'")),
+])
+def test_locations_are_checked_as_mlir_parses_them(arg, ret, aliases, error):
+    """Every location is checked by MLIR, all at once when they parse (parse._locations_parse), else one by one
+    for the diagnostic's position (parse._check_locations)."""
+    text = _LOC_FUNC.format(arg=arg, ret=ret, aliases=aliases)
+    if error is None:
+        parse_text(text)
+        return
+    line, col, message = error
+    with pytest.raises(InputError, match="invalid location: " + message) as exc:
+        parse_text(text)
+    assert (exc.value.pos.line, exc.value.pos.col) == (line, col)

@@ -13,8 +13,8 @@ from .ir.model import Op, Program, TensorType, Value
 from .memory import AllocationReplay, MemoryTimeline, replay, timeline
 from .mesh import Mesh, bind_meshes, mesh_of, presharded_values
 from .ops.spec import TensorSpec
-from .programs import (MODEL_FAILURES, OpProgram, failure_text, free_l1_below, op_models, reraise_in_debug,
-                       summed_free_l1)
+from .programs import (MODEL_FAILURES, OpProgram, Verdicts, failure_text, free_l1_below, op_models,
+                       reraise_in_debug, summed_free_l1)
 from .versions import DEFAULT_TT_METAL, check_version
 
 if TYPE_CHECKING:
@@ -47,7 +47,7 @@ class Analysis:
         programs: per op index, its program (cores and circular buffers).
         specs: per op index with an output model, what tt-metal returns for each result.
         tt_metal: the tt-metal version whose factories the CB models follow.
-        tensor_views: the op models' device view of each value (a cache, by ``id``).
+        tensor_views: the op models' device view of each value type (a cache, by ``id`` of the type).
         allocation: the program through tt-metal's allocator model (:func:`ttanalyze.memory.replay`).
         thresholds: overrides of the rules' reporting thresholds (``[tool.ttanalyze.thresholds]``).
     """
@@ -125,7 +125,7 @@ def analyze(program: Program, arch_name: str | None = None, l1_small_size: int |
         if check is None:
             check = checks[key] = check_shapes(op)
         analysis.shape_checks[op.index] = check
-    verdicts: dict = {}  # shared by both passes: an op whose free L1 did not move keeps its verdict
+    verdicts = Verdicts()  # shared by both passes: an op whose free L1 did not move keeps its verdict
     analysis.programs, analysis.specs = op_models(analysis, verdicts)
     _program_figures(analysis)
     analysis.allocation = replay(analysis)

@@ -215,8 +215,21 @@ def run_spec_model(op: Op, ctx: CBContext) -> list[TensorSpec] | None:
         return None
 
 
-def op_models(analysis: "Analysis", seen: dict | None = None) -> tuple[dict[int, OpProgram],
-                                                                       dict[int, list[TensorSpec]]]:
+@dataclass
+class Verdicts:
+    """The op models' verdicts of one analysis, kept between :func:`op_models` calls.
+
+    ``by_key``: (programs, specs) by the key of the inputs the models read (see :func:`op_models`);
+    ``by_op``: each op's free L1 (bytes per core) and key at its last call, so that a later call
+    (after the allocator replay) rebuilds the key only of an op whose free L1 moved.
+    """
+
+    by_key: dict = field(default_factory=dict)
+    by_op: dict[int, tuple[int, tuple]] = field(default_factory=dict)
+
+
+def op_models(analysis: "Analysis", verdicts: Verdicts | None = None) -> tuple[dict[int, OpProgram],
+                                                                             dict[int, list[TensorSpec]]]:
     """Every op's programs (:func:`run_cb_model`) and output specs (:func:`run_spec_model`), by op index,
     from one context per op.
 
@@ -224,18 +237,24 @@ def op_models(analysis: "Analysis", seen: dict | None = None) -> tuple[dict[int,
     and the free L1 around it, so ops alike in all of those share one
     verdict: the parser makes one type object per distinct type, and the key
     is the attributes' text, the types' identities and the L1 figures.
-    ``seen`` (the verdicts by key) may be shared between calls on the same
-    analysis: after the allocator replay, only ops whose free L1 moved are
-    modeled again.
+    ``verdicts`` may be shared between calls on the same analysis: after the
+    allocator replay, only the ops whose free L1 moved are looked up again (and
+    modeled, when no op alike was).
     """
     programs: dict[int, OpProgram] = {}
     specs: dict[int, list[TensorSpec]] = {}
-    if seen is None:
-        seen = {}
+    if verdicts is None:
+        verdicts = Verdicts()
+    seen, by_op = verdicts.by_key, verdicts.by_op
     for op in analysis.program.ops:
         space = max_l1_space(analysis, op)
-        key = (op.name, tuple(op.raw_attrs.items()), tuple([id(v.type) for v in op.operands]),
-               tuple([id(v.type) for v in op.results]), space, outputs_l1_per_core(analysis, op))
+        known = by_op.get(op.index)
+        if known is not None and known[0] == space:
+            key = known[1]  # the other inputs of the key do not change within an analysis
+        else:
+            key = (op.name, tuple(op.raw_attrs.items()), tuple([id(v.type) for v in op.operands]),
+                   tuple([id(v.type) for v in op.results]), space, outputs_l1_per_core(analysis, op))
+            by_op[op.index] = (space, key)
         verdict = seen.get(key)
         if verdict is None:  # the context is built only for an op whose verdict is not known yet
             ctx = context_for(analysis, op, free_l1=space)

@@ -243,8 +243,12 @@ class ProgramModel:
         walk the allocators (:meth:`cb_regions`) in creation order and throw for
         the first whose end exceeds the limit: that core range is the one named
         in "Statically allocated circular buffers on core range [...] grow to X
-        B" (seed 001, core (7,6)).
+        B" (seed 001, core (7,6)).  No allocator ends beyond ``base`` plus every buffer's bytes and
+        alignment padding: below ``limit``, none overflows, and the regions are not walked.
         """
+        pad = alignment - 1 if alignment > 1 else 0
+        if base + sum(cb.bytes + pad for cb in self.static_cbs) + self.extra_l1_per_core + pad <= limit:
+            return None
         return next(((r, end) for r, end in self.cb_regions(base, alignment) if end > limit), None)
 
     def l1_refusal(self, arch: Arch, lowest_l1_buffer: int) -> L1Refusal | None:
@@ -310,8 +314,8 @@ class CBContext:
             before the outputs exist (matmul's automatic program config) adds
             them back.
         tensor_views: a cache of the :class:`ttanalyze.ops.tensors.Tensor` of
-            each IR value on ``arch`` (by ``id``), shared by the contexts of one
-            analysis.
+            each IR value type on ``arch`` (by ``id`` of the type), shared by the
+            contexts of one analysis.
     """
 
     op: Op
