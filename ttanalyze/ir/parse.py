@@ -509,8 +509,9 @@ class _Walker:
             operands = self.source_operands(op.attributes["ttanalyze.operands"].value, func)
         else:
             operands = [self.lookup(values, o, op) for o in op.operands]
-            for attr_name in op.attributes:
-                attrs[attr_name], raw[attr_name] = self.convert_attr(op.attributes[attr_name], pos)
+            amap = op.attributes  # each access of op.attributes makes a new map object
+            for attr_name in amap:
+                attrs[attr_name], raw[attr_name] = self.convert_attr(amap[attr_name], pos)
             if len(op.regions) and any(len(r.blocks) for r in op.regions):
                 opaque = "region"
         new = Op(len(self.ops), name, operands, [], attrs, raw, pos, self.norm.op_loc_text(pos.line), func)
