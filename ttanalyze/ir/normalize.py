@@ -428,6 +428,10 @@ def _record_alias(src: _Source, out: Normalized, m: re.Match, edits: list[_Edit]
 
 def _unbalanced(body: str) -> bool:
     """Whether ``body`` opens more brackets than it closes (``->`` is no closer; strings skipped)."""
+    if '"' not in body:  # no string to skip: count the brackets
+        opened = body.count("<") + body.count("(") + body.count("[") + body.count("{")
+        closed = body.count(">") - body.count("->") + body.count(")") + body.count("]") + body.count("}")
+        return opened > closed
     depth = 0
     for t in re.finditer(rf"{_STRING}|->|[<(\[{{]|[>)\]}}]", body):
         tok = t.group(0)
