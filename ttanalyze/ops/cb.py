@@ -314,8 +314,8 @@ class CBContext:
             before the outputs exist (matmul's automatic program config) adds
             them back.
         tensor_views: a cache of the :class:`ttanalyze.ops.tensors.Tensor` of
-            each IR value type on ``arch`` (by ``id`` of the type), shared by the
-            contexts of one analysis.
+            each IR value on ``arch`` (by ``id``), shared by the contexts of one
+            analysis.
     """
 
     op: Op

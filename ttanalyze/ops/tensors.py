@@ -203,12 +203,10 @@ def tensor_of(value, arch: Arch, what: str) -> Tensor:
 
 
 def _view(ctx: CBContext, value, what: str) -> Tensor:
-    """:func:`tensor_of` through the context's cache: one view per value type and analysis (the view reads
-    only the type and the arch; the parser makes one object per distinct type); a value without a view
-    raises each time, with its own ``what``."""
-    t = ctx.tensor_views.get(id(value.type))
+    """:func:`tensor_of` through the context's cache (one view per value and analysis)."""
+    t = ctx.tensor_views.get(id(value))
     if t is None:
-        t = ctx.tensor_views[id(value.type)] = tensor_of(value, ctx.arch, what)
+        t = ctx.tensor_views[id(value)] = tensor_of(value, ctx.arch, what)
     return t
 
 
