@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from ttanalyze.cost.accuracy import compare_profile
-from ttanalyze.cost.ir import device_ops, hardware_of, math_fidelity, op_code, program_cost
+from ttanalyze.cost.ir import device_ops, hardware_of, math_fidelity, op_code, program_cost, window_geometry
 from ttanalyze.cost.profile import read_profile
 
 from .conftest import FIXTURES, analyze_path
@@ -288,3 +288,13 @@ def test_measured_rows_match_the_ir_ops(tmp_path, cli, with_loc):
         in r.output
     doc = json.loads(cli("cost", MLP_O2, "--measured", p, "-f", "json").stdout)
     assert doc["per_ir_op"]["how"] == ("loc" if with_loc else "order") and doc["per_ir_op"]["unmatched_rows"][0] == 2
+
+
+def test_conv1d_is_costed_as_the_conv2d_its_program_runs():
+    """conv1d runs conv2d on ``[N, 1, L, C]`` with a ``1 x K`` window (ops/conv_extra.py, measured programs):
+    the cost geometry is that conv2d's, the length and the padding along W."""
+    from types import SimpleNamespace
+    op = SimpleNamespace(name="ttnn.conv1d", attrs={
+        "kernel_size": 3, "padding": [1, 2], "dilation": 2, "input_length": 100, "groups": 1, "in_channels": 8})
+    assert window_geometry(op) == {"window": (1, 3), "padding": (0, 0, 1, 2), "dilation": (1, 2),
+                                   "input_hw": (1, 100), "groups": 1, "channels_in": 8}

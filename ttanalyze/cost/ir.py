@@ -161,7 +161,7 @@ NAME_OP_CODES: dict[str, str] = {
     "ttnn.reduce_scatter": "ReduceScatterMinimalAsyncDeviceOperation",
     "ttnn.all_reduce": "AllReduceAsyncDeviceOperation",
     # Engineer dialect-misc's ops (the device operations measured on the mock with ttnn 0.81.1, see
-    # measurements/dialect/results_misc.jsonl; conv1d is conv2d over [N, L, 1, C] (tt-metal
+    # measurements/dialect/results_misc.jsonl; conv1d is conv2d over [N, 1, L, C] (tt-metal
     # conv/conv1d/conv1d.cpp), conv_transpose2d runs its conv on the halo'd, stride-dilated input
     # (conv/conv_transpose2d/conv_transpose2d.cpp): one Conv2dDeviceOperation each, costed with their geometry).
     "ttnn.conv1d": "Conv2dDeviceOperation",
@@ -466,18 +466,18 @@ def _by_name(op: Op, a: Analysis, hw: Hardware) -> list[DeviceOp]:
 def window_geometry(op: Op) -> dict:
     """Conv/pool geometry of an op (:func:`_window_attrs`'s keys), conv1d and conv_transpose2d as the conv2d they run.
 
-    ``conv1d`` is a conv2d over ``[N, L, 1, C]`` with a ``K x 1`` window (tt-metal
-    ``conv/conv1d/conv1d.cpp``); ``conv_transpose2d`` convolves the stride-dilated input
-    (``(H - 1) * stride + 1`` rows, padded by ``dilation * (K - 1) - padding``) with stride 1
-    (``conv/conv_transpose2d/conv_transpose2d.cpp``); the pools use :func:`_window_attrs`.
+    ``conv1d`` is a conv2d over ``[N, 1, L, C]`` with a ``1 x K`` window (tt-metal
+    ``conv/conv1d/conv1d.cpp``, as ``ops/conv_extra.py`` models its programs); ``conv_transpose2d``
+    convolves the stride-dilated input (``(H - 1) * stride + 1`` rows, padded by ``dilation * (K - 1) - padding``)
+    with stride 1 (``conv/conv_transpose2d/conv_transpose2d.cpp``); the pools use :func:`_window_attrs`.
 
     Raises:
         ValueError / TypeError: an attribute that is not an integer or a list of them.
     """
     if op.name == "ttnn.conv1d":
         k, pad = int(op.attrs["kernel_size"]), [int(x) for x in op.attrs.get("padding", [0, 0])]
-        return {"window": (k, 1), "padding": (pad[0], pad[-1], 0, 0), "dilation": (int(op.attrs.get("dilation", 1)), 1),
-                "input_hw": (int(op.attrs["input_length"]), 1), "groups": int(op.attrs.get("groups", 1)),
+        return {"window": (1, k), "padding": (0, 0, pad[0], pad[-1]), "dilation": (1, int(op.attrs.get("dilation", 1))),
+                "input_hw": (1, int(op.attrs["input_length"])), "groups": int(op.attrs.get("groups", 1)),
                 "channels_in": int(op.attrs["in_channels"])}
     attrs = _window_attrs(op)
     if op.name == "ttnn.conv_transpose2d":
