@@ -29,7 +29,7 @@ the ids already there.  The device lock is taken per chunk, not for the whole ca
 
 Usage::
 
-    .venv/bin/python benchmarks/opdiff.py run --base 60 [--lock /tmp/ttnn-mock.lock] [--real-kernels]
+    .venv/bin/python benchmarks/opdiff.py run --base 60 [--lock [FILE]] [--real-kernels]
     .venv/bin/python benchmarks/opdiff.py rescore   # the current model against the stored device results
     .venv/bin/python benchmarks/opdiff.py report    # rewrites the cb-sweep section of docs/accuracy.md
 """
@@ -344,7 +344,8 @@ def main() -> None:
     r.add_argument("--base", type=int, default=60, help="instances per op (times the op's weight)")
     r.add_argument("--chunk", type=int, default=400, help="instances per device session (lock held per chunk)")
     r.add_argument("--only", help="only ops whose name starts with this")
-    r.add_argument("--lock", help=f"flock this file around each chunk's device session (e.g. {DEVICE_LOCK})")
+    r.add_argument("--lock", nargs="?", const=DEVICE_LOCK,
+                   help=f"flock this file around each chunk's device session (alone: {DEVICE_LOCK})")
     r.add_argument("--timeout", type=float, default=120.0, help="seconds per replay")
     r.add_argument("--max-minutes", type=float, help="stop starting chunks after this long")
     r.add_argument("--results", help="append the new records to this file instead of the committed one "

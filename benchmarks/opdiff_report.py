@@ -27,7 +27,7 @@ from benchmarks.opdiff_instances import instances  # noqa: E402
 DOC = ROOT / "docs" / "accuracy.md"
 CAUSES = ROOT / "measurements" / "opdiff" / "causes.yaml"
 BEGIN, END = "<!-- cb-sweep:begin -->", "<!-- cb-sweep:end -->"
-COMMAND = ".venv/bin/python benchmarks/opdiff.py run --base 60 --lock /tmp/ttnn-mock.lock"
+COMMAND = ".venv/bin/python benchmarks/opdiff.py run --base 60 --lock"
 
 
 def counted(r: dict) -> bool:

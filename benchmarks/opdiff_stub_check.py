@@ -12,7 +12,7 @@ each replay and the fields that differ) and prints a summary.
 
 Usage::
 
-    .venv/bin/python benchmarks/opdiff_stub_check.py --n 60 --lock /tmp/ttnn-mock.lock
+    .venv/bin/python benchmarks/opdiff_stub_check.py --n 60 --lock
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.opdiff import compare, device_lock, load_results, prepare  # noqa: E402
 from benchmarks.opdiff_instances import generators  # noqa: E402
+from ttanalyze.executor.protocol import DEVICE_LOCK  # noqa: E402
 
 OUT = ROOT / "measurements" / "opdiff" / "stub_check.json"
 FIELDS = ("ok", "error", "unsupported", "crashed", "peak", "cbs", "factories", "l1", "l1_before", "l1_peak", "outputs")
@@ -71,7 +72,8 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=60, help="instances to check (spread evenly over families)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--chunk", type=int, default=12, help="instances per device session (lock held per chunk)")
-    ap.add_argument("--lock", help="flock this file around each device session")
+    ap.add_argument("--lock", nargs="?", const=DEVICE_LOCK,
+                    help=f"flock this file around each device session (alone: {DEVICE_LOCK})")
     ap.add_argument("--timeout", type=float, default=300.0)
     ap.add_argument("--cache", default=str(Path(tempfile.gettempdir()) / "ttanalyze-stub-toolchain"),
                     help="directory of the stub runtime root, templates and kernel cache")
