@@ -59,6 +59,13 @@ def module(case) -> str:
             f"  func.func @main({args}) -> ({out_types}) {{\n{body}\n  }}\n}}\n")
 
 
+def modeled(case):
+    """``(analysis, op, program)`` of ``case``'s single-op module on the mock P150 with its whole free L1."""
+    a = analyze(parse_text(module(case), "t.mlir"))
+    op = next(o for o in a.program.ops if o.name == case.op)
+    return a, op, program_of(a, op, arch=MOCK, free_l1=FULL)
+
+
 def cores(ranges) -> frozenset:
     return frozenset((x, y) for x0, y0, x1, y1 in ranges for x in range(x0, x1 + 1) for y in range(y0, y1 + 1))
 
@@ -66,9 +73,7 @@ def cores(ranges) -> frozenset:
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_model_matches_the_mock(case):
     measured = RESULTS[case.id]
-    a = analyze(parse_text(module(case), "t.mlir"))
-    op = next(o for o in a.program.ops if o.name == case.op)
-    v = program_of(a, op, arch=MOCK, free_l1=FULL)
+    v = modeled(case)[2]
     if measured["error"] and "beyond max L1 size" in measured["error"]:  # the CB region overflows L1 (a TTA rule's job)
         assert v.status == "modeled" and max(p.per_core_bytes() for p in v.stages) > FULL, v.reason
         return
@@ -102,8 +107,7 @@ def test_output_spec_matches_the_mock(case):
     measured = RESULTS[case.id]
     if measured["error"] or not measured.get("outputs"):
         pytest.skip(f"ttnn returned no tensor: {measured['error']}")
-    a = analyze(parse_text(module(case), "t.mlir"))
-    op = next(o for o in a.program.ops if o.name == case.op)
+    a, op, _ = modeled(case)
     specs = run_spec_model(op, context_for(a, op, arch=MOCK, free_l1=FULL))
     if specs is None and program_of(a, op, arch=MOCK, free_l1=FULL).status == "out_of_scope":
         pytest.skip("not modeled: the op's program model declines the configuration")

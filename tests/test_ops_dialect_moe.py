@@ -19,25 +19,19 @@ from ttanalyze import ops as O
 from ttanalyze.analysis import analyze
 from ttanalyze.arch import MOCK_P150_TTNN_0_81_1 as MOCK
 from ttanalyze.ir.parse import parse_text
-from ttanalyze.programs import context_for, program_of, run_spec_model
+from ttanalyze.programs import context_for, run_spec_model
 
 from .conftest import ROOT
-from .test_ops_dialect_misc import FULL, cores, module
+from .test_ops_dialect_misc import FULL, cores, modeled, module
 
 RESULTS = {r["id"]: r for r in map(json.loads, (ROOT / "measurements" / "dialect" / "results_moe.jsonl")
                                    .read_text().splitlines())}
 
 
-def _program(case):
-    a = analyze(parse_text(module(case), "t.mlir"))
-    op = next(o for o in a.program.ops if o.name == case.op)
-    return a, op, program_of(a, op, arch=MOCK, free_l1=FULL)
-
-
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_model_matches_the_mock(case):
     measured = RESULTS[case.id]
-    _, _, v = _program(case)
+    _, _, v = modeled(case)
     if measured["error"]:
         assert v.status == "rejected", (v.status, v.reason, measured["error"])
         return
@@ -66,7 +60,7 @@ def test_output_spec_matches_the_mock(case):
     measured = RESULTS[case.id]
     if measured["error"] or not measured.get("outputs"):
         pytest.skip(f"ttnn returned no tensor: {measured['error']}")
-    a, op, _ = _program(case)
+    a, op, _ = modeled(case)
     specs = run_spec_model(op, context_for(a, op, arch=MOCK, free_l1=FULL))
     assert specs is not None
     got = [(list(s.shape), list(s.padded_shape), s.layout, s.dtype, s.buffer_type, s.memory_layout) for s in specs]

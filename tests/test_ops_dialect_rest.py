@@ -16,13 +16,9 @@ from collections import Counter
 import pytest
 
 from measurements.dialect.cases_rest import CASES
-from ttanalyze.analysis import analyze
-from ttanalyze.arch import MOCK_P150_TTNN_0_81_1 as MOCK
-from ttanalyze.ir.parse import parse_text
-from ttanalyze.programs import program_of
 
 from .conftest import ROOT
-from .test_ops_dialect_misc import FULL, cores, module
+from .test_ops_dialect_misc import cores, modeled
 
 RESULTS = {r["id"]: r for r in map(json.loads, (ROOT / "measurements" / "dialect" / "results_rest.jsonl")
                                    .read_text().splitlines())}
@@ -40,9 +36,7 @@ def _measured_programs(measured) -> list[Counter]:
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_model_matches_the_mock(case):
     measured = RESULTS[case.id]
-    a = analyze(parse_text(module(case), "t.mlir"))
-    op = next(o for o in a.program.ops if o.name == case.op)
-    v = program_of(a, op, arch=MOCK, free_l1=FULL)
+    v = modeled(case)[2]
     if measured["error"]:
         assert v.status in ("rejected", "out_of_scope", "unmodeled"), (v.status, measured["error"])
         return

@@ -17,13 +17,9 @@ from collections import Counter
 import pytest
 
 from measurements.dialect.cases_scan import CASES
-from ttanalyze.analysis import analyze
-from ttanalyze.arch import MOCK_P150_TTNN_0_81_1 as MOCK
-from ttanalyze.ir.parse import parse_text
-from ttanalyze.programs import program_of
 
 from .conftest import ROOT
-from .test_ops_dialect_misc import FULL, module
+from .test_ops_dialect_misc import modeled
 from .test_ops_dialect_rest import _measured_programs
 
 RESULTS = {r["id"]: r for r in map(json.loads, (ROOT / "measurements" / "dialect" / "results_scan.jsonl")
@@ -40,9 +36,7 @@ def _model_programs(v) -> list[Counter]:
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_model_matches_the_mock(case):
     measured = RESULTS[case.id]
-    a = analyze(parse_text(module(case), "t.mlir"))
-    op = next(o for o in a.program.ops if o.name == case.op)
-    v = program_of(a, op, arch=MOCK, free_l1=FULL)
+    v = modeled(case)[2]
     if measured["error"]:
         assert v.status == "rejected", (v.status, v.reason, measured["error"])
         return
