@@ -1256,22 +1256,33 @@ def conv_params(ctx: CBContext, **geometry) -> Conv2dParams:
         fp32_dest_acc_en=fp32, packer_l1_acc=packer, memory_config=mem)
 
 
-@register_cb("ttnn.conv2d")
-def conv2d_cb(ctx: CBContext) -> list[ProgramModel]:
-    """CB model of ``ttnn.conv2d`` (see :func:`conv_programs`; a matmul conv: :func:`~.conv_matmul.mm_conv_programs`)."""
-    p = conv2d_params(ctx)
+def conv2d_programs(ctx: CBContext, p: Conv2dParams) -> list[ProgramModel]:
+    """The programs of the conv2d ``p`` describes (conv2d, conv1d, conv_transpose2d): the halo and conv
+    programs (:func:`conv_programs`), or the tilize + linear of a matmul conv
+    (:func:`~.conv_matmul.mm_conv_programs`)."""
     if p.mm_conv:
         return mm_conv_programs(ctx, p)
     return conv_programs(p, ctx.arch, ctx.max_l1_space)
 
 
-@register_spec("ttnn.conv2d")
-def conv2d_spec(ctx: CBContext) -> list[TensorSpec]:
-    """Device output of ``ttnn.conv2d`` (see :func:`conv_output_spec`; a matmul conv: :func:`~.conv_matmul.mm_conv_output`)."""
-    p = conv2d_params(ctx)
+def conv2d_outputs(ctx: CBContext, p: Conv2dParams) -> list[TensorSpec]:
+    """What the conv2d ``p`` describes returns (:func:`conv_output_spec`; a matmul conv:
+    :func:`~.conv_matmul.mm_conv_output`)."""
     if p.mm_conv:
         return [mm_conv_output(ctx, p)]
     return [conv_output_spec(p, ctx.arch, ctx.max_l1_space)]
+
+
+@register_cb("ttnn.conv2d")
+def conv2d_cb(ctx: CBContext) -> list[ProgramModel]:
+    """CB model of ``ttnn.conv2d`` (:func:`conv2d_programs`)."""
+    return conv2d_programs(ctx, conv2d_params(ctx))
+
+
+@register_spec("ttnn.conv2d")
+def conv2d_spec(ctx: CBContext) -> list[TensorSpec]:
+    """Device output of ``ttnn.conv2d`` (:func:`conv2d_outputs`)."""
+    return conv2d_outputs(ctx, conv2d_params(ctx))
 
 
 # ---------------------------------------------------------------------------

@@ -32,8 +32,8 @@ from __future__ import annotations
 
 from ..ir.model import Op
 from .cb import CBContext, CBModelError, NoDeviceProgram, ProgramModel
-from .conv import conv_output_spec, conv_params, conv_program, conv_programs, pool2d
-from .conv_matmul import mm_conv_output, mm_conv_programs
+from .conv import conv2d_outputs, conv2d_programs, conv_params, conv_program, pool2d
+from .conv_matmul import mm_conv_programs
 from .registry import (ShapeError, int_attr, int_list, register, register_cb, register_check, register_passive,
                        register_spec, tensor_shape)
 from .spec import TensorSpec
@@ -88,22 +88,16 @@ def conv1d_params(ctx: CBContext):
 
 
 @register_cb("ttnn.conv1d")
-def conv1d_cb(ctx: CBContext) -> ProgramModel | list[ProgramModel]:
+def conv1d_cb(ctx: CBContext) -> list[ProgramModel]:
     """The programs of ``ttnn.conv1d``: its conv2d's (:func:`conv1d_params`; the halo and conv programs, or the
     tilize + linear of a 1x1 stride-1 conv)."""
-    p = conv1d_params(ctx)
-    if p.mm_conv:
-        return mm_conv_programs(ctx, p)
-    return conv_programs(p, ctx.arch, ctx.max_l1_space)
+    return conv2d_programs(ctx, conv1d_params(ctx))
 
 
 @register_spec("ttnn.conv1d")
 def conv1d_spec(ctx: CBContext) -> list[TensorSpec]:
     """What ``ttnn.conv1d`` returns: its conv2d's output ``[1, 1, N * L_out, C_out]``."""
-    p = conv1d_params(ctx)
-    if p.mm_conv:
-        return [mm_conv_output(ctx, p)]
-    return [conv_output_spec(p, ctx.arch, ctx.max_l1_space)]
+    return conv2d_outputs(ctx, conv1d_params(ctx))
 
 
 register_check("ttnn.conv1d", "mock", "tests/test_ops_dialect_misc.py (measurements/dialect/results_misc.jsonl conv1d/*)",
@@ -182,10 +176,7 @@ def conv_transpose2d_cb(ctx: CBContext) -> list[ProgramModel]:
 def conv_transpose2d_spec(ctx: CBContext) -> list[TensorSpec]:
     """What ``ttnn.conv_transpose2d`` returns: its conv2d micro-op's output ``[1, 1, N * H_out * W_out, C_out]``
     (TILE, DRAM interleaved for a DRAM input: measured)."""
-    p = conv_transpose2d_params(ctx)
-    if p.mm_conv:
-        return [mm_conv_output(ctx, p)]
-    return [conv_output_spec(p, ctx.arch, ctx.max_l1_space)]
+    return conv2d_outputs(ctx, conv_transpose2d_params(ctx))
 
 
 register_check("ttnn.conv_transpose2d", "mock",
