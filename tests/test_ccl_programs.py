@@ -87,32 +87,102 @@ def test_all_gather_of_a_padded_gather_dim_is_the_composite():
 
 
 RS = "scatter_dim = 3 : si32, cluster_axis = 1 : ui32, reduce_type = #ttcore.reduce_type<sum>"
+RING = ", topology = #ttcore.topology<ring>"
+FP32_ACC = (", compute_config = #ttnn.device_compute_kernel_config<math_fidelity = hifi4, math_approx_mode = false, "
+            "fp32_dest_acc_en = true, packer_l1_acc = false>")
+
+
+def _rs(shape, out, attrs=RS, arch="wormhole_b0", mesh="1x4", dt="bf16"):
+    return _program(_one_op("ttnn.reduce_scatter", attrs, shape, out, mesh=mesh, dt=dt), arch, "ttnn.reduce_scatter")
+
+
+def _cores(cbs_cores):
+    return {(x, y) for r in cbs_cores.ranges for x in range(r.start.x, r.end.x + 1)
+            for y in range(r.start.y, r.end.y + 1)}
 
 
 @pytest.mark.parametrize("dt, tile, pages", [("bf16", 2048, 24), ("f32", 4096, 12)])
 def test_reduce_scatter_line_program(dt, tile, pages):
-    """1x1x32x128 per device scattered over 4 devices on a line.  Packet pages: 4,416 // 2,048 = 2 (bf16),
-    4,416 // 4,096 = 1 (f32); tile granularity min(4 * min(pages, 2), 8) = 8 / 4; each of the 4 CBs holds
-    3 x granularity = 24 / 12 tiles = 49,152 B, 196,608 B per worker core.  Workers: 8 per direction
-    (1 link * 2 * (1 + 8) = 18 <= 64 cores), one mux core per direction first: 18 cores (0..7,0), (0..7,1),
-    (0..1,2), muxes (0,0) and (1,1).  The DRAM intermediate: 2x1x32x128 (dim 0 doubled on a line) = 8 tiles."""
-    a, op, [p] = _program(_one_op("ttnn.reduce_scatter", RS, (1, 1, 32, 128), (1, 1, 32, 32), dt=dt), "wormhole_b0",
-                          "ttnn.reduce_scatter")
-    assert p.cores.num_cores == 18
+    """1x1x32x128 per device scattered over 4 devices on a line (no topology: FABRIC_1D assumed).  Channel buffer
+    pages: 4,416 // 2,048 = 2 (bf16), 4,416 // 4,096 = 1 (f32); tile granularity min(4 * pages, 8 dest tiles) =
+    8 / 4 (no compute_config, so fp32_dest_acc_en off... except that resolve_fp32_acc turns it on for an f32 input:
+    max_dst 4, still 4); each of the 4 CBs holds 3 x granularity = 24 / 12 tiles = 49,152 B, 196,608 B per worker.
+    Workers: the input is 4 tiles (8,192 B / 16,384 B); a line moves 3/4 of it per link, 6,144 / 12,288 B: above
+    one 4 KiB packet, below 500,000 B: 2 workers per direction, each direction led by its mux: 1 link * 2 * (1 + 2)
+    = 6 cores (0..5, 0), muxes (0,0) and (3,0).  The DRAM intermediate: 2x1x32x128 (dim 0 doubled on a line) =
+    8 tiles."""
+    a, op, [p] = _rs((1, 1, 32, 128), (1, 1, 32, 32), dt=dt)
+    assert p.factory.endswith("(line)") and p.cores.num_cores == 6
     assert [(cb.index, cb.page_bytes, cb.pages) for cb in p.cbs] == [(i, tile, pages) for i in range(4)]
     assert p.per_core_bytes() == 4 * 49_152
-    workers = p.cbs[0].cores
-    assert workers.num_cores == 16
+    assert _cores(p.cbs[0].cores) == {(1, 0), (2, 0), (4, 0), (5, 0)}
     [buf] = p.device_buffers
     assert (buf.buffer_type, buf.size, buf.page_size, buf.kept) == ("dram", 8 * tile, tile, False)
-    assert p.params["ring_size"] == 4
+    assert p.params["ring_size"] == 4 and p.params["topology"] == "line"
 
 
-def test_reduce_scatter_on_a_ring_is_not_guessed():
-    text = _one_op("ttnn.reduce_scatter", RS + ", topology = #ttcore.topology<ring>", (1, 1, 32, 128), (1, 1, 32, 32))
-    a = analyze(parse_text(text, "ccl.mlir"), "wormhole_b0")
+def test_reduce_scatter_line_with_fp32_dest_acc_halves_the_granularity():
+    """bf16 with compute_config fp32_dest_acc_en: the dest register holds 4 tiles, so the line's granularity is
+    min(4 * 2, 4) = 4 and each CB 3 x 4 = 12 tiles of 2,048 B (4 CBs: 98,304 B per worker)."""
+    _, _, [p] = _rs((1, 1, 32, 128), (1, 1, 32, 32), attrs=RS + FP32_ACC)
+    assert [cb.pages for cb in p.cbs] == [12] * 4 and p.per_core_bytes() == 98_304
+
+
+def test_reduce_scatter_ring_program():
+    """The tt-xla 1x4 text-encoder reduce-scatter (topology ring, compute_config with fp32_dest_acc_en), per device
+    1x1x7x2560 bf16 -> 1x1x7x640: tile-padded 1x1x32x2560 = 80 tiles = 163,840 B.  A ring moves half of 3/4 of it
+    per link and direction: 61,440 B, between 4 KiB and 1 MiB: 2 workers per direction, each direction led by a mux:
+    6 cores (0..5, 0), workers (1,0), (2,0), (4,0), (5,0).  Packet payload pages: min(4, 4,352 // 2,048 = 2) = 2,
+    granularity min(4 * 2, 4 dest tiles with fp32 acc) = 4, double-buffered: 5 CBs (input, 2 intermediates, reader
+    output, compute output) of 8 tiles x 2,048 B = 16,384 B, 81,920 B per worker.  The DRAM intermediate keeps the
+    input's shape on a ring: 80 tiles = 163,840 B."""
+    _, _, [p] = _rs((1, 1, 7, 2560), (1, 1, 7, 640), attrs=RS + RING + FP32_ACC)
+    assert p.factory.endswith("(ring)") and p.cores.num_cores == 6 and p.params["topology"] == "ring"
+    assert [(cb.index, cb.page_bytes, cb.pages) for cb in p.cbs] == [(i, 2048, 8) for i in range(5)]
+    assert p.per_core_bytes() == 81_920
+    assert _cores(p.cbs[0].cores) == {(1, 0), (2, 0), (4, 0), (5, 0)}
+    [buf] = p.device_buffers
+    assert (buf.size, buf.page_size) == (163_840, 2048)
+    assert any("wrap" in n for n in p.notes) and any("from source" in n for n in p.notes)
+
+
+@pytest.mark.parametrize("arch, workers", [("wormhole_b0", 4), ("blackhole", 8)])
+def test_reduce_scatter_ring_worker_count_by_arch(arch, workers):
+    """1x1x2048x1024 bf16 (2,048 tiles, 4,194,304 B) on a 4-device ring without compute_config (above the 512 KiB
+    direct-path gate, so the ring program): half of 3/4 per link = 1,572,864 B.  Blackhole's high threshold is 1 MiB:
+    8 workers, 2 * (1 + 8) = 18 cores; Wormhole's is 50 MiB, above 1 MiB: 4 workers, 10 cores.  No fp32 acc on bf16:
+    granularity min(4 * 2, 8) = 8, CBs of 16 tiles = 32,768 B, 163,840 B per worker."""
+    _, _, [p] = _rs((1, 1, 2048, 1024), (1, 1, 2048, 256), attrs=RS + RING, arch=arch)
+    assert p.cores.num_cores == 2 * (1 + workers) and p.cbs[0].cores.num_cores == 2 * workers
+    assert [cb.pages for cb in p.cbs] == [16] * 5 and p.per_core_bytes() == 163_840
+
+
+def test_reduce_scatter_small_ring_has_no_mux():
+    """1x1x32x128 bf16 (8,192 B) on a ring: 3,072 B per link and direction, one 4 KiB packet at most: 1 worker per
+    direction and no mux core (the worker opens the fabric itself): 2 cores, both workers."""
+    _, _, [p] = _rs((1, 1, 32, 128), (1, 1, 32, 32), attrs=RS + RING + FP32_ACC)
+    assert p.cores.num_cores == 2 and _cores(p.cbs[0].cores) == {(0, 0), (1, 0)}
+
+
+def test_reduce_scatter_ring_on_two_devices_runs_the_line():
+    """A 2-device axis never wraps (is_axis_wrap_wired): the line program, dim 0 of the intermediate doubled."""
+    _, _, [p] = _rs((1, 1, 32, 128), (1, 1, 32, 64), attrs=RS + RING + FP32_ACC, mesh="1x2")
+    assert p.factory.endswith("(line)") and any("2-device axis" in n for n in p.notes)
+    assert p.device_buffers[0].size == 8 * 2048
+
+
+@pytest.mark.parametrize("attrs, mesh, shape, out, why", [
+    # a ring of 8,192 B without compute_config: under the 512 KiB gate of use_direct_reduce_scatter
+    (RS + RING, "1x4", (1, 1, 32, 128), (1, 1, 32, 32), "reduce_scatter_minimal_direct"),
+    # a ring of 3 devices: the ring program's TT_FATAL, or the line where the axis does not wrap
+    (RS + RING + FP32_ACC, "1x3", (1, 1, 32, 96), (1, 1, 32, 32), "odd ring size"),
+    # 1x1x32x96 over 4 devices: 24 columns each, not whole tiles: the composite (split, pad, concat) path
+    (RS + FP32_ACC, "1x4", (1, 1, 32, 96), (1, 1, 32, 24), "composite"),
+])
+def test_reduce_scatter_paths_not_modeled_say_why(attrs, mesh, shape, out, why):
+    a = analyze(parse_text(_one_op("ttnn.reduce_scatter", attrs, shape, out, mesh=mesh), "ccl.mlir"), "wormhole_b0")
     op = next(o for o in a.program.ops if o.name == "ttnn.reduce_scatter")
-    assert a.programs[op.index].status != "modeled" and "ring" in a.programs[op.index].reason
+    assert a.programs[op.index].status != "modeled" and why in a.programs[op.index].reason
 
 
 def test_collective_costs_come_from_their_program():
@@ -123,7 +193,7 @@ def test_collective_costs_come_from_their_program():
                         "ttnn.reduce_scatter")
     hw = hardware_of(a)
     [dop], why = device_ops(op, a, hw)
-    assert why == "" and dop.attrs["ring_size"] == 4 and dop.attrs["num_links"] == 1 and dop.cores == 18
+    assert why == "" and dop.attrs["ring_size"] == 4 and dop.attrs["num_links"] == 1 and dop.cores == 6
     assert op_cost(op, a, hw, load_constants()).status == "costed"
 
 

@@ -12,18 +12,21 @@ What the IR does not say, and the models assume (each noted on the program):
   mesh's cabling wraps around (``FABRIC_1D_RING``; tt-mlir ``runtime/lib/common/mesh_fabric_config.cpp``
   @19c86fca); the cabling is not in the IR, so a line is assumed unless the op's ``topology`` says ring;
 * the fabric packet: ``FabricEriscDatamoverBuilder::default_packet_payload_size_bytes`` = 4 Bfp8_b tiles
-  = 4,352 B of payload, plus a 64-B 1D packet header (``FabricContext``, 1D routing of up to 32 hops) =
-  a 4,416-B channel buffer (``get_tt_fabric_channel_buffer_size_bytes``);
+  = 4,352 B of payload (``get_tt_fabric_max_payload_size_bytes``), plus a 64-B 1D packet header
+  (``FabricContext``, 1D routing of up to 32 hops) = a 4,416-B channel buffer
+  (``get_tt_fabric_channel_buffer_size_bytes``);
 * the links: ``get_num_links`` counts the routing planes of the machine's ethernet cabling (not in the IR):
   the op's ``num_links`` where the entry point honours it, else 1.
 
 Sources: ttnn 0.81.1 (tt-metal d80d9482) ships the sources of ``ttnn::all_gather``
 (``ttnn/cpp/ttnn/operations/ccl/all_gather/``: the entry point, the device operation and both factories)
 and of ``ttnn::reduce_scatter`` / ``ttnn::all_reduce`` (``ccl/reduce_scatter/``, ``ccl/all_reduce/``),
-read there; the reduce-scatter program (``experimental/ccl/reduce_scatter_minimal_async/device/
-line_reduce_scatter_minimal_async_program.cpp``, ``reduce_scatter_minimal_async_program_common.cpp``) is not
-in the wheel and follows the stored tt-metal source (commits 2b31743a and the common file's stored version;
-their CB sizing matches every stored version of the line program).
+read there.  The reduce-scatter programs (the ring and line builders of ``reduce_scatter_minimal_async``) are
+not in the wheel: the models follow the stored tt-metal source whose kernels' compile-time arguments match the
+wheel's kernels (the ring kernels' named arguments ``cb_interm2_id``, ``contiguous_interm``, the V2 fabric mux)
+and whose error strings the wheel's ``_ttnncpp.so`` carries ("contiguous-interm tile_granularity mismatch",
+"the tiled intermediate must hold the whole input", "... worker cores stay on the grid after
+core_grid_offset"), with ``reduce_scatter_program_utils.cpp`` @01ea68fb (the default worker count).
 """
 
 from __future__ import annotations
@@ -44,10 +47,12 @@ _AG = "tt-metal ttnn/cpp/ttnn/operations/ccl/all_gather/device/"
 AG_SOURCE = (f"{_AG}all_gather_device_operation.cpp (select_program_factory), all_gather_multicast_factory.cpp / "
              "all_gather_unicast_factory.cpp (create_at), ccl/all_gather/all_gather.cpp (use_composite_all_gather); "
              "ttnn 0.81.1 = d80d9482, from source")
-RS_SOURCE = ("tt-metal ttnn/cpp/ttnn/operations/ccl/reduce_scatter/reduce_scatter.cpp and device/"
-             "reduce_scatter_device_operation.cpp (d80d9482: the DRAM intermediate), experimental/ccl/"
-             "reduce_scatter_minimal_async/device/line_reduce_scatter_minimal_async_program.cpp @2b31743a (CBs, cores) "
-             "and reduce_scatter_minimal_async_program_common.cpp (default_workers), from source")
+RS_SOURCE = ("tt-metal ttnn/cpp/ttnn/operations/ccl/reduce_scatter/reduce_scatter.cpp (dispatch), device/"
+             "reduce_scatter_device_operation.cpp and reduce_scatter_program_factory.cpp (d80d9482: the DRAM "
+             "intermediate, ring or line builder), the ring and line builders "
+             "(build_ring/line_reduce_scatter_program_impl: CBs, cores) of the stored source whose kernel arguments "
+             "and error strings the 0.81.1 wheel carries, experimental/ccl/reduce_scatter_common/"
+             "reduce_scatter_program_utils.cpp @01ea68fb (reduce_scatter_default_workers), from source")
 
 
 @dataclass
@@ -244,55 +249,123 @@ def all_gather_program_of(ctx: CBContext, x: Tensor, out: Tensor, d: int, fab: F
                         inputs=(x,), outputs=(out,), params={"ring_size": fab.n, "num_links": fab.links})
 
 
-def _rs_workers(grid: tuple[int, int], links: int) -> int:
-    """``default_workers`` of the reduce-scatter programs: the first of 8, 4, 2, 1 workers per direction whose
-    ``links * 2 * (1 + workers)`` cores fit the grid (the byte thresholds it compares are written in MB but
-    compared with bytes, so any tensor above 4 bytes asks for 8)."""
-    for w in (8, 4, 2, 1):
-        if links * 2 * (1 + w) <= grid[0] * grid[1]:
-            return w
-    raise CBModelError(f"{links} link(s) of reduce_scatter do not fit the {grid[0]}x{grid[1]} grid")
+def rs_fp32_dest_acc(op, x: Tensor) -> bool:
+    """``fp32_dest_acc_en`` of the reduce-scatter's compute kernel: the op's ``compute_config`` (tt-mlir's runtime
+    passes it when the IR has one), else true for a float32 input and false otherwise
+    (``ccl::resolve_fp32_acc_compute_kernel_config`` in ccl_common.cpp, ``ttnn::get_fp32_dest_acc_en``)."""
+    cc = op.attrs.get("compute_config")
+    if cc is not None:
+        return bool(getattr(cc, "fp32_dest_acc_en", None))
+    return x.dtype.name == "f32"
 
 
-def reduce_scatter_steps(ctx: CBContext, x: Tensor, dim: int, fab: Fabric, out: Tensor | None = None
-                         ) -> ProgramModel:
-    """The line reduce-scatter program of ``x`` over ``fab.n`` devices along ``dim`` (``ttnn::reduce_scatter``
-    with ``Topology::Linear``; see :func:`reduce_scatter_program`).  ``out`` is the scattered tensor (the IR
-    result, or a step's tensor in a composite).
+def rs_workers(ctx: CBContext, topology: str, input_bytes: int, n: int, links: int) -> int:
+    """``reduce_scatter_default_workers`` (reduce_scatter_program_utils.cpp): workers per direction and link.
+
+    The bytes each link moves, ``input_bytes * (n - 1) / n / links`` (halved on a ring, whose two directions
+    share the work), pick the candidates: on a ring above 1 MiB on Blackhole (50 MiB on Wormhole) 8, 4, 2, 1;
+    up to one 4 KiB packet 1; below 1 MiB 2, 1; else 4, 2, 1; on a line above 4,000,000 B 8, 4, 2, 1; up to
+    4 KiB 1; below 500,000 B 2, 1; else 4, 2, 1.  The first whose ``links * 2 * (1 mux + W)`` cores fit the grid.
 
     Raises:
-        CBModelError: a ring (its direct and ring programs are not modeled), a row-major or sharded input, or
-            a scattered dim that does not split into whole tiles (composite paths).
+        CBModelError: not even the last candidate fits (tt-metal TT_THROW "Not enough cores available").
+    """
+    moved = input_bytes * (n - 1) / n / links / (2 if topology == "Ring" else 1)
+    if topology == "Ring":
+        high = 1.0 * 1024 * 1024 if ctx.arch.name == "blackhole" else 50.0 * 1024 * 1024
+        low = 1.0 * 1024 * 1024
+    else:
+        high, low = 4_000_000.0, 500_000.0
+    if moved > high:
+        candidates = (8, 4, 2, 1)
+    elif moved <= 4.0 * 1024:
+        candidates = (1,)
+    elif moved < low:
+        candidates = (2, 1)
+    else:
+        candidates = (4, 2, 1)
+    grid_cores = ctx.grid[0] * ctx.grid[1]
+    for w in candidates:
+        if links * 2 * (1 + w) <= grid_cores:
+            return w
+    raise CBModelError(f"{links} link(s) of reduce_scatter do not fit the {ctx.grid[0]}x{ctx.grid[1]} grid "
+                       "(TT_THROW 'Not enough cores available')")
+
+
+def rs_topology(op, fab: Fabric) -> Fabric:
+    """The topology ``ttnn::reduce_scatter`` runs (``ccl::get_usable_topology``, ccl_common.cpp): the op's
+    ``topology`` (else the fabric's, :func:`fabric_of`); a ring is kept only on an axis that is wrap-wired
+    (``is_axis_wrap_wired``): never on a 2-device axis ("it would close on the link it already uses"), and
+    on a longer one only when its cabling closes the ring, which the IR does not say (the compiler asked for a
+    ring: assumed, and noted)."""
+    if fab.topology != "Ring":
+        return fab
+    if fab.n == 2:
+        return Fabric("Linear", fab.links, fab.n, fab.notes + [
+            "the op asks for a ring, but a 2-device axis never wraps (is_axis_wrap_wired): tt-metal runs the line"])
+    return Fabric("Ring", fab.links, fab.n, fab.notes + [
+        "ring as the op asks: tt-metal keeps it when the axis's cabling wraps around (is_axis_wrap_wired, not in "
+        "the IR), else it runs the line program"])
+
+
+def reduce_scatter_steps(ctx: CBContext, x: Tensor, dim: int, fab: Fabric, out: Tensor | None = None,
+                         fp32_dest_acc: bool = False) -> ProgramModel:
+    """The reduce-scatter program of ``x`` over ``fab.n`` devices along ``dim`` (``ttnn::reduce_scatter``:
+    :func:`reduce_scatter_program`), on a line or a ring (``fab.topology``).  ``out`` is the scattered tensor
+    (the IR result, or a step's tensor in a composite); ``fp32_dest_acc`` the compute kernel's
+    ``fp32_dest_acc_en`` (:func:`rs_fp32_dest_acc`).
+
+    Raises:
+        CBModelError: a row-major or sharded input, a scattered dim that does not split into whole tiles
+            (composite paths), an odd ring (TT_FATAL in the ring program, or the line where the axis does not
+            wrap: not settled).
     """
     op = ctx.op
-    if fab.topology != "Linear":
-        raise CBModelError(f"{op.name} on a ring: the ring and direct reduce-scatter programs are not modeled")
     if not x.tiled:
         raise CBModelError(f"{op.name} of a row-major tensor takes the composite path, not modeled")
     _interleaved(op, x)
-    if dim >= x.rank - 2 and (x.padded[dim] // fab.n) % 32:
-        raise CBModelError(f"{op.name}: dim {dim} ({x.padded[dim]}) does not split into whole tiles over {fab.n} "
+    if dim >= x.rank - 2 and (x.shape[dim] // fab.n) % 32:
+        raise CBModelError(f"{op.name}: dim {dim} ({x.shape[dim]}) does not split into whole tiles over {fab.n} "
                            "devices: composite path, not modeled")
+    ring = fab.topology == "Ring"
+    if ring and fab.n % 2:
+        raise CBModelError(f"{op.name} on a ring of {fab.n} devices: the ring program refuses an odd ring size "
+                           "(TT_FATAL), the line runs where the axis does not wrap: not settled, not modeled")
     page = x.tile_bytes
-    per_packet = CHANNEL_BUFFER_BYTES // page
-    granularity = min(4 * min(per_packet, 2), 8)
-    cb_pages = 3 * granularity
-    workers = _rs_workers(ctx.grid, fab.links)
-    cores = row_major_cores(ctx.grid, fab.links * 2 * (1 + workers))
-    worker_set = core_set([c for i, c in enumerate(cores) if i % (1 + workers)])
-    cbs = [CB(i, name, page, cb_pages, worker_set)
-           for i, name in enumerate(("input", "intermediate", "reader_output", "compute_output"))]
-    inter_shape = (x.shape[0] * 2, *x.shape[1:])  # compute_output_specs: Linear doubles dim 0
+    max_dst = 4 if fp32_dest_acc else 8
+    input_bytes = num_pages(x) * page
+    workers = rs_workers(ctx, fab.topology, input_bytes, fab.n, fab.links)
+    mux = 0 if ring and workers == 1 else 1
+    if ring:
+        # build_ring_reduce_scatter_program_impl: up to 4 scatter-write pages per max-size packet payload
+        per_packet = min(4, PACKET_PAYLOAD_BYTES // page)
+        granularity = min(4 * per_packet, max_dst)
+        depth, names = 2, ("input", "intermediate", "intermediate_2", "reader_output", "compute_output")
+    else:
+        # build_line_reduce_scatter_program_impl: pages per channel buffer (payload + header)
+        granularity = min(4 * (CHANNEL_BUFFER_BYTES // page), max_dst)
+        depth, names = 3, ("input", "intermediate", "reader_output", "compute_output")
+    cores = row_major_cores(ctx.grid, fab.links * 2 * (mux + workers))
+    worker_set = core_set([c for i, c in enumerate(cores) if i % (mux + workers) >= mux])
+    cbs = [CB(i, name, page, depth * granularity, worker_set) for i, name in enumerate(names)]
+    # compute_output_specs: a line doubles dim 0 of the DRAM interleaved intermediate, a ring keeps the input's shape
+    inter_shape = (x.shape[0] * 2, *x.shape[1:]) if not ring else tuple(x.shape)
     inter = x.with_(shape=inter_shape)
     inter_bytes = inter.physical_volume // 1024 * page
+    kind = "ring" if ring else "line"
     notes = list(fab.notes) + [
-        f"{fab.links} link(s) x 2 directions x {workers} workers + 1 fabric-mux core per direction",
-        f"4 CBs of 3 x {granularity} tiles (tile granularity of a {CHANNEL_BUFFER_BYTES:,}-B fabric packet)",
+        f"{kind}: {fab.links} link(s) x 2 directions x {workers} worker(s)"
+        + (" + 1 fabric-mux core per direction (its channel buffers are the mux kernel's own L1)" if mux else
+           ", no fabric-mux core (one worker per direction talks to the fabric itself)"),
+        f"{len(names)} CBs of {depth} x {granularity} tiles (tile granularity: "
+        + (f"min(4 x {per_packet} tiles per {PACKET_PAYLOAD_BYTES:,}-B packet payload, " if ring else
+           f"min(4 x {CHANNEL_BUFFER_BYTES // page} tiles per {CHANNEL_BUFFER_BYTES:,}-B fabric channel buffer, ")
+        + f"{max_dst} dest tiles{' with fp32_dest_acc_en' if fp32_dest_acc else ''}))",
         f"the op allocates a DRAM interleaved intermediate {'x'.join(map(str, inter_shape))} ({inter_bytes:,} B) "
         "beside its output, freed when it returns",
         "from source: the collectives cannot run on the single-chip mock"]
-    prog = ProgramModel("ReduceScatterDeviceOperation::ReduceScatterProgram (line)", RS_SOURCE, core_set(cores), cbs,
-                        notes, params={"ring_size": fab.n, "num_links": fab.links})
+    prog = ProgramModel(f"ReduceScatterDeviceOperation::ReduceScatterProgram ({kind})", RS_SOURCE, core_set(cores),
+                        cbs, notes, params={"ring_size": fab.n, "num_links": fab.links, "topology": kind})
     prog.device_buffers = (DeviceBuffer("dram", inter_bytes, page, False,
                                         f"the {'x'.join(map(str, inter_shape))} intermediate tensor of reduce_scatter"),)
     if out is not None:
@@ -300,23 +373,37 @@ def reduce_scatter_steps(ctx: CBContext, x: Tensor, dim: int, fab: Fabric, out: 
     return prog
 
 
-def reduce_scatter_program(ctx: CBContext) -> ProgramModel:
-    """``ttnn::reduce_scatter`` (ttnn 0.81.1) on a line: ``ReduceScatterDeviceOperation``, whose program is the
-    line reduce-scatter of ``reduce_scatter_minimal_async``.
+DIRECT_RS_MAX_INPUT_BYTES = 512 << 10  # reduce_scatter.cpp k_direct_rs_max_input_bytes
 
-    * Cores: per link, 2 directions of one fabric-mux core and ``W`` workers (:func:`_rs_workers`: 8 on any
-      grid of 18 cores or more per link), the first cores in row-major order.
-    * CBs on the workers: ``c_0`` input, ``c_1`` intermediate, ``c_2`` reader output, ``c_3`` compute output,
-      each ``3 * g`` tiles, ``g = min(4 * min(4416 // tile, 2), 8)`` (8 for bf16 and bfp8 tiles, 4 for f32).
-    * A DRAM interleaved intermediate tensor of the input's shape with dim 0 doubled (``compute_output_specs``
-      on a line), allocated after the output and freed when the op returns (a device buffer of the program,
-      which the allocator replay places).
+
+def reduce_scatter_program(ctx: CBContext) -> ProgramModel:
+    """``ttnn::reduce_scatter`` (ttnn 0.81.1): ``ReduceScatterDeviceOperation``, whose program is the line or the
+    ring reduce-scatter of ``reduce_scatter_minimal_async`` (``ReduceScatterProgram::create_at``).
+
+    * Topology (:func:`rs_topology`): the op's ``topology`` (tt-mlir's runtime passes it when the IR has one), else
+      the fabric's (a line assumed, :func:`fabric_of`); a ring only on an axis of more than 2 devices.
+    * Direct path: a ring without a ``compute_config`` whose input is at most 512 KiB may take
+      ``reduce_scatter_minimal_direct`` (``use_direct_reduce_scatter``): not modeled.
+    * Cores (:func:`rs_workers`): per link, 2 directions of ``W`` workers, each direction led by one fabric-mux
+      core (none on a ring with one worker per direction), the first cores in row-major order.
+    * CBs on the workers, ``g`` the tile granularity (``max_dst`` = 4 dest tiles with ``fp32_dest_acc_en``, else
+      8): a line has ``c_0`` input, ``c_1`` intermediate, ``c_2`` reader output, ``c_3`` compute output, each
+      ``3 * g`` tiles, ``g = min(4 * (4416 // tile), max_dst)``; a ring has ``c_0`` input, ``c_1`` and ``c_2``
+      intermediates, ``c_3`` reader output, ``c_4`` compute output, each ``2 * g`` tiles,
+      ``g = min(4 * min(4, 4352 // tile), max_dst)``.
+    * A DRAM interleaved intermediate tensor of the input's shape (a line doubles dim 0; ``compute_output_specs``),
+      allocated after the output and freed when the op returns (a device buffer of the program, which the
+      allocator replay places).
 
     Raises:
-        CBModelError: see :func:`reduce_scatter_steps`, or no mesh known.
+        CBModelError: see :func:`reduce_scatter_steps`, the direct path, or no mesh known.
     """
     op = ctx.op
-    fab = fabric_of(op, honours_num_links=True)
+    fab = rs_topology(op, fabric_of(op, honours_num_links=True))
     x = operand(ctx, 0)
     dim = norm_dim(int_attr(op, "scatter_dim"), x.rank, op)
-    return reduce_scatter_steps(ctx, x, dim, fab)
+    if (fab.topology == "Ring" and op.attrs.get("compute_config") is None
+            and num_pages(x) * page_bytes(x) <= DIRECT_RS_MAX_INPUT_BYTES):
+        raise CBModelError(f"{op.name}: a ring reduce-scatter of at most 512 KiB without a compute_config takes "
+                           "reduce_scatter_minimal_direct (use_direct_reduce_scatter), not modeled")
+    return reduce_scatter_steps(ctx, x, dim, fab, fp32_dest_acc=rs_fp32_dest_acc(op, x))
