@@ -215,3 +215,73 @@ def test_functions_without_a_device_take_their_mesh():
         '    %0 = "ttnn.get_device"() <{mesh_shape = #ttnn<mesh_shape 1x4>}> : () -> !ttnn.device\n', "")
     a, op, [p] = _program(text, "wormhole_b0", "ttnn.all_gather")
     assert p.params["ring_size"] == 4
+
+
+AR = "cluster_axis = 1 : ui32, reduce_type = #ttcore.reduce_type<sum>"
+
+
+def test_all_reduce_is_reduce_scatter_then_all_gather():
+    """ttnn::all_reduce of 1x1x32x1024 bf16 over a 1x4 line (no topology: FABRIC_1D assumed), no semaphores:
+    finding_scatter_dim counts the last two dims in tiles, [1, 1, 1, 32]: 32 splits over 4, so dim 3; the scattered
+    1x1x32x256 is 8 whole tiles (no composite).  Step 1, ttnn::reduce_scatter without compute config (bf16: no fp32
+    acc): 32 tiles = 65,536 B, 3/4 of it per link = 49,152 B: 2 workers, 6 cores; line granularity min(4 * 2, 8) = 8,
+    4 CBs of 24 tiles x 2,048 B = 196,608 B per worker; the intermediate 2x1x32x1024 = 64 tiles = 131,072 B.
+    Step 2, ttnn::all_gather of 1x1x32x256 back to 1x1x32x1024: Wormhole off a ring is multicast, 1 core, c_0 of 3
+    pages of 2,048 * 2 * 3 = 12,288 B."""
+    a, op, (rs, ag) = _program(_one_op("ttnn.all_reduce", AR, (1, 1, 32, 1024), (1, 1, 32, 1024)), "wormhole_b0",
+                               "ttnn.all_reduce")
+    assert rs.factory.endswith("(line)") and rs.cores.num_cores == 6 and rs.per_core_bytes() == 196_608
+    assert rs.outputs[0].shape == (1, 1, 32, 256) and rs.device_buffers[0].size == 131_072
+    assert ag.factory.endswith("AllGatherMulticastFactory") and ag.inputs[0].shape == (1, 1, 32, 256)
+    assert ag.outputs[0].shape == (1, 1, 32, 1024) and ag.cbs[0].bytes == 36_864
+    from ttanalyze.cost.constants import load as load_constants
+    from ttanalyze.cost.ir import device_ops, hardware_of, op_cost
+
+    hw = hardware_of(a)
+    dops, why = device_ops(op, a, hw)
+    assert why == "" and [d.op_code for d in dops] == ["ReduceScatterMinimalAsyncDeviceOperation",
+                                                        "AllGatherAsyncDeviceOperation"]
+    assert op_cost(op, a, hw, load_constants()).status == "costed"
+
+
+def test_all_reduce_async_on_a_ring():
+    """ttnn::experimental::all_reduce_async of 1x1x1024x1024 bf16 (1,024 tiles, 2 MiB: above the direct path's 512 KiB)
+    on a 4-device ring: dim 3 (32 tiles split over 4).  Ring reduce-scatter: half of 3/4 per link = 786,432 B, under
+    1 MiB: 2 workers, 6 cores; granularity min(4 * 2, 8) = 8, 5 CBs of 16 tiles = 163,840 B per worker; the intermediate
+    keeps the input's shape (2 MiB).  All-gather of 1x1x1024x256 (256 pages >= 64 on a Wormhole ring): unicast, 2
+    workers per direction and a mux each: 6 cores."""
+    _, _, (rs, ag) = _program(_one_op("ttnn.all_reduce_async", AR + RING, (1, 1, 1024, 1024), (1, 1, 1024, 1024)),
+                              "wormhole_b0", "ttnn.all_reduce_async")
+    assert rs.factory.endswith("(ring)") and rs.per_core_bytes() == 163_840 and rs.device_buffers[0].size == 2 << 20
+    assert ag.factory.endswith("AllGatherUnicastFactory") and ag.cores.num_cores == 6
+
+
+@pytest.mark.parametrize("shape, why", [
+    ((1, 1, 32, 96), "all-gather + local-sum composite"),  # tiles [1, 1, 1, 3]: no dim splits over 4
+    ((1, 1, 32, 128), "reduce_scatter_minimal_direct"),  # a ring of 8 KiB
+])
+def test_all_reduce_paths_not_modeled_say_why(shape, why):
+    text = _one_op("ttnn.all_reduce", AR + RING, shape, shape)
+    a = analyze(parse_text(text, "ccl.mlir"), "wormhole_b0")
+    op = next(o for o in a.program.ops if o.name == "ttnn.all_reduce")
+    assert a.programs[op.index].status != "modeled" and why in a.programs[op.index].reason
+
+
+P2P = "sender_coord = array<i64: 0, 0>, receiver_coord = array<i64: 0, 1>"
+
+
+@pytest.mark.parametrize("dt, send, receive, packets", [("bf16", 8_448, 16_640, 2), ("f32", 12_544, 16_640, 4)])
+def test_point_to_point_program(dt, send, receive, packets):
+    """1x1x32x128 per device from device (0,0) to (0,1) of a 1x2 mesh: 4 tile pages.  bf16: a packet holds at most
+    bit_floor(4,416) = 4,096 B, 2 pages of 2,048 B: 2 packets.  Send CBs: c_0 2 x 2,048, c_1 2 x 2 headers of 64 B,
+    c_2 one 4,096-B packet = 8,448 B; receive: c_0 256 B, c_1 4,096 B, c_2 3 x 2 pages x 2,048 = 16,640 B: the
+    receiver's program is the model.  f32: 4,416 B packets (no power-of-two rounding) take 1 page of 4,096 B: 4
+    packets; send 8,192 + 256 + 4,096 = 12,544 B, receive 256 + 4,096 + 3 x 4,096 = 16,640 B.  The intermediate is
+    [packets, 4,096 / element bytes] in the input's tile layout, padded to 32 rows: 32x2048 bf16 = 64 tiles or 32x1024
+    f32 = 32 tiles, 131,072 B in DRAM either way."""
+    _, _, [p] = _program(_one_op("ttnn.point_to_point", P2P, (1, 1, 32, 128), (1, 1, 32, 128), mesh="1x2", dt=dt),
+                         "wormhole_b0", "ttnn.point_to_point")
+    assert p.factory.endswith("(receive)") and p.cores.num_cores == 1 and p.per_core_bytes() == receive
+    assert f"{send:,} B of CBs" in p.notes[-1] and f"{packets} packet(s)" in p.notes[0]
+    [buf] = p.device_buffers
+    assert (buf.buffer_type, buf.size) == ("dram", 131_072)

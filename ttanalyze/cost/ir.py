@@ -106,6 +106,7 @@ OP_CODES: tuple[tuple[str, str], ...] = (
     ("AllGather", "AllGatherAsyncDeviceOperation"),
     ("ReduceScatter", "ReduceScatterMinimalAsyncDeviceOperation"),
     ("AllReduce", "AllReduceAsyncDeviceOperation"),
+    ("PointToPoint", "PointToPointDeviceOperation"),
     ("BatchNorm", "BatchNormOperation"),
     ("Sort", "SortDeviceOperation"),
     ("SamplingDeviceOperation", "SamplingDeviceOperation"),

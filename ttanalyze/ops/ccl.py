@@ -18,8 +18,10 @@ Verifier checks kept (tt-mlir ``lib/Dialect/TTNN/IR/TTNNOps.cpp`` @19c86fca): ga
 dims in range, ``reduce_type`` sum, ``cluster_axis`` 0 or 1.  The MoE and all-to-all ops
 (``all_to_all_dispatch``/``_metadata``/``combine``, ``moe_gpt``, ``moe_compute``,
 ``moe_expert_token_remap``, ``selective_reduce_combine``, the MoE weight
-preparation) keep their declared result types: their verifiers check ranks only.  None of these
-ops can run on the single-chip mock (they need the fabric), so no program model is given for them.
+preparation) keep their declared result types: their verifiers check ranks only, and no program model is given
+for them.  The program models of ``all_gather``, ``reduce_scatter``, ``all_reduce(_async)`` and
+``point_to_point`` are in :mod:`ttanalyze.ops.ccl_programs` (from source: none of these ops can run on the
+single-chip mock, they need the fabric).
 """
 
 from __future__ import annotations
@@ -27,7 +29,8 @@ from __future__ import annotations
 from ..ir.model import Op
 from ..mesh import Mesh, op_mesh, placements, mesh_shape_override, shard_shape
 from .cb import CBContext, CBModelError, NoDeviceProgram
-from .ccl_programs import AG_SOURCE, RS_SOURCE, all_gather_program, reduce_scatter_program
+from .ccl_programs import (AG_SOURCE, AR_SOURCE, P2P_SOURCE, RS_SOURCE, all_gather_program, all_reduce_program,
+                           point_to_point_program, reduce_scatter_program)
 from .registry import (ShapeError, int_attr, norm_dim, register, register_cb, register_check, register_passive,
                        tensor_shape)
 
@@ -253,3 +256,8 @@ register_cb("ttnn.all_gather")(all_gather_program)
 register_cb("ttnn.reduce_scatter")(reduce_scatter_program)
 register_check("ttnn.all_gather", "source", AG_SOURCE, ("AllGatherDeviceOperation",))
 register_check("ttnn.reduce_scatter", "source", RS_SOURCE, ("ReduceScatterDeviceOperation",))
+register_cb(("ttnn.all_reduce", "ttnn.all_reduce_async"))(all_reduce_program)
+register_check(("ttnn.all_reduce", "ttnn.all_reduce_async"), "source", AR_SOURCE,
+               ("ReduceScatterDeviceOperation", "AllGatherDeviceOperation"))
+register_cb("ttnn.point_to_point")(point_to_point_program)
+register_check("ttnn.point_to_point", "source", P2P_SOURCE, ("PointToPointDeviceOperation",))

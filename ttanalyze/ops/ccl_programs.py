@@ -407,3 +407,158 @@ def reduce_scatter_program(ctx: CBContext) -> ProgramModel:
         raise CBModelError(f"{op.name}: a ring reduce-scatter of at most 512 KiB without a compute_config takes "
                            "reduce_scatter_minimal_direct (use_direct_reduce_scatter), not modeled")
     return reduce_scatter_steps(ctx, x, dim, fab, fp32_dest_acc=rs_fp32_dest_acc(op, x))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# all_reduce / all_reduce_async
+
+AR_SOURCE = ("tt-metal ttnn/cpp/ttnn/operations/ccl/all_reduce/all_reduce.cpp (d80d9482) and experimental/ccl/"
+             "all_reduce_async/all_reduce_async.cpp @00d062bc (the cluster-axis overload: finding_scatter_dim, the "
+             "composite gate, ttnn::reduce_scatter then ttnn::all_gather when no semaphores are passed; its error "
+             "strings are in the 0.81.1 binary), the reduce-scatter and all-gather programs as modeled here, from source")
+
+
+def finding_scatter_dim(x: Tensor, n: int) -> int:
+    """``finding_scatter_dim`` (all_reduce_async.cpp): the last dim of the padded shape, counted in tiles for the
+    last two dims of a TILE tensor, that ``n`` divides; the rank when none does."""
+    dims = list(x.padded)
+    if x.tiled:
+        dims[-1] //= 32
+        dims[-2] //= 32
+    for d in range(len(dims) - 1, -1, -1):
+        if dims[d] % n == 0:
+            return d
+    return len(dims)
+
+
+def all_reduce_program(ctx: CBContext) -> list[ProgramModel]:
+    """``ttnn.all_reduce`` and ``ttnn.all_reduce_async`` (ttnn 0.81.1): tt-mlir's runtime calls ``ttnn::all_reduce``
+    (``runtime/lib/ttnn/operations/ccl/all_reduce.cpp`` @19c86fca) or ``ttnn::experimental::all_reduce_async``
+    without semaphores (``all_reduce_async.cpp``); both run the cluster-axis ``all_reduce_async``:
+
+    * the topology as ``get_usable_topology`` resolves it (:func:`rs_topology`), the op's ``num_links`` (else 1
+      assumed), the output memory config the op's (``all_reduce``) or the input's (``all_reduce_async``: tt-mlir's
+      overload drops it);
+    * the scatter dim :func:`finding_scatter_dim`; with none, a row-major or sharded input, or a dim whose
+      reduce-scatter or all-gather takes the composite path, the all-gather + local ``moreh_sum`` composite runs
+      (not modeled);
+    * else, without semaphores, ``ttnn::reduce_scatter`` of the input along that dim (no compute config: ``fp32_dest_acc``
+      for float32 only; a ring of at most 512 KiB takes the direct path, not modeled) into a ``1/n`` tensor, then
+      ``ttnn::all_gather`` of it back along the same dim: the two programs of :func:`reduce_scatter_steps` and
+      :func:`all_gather_program_of`.
+
+    Raises:
+        CBModelError: the paths above that are not modeled, or no mesh known.
+    """
+    op = ctx.op
+    x, out = operand(ctx, 0), result(ctx)
+    fab = rs_topology(op, fabric_of(op, honours_num_links=True))
+    if x.sharded:
+        raise CBModelError(f"{op.name} of a sharded input first runs sharded_to_interleaved: not modeled")
+    if not x.tiled:
+        raise CBModelError(f"{op.name} of a row-major tensor takes the all-gather + local-sum composite, not modeled")
+    dim = finding_scatter_dim(x, fab.n)
+    if dim == x.rank:
+        raise CBModelError(f"{op.name}: no dim of {'x'.join(map(str, x.padded))} splits over {fab.n} devices "
+                           "(finding_scatter_dim): the all-gather + local-sum composite, not modeled")
+    if dim >= x.rank - 2 and (x.shape[dim] % fab.n == 0) and (x.shape[dim] // fab.n) % 32:
+        raise CBModelError(f"{op.name}: dim {dim} ({x.shape[dim]}) does not scatter into whole tiles over {fab.n} "
+                           "devices: the all-gather + local-sum composite, not modeled")
+    if x.shape[dim] != x.padded[dim]:
+        raise CBModelError(f"{op.name}: scatter dim {dim} is tile-padded ({x.shape[dim]} -> {x.padded[dim]}): the "
+                           "all-gather + local-sum composite, not modeled")
+    if fab.topology == "Ring" and num_pages(x) * page_bytes(x) <= DIRECT_RS_MAX_INPUT_BYTES:
+        raise CBModelError(f"{op.name}: its ring reduce-scatter of at most 512 KiB (no compute_config) takes "
+                           "reduce_scatter_minimal_direct (use_direct_reduce_scatter), not modeled")
+    mem_from = out if op.name == "ttnn.all_reduce" else x
+    scattered = mem_from.with_(shape=tuple(s // fab.n if i == dim else s for i, s in enumerate(x.shape)),
+                               dtype=x.dtype, layout=x.layout)
+    rs = reduce_scatter_steps(ctx, x, dim, fab, scattered, fp32_dest_acc=x.dtype.name == "f32")
+    ag_fab = Fabric(fab.topology, 1, fab.n, [n for n in fab.notes if "link" not in n]
+                    + ["1 fabric link assumed for the all-gather (ttnn 0.81.1's all_gather ignores num_links)"])
+    ag = all_gather_program_of(ctx, scattered, out, dim, ag_fab)
+    for p, step in ((rs, "reduce-scatter"), (ag, "all-gather")):
+        p.notes.append(f"{op.name} = ttnn::reduce_scatter then ttnn::all_gather along dim {dim} (all_reduce_async "
+                       f"without semaphores); this is its {step} step")
+    return [rs, ag]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# point_to_point
+
+P2P_SOURCE = ("tt-metal ttnn/cpp/ttnn/operations/point_to_point/device/host/point_to_point_device_op.cpp "
+              "(compute_aligned_packet_dims, compute_output_specs: the intermediate) and send_program_factory.cpp / "
+              "receive_program_factory.cpp @2ed8bc3c (their kernels' compile-time arguments match the 0.81.1 wheel's, "
+              "their TT_FATAL strings are in its binary), from source")
+
+
+def p2p_packet_dims(t: Tensor) -> tuple[int, int, int, int]:
+    """``compute_aligned_packet_dims``: (packet bytes, pages per packet, segments per page, packets) of sending
+    ``t``'s pages.  A packet holds at most a fabric channel buffer (4,416 B; bf16 rounds it down to a power of two,
+    4,096 B); pages round up to the 16-B L1 alignment and pack whole into packets, or a page larger than a packet
+    splits into segments."""
+    max_packet = CHANNEL_BUFFER_BYTES
+    if t.dtype.name == "bf16":
+        max_packet = 1 << (max_packet.bit_length() - 1)
+    pages = num_pages(t)
+    page = aligned(page_bytes(t), t.l1_alignment)
+    if page <= max_packet:
+        per = min(max_packet // page, pages)
+        return page * per, per, 1, -(-pages // per)
+    segments = -(-page // max_packet)
+    return max_packet, 1, segments, segments * pages
+
+
+def point_to_point_program(ctx: CBContext) -> ProgramModel:
+    """``ttnn.point_to_point``: tt-mlir's runtime calls ``ttnn::point_to_point`` with ``Topology::Linear``
+    (``runtime/lib/ttnn/operations/ccl/point_to_point.cpp`` @19c86fca): ``PointToPointOp::SendReceive``, a send
+    program on the sender device and a receive program on the receiver, one core each (0,0) (``use_cores = {1, 1}``);
+    the model is the program of the device with the most CB bytes per core (the receiver's but for one-page
+    packets), the other named in its notes.
+
+    * Packets (:func:`p2p_packet_dims`): ``P`` bytes, ``k`` pages each.
+    * Send CBs: ``c_0`` 2 input pages (16-B aligned), ``c_1`` 2 x 2 packet headers of 64 B, ``c_2`` one packet.
+    * Receive CBs: ``c_0`` 2 x 2 packet headers, ``c_1`` one packet, ``c_2`` ``3 k`` output pages.
+    * An intermediate tensor ``[packets, P / element bytes]`` in the input's layout and memory config (the receive
+      buffer the sender writes into), allocated on every device with the output and freed when the op returns.
+
+    Raises:
+        CBModelError: a sharded tensor (TT_FATAL "does not yet support sharded configs"), a block-float input (no
+            element size for the intermediate's shape), no mesh known.
+    """
+    op = ctx.op
+    x, out = operand(ctx, 0), result(ctx)
+    if op_mesh(op) is None:
+        raise CBModelError(f"{op.name}: no mesh (ttnn.get_device mesh_shape) for the collective")
+    if x.sharded or out.sharded:
+        raise CBModelError(f"{op.name} of a sharded tensor: tt-metal TT_FATAL 'Point to point does not yet support "
+                           "sharded configs'")
+    packet, per, segments, packets = p2p_packet_dims(x)
+    inter = x.with_(shape=(packets, packet // x.element_bytes))
+    inter_bytes = num_pages(inter) * page_bytes(inter)
+    core = core_set([(0, 0)])
+    header = PACKET_HEADER_1D_BYTES
+    notes = [f"{num_pages(x)} pages in {packets} packet(s) of {packet:,} B ({per} page(s) each"
+             + (f", {segments} segments per page" if segments > 1 else "") + ")",
+             f"the op allocates an intermediate {packets}x{packet // x.element_bytes} {x.layout} tensor "
+             f"({inter_bytes:,} B, {x.buffer_type}) on every device, freed when it returns",
+             "from source: the collectives cannot run on the single-chip mock"]
+    send = ProgramModel("PointToPointOp::SendReceive (send)", P2P_SOURCE, core, [
+        CB(0, "sender", aligned(page_bytes(x), x.l1_alignment), 2, core),
+        CB(1, "packet_header", header, 4, core),
+        CB(2, "packet", packet, 1, core)], list(notes), inputs=(x,), outputs=(out,),
+        params={"ring_size": 2, "num_links": 1})
+    receive = ProgramModel("PointToPointOp::SendReceive (receive)", P2P_SOURCE, core, [
+        CB(0, "packet_header", header, 4, core),
+        CB(1, "packet", packet, 1, core),
+        CB(2, "receiver", page_bytes(out), 3 * per, core)], list(notes), inputs=(x,), outputs=(out,),
+        params={"ring_size": 2, "num_links": 1})
+    sender, receiver = (str(op.attrs.get(k, op.raw_attrs.get(k, "?"))) for k in ("sender_coord", "receiver_coord"))
+    prog, other, role = ((receive, send, f"receiver {receiver}") if receive.per_core_bytes() >= send.per_core_bytes()
+                         else (send, receive, f"sender {sender}"))
+    prog.notes.append(f"the {role}'s program (the device with the most CB bytes per core); the other device runs "
+                      f"{other.factory.split(' ')[-1]} with {other.per_core_bytes():,} B of CBs on core (0,0); "
+                      "the other devices of the mesh run nothing but hold the intermediate")
+    prog.device_buffers = (DeviceBuffer(x.buffer_type, inter_bytes, page_bytes(inter), False,
+                                        "the point_to_point intermediate (receive buffer) tensor"),)
+    return prog
