@@ -285,3 +285,25 @@ def test_point_to_point_program(dt, send, receive, packets):
     assert f"{send:,} B of CBs" in p.notes[-1] and f"{packets} packet(s)" in p.notes[0]
     [buf] = p.device_buffers
     assert (buf.buffer_type, buf.size) == ("dram", 131_072)
+
+
+def test_a_line_assumed_without_topology_doubts_its_refusal():
+    """No topology in the IR on a 4-device axis: the line is assumed (FABRIC_1D), but a ring-cabled mesh runs the ring
+    program, whose CBs are smaller (bf16, 1x1x32x128: 5 x 16 x 2,048 = 163,840 B against the line's 4 x 24 x 2,048 =
+    196,608 B per worker), so a TTA010 on the line's CBs would be a warning (params["refusal_unsure"]).  An explicit
+    topology, or a 2-device axis (never a ring), leaves no doubt; nor does the assumed link count (the CB bytes per
+    worker do not depend on it)."""
+    _, _, [p] = _rs((1, 1, 32, 128), (1, 1, 32, 32))
+    assert "163,840 B per worker against the line's 196,608 B" in p.params["refusal_unsure"]
+    _, _, [p] = _rs((1, 1, 32, 128), (1, 1, 32, 32), attrs=RS + ", topology = #ttcore.topology<linear>")
+    assert "refusal_unsure" not in p.params
+    _, _, [p] = _rs((1, 1, 32, 128), (1, 1, 32, 64), mesh="1x2")
+    assert "refusal_unsure" not in p.params
+
+
+def test_all_gather_on_a_two_device_ring_runs_the_line():
+    """A 2-device axis never wraps: an all_gather whose op asks for a ring runs on a line (Wormhole multicast even
+    with many pages, since unicast needs a ring): 1x1x256x1024 bf16 = 256 pages >= 64."""
+    _, _, [p] = _program(_one_op("ttnn.all_gather", AG + RING, (1, 1, 256, 1024), (1, 1, 256, 2048), mesh="1x2"),
+                         "wormhole_b0", "ttnn.all_gather")
+    assert p.factory.endswith("AllGatherMulticastFactory") and any("2-device axis" in n for n in p.notes)

@@ -58,12 +58,14 @@ RS_SOURCE = ("tt-metal ttnn/cpp/ttnn/operations/ccl/reduce_scatter/reduce_scatte
 @dataclass
 class Fabric:
     """What the models assume of the fabric for one op (module docstring): ``topology`` ``Linear`` or
-    ``Ring``, ``links`` per direction, the devices ``n`` on the op's axis, and the ``notes`` saying so."""
+    ``Ring``, ``links`` per direction, the devices ``n`` on the op's axis, the ``notes`` saying so, and whether the
+    topology was ``assumed`` (not in the IR)."""
 
     topology: str
     links: int
     n: int
     notes: list[str] = field(default_factory=list)
+    assumed: bool = False  # the topology is not in the IR (the fabric's default taken)
 
 
 def axis_devices(op, mesh: Mesh) -> int:
@@ -97,12 +99,14 @@ def fabric_of(op, honours_num_links: bool) -> Fabric:
         raise CBModelError(f"{op.name} over {n} device: tt-metal needs more than one")
     notes = [f"{n} devices on the op's axis of mesh {mesh.label}; each runs this program on its own shard"]
     text = str(op.raw_attrs.get("topology", "")).lower()
+    assumed = False
     if "ring" in text:
         topology = "Ring"
     elif "linear" in text:
         topology = "Linear"
     else:
         topology = "Linear"
+        assumed = True
         notes.append("fabric assumed FABRIC_1D (a line): tt-mlir's runtime opens a ring only when the cabling "
                      "wraps around, which the IR does not say")
     links = op.attrs.get("num_links") if honours_num_links else None
@@ -113,7 +117,7 @@ def fabric_of(op, honours_num_links: bool) -> Fabric:
         notes.append("1 fabric link assumed (get_num_links counts the machine's routing planes, not in the IR"
                      + ("" if honours_num_links else "; ttnn 0.81.1's all_gather ignores the deprecated num_links")
                      + ")")
-    return Fabric(topology, links, n, notes)
+    return Fabric(topology, links, n, notes, assumed)
 
 
 def row_major_cores(grid: tuple[int, int], count: int) -> list[tuple[int, int]]:
@@ -181,8 +185,11 @@ def all_gather_program(ctx: CBContext) -> ProgramModel:
     """
     op = ctx.op
     x = operand(ctx, 0)
-    return all_gather_program_of(ctx, x, result(ctx), norm_dim(int_attr(op, "all_gather_dim"), x.rank, op),
-                                 fabric_of(op, honours_num_links=False))
+    fab = usable_topology(fabric_of(op, honours_num_links=False))
+    if not fab.assumed:
+        fab.notes.append("ttnn 0.81.1's all_gather takes the fabric's axis topology (get_axis_topology), not the "
+                         "op's deprecated one, which stands here for the cabling the compiler was told of")
+    return all_gather_program_of(ctx, x, result(ctx), norm_dim(int_attr(op, "all_gather_dim"), x.rank, op), fab)
 
 
 def all_gather_program_of(ctx: CBContext, x: Tensor, out: Tensor, d: int, fab: Fabric) -> ProgramModel:
@@ -292,8 +299,8 @@ def rs_workers(ctx: CBContext, topology: str, input_bytes: int, n: int, links: i
                        "(TT_THROW 'Not enough cores available')")
 
 
-def rs_topology(op, fab: Fabric) -> Fabric:
-    """The topology ``ttnn::reduce_scatter`` runs (``ccl::get_usable_topology``, ccl_common.cpp): the op's
+def usable_topology(fab: Fabric) -> Fabric:
+    """The topology tt-metal runs (``ccl::get_usable_topology`` / ``get_axis_topology``, ccl_common.cpp): the op's
     ``topology`` (else the fabric's, :func:`fabric_of`); a ring is kept only on an axis that is wrap-wired
     (``is_axis_wrap_wired``): never on a 2-device axis ("it would close on the link it already uses"), and
     on a longer one only when its cabling closes the ring, which the IR does not say (the compiler asked for a
@@ -306,6 +313,22 @@ def rs_topology(op, fab: Fabric) -> Fabric:
     return Fabric("Ring", fab.links, fab.n, fab.notes + [
         "ring as the op asks: tt-metal keeps it when the axis's cabling wraps around (is_axis_wrap_wired, not in "
         "the IR), else it runs the line program"])
+
+
+def doubt_assumed_line(ctx: CBContext, prog: ProgramModel, x: Tensor, dim: int, fab: Fabric,
+                       fp32_dest_acc: bool) -> None:
+    """A line reduce-scatter taken because the IR gives no topology, on an axis of more than 2 devices, may run as
+    a ring on a ring-cabled mesh (:func:`fabric_of`), whose CBs are smaller (5 x 2g against 4 x 3g pages): a
+    refusal of the line's CBs then does not hold for every fabric, and the model says so
+    (``params["refusal_unsure"]``, which makes TTA010 a warning).  The CB bytes per worker do not depend on the
+    link count (only the number of workers does), so the assumed single link raises no such doubt."""
+    if not (fab.assumed and fab.topology == "Linear" and fab.n > 2 and fab.n % 2 == 0):
+        return
+    ring = reduce_scatter_steps(ctx, x, dim, Fabric("Ring", fab.links, fab.n, []), fp32_dest_acc=fp32_dest_acc)
+    if ring.per_core_bytes() < prog.per_core_bytes():
+        prog.params["refusal_unsure"] = (
+            "the IR gives no topology: on a mesh cabled as a ring tt-metal runs the ring program, whose CBs take "
+            f"{ring.per_core_bytes():,} B per worker against the line's {prog.per_core_bytes():,} B")
 
 
 def reduce_scatter_steps(ctx: CBContext, x: Tensor, dim: int, fab: Fabric, out: Tensor | None = None,
@@ -380,7 +403,7 @@ def reduce_scatter_program(ctx: CBContext) -> ProgramModel:
     """``ttnn::reduce_scatter`` (ttnn 0.81.1): ``ReduceScatterDeviceOperation``, whose program is the line or the
     ring reduce-scatter of ``reduce_scatter_minimal_async`` (``ReduceScatterProgram::create_at``).
 
-    * Topology (:func:`rs_topology`): the op's ``topology`` (tt-mlir's runtime passes it when the IR has one), else
+    * Topology (:func:`usable_topology`): the op's ``topology`` (tt-mlir's runtime passes it when the IR has one), else
       the fabric's (a line assumed, :func:`fabric_of`); a ring only on an axis of more than 2 devices.
     * Direct path: a ring without a ``compute_config`` whose input is at most 512 KiB may take
       ``reduce_scatter_minimal_direct`` (``use_direct_reduce_scatter``): not modeled.
@@ -399,14 +422,17 @@ def reduce_scatter_program(ctx: CBContext) -> ProgramModel:
         CBModelError: see :func:`reduce_scatter_steps`, the direct path, or no mesh known.
     """
     op = ctx.op
-    fab = rs_topology(op, fabric_of(op, honours_num_links=True))
+    fab = usable_topology(fabric_of(op, honours_num_links=True))
     x = operand(ctx, 0)
     dim = norm_dim(int_attr(op, "scatter_dim"), x.rank, op)
     if (fab.topology == "Ring" and op.attrs.get("compute_config") is None
             and num_pages(x) * page_bytes(x) <= DIRECT_RS_MAX_INPUT_BYTES):
         raise CBModelError(f"{op.name}: a ring reduce-scatter of at most 512 KiB without a compute_config takes "
                            "reduce_scatter_minimal_direct (use_direct_reduce_scatter), not modeled")
-    return reduce_scatter_steps(ctx, x, dim, fab, fp32_dest_acc=rs_fp32_dest_acc(op, x))
+    fp32 = rs_fp32_dest_acc(op, x)
+    prog = reduce_scatter_steps(ctx, x, dim, fab, fp32_dest_acc=fp32)
+    doubt_assumed_line(ctx, prog, x, dim, fab, fp32)
+    return prog
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -436,7 +462,7 @@ def all_reduce_program(ctx: CBContext) -> list[ProgramModel]:
     (``runtime/lib/ttnn/operations/ccl/all_reduce.cpp`` @19c86fca) or ``ttnn::experimental::all_reduce_async``
     without semaphores (``all_reduce_async.cpp``); both run the cluster-axis ``all_reduce_async``:
 
-    * the topology as ``get_usable_topology`` resolves it (:func:`rs_topology`), the op's ``num_links`` (else 1
+    * the topology as ``get_usable_topology`` resolves it (:func:`usable_topology`), the op's ``num_links`` (else 1
       assumed), the output memory config the op's (``all_reduce``) or the input's (``all_reduce_async``: tt-mlir's
       overload drops it);
     * the scatter dim :func:`finding_scatter_dim`; with none, a row-major or sharded input, or a dim whose
@@ -452,7 +478,7 @@ def all_reduce_program(ctx: CBContext) -> list[ProgramModel]:
     """
     op = ctx.op
     x, out = operand(ctx, 0), result(ctx)
-    fab = rs_topology(op, fabric_of(op, honours_num_links=True))
+    fab = usable_topology(fabric_of(op, honours_num_links=True))
     if x.sharded:
         raise CBModelError(f"{op.name} of a sharded input first runs sharded_to_interleaved: not modeled")
     if not x.tiled:
@@ -474,6 +500,7 @@ def all_reduce_program(ctx: CBContext) -> list[ProgramModel]:
     scattered = mem_from.with_(shape=tuple(s // fab.n if i == dim else s for i, s in enumerate(x.shape)),
                                dtype=x.dtype, layout=x.layout)
     rs = reduce_scatter_steps(ctx, x, dim, fab, scattered, fp32_dest_acc=x.dtype.name == "f32")
+    doubt_assumed_line(ctx, rs, x, dim, fab, x.dtype.name == "f32")
     ag_fab = Fabric(fab.topology, 1, fab.n, [n for n in fab.notes if "link" not in n]
                     + ["1 fabric link assumed for the all-gather (ttnn 0.81.1's all_gather ignores num_links)"])
     ag = all_gather_program_of(ctx, scattered, out, dim, ag_fab)
