@@ -82,6 +82,10 @@ OP_CODES: tuple[tuple[str, str], ...] = (
     ("TopkRouteFinish", "TopkRouteFinishDeviceOperation"),
     ("ScaledDotProductAttentionDecode", "SdpaDecodeDeviceOperation"),
     ("SdpaDecode", "SdpaDecodeDeviceOperation"),
+    ("SDPAForward", "SDPAForwardDeviceOperation"),  # tt-train (ttml) sdpa_fw / sdpa_bw / adamw: ops/tt_train.py
+    ("SDPABackwardKV", "SDPABackwardKVDeviceOperation"),
+    ("SDPABackwardQ", "SDPABackwardQDeviceOperation"),
+    ("AdamW", "AdamWDeviceOperation"),
     ("ScaledDotProductAttention", "SDPAOperation"),
     ("SDPA", "SDPAOperation"),
     ("FlashMLA", "FlashMLADecodeDeviceOperation"),
@@ -132,7 +136,6 @@ OP_CODES: tuple[tuple[str, str], ...] = (
 NAME_OP_CODES: dict[str, str] = {
     "ttnn.scaled_dot_product_attention": "SDPAOperation",
     "ttnn.chunked_scaled_dot_product_attention": "SDPAOperation",
-    "ttnn.sdpa_fw": "SDPAOperation",
     "ttnn.flash_mla_prefill": "SDPAOperation",
     "ttnn.scaled_dot_product_attention_decode": "SdpaDecodeDeviceOperation",
     "ttnn.paged_scaled_dot_product_attention_decode": "SdpaDecodeDeviceOperation",
@@ -330,7 +333,8 @@ def _op_attrs(op: Op, stage: ProgramModel) -> dict:
         attrs["unary_ops"] = [short]
     for key, to in (("binary_op", "binary_op"), ("scalar", "scalar"), ("is_causal", "is_causal"),
                     ("q_chunk_size", "q_chunk"), ("k_chunk_size", "k_chunk"), ("ring_size", "ring_size"),
-                    ("num_links", "num_links")):
+                    ("num_links", "num_links"), ("matmuls", "matmuls"),
+                    ("stream_share", "stream_share")):
         if key in stage.params:  # what the program model knows of the factory's choices
             attrs[to] = stage.params[key]
     if code in ("BinaryNgDeviceOperation", "TernaryDeviceOperation") and "binary_op" not in attrs:

@@ -147,6 +147,11 @@ OP_KINDS: dict[str, str] = {
     # top-k and softmax of one [32, 128] tile row on the collector core are not costed
     "TopkRouterGptDeviceOperation": "matmul",
     "PointToPointDeviceOperation": "point_to_point",
+    # tt-train (ttml) ops, ttanalyze/ops/tt_train.py: the training SDPA programs are flash attention (their
+    # "matmuls" per (Q row, K tile) pair given); AdamW streams its state tensors' tiles through the SFPU and
+    # writes param, exp_avg, exp_avg_sq (and max_exp_avg_sq) back
+    "SDPAForwardDeviceOperation": "sdpa", "SDPABackwardKVDeviceOperation": "sdpa",
+    "SDPABackwardQDeviceOperation": "sdpa", "AdamWDeviceOperation": "fused_update",
 }
 
 FAMILY = {
@@ -162,7 +167,7 @@ FAMILY = {
     "sdpa": "attention", "cache_update": "data movement", "split": "data movement",
     "batch_norm": "normalization", "sort": "reduction", "sampling": "reduction", "gather": "data movement",
     "all_gather": "collective", "reduce_scatter": "collective", "all_reduce": "collective",
-    "point_to_point": "collective",
+    "point_to_point": "collective", "fused_update": "eltwise",
 }
 
 # SFPU unary ops with a measured per-tile cost of their own (constant ``sfpu_<name>``); SFPU_HEAVY
@@ -449,6 +454,19 @@ def _eltwise(op: DeviceOp, hw: Hardware, c: Constants, kind: str) -> _Work:
         w.extra += _k(c, "scalar_fill", op.arch)
     w.dram_io(op)
     w.flops = float(out.elements) * max(1, len(op.inputs))
+    return w
+
+
+def _fused_update(op: DeviceOp, hw: Hardware, c: Constants) -> _Work:
+    """An elementwise update that writes several tensors per tile (tt-train AdamW: param, exp_avg, exp_avg_sq
+    and, with AMSGrad, max_exp_avg_sq, in place): :func:`_eltwise` over the first output's tiles (every input
+    read per tile, the fused SFPU ops of ``unary_ops``), plus each further output's tile write and DRAM bytes."""
+    w = _eltwise(op, hw, c, "unary")
+    for t in op.outputs[1:]:
+        if not _local(t):
+            w.write += _xfer(hw, 1, tile_bytes(t))
+        if t.in_dram:
+            w.dram_writes.append((t.bytes, page_bytes(t)))
     return w
 
 
@@ -1486,7 +1504,11 @@ def _sdpa(op: DeviceOp, hw: Hardware, c: Constants) -> _Work:
     few SFPU instructions a row, not the accurate exp ``sfpu_exp`` measures.  The
     reader's K / V transfer overlaps the compute (double-buffered chunks).
     Q = input 0; K and V: the inputs with Q's and the output's head dim and the
-    longest sequence (the gathered K / V of a ring).  Chunk sizes: the program
+    longest sequence (the gathered K / V of a ring).  ``attrs["matmuls"]``: matmuls per (Q chunk, K chunk) pair
+    when not the forward's 2 (tt-train's backward programs: 4 for grad K / V, 3 for grad Q; ops/tt_train.py);
+    ``attrs["stream_share"]``: the reader's stream per pair over the forward's K and V (tt-train's grad K / V
+    program streams Q, dO and O past each K row: 3 / 2).  Every output in DRAM is written once.
+    Chunk sizes: the program
     config's, else 32 rows for decode (Q of one row) and 256 otherwise (noted).
     """
     q = op.inputs[0]
@@ -1517,18 +1539,21 @@ def _sdpa(op: DeviceOp, hw: Hardware, c: Constants) -> _Work:
     mm = _k(c, "mm_cycles_per_pass", arch) * passes
     tile_op = _k(c, "eltwise_tile", arch)
     w = _Work(units=max(1.0, pairs), notes=notes)
-    w.compute = qt * kt * (_cdiv(dqk, TILE) + _cdiv(dv, TILE)) * mm + qt * kt * 5 * tile_op
-    kv_tiles = kt * (_cdiv(dqk, TILE) + (_cdiv(dv, TILE) if v is not k else 0))
+    mm_share = float(op.attrs.get("matmuls") or 2) / 2  # matmuls per pair over the forward's Q K^T and P V
+    w.compute = qt * kt * (_cdiv(dqk, TILE) + _cdiv(dv, TILE)) * mm * mm_share + qt * kt * 5 * tile_op
+    share = float(op.attrs.get("stream_share") or 1.0)  # the reader's stream per pair over the forward's
+    kv_tiles = kt * (_cdiv(dqk, TILE) + (_cdiv(dv, TILE) if v is not k else 0)) * share
     w.read = _latency(hw, k) + _xfer(hw, kv_tiles, tile_bytes(k))
     w.write = 0.0 if _local(out) else _xfer(hw, qt * _cdiv(dv, TILE), tile_bytes(out)) / max(1.0, k_chunks * causal_share)
-    kv_bytes = units * causal_share * (k.bytes / max(1, prod(k.padded[:-2])) + (
+    kv_bytes = units * causal_share * share * (k.bytes / max(1, prod(k.padded[:-2])) + (
         v.bytes / max(1, prod(v.padded[:-2])) if v is not k else 0.0))
     w.dram_reads.append((q.bytes if q.in_dram else 0.0, page_bytes(q)))
     if k.in_dram:
         w.dram_reads.append((kv_bytes, page_bytes(k)))
-    if out.in_dram:
-        w.dram_writes.append((out.bytes, page_bytes(out)))
-    w.flops = 2.0 * heads_q * sq * sk * (dqk + dv) * causal_share
+    for t in op.outputs:
+        if t.in_dram:
+            w.dram_writes.append((t.bytes, page_bytes(t)))
+    w.flops = 2.0 * heads_q * sq * sk * (dqk + dv) * causal_share * mm_share
     return w
 
 
@@ -1675,6 +1700,8 @@ def work(op: DeviceOp, hw: Hardware, constants: Constants) -> _Work:
         raise UnmodeledDeviceOp(f"{op.op_code} with an empty tensor (a dim of 0)")
     if kind in ("unary", "binary", "typecast", "copy"):
         w = _eltwise(op, hw, constants, kind)
+    elif kind == "fused_update":
+        w = _fused_update(op, hw, constants)
     elif kind == "matmul":
         w = _matmul(op, hw, constants)
     elif kind == "conv":

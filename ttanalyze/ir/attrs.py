@@ -898,6 +898,7 @@ _BUILDERS: dict[str, Callable[[_Builder, Node], Any]] = {
     "ttcore.shard_type": _build_enum("shard_type"),  # mesh_shard (tt-mlir TTCoreOpsEnums.td MeshShardType)
     "ttcore.shard_direction": _build_enum("shard_direction"),
     "ttcore.reduce_type": _build_enum("reduce_type"),  # the CCL reductions
+    "ttcore.attention_mask_type": _build_enum("attention_mask_type"),  # the ttml SDPA ops (TTCoreOpsEnums.td)
     "ttnn.device_compute_kernel_config": _build_compute_config,
     "ttnn.unary_with_param": _build_unary,
     "ttnn.conv2d_config": _build_struct,

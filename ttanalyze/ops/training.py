@@ -8,7 +8,7 @@
 
 Programs: ``embedding_bw`` runs one ``EmbeddingBackwardDeviceOperation`` program (:func:`embedding_bw_cb`);
 ``gelu_bw`` (its shape rule is in :mod:`ttanalyze.ops.eltwise_extra`) one ``GeluBackwardDeviceOperation``
-program, from source (:func:`gelu_bw_cb`); ``adamw`` (a tt-train op) is not modeled.
+program, from source (:func:`gelu_bw_cb`); ``adamw``'s program (a tt-train op) is in :mod:`ttanalyze.ops.tt_train`.
 """
 
 from __future__ import annotations
