@@ -230,9 +230,9 @@ def sdpa_fw_program(ctx: CBContext) -> ProgramModel:
     tiles each.
 
     Raises:
-        DeviceRejection: see :func:`_sdpa_checks`; Q, K, V of different head dims, batches or sequences, or query
-            heads not a multiple of the KV heads (the factory's TT_FATALs).
-        CBModelError: see :func:`_sdpa_checks`.
+        DeviceRejection: see :func:`_sdpa_checks`.
+        CBModelError: see :func:`_sdpa_checks`; Q, K, V of different head dims, batches or sequences, or query
+            heads not a multiple of the KV heads (the stored factory's TT_FATALs).
     """
     op = ctx.op
     g = operand_groups(op, SDPA_FW_OPERANDS)
@@ -241,11 +241,13 @@ def sdpa_fw_program(ctx: CBContext) -> ProgramModel:
     _sdpa_checks(op, t)
     b, hq, st, wt = _rows(q)
     if not (q.padded[3] == k.padded[3] == v.padded[3]) or q.padded[0] != k.padded[0] or q.padded[2] != k.padded[2]:
-        raise DeviceRejection(f"sdpa_fw: Q {list(q.shape)}, K {list(k.shape)}, V {list(v.shape)}: the factory "
-                              "TT_FATALs unless Q, K, V share the embedding dim and Q, K the batch and sequence")
-    if k.padded[1] != v.padded[1] or q.padded[1] % k.padded[1]:
-        raise DeviceRejection(f"sdpa_fw: {q.padded[1]} query heads over {k.padded[1]} key / {v.padded[1]} value heads: "
-                              "the factory TT_FATALs unless K and V have the same heads and they divide Q's")
+        raise CBModelError(f"sdpa_fw: Q {list(q.shape)}, K {list(k.shape)}, V {list(v.shape)}: the stored factory "
+                           "TT_FATALs unless Q, K, V share the embedding dim and Q, K the batch and sequence (not "
+                           "certain for the pinned tt-metal)")
+    if k.padded[1] == 0 or k.padded[1] != v.padded[1] or q.padded[1] % k.padded[1]:
+        raise CBModelError(f"sdpa_fw: {q.padded[1]} query heads over {k.padded[1]} key / {v.padded[1]} value heads: "
+                           "the stored factory TT_FATALs unless K and V have the same heads and they divide Q's (not "
+                           "certain for the pinned tt-metal)")
     mask = _mask_type(op, "causal")
     inter = len(op.results) == 2
     split = split_work_to_cores(ctx.grid, b * hq * st)
@@ -301,9 +303,9 @@ def sdpa_bw_programs(ctx: CBContext) -> list[ProgramModel]:
       tile each, ``c_13`` transpose 1 bf16 tile, ``c_14`` scaler row 1 f32 tile, ``c_15`` grad Q ``2 * Wt`` bf16.
 
     Raises:
-        DeviceRejection: see :func:`_sdpa_checks`; tensors of different head dims (``qWt == kWt == vWt``) or query
+        DeviceRejection: see :func:`_sdpa_checks`.
+        CBModelError: see :func:`_sdpa_checks`; tensors of different head dims (``qWt == kWt == vWt``) or query
             heads not a multiple of the KV heads.
-        CBModelError: see :func:`_sdpa_checks`.
     """
     op = ctx.op
     g = operand_groups(op, SDPA_BW_OPERANDS)
@@ -312,11 +314,12 @@ def sdpa_bw_programs(ctx: CBContext) -> list[ProgramModel]:
     q, k, v, d_out = t["query"], t["key"], t["value"], t["grad_output"]
     b, hq, st, wt = _rows(d_out)
     if not (q.padded[3] == k.padded[3] == v.padded[3] == d_out.padded[3]):
-        raise DeviceRejection(f"sdpa_bw: Q, K, V and the gradient of head dims {q.padded[3]}, {k.padded[3]}, "
-                              f"{v.padded[3]}, {d_out.padded[3]}: the factories assume qWt == kWt == vWt")
+        raise CBModelError(f"sdpa_bw: Q, K, V and the gradient of head dims {q.padded[3]}, {k.padded[3]}, "
+                           f"{v.padded[3]}, {d_out.padded[3]}: the stored factories assume qWt == kWt == vWt")
     hkv = k.padded[1]
     if hkv == 0 or hq % hkv:
-        raise DeviceRejection(f"sdpa_bw: {hq} query heads over {hkv} key/value heads: heads_per_group must be whole")
+        raise CBModelError(f"sdpa_bw: {hq} query heads over {hkv} key/value heads: the stored factories need whole "
+                           "heads_per_group")
     mask = _mask_type(op, "arbitrary")
     grads = [result(ctx, i) for i in range(3)]
     ins = tuple(x for x in (q, k, v, d_out, t["attn_output"], t["intermediates"], t["attention_mask"]) if x is not None)
