@@ -59,8 +59,6 @@ def row(name: str, swept: Counter) -> dict[str, str]:
     check = CHECKS.get(name)
     if name in NO_PROGRAM or (check and check[0] == "none"):
         program = "none (no device program)"
-    elif check and check[0] == "opaque":
-        program = "opaque (user program)"
     elif name in CB_MODELS:
         program = "model"
     else:
@@ -69,8 +67,7 @@ def row(name: str, swept: Counter) -> dict[str, str]:
         checked = f"measured on the mock: opdiff campaign, {swept[name]} instances (docs/accuracy.md)"
     elif check:
         how, where = check
-        checked = {"mock": "measured on the mock", "source": "from source", "none": "no program",
-                   "opaque": "opaque"}[how] + f": {where}"
+        checked = {"mock": "measured on the mock", "source": "from source", "none": "no program"}[how] + f": {where}"
     elif program.startswith("none"):
         checked = "no program"
     elif name in CB_MODELS:
@@ -89,8 +86,6 @@ def row(name: str, swept: Counter) -> dict[str, str]:
                 else f"no cost model for {code}")
     elif program.startswith("none"):
         cost = "none (no device time)"
-    elif program.startswith("opaque"):
-        cost = "opaque (not costed)"
     else:
         cost = "-"
     return {"family": model.family, "shape": shape, "spec": spec, "program": program, "checked": checked,
@@ -104,8 +99,7 @@ def render() -> str:
     swept = campaign_ops()
     rows = {n: row(n, swept) for n in names}
     modeled = [n for n in names if rows[n]["family"] != "-"]
-    with_program = [n for n in names if rows[n]["program"] != "-" and not rows[n]["program"].startswith("opaque")]
-    opaque = [n for n in names if rows[n]["program"].startswith("opaque")]
+    with_program = [n for n in names if rows[n]["program"] != "-"]
     checked_mock = [n for n in names if rows[n]["checked"].startswith("measured on the mock")]
     from_source = [n for n in names if rows[n]["checked"].startswith("from source")]
     out = [
@@ -119,8 +113,7 @@ def render() -> str:
         f"* {len(names)} ops in the dialect; {len(modeled)} modeled (a shape rule or a declared-type model), "
         f"{len(names) - len(modeled)} not modeled (reported as TTA008).",
         f"* {len(with_program)} with a program model or known to run no device program; "
-        f"{len(checked_mock)} checked on the mock device, {len(from_source)} from the program factory's source only; "
-        f"{len(opaque)} opaque (user kernels or D2M functions: reported as such, TTA011).",
+        f"{len(checked_mock)} checked on the mock device, {len(from_source)} from the program factory's source only.",
         "",
         "Columns: *shape* `rule` = the result shape is derived from the operands and attributes and checked, "
         "`declared type` = taken from the IR; *spec* `model` = what tt-metal returns (layout, dtype, memory config) "

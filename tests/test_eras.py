@@ -154,15 +154,16 @@ def test_properties_over_several_lines():
 # -- custom syntax, mixed dialects, CPU modules, several modules ------------------------------------------------------
 
 
-def test_d2m_subgraph_is_an_opaque_op_with_its_operands():
+def test_d2m_subgraph_is_read_as_a_call_of_its_callee():
     (p,) = programs("d2m_subgraph_2026_08.mlir", 1)
     op = p.ops[0]
-    assert (op.name, op.opaque) == ("ttnn.d2m_subgraph", "custom syntax")
+    assert (op.name, op.opaque, op.callee) == ("ttnn.d2m_subgraph", "", "d2m_subgraph")
     assert [v.name for v in op.operands] == ["%arg0", "%arg1", "%arg2"]
+    assert op.attrs["operandSegmentSizes"] == [2, 1]
     assert op.results[0].type.shape == (64, 64)
-    assert not [f for f in findings(p, "TTA008") if f.op_index == op.index]  # known: an opaque op, not unknown
-    opaque = [f for f in findings(p, "TTA011") if f.op_index == op.index]
-    assert opaque and "opaque" in opaque[0].message
+    assert not [f for f in findings(p, "TTA008") if f.op_index == op.index]
+    (note,) = [f for f in findings(p, "TTA042") if f.op_index == op.index]
+    assert "analyzed as a call of @d2m_subgraph" in note.message
 
 
 def test_mixed_dialect_file_keeps_its_ttnn_ops():

@@ -9,7 +9,8 @@ tt-mlir 19c86fca): ``struct(params)`` key/value lists (also without commas, as
 ``physical_helper_cores = {dram = [...] eth = [...]}`` of 2025), ``<...>`` parameter
 lists, dimension lists (``10x11``), coordinates (``(7, 3)``), affine maps,
 ``memref<...>``/``tensor<...>`` types, arrays, dictionaries, aliases and
-nested dialect attributes and types.
+nested dialect attributes and types; ``//`` comments inside an attribute written over
+several lines (hand-written ``#ttnn.read_kernel`` aliases) are skipped.
 """
 
 from __future__ import annotations
@@ -108,6 +109,7 @@ BARE_ID: /[A-Za-z_][\w$.]*/
 STRING: /"(?:[^"\\]|\\.)*"/
 
 %ignore /[ \t\r\n]+/
+%ignore /\/\/[^\n]*/
 """
 
 

@@ -931,3 +931,9 @@ def build(tree: Any, resolve: Resolver) -> Any:
     """
     return _Builder(resolve).value(tree)
 
+
+
+# ``ttnn.generic``'s program descriptor (its builders use _Builder above).
+from . import kernel_program as _kernel_program  # noqa: E402
+
+_BUILDERS.update(_kernel_program.BUILDERS)

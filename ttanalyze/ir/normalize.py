@@ -20,9 +20,9 @@ Custom syntaxes handled follow tt-mlir's TableGen ``assemblyFormat``s in
 ``include/ttmlir/Dialect/TTCore/IR/TTCoreOps.td`` (tt-mlir 19c86fca, 2026-08-21):
 ``ttcore.device_module``, ``ttcore.cpu_module``, ``ttcore.device``,
 ``ttcore.load_cached``, ``ttcore.global``, ``ttcore.get_global``,
-``ttcore.get_tuple_element`` and ``ttcore.tuple``.  ``ttnn.generic``,
-``ttnn.d2m_subgraph`` and ``ttnn.tt_lang_op`` also have custom syntax; they are
-not rewritten and the parser reports them as unknown custom ops.
+``ttcore.get_tuple_element`` and ``ttcore.tuple``; ``ttnn.d2m_subgraph``
+(TTNNOps.td ``D2MSubgraphOp``) becomes a generic op with its callee.  Other ops
+printed in a custom syntax (``d2m.*``, ``ttir.empty``...) become opaque ops.
 """
 
 from __future__ import annotations
@@ -266,7 +266,8 @@ def normalize(text: str, path: str = "<string>") -> Normalized:
             _rewrite_custom(src, m, edits, out)
     for m in _CUSTOM_STMT.finditer(text):
         if m.group("name").split(".", 1)[0] not in _PARSED_DIALECTS and not _HANDLED.fullmatch(m.group("name")):
-            _rewrite_opaque(src, m, edits, out)
+            if m.group("name") != "ttnn.d2m_subgraph" or not _rewrite_d2m_subgraph(src, m, edits):
+                _rewrite_opaque(src, m, edits, out)
     out.text = _apply(src, edits, out)
     return out
 
@@ -352,6 +353,80 @@ def _rewrite_opaque(src: _Source, m: re.Match, edits: list[_Edit], out: Normaliz
     if stop > first_line_end:
         edits.append(_Edit(first_line_end, stop, _blank(text[first_line_end:stop])))
     out.opaque_ops += 1
+
+
+_D2M_HEAD = re.compile(r"ttnn\.d2m_subgraph\s+(@[\w.$-]+)\s*(?:attributes\s*)?(\{[^{}\n]*\})?\s*ins\s*\(")
+_D2M_OUTS = re.compile(r"\s*outs\s*\(")
+_D2M_RESULTS = re.compile(r"[ \t]*:")
+
+
+def _rewrite_d2m_subgraph(src: _Source, m: re.Match, edits: list[_Edit]) -> bool:
+    """Rewrite ``ttnn.d2m_subgraph @f ins(%a : A) outs(%o : O) : R`` into generic form.
+
+    tt-mlir prints it with ``$d2m_func attr-dict ins($inputs : types) outs($outputs : types)
+    (: type($results))?`` over several lines (TTNNOps.td @19c86fca D2MSubgraphOp); it becomes,
+    on its first line, ``"ttnn.d2m_subgraph"(%a, %o) {d2m_func = @f, operandSegmentSizes =
+    array<i32: 1, 1>} : (A, O) -> (R)`` and its other lines are blanked, so the op is parsed
+    like any other, with its callee.  Returns False (the op is then kept opaque) when the text
+    does not follow that format.
+    """
+    text = src.text
+    start = m.start("name")
+    head = _D2M_HEAD.match(text, start)
+    if head is None:
+        return False
+    ins_close = src.match_close(head.end() - 1, "ttnn.d2m_subgraph ins")
+    outs = _D2M_OUTS.match(text, ins_close + 1)
+    if outs is None:
+        return False
+    outs_close = src.match_close(outs.end() - 1, "ttnn.d2m_subgraph outs")
+    groups = [_operand_group(text[head.end():ins_close]), _operand_group(text[outs.end():outs_close])]
+    if None in groups:
+        return False
+    stop, results = outs_close + 1, ""
+    colon = _D2M_RESULTS.match(text, stop)
+    if colon is not None:
+        line_end = text.find("\n", colon.end())
+        line_end = len(text) if line_end < 0 else line_end
+        results = _type_list(text, colon.end(), line_end) or ""
+        stop = line_end
+    if bool(results) != bool(m.group("results")):
+        return False
+    (ins, in_types), (outs_v, out_types) = groups
+    attrs = f"d2m_func = {head.group(1)}, operandSegmentSizes = array<i32: {len(ins)}, {len(outs_v)}>"
+    if head.group(2) and head.group(2)[1:-1].strip():
+        attrs += ", " + head.group(2)[1:-1].strip()
+    generic = (f'"ttnn.d2m_subgraph"({", ".join(ins + outs_v)}) {{{attrs}}} : '
+               f'({", ".join(in_types + out_types)}) -> ({results})')
+    first_line_end = text.find("\n", start)
+    first_line_end = stop if first_line_end < 0 or first_line_end > stop else first_line_end
+    edits.append(_Edit(start, first_line_end, generic))
+    if stop > first_line_end:
+        edits.append(_Edit(first_line_end, stop, _blank(text[first_line_end:stop])))
+    return True
+
+
+def _operand_group(body: str) -> tuple[list[str], list[str]] | None:
+    """``%a, %b : A, B`` -> (values, types); ``""`` -> ([], []); None when it is not that."""
+    body = re.sub(r"(?<![\w.$#-])loc\((?:[^()]|\([^()]*\))*\)", "", re.sub(r"//[^\n]*", "", body)).strip()
+    if not body:
+        return [], []
+    depth, colon = 0, -1
+    for i, c in enumerate(body):
+        if c in "([{<":
+            depth += 1
+        elif c in ")]}>" and not (c == ">" and i and body[i - 1] == "-"):
+            depth -= 1
+        elif c == ":" and depth == 0:
+            colon = i
+            break
+    if colon < 0:
+        return None
+    values = [v.strip() for v in body[:colon].split(",")]
+    types = [" ".join(t.split()) for t in _split_top_level(body[colon + 1:])]
+    if len(values) != len(types) or not all(re.fullmatch(r"%[\w.$-]+(?:#\d+)?", v) for v in values):
+        return None
+    return values, types
 
 
 def _escape(text: str) -> str:

@@ -420,9 +420,11 @@ class _Walker:
         for name in ("arg_attrs", "res_attrs"):  # checked like any attribute (ttcore.local_shape holds a type)
             if name in attrs:
                 self.convert_attr(attrs[name], pos)
+        if "ttkernel.thread" in attrs or "ttkernel.arg_spec" in attrs:
+            kind = "kernel"  # a ttnn.generic kernel (EmitC/TTKernel body), tt.function_type absent in some tests
         func = Func(fname, [], [], [], kind, pos, private, self.norm.resolve_loc)
-        if not fop.regions or not fop.regions[0].blocks:
-            return func  # a declaration
+        if not fop.regions or not fop.regions[0].blocks or kind == "kernel":
+            return func  # a declaration, or a kernel's body (device code a ttnn.generic names, not TTNN ops)
         values: dict[Any, Value] = {}
         block = fop.regions[0].blocks[0]
         arg_locs = [self.norm.resolve_loc(t) for t in self.norm.line_locs.get(pos.line, [])]
@@ -518,6 +520,8 @@ class _Walker:
         new.opaque = opaque
         if op.name == "ttcore.load_cached":
             new.callee = attrs.get("callee")
+        elif op.name == "ttnn.d2m_subgraph":  # runs its callee in place (TTNNCollaspeD2M inlines it)
+            new.callee = attrs.get("d2m_func")
         for r in op.results:
             v = Value(r.get_name(self.asm), self.convert_type(r.type, pos), producer=new, func=func)
             if isinstance(v.type, TensorType) and v.type.layout is not None and not opaque \

@@ -15,8 +15,7 @@ Programs (tt-mlir runtime ``runtime/lib/ttnn/operations/{data_movement,layout,cr
 ``CopyDeviceOperation`` (:func:`copy_program`); ``bitcast_convert`` calls ``ttnn::bitcast``, a
 ``UnaryDeviceOperation`` (BITCAST) program (:func:`ttanalyze.ops.eltwise.unary_program`); ``constant`` builds the
 tensor on the host and moves it to the device (no program); ``alloc`` allocates a buffer (no program).
-``generic``/``tt_lang_op`` run user kernels and ``d2m_subgraph`` calls a D2M-compiled function: opaque (their
-programs are not in tt-metal: reported as opaque, not modeled).
+``generic``/``tt_lang_op``/``d2m_subgraph`` (user kernels, D2M functions) are in :mod:`ttanalyze.ops.generic`.
 """
 
 from __future__ import annotations
@@ -85,23 +84,6 @@ def slice_dynamic_cb(ctx: CBContext) -> ProgramModel:
 
 register_check("ttnn.slice_dynamic", "mock", "tests/test_ops_dialect_moe.py against measurements/dialect/results_moe.jsonl "
                "(the TILE refusal; the row-major path slices with runtime values: not modeled)")
-register_passive(("ttnn.generic", "ttnn.tt_lang_op", "ttnn.d2m_subgraph"), "custom",
-                 ("program", "operandSegmentSizes", "kernel_id", "version_tag", "arg_roles", "shard_spec",
-                  "kernel_artifact", "callee", "d2m_func"),
-                 f"{_SRC} GenericOp/TTLangOp/D2MSubgraphOp (user kernels / D2M functions: opaque, results as declared)")
-_OPAQUE = ("ttnn.generic", "ttnn.tt_lang_op", "ttnn.d2m_subgraph")
-register_check(_OPAQUE, "opaque", "user kernels or a D2M-compiled function: their programs are not tt-metal factories")
-
-
-@register_cb(_OPAQUE)
-def opaque_cb(ctx: CBContext) -> ProgramModel:
-    """Opaque ops run programs the IR does not describe to ttnn's factories.
-
-    Raises:
-        CBModelError: always (reported as an opaque op whose circular buffers are not known).
-    """
-    raise CBModelError(f"{ctx.op.name} is opaque: it runs user kernels or a D2M-compiled function, whose circular "
-                       "buffers are not modeled")
 register_check(("ttnn.constant", "ttnn.alloc"), "none",
                "tt-mlir runtime creation/constant.cpp (host tensor moved to the device) / AllocOp (a buffer, no program)")
 

@@ -55,8 +55,7 @@ REGISTRY: dict[str, OpModel] = {}
 CB_MODELS: dict[str, CBFn] = {}
 SPEC_MODELS: dict[str, SpecFn] = {}
 # How an op's program model was checked (docs/coverage.md): "mock" (replayed on the mock device, CBs
-# compared), "source" (read from the program factory, not runnable on the mock), "none" (no program), or
-# "opaque" (user kernels: the program is not a tt-metal factory's).
+# compared), "source" (read from the program factory, not runnable on the mock) or "none" (no program).
 CHECKS: dict[str, tuple[str, str]] = {}
 # The device operations (profiler OP CODEs) an op's programs run, for the cost model's coverage.
 DEVICE_OPS: dict[str, tuple[str, ...]] = {}
@@ -88,12 +87,11 @@ def register_check(names: str | tuple[str, ...], how: str, where: str,
 
     Args:
         how: ``mock`` (CBs compared with a replay on the mock device), ``source`` (from the
-            program factory's source only), ``none`` (the op runs no device program) or ``opaque`` (user
-            kernels or a D2M function: reported as opaque, not modeled).
+            program factory's source only) or ``none`` (the op runs no device program).
         where: the test or source file that shows it.
         device_ops: the device operations' profiler OP CODEs (``SDPAOperation``...).
     """
-    if how not in ("mock", "source", "none", "opaque"):
+    if how not in ("mock", "source", "none"):
         raise ValueError(f"unknown check kind {how!r}")
     for name in (names,) if isinstance(names, str) else names:
         CHECKS[name] = (how, where)

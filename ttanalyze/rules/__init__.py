@@ -113,7 +113,7 @@ def run(analysis: Analysis, select: Iterable[str] | None = None) -> list[Finding
         RuntimeError: a selected id has no metadata or no implementation.
     """
     from . import (capacity, circular_buffers, encoding, eras, mesh, padding, reshape, result_spec,  # noqa: F401  (registration)
-                   result_type, unmodeled, use_after_free, verifier)
+                   result_type, unmodeled, use_after_free, user_programs, verifier)
 
     metas = catalog()
     ids = list(select) if select else sorted(_CHECKS)
@@ -137,6 +137,6 @@ def run(analysis: Analysis, select: Iterable[str] | None = None) -> list[Finding
 def implemented() -> list[str]:
     """Ids of the rules with an implementation."""
     from . import (capacity, circular_buffers, encoding, eras, mesh, padding, reshape, result_spec,  # noqa: F401
-                   result_type, unmodeled, use_after_free, verifier)
+                   result_type, unmodeled, use_after_free, user_programs, verifier)
 
     return sorted(_CHECKS)
