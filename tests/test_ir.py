@@ -229,6 +229,10 @@ _LOC_FUNC = """module {{
     ('fused[#loc1, "x"]', "#loc1", '#loc1 = loc("y")', (2, 57, "undefined symbol alias id 'loc1'")),
     # an alias defined twice
     ('"x"', "#loc1", '#loc1 = loc("y")\n#loc1 = loc("z")', (7, 1, "redefinition of attribute alias id 'loc1'")),
+    # a name with an escape or a character MLIR's lexer refuses in a string is not a plain name: MLIR decides
+    ('"a\\22b"', '"y"', '#loc1 = loc("y")', None),
+    ('"a\\qb"', '"y"', '#loc1 = loc("y")', (2, 48, "unknown escape in string literal")),
+    ('"a\vb"', '"y"', '#loc1 = loc("y")', (2, 48, "expected '\"' in string literal")),
 ])
 def test_locations_are_checked_as_mlir_parses_them(arg, ret, aliases, error):
     """Every location is checked by MLIR, all at once when they parse (parse._locations_parse), else one by one

@@ -157,7 +157,10 @@ _BOUND: "weakref.WeakKeyDictionary[Func, Mesh]" = weakref.WeakKeyDictionary()
 
 def bind_meshes(program: Program) -> None:
     """Record :func:`func_mesh` of every function of ``program`` for :func:`op_mesh` (the op models see one op,
-    not its program); :func:`ttanalyze.analysis.analyze` calls it first."""
+    not its program); :func:`ttanalyze.analysis.analyze` calls it first.  A module that declares no mesh and
+    whose functions open none runs on one device: no function has a mesh, and none is looked for."""
+    if program.meshes is None and all(mesh_of_func(f) is None for f in program.funcs):
+        return
     for func in program.funcs:
         mesh = func_mesh(program, func)
         if mesh is not None:

@@ -216,6 +216,7 @@ def _check_nesting(norm: Normalized, path: str) -> None:
 
 
 _LOC_ALIAS_LINE = re.compile(r"[#][A-Za-z_][\w.$-]*[ \t]*=[ \t]*loc\(")
+_LOC_ALIAS_LINES = re.compile("^" + _LOC_ALIAS_LINE.pattern + r"[^\n]*", re.MULTILINE)  # whole lines
 _LOC_HOLDER = '"loc.check"() : () -> () '
 
 
@@ -233,9 +234,9 @@ def _check_locations(text: str, norm: Normalized, path: str, ctx: ir.Context) ->
     """
     if not norm.line_locs and not norm.loc_aliases:
         return
-    lines = text.split("\n")
-    if _locations_parse(lines, norm, ctx):
+    if _locations_parse(text, norm, ctx):
         return
+    lines = text.split("\n")
     out = [""] * (len(lines) + 1)  # out[k] holds line k of the user's file; out[0] is a free line before it
     for number, line in enumerate(lines, 1):
         if _LOC_ALIAS_LINE.match(line):
@@ -271,9 +272,9 @@ def _check_locations(text: str, norm: Normalized, path: str, ctx: ir.Context) ->
         raise InputError(f"invalid location: {message}", path, pos) from None
 
 
-def _locations_parse(lines: list[str], norm: Normalized, ctx: ir.Context) -> bool:
-    """Whether MLIR parses every location of the file, checked all at once: True only when
-    :func:`_check_locations` would accept them too.
+def _locations_parse(source: str, norm: Normalized, ctx: ir.Context) -> bool:
+    """Whether MLIR parses every location of the file (``source``, the user's text), checked all at once:
+    True only when :func:`_check_locations` would accept them too.
 
     A location that is a bare alias (``loc(#loc3)``) is one MLIR resolves at the end of the file, so it
     is valid when a ``#loc3 = loc(...)`` line defines it.  Every other ``loc(body)`` goes into one
@@ -283,12 +284,18 @@ def _locations_parse(lines: list[str], norm: Normalized, ctx: ir.Context) -> boo
     an alias it names is then undefined there, as it would be in the file unless defined above the
     location, so the fast check fails and the full one decides.  One op instead of one per location:
     a quarter of the time on a 50,000-op file; when it fails, :func:`_check_locations` places each
-    location at its own line and column, for the diagnostic.
+    location at its own line and column, for the diagnostic.  A name location whose string has no escape
+    and none of the characters MLIR's lexer refuses in a string (``loc("name")``: llvm-project
+    mlir/lib/AsmParser/Lexer.cpp ``lexString`` ends a string at ``"`` and refuses a newline, ``\\v``, ``\\f``
+    or the end of the buffer in it; a string alone is a ``NameLoc``, LocationParser.cpp
+    ``parseNameOrFileLineColRange``) always parses: it is not parsed again.
     """
     bodies = []
     for locs in norm.line_locs.values():
         for loc in locs:
             body = loc[4:-1]
+            if _PLAIN_NAME.fullmatch(body):
+                continue
             alias = _BARE_ALIAS.fullmatch(body)
             if alias is None:
                 bodies.append(body)
@@ -297,7 +304,7 @@ def _locations_parse(lines: list[str], norm: Normalized, ctx: ir.Context) -> boo
     text = ""
     if bodies:  # each body on its own line: a comment ending one cannot swallow the next
         text = _LOC_HOLDER + "loc(fused[" + "\n, ".join(bodies) + "\n])\n"
-    text += "\n".join(line for line in lines if _LOC_ALIAS_LINE.match(line))
+    text += "\n".join(_LOC_ALIAS_LINES.findall(source))
     try:
         ir.Module.parse(text, ctx)
     except ir.MLIRError:
@@ -306,6 +313,7 @@ def _locations_parse(lines: list[str], norm: Normalized, ctx: ir.Context) -> boo
 
 
 _BARE_ALIAS = re.compile(r"\s*(#[\w.$-]+)\s*")
+_PLAIN_NAME = re.compile(r'"[^"\\\n\r\v\f\x00]*"')
 
 
 def _mlir_error(exc: ir.MLIRError, norm: Normalized, path: str) -> InputError:
@@ -339,6 +347,8 @@ class _Walker:
         self.path = path
         self.type_cache: dict[Any, TensorType | OtherType] = {}
         self.tiles_checked: set[int] = set()  # ids of result types whose tile element matches the layout
+        self.element_names: dict[int, str] = {}  # id of a TensorType -> its MLIR element type as printed
+        self.element_types_seen: dict[Any, tuple[str, A.DataType]] = {}  # MLIR element type -> (as printed, DataType)
         self.attr_cache: dict[Any, tuple[Any, str]] = {}
         self.alias_trees: dict[str, Any] = {}
         self.ops: list[Op] = []
@@ -434,15 +444,17 @@ class _Walker:
                 v.arg_name = arg_locs[i]
             values[arg] = v
             func.args.append(v)
+        convert_op, ops = self.op, func.ops
         for child in block.operations:
             op = child.operation
-            if op.name in ("func.return", "return"):
+            name = op.name
+            if name in ("func.return", "return"):
                 func.returns = [self.lookup(values, o, op) for o in op.operands]
                 continue
-            func.ops.append(self.op(op, func, values))
+            ops.append(convert_op(op, name, func, values))
         return func
 
-    def check_tile_element(self, t: ir.Type, tensor: TensorType, op_name: str, pos: SourcePos) -> None:
+    def check_tile_element(self, tensor: TensorType, op_name: str, pos: SourcePos) -> None:
         """An op result whose element type is a tile must hold the same tile as its layout's memref.
 
         tt-mlir's verifier refuses the op otherwise (``CheckTileTypeTrait``,
@@ -452,7 +464,7 @@ class _Walker:
         Raises:
             InputError: the two tiles differ.
         """
-        tile = _TILE_ELEMENT.fullmatch(str(t.element_type)) if isinstance(t, ir.RankedTensorType) else None
+        tile = _TILE_ELEMENT.fullmatch(self.element_names[id(tensor)])
         layout = tensor.layout
         if tile is None:
             return
@@ -499,9 +511,25 @@ class _Walker:
             raise self.error("operand defined outside the function or in a nested region", self.op_pos(op))
         return v
 
-    def op(self, op: ir.Operation, func: Func, values: dict[Any, Value]) -> Op:
-        pos = self.op_pos(op)
-        name = op.name
+    def op(self, op: ir.Operation, name: str, func: Func, values: dict[Any, Value]) -> Op:
+        """The typed Op of ``op`` (named ``name``), its results added to ``values``.
+
+        The inner loop of the walk (once per op of the file): the bindings are read once each (every access of
+        ``op.attributes``, ``op.location`` or ``r.type`` makes a new binding object), cached attributes and types
+        are looked up inline, and an op position comes straight from MLIR's location unless normalize moved a
+        column of its line (:meth:`Normalized.original_pos`).
+
+        Raises:
+            InputError: an operand defined outside the function, or a conversion error of an attribute or type.
+        """
+        norm = self.norm
+        loc = op.location
+        try:
+            line, col = loc.start_line, loc.start_col
+        except (AttributeError, ValueError):
+            pos = _loc_pos(loc, norm) or SourcePos(1, 1)
+        else:
+            pos = norm.original_pos(line, col) if line in norm._line_edits else SourcePos(line, col)
         attrs: dict[str, Any] = {}
         raw: dict[str, str] = {}
         opaque = ""
@@ -510,26 +538,37 @@ class _Walker:
             opaque = "custom syntax"
             operands = self.source_operands(op.attributes["ttanalyze.operands"].value, func)
         else:
-            operands = [self.lookup(values, o, op) for o in op.operands]
-            amap = op.attributes  # each access of op.attributes makes a new map object
-            for attr_name in amap:
-                attrs[attr_name], raw[attr_name] = self.convert_attr(amap[attr_name], pos)
+            operands = [values.get(o) for o in op.operands]
+            if None in operands:
+                raise self.error("operand defined outside the function or in a nested region", pos)
+            attr_cache = self.attr_cache
+            for attr_name, a in op.attributes.items():
+                converted = attr_cache.get(a)
+                if converted is None:
+                    converted = self.convert_attr(a, pos)
+                attrs[attr_name], raw[attr_name] = converted
             if len(op.regions) and any(len(r.blocks) for r in op.regions):
                 opaque = "region"
-        new = Op(len(self.ops), name, operands, [], attrs, raw, pos, self.norm.op_loc_text(pos.line), func)
+        locs = norm.line_locs.get(pos.line)
+        new = Op(len(self.ops), name, operands, [], attrs, raw, pos, locs[-1] if locs else "", func)
         new.opaque = opaque
-        if op.name == "ttcore.load_cached":
+        if name == "ttcore.load_cached":
             new.callee = attrs.get("callee")
-        elif op.name == "ttnn.d2m_subgraph":  # runs its callee in place (TTNNCollaspeD2M inlines it)
+        elif name == "ttnn.d2m_subgraph":  # runs its callee in place (TTNNCollaspeD2M inlines it)
             new.callee = attrs.get("d2m_func")
+        type_cache, asm, results = self.type_cache, self.asm, new.results
         for r in op.results:
-            v = Value(r.get_name(self.asm), self.convert_type(r.type, pos), producer=new, func=func)
-            if isinstance(v.type, TensorType) and v.type.layout is not None and not opaque \
-                    and id(v.type) not in self.tiles_checked:
-                self.check_tile_element(r.type, v.type, name, pos)
-                self.tiles_checked.add(id(v.type))  # passed once, passes again (one object per type, type_cache)
+            t = r.type
+            vtype = type_cache.get(t)
+            if vtype is None:
+                vtype = self.convert_type(t, pos)
+            v = Value(r.get_name(asm), vtype, new, [], "", func)
+            if not opaque and isinstance(vtype, TensorType) and vtype.layout is not None \
+                    and id(vtype) not in self.tiles_checked:
+                self.check_tile_element(vtype, name, pos)
+                self.tiles_checked.add(id(vtype))  # passed once, passes again (one object per type, type_cache)
             values[r] = v
-            new.results.append(v)
+            results.append(v)
         for v in operands:
             v.users.append(new)
         self.ops.append(new)
@@ -550,29 +589,44 @@ class _Walker:
         return result
 
     def tensor_type(self, t: ir.RankedTensorType, pos: SourcePos) -> TensorType:
+        """The TensorType of ``t`` (once per distinct type: :meth:`convert_type` caches it); its element type's
+        name is kept in :attr:`element_names` for :meth:`check_tile_element`.  The type is printed only for a
+        message.
+
+        Raises:
+            InputError: a dynamic, zero or absurd dimension, an element type tt-metal cannot store, or an
+                encoding that is not a layout.
+        """
         shape = tuple(t.shape)
-        text = str(t)
-        if any(d < 0 for d in shape):
-            raise self.error(f"dynamic dimension in {text}: ttanalyze needs static shapes", self.text_pos(text, pos))
-        if any(d == 0 for d in shape):
-            raise self.error(f"zero-sized dimension in {text}: no TTNN tensor has an empty dimension here", self.text_pos(text, pos))
-        if any(d > MAX_DIM for d in shape):
+        if any(d <= 0 or d > MAX_DIM for d in shape):
+            text = str(t)
+            if any(d < 0 for d in shape):
+                raise self.error(f"dynamic dimension in {text}: ttanalyze needs static shapes", self.text_pos(text, pos))
+            if any(d == 0 for d in shape):
+                raise self.error(f"zero-sized dimension in {text}: no TTNN tensor has an empty dimension here", self.text_pos(text, pos))
             raise self.error(f"dimension larger than 2^32-1 in {text} (tt-metal stores dims as uint32)", self.text_pos(text, pos))
         volume = 1
         for d in shape:
             volume *= d
         if volume > MAX_VOLUME:
+            text = str(t)
             raise self.error(f"absurd tensor volume {volume} elements in {text} (more than 2^48)", self.text_pos(text, pos))
-        elem_name = str(t.element_type)
-        try:
-            element = _element_dtype(elem_name)
-        except A.AttrError as exc:
-            raise self.error(str(exc), self.text_pos(text, pos)) from None
+        element_type = t.element_type
+        known = self.element_types_seen.get(element_type)
+        if known is None:  # printing an element type costs more than the rest of this method
+            elem_name = str(element_type)
+            try:
+                known = self.element_types_seen[element_type] = (elem_name, _element_dtype(elem_name))
+            except A.AttrError as exc:
+                text = str(t)
+                raise self.error(str(exc), self.text_pos(text, pos)) from None
+        elem_name, element = known
         layout = None
         enc_text = ""
         mesh = None
-        if t.encoding is not None:
-            value, enc_text = self.convert_attr(t.encoding, pos)
+        encoding = t.encoding
+        if encoding is not None:
+            value, enc_text = self.convert_attr(encoding, pos)
             if isinstance(value, A.TTNNLayout):
                 layout = value
                 mesh = value.tensor_mesh
@@ -580,7 +634,9 @@ class _Walker:
                 mesh = value.name
             elif not isinstance(value, A.DialectAttr):
                 raise self.error(f"tensor encoding is not a layout: {enc_text[:80]}", self.text_pos(enc_text, pos))
-        return TensorType(shape, element, layout, enc_text, mesh)
+        result = TensorType(shape, element, layout, enc_text, mesh)
+        self.element_names[id(result)] = elem_name
+        return result
 
     # -- attributes ---------------------------------------------------------
     def convert_attr(self, a: ir.Attribute, pos: SourcePos) -> tuple[Any, str]:
