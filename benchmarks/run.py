@@ -10,7 +10,12 @@ machine hits every measurement alike:
   name, result names (one shared ``AsmState``), operand and result types and
   attributes as text (each distinct type and attribute printed once).  This is
   the floor any analyzer built on the bindings pays; its time is measured inside
-  the process, without start-up.
+  the process, without start-up.  The bindings look up a Python module for the
+  dialect of every op they wrap and do not remember a failed lookup: the walk
+  registers the same empty ``ttnn``/``ttcore`` modules ttanalyze's parser does
+  (:mod:`ttanalyze.ir.parse`), without which each op costs a failed import
+  (``--walk-uncached`` times the walk without them too: the reference of the
+  figures before 2026-11-26 10:00 UTC, about 0.85 s more CPU on 50,000 ops).
 * ``check --format F --no-cache -o FILE`` for each format: the wall time of the
   whole command, start-up included, as a user sees it, its CPU time (user +
   system) and the child's peak RSS (getrusage).
@@ -29,7 +34,8 @@ unchanged model zoo).  ``--phases`` adds the CPU time of each phase of one
 in-process check (normalize, MLIR parse, walk to the model, analyses, rules).
 
 Usage: .venv/bin/python benchmarks/run.py [--ops 50000] [--kind distinct --kind repeated]
-       [--format text --format json ...] [--repeat 3] [--out-dir benchmarks/out] [--phases] [--startup] [--zoo DIR] [FILE ...]
+       [--format text --format json ...] [--repeat 3] [--out-dir benchmarks/out] [--phases] [--startup]
+       [--walk-uncached] [--zoo DIR] [FILE ...]
 """
 
 from __future__ import annotations
@@ -51,11 +57,13 @@ from benchmarks.generate import KINDS  # noqa: E402
 FORMATS = ("text", "json", "sarif", "html")
 
 
-def walk(path: Path) -> tuple[float, float, int]:
+def walk(path: Path, dialect_stubs: bool = True) -> tuple[float, float, int]:
     """Seconds (wall, CPU) the MLIR bindings take to parse ``path`` (normalized beforehand) and walk every op;
-    op count."""
+    op count.  ``dialect_stubs``: with the dialect modules ttanalyze registers (module docstring)."""
     from iree.compiler import ir
 
+    if dialect_stubs:
+        import ttanalyze.ir.parse  # noqa: F401 - registers the dialect modules
     from ttanalyze.ir.normalize import normalize
 
     text = normalize(path.read_text(), str(path)).text
@@ -96,9 +104,10 @@ def walk(path: Path) -> tuple[float, float, int]:
     return time.perf_counter() - start, time.process_time() - cpu, n_ops
 
 
-def run_walk(path: Path) -> tuple[float, float, int]:
-    """The walk's seconds (wall, CPU) and op count, from a fresh subprocess."""
-    out = subprocess.run([sys.executable, __file__, "--walk", str(path)], check=True, capture_output=True,
+def run_walk(path: Path, dialect_stubs: bool = True) -> tuple[float, float, int]:
+    """The walk's seconds (wall, CPU) and op count, from a fresh subprocess (see :func:`walk`)."""
+    flag = "--walk" if dialect_stubs else "--walk-no-stubs"
+    out = subprocess.run([sys.executable, __file__, flag, str(path)], check=True, capture_output=True,
                          text=True, env=_env()).stdout.split()
     return float(out[0]), float(out[1]), int(out[2])
 
@@ -223,10 +232,13 @@ def main() -> None:
     ap.add_argument("--zoo", type=Path, help="Also time check over every *.mlir under this directory.")
     ap.add_argument("--startup", action="store_true",
                     help="Also time start-up: --help, rules and check of a small file against python -c pass.")
+    ap.add_argument("--walk-uncached", action="store_true",
+                    help="Also time the walk without the dialect modules (the reference before 2026-11-26 10:00 UTC).")
     ap.add_argument("--walk", type=Path, help=argparse.SUPPRESS)  # the walk subprocess
+    ap.add_argument("--walk-no-stubs", type=Path, help=argparse.SUPPRESS)  # the walk subprocess, uncached lookups
     args = ap.parse_args()
-    if args.walk:
-        print(*walk(args.walk))
+    if args.walk or args.walk_no_stubs:
+        print(*walk(args.walk or args.walk_no_stubs, dialect_stubs=bool(args.walk)))
         return
     programs = list(args.files)
     if args.ops:
@@ -245,21 +257,29 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for path in programs:
             walks: list[tuple[float, float, int]] = []
+            uncached: list[tuple[float, float, int]] = []
             checks: dict[str, list[tuple[float, float, int]]] = {f: [] for f in formats}
             for _ in range(args.repeat):
                 walks.append(run_walk(path))
+                if args.walk_uncached:
+                    uncached.append(run_walk(path, dialect_stubs=False))
                 for fmt in formats:
                     checks[fmt].append(run_check(path, fmt, Path(tmp) / f"report.{fmt}", "--no-cache"))
             n_ops = walks[0][2]
             base, base_cpu = statistics.median(w[0] for w in walks), statistics.median(w[1] for w in walks)
             print(f"{path} ({path.stat().st_size:,} B, {n_ops:,} ops): MLIR parse and walk {base:.2f} s "
                   f"(CPU {base_cpu:.2f} s)")
+            old_cpu = statistics.median(w[1] for w in uncached) if uncached else None
+            if old_cpu is not None:
+                print(f"  the walk without the dialect modules (the reference before 2026-11-26): "
+                      f"{statistics.median(w[0] for w in uncached):.2f} s (CPU {old_cpu:.2f} s)")
             for fmt, runs in checks.items():
                 wall, cpu = statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs)
                 rss = max(r[2] for r in runs) / 1024
                 size = (Path(tmp) / f"report.{fmt}").stat().st_size
+                old = f" ({cpu / old_cpu:.1f}x the old reference)" if old_cpu else ""
                 print(f"  check --format {fmt:<5} {wall:7.2f} s = {wall / base:5.1f}x walk, {n_ops / wall:8,.0f} ops/s; "
-                      f"CPU {cpu:6.2f} s = {cpu / base_cpu:5.1f}x; peak RSS {rss:5.0f} MiB, report {size:,} B")
+                      f"CPU {cpu:6.2f} s = {cpu / base_cpu:5.1f}x{old}; peak RSS {rss:5.0f} MiB, report {size:,} B")
             if args.phases:
                 for name, secs in phases(path).items():
                     print(f"    {name:<14} {secs:.3f} s")
