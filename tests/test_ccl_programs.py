@@ -307,3 +307,43 @@ def test_all_gather_on_a_two_device_ring_runs_the_line():
     _, _, [p] = _program(_one_op("ttnn.all_gather", AG + RING, (1, 1, 256, 1024), (1, 1, 256, 2048), mesh="1x2"),
                          "wormhole_b0", "ttnn.all_gather")
     assert p.factory.endswith("AllGatherMulticastFactory") and any("2-device axis" in n for n in p.notes)
+
+
+FUSED_RMS = """#dram = #ttnn.buffer_type<dram>
+#l1 = #ttnn.buffer_type<l1>
+#in = #ttnn.ttnn_layout<(d0, d1, d2, d3) -> (d0 * 32 + d1 * 32 + d2, d3), <1x4>, memref<1x1x!ttcore.tile<32x32, bf16>, #l1>, <width_sharded>, core_ranges = #ttnn.core_range_set<[#ttnn.core_range<(0,0), (3,0)>]>>
+#st = #ttnn.ttnn_layout<(d0, d1, d2, d3) -> (d0 * 32 + d1 * 32 + d2, d3), <1x1>, memref<1x2x!ttcore.tile<32x32, f32>, #l1>, <width_sharded>, core_ranges = #ttnn.core_range_set<[#ttnn.core_range<(0,0), (0,0)>]>>
+#w = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<4x32xbf16, #dram>, <interleaved>>
+module attributes {ttcore.meshes = #ttcore.meshes<[<"mesh" = 1x2>]>} {
+  func.func @forward(%arg0: tensor<1x1x32x128xbf16, #in>, %arg1: tensor<4x32xbf16, #w>, %arg2: tensor<1x1x32x64xf32, #st>) -> tensor<1x1x32x128xbf16, #in> {
+    %0 = "ttnn.get_device"() <{mesh_shape = #ttnn<mesh_shape 1x2>}> : () -> !ttnn.device
+    %1 = "ttnn.distributed_rms_norm"(%arg0, %arg1, %arg2, %0) <{cluster_axis = 1 : ui32, epsilon = 1.000000e-05 : f32, operandSegmentSizes = array<i32: 1, 1, 0, 1, 0, 1>, compute_config = #ttnn.device_compute_kernel_config<math_fidelity = hifi4, math_approx_mode = false, fp32_dest_acc_en = true, packer_l1_acc = false>, program_config = #ttnn.layernorm_sharded_multicore_program_config<compute_with_storage_grid_size = #ttnn.core_coord<4, 1>, subblock_w = 1, block_h = 1, block_w = 1, inplace = false>}> : (tensor<1x1x32x128xbf16, #in>, tensor<4x32xbf16, #w>, tensor<1x1x32x64xf32, #st>, !ttnn.device) -> tensor<1x1x32x128xbf16, #in>
+    return %1 : tensor<1x1x32x128xbf16, #in>
+  }
+}
+"""
+
+
+def test_distributed_rms_norm_runs_the_fused_kernel():
+    """The form tt-mlir's width-shard workaround gives ttnn.distributed_rms_norm (1x1x32x128 bf16 over 4 cores of 1
+    tile, block_w 1, an f32 stats tensor of 2 tiles, fp32_dest_acc_en): fused_rms_minimal's RMSAllGather program on
+    the shard grid (0,0)-(3,0).  A 4x1 grid has one row: no two-stage reduce, so the external partials take
+    ceil(Kt 4 / block_w 1) = 4 tiles.  Intermediate tiles are float32 (4,096 B).  Static CBs per core: 2,048 B each
+    for c_0, c_1, c_13, c_14 (bf16 scalers, epsilon) and c_11 (one bf16 gamma tile); 4,096 B each for c_2, c_3, c_6,
+    c_9, c_15 and c_7 (one f32 stats tile); c_4 4 x 4,096 = 16,384 B; c_8 16 packet headers of 64 B = 1,024 B; c_20
+    2 B: 52,226 B; the output keeps the input's shard spec, so c_10 is the output buffer.  The sender core (0,0) adds
+    c_17 and c_18, 4,096 B each: 60,418 B."""
+    a = analyze(parse_text(FUSED_RMS, "rms.mlir"), "wormhole_b0")
+    op = next(o for o in a.program.ops if o.name == "ttnn.distributed_rms_norm")
+    prog = a.programs[op.index]
+    assert prog.status == "modeled", prog.reason
+    [p] = prog.stages
+    assert p.factory.startswith("RMSAllGather") and p.cores.num_cores == 4
+    per_core = {}
+    for cb in p.static_cbs:
+        for r in cb.cores.ranges:
+            for x in range(r.start.x, r.end.x + 1):
+                per_core[x] = per_core.get(x, 0) + cb.bytes
+    assert per_core == {0: 60_418, 1: 52_226, 2: 52_226, 3: 52_226}
+    assert {cb.index for cb in p.cbs if cb.globally_allocated} == {5, 10, 12, 19}
+    assert any("from source" in n for n in p.notes)

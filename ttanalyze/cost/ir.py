@@ -111,6 +111,7 @@ OP_CODES: tuple[tuple[str, str], ...] = (
     ("ReduceScatter", "ReduceScatterMinimalAsyncDeviceOperation"),
     ("AllReduce", "AllReduceAsyncDeviceOperation"),
     ("PointToPoint", "PointToPointDeviceOperation"),
+    ("RMSAllGather", "LayerNormDeviceOperation"),  # fused_rms_minimal: a sharded RMS norm pass (+ a stats gather)
     ("BatchNorm", "BatchNormOperation"),
     ("Sort", "SortDeviceOperation"),
     ("SamplingDeviceOperation", "SamplingDeviceOperation"),
@@ -349,7 +350,7 @@ def _op_attrs(op: Op, stage: ProgramModel) -> dict:
     if "permutation" in op.attrs:
         attrs["perm"] = list(op.attrs["permutation"])
     if code == "LayerNormDeviceOperation":
-        attrs["norm"] = "rms" if op.name == "ttnn.rms_norm" else "layer"
+        attrs["norm"] = "rms" if op.name in ("ttnn.rms_norm", "ttnn.distributed_rms_norm") else "layer"
     return attrs
 
 

@@ -18,16 +18,20 @@ the post-all-gather normalization of its shard with the gathered statistics (:fu
   sequence of programs.
 * ``ttnn.distributed_rms_norm`` runs ``ttnn::fused_rms_minimal`` (the fused rms + all-gather kernel of
   ``experimental/ccl/rms_allgather``; tt-mlir ``runtime/lib/ttnn/operations/normalization/
-  distributed_rms_norm.cpp``), which is not modeled (the decomposition turns the shapes it cannot take into
-  pre-all-gather, all_gather and eltwise ops before the runtime).
+  distributed_rms_norm.cpp``): :func:`fused_rms_program`, from source (tt-mlir's
+  ``DistributedRMSNormDecomposition`` turns the shapes the kernel cannot take, all but ``(1, ..., 1, 32, K)``
+  with a weight, into pre-all-gather, all_gather and eltwise ops before the runtime).
 """
 
 from __future__ import annotations
+
+import re
 
 from .cb import CB, CBContext, CBModelError, ProgramModel
 from .operands import operand_groups, tensor_or_none
 from .registry import int_attr, register_cb, register_check
 from .tensors import Tensor, operand, result
+from .ccl_programs import PACKET_HEADER_1D_BYTES, core_set
 from .work_split import split_work_to_cores
 
 POST_SOURCE = ("tt-metal ttnn/cpp/ttnn/operations/normalization/layernorm_distributed/device/"
@@ -143,19 +147,92 @@ def distributed_layer_norm_cb(ctx: CBContext) -> list[ProgramModel]:
     return steps
 
 
-def distributed_rms_norm_cb(ctx: CBContext):
-    """``ttnn.distributed_rms_norm`` runs ``ttnn::fused_rms_minimal`` (module docstring): not modeled.
+FUSED_RMS_SOURCE = ("tt-metal ttnn/cpp/ttnn/operations/experimental/ccl/rms_allgather/device/"
+                    "rms_allgather_program_factory.cpp @00503008 (RMSAllGatherMeshWorkloadFactory::create_at: the CBs); "
+                    "its kernels' names and TT_FATAL strings are in the 0.81.1 wheel, whose sender reader takes one more "
+                    "compile-time argument (num_mcast_dests) than that version; from source")
+_BLOCK = re.compile(r"\b(subblock_w|block_w|block_h)\s*=\s*(\d+)")
+
+
+def fused_rms_program(ctx: CBContext) -> ProgramModel:
+    """``ttnn.distributed_rms_norm`` runs ``ttnn::fused_rms_minimal`` (tt-mlir ``runtime/lib/ttnn/operations/
+    normalization/distributed_rms_norm.cpp`` @19c86fca): ``RMSAllGatherDeviceOperation``, the RMS statistics of a
+    width-sharded ``(1, 1, 32, K)`` input, their all-gather over the fabric and the normalization in one program on
+    the input's shard grid (tt-mlir's ``DistributedRMSNormWidthShardInputRewritePattern`` shards the input into L1,
+    adds the stats scratch tensor, a compute config and the ``layernorm_sharded_multicore_program_config``;
+    other shapes are decomposed before the runtime).
+
+    With ``bw`` the program config's ``block_w`` (tiles per core), ``t`` the intermediate tile (4,096 B with
+    ``fp32_dest_acc_en``, else 2,048 B), static CBs on every core of the shard grid: ``c_0``, ``c_1`` scalers,
+    ``c_13`` epsilon, ``c_14`` scaler 1 bf16 tile each; ``c_2`` partial, ``c_3`` E(x^2), ``c_9`` global stats 1 ``t``
+    each; ``c_4`` the external partials, ``gx + gy - 1`` ``t`` with the two-stage reduce (a shard grid of several
+    rows and columns), else ``ceil(Kt / bw)``; ``c_6`` and ``c_15`` ``bw`` ``t`` each; ``c_7`` one stats tile;
+    ``c_8`` 8 x 2 packet headers of 64 B; ``c_10`` the output ``bw`` output tiles (backed by the output buffer when
+    the output keeps the input's shard spec); ``c_11`` gamma ``bw`` tiles of its dtype; ``c_20`` a 2-B signal; on
+    the sender core (the grid's first) ``c_17`` and ``c_18`` 1 ``t`` each.  The input, residual, resharded output
+    and stats CBs are backed by their tensors' buffers.
 
     Raises:
-        CBModelError: always, with that reason.
+        CBModelError: an input that is not sharded or no program config / stats (the workaround has not run: the
+            runtime would refuse), or no mesh known.
     """
-    raise CBModelError("ttnn.distributed_rms_norm runs ttnn::fused_rms_minimal (the fused rms + all-gather kernel "
-                       "of experimental/ccl/rms_allgather), whose program is not modeled")
+    from .ccl_programs import fabric_of
+
+    op = ctx.op
+    g = operand_groups(op, ("input", "weight?", "residual?", "stats?", "semaphore?", "device"))
+    x, out = operand(ctx, 0), result(ctx)
+    stats_v, weight_v = tensor_or_none(g, "stats"), tensor_or_none(g, "weight")
+    if not x.sharded or x.shard is None or not out.sharded or out.shard is None:
+        raise CBModelError(f"{op.name} of an unsharded input: fused_rms_minimal takes a width-sharded L1 input "
+                           "(tt-mlir's width-shard workaround has not run on this IR)")
+    cfg = dict((k, int(v)) for k, v in _BLOCK.findall(str(op.raw_attrs.get("program_config", ""))))
+    if "block_w" not in cfg or stats_v is None:
+        raise CBModelError(f"{op.name} without a program config or a stats tensor: the runtime asserts both "
+                           "(tt-mlir adds them in its workaround pass), not modeled")
+    fab = fabric_of(op, honours_num_links=True)
+    stats = operand(ctx, op.operands.index(stats_v))
+    gamma = operand(ctx, op.operands.index(weight_v)) if weight_v is not None else None
+    bw = cfg["block_w"]
+    fp32 = _fp32_acc(op)
+    t = 4096 if fp32 else _BF16_TILE
+    kt = x.padded[-1] // 32
+    grid = x.shard.grid
+    xs = [c for r in grid.ranges for c in range(r.start.x, r.end.x + 1)]
+    ys = [c for r in grid.ranges for c in range(r.start.y, r.end.y + 1)]
+    gx, gy = max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
+    two_stage = 1 < gx <= ctx.grid[0] and gy > 1
+    external = gx + gy - 1 if two_stage else -(-kt // bw)
+    sender = core_set([(min(xs), min(ys))])
+    skip_write_back = out.shard.shape == x.shard.shape and out.shard.grid == grid
+    cbs = [CB(0, "scaler", _BF16_TILE, 1, grid), CB(1, "pre_scaler", _BF16_TILE, 1, grid),
+           CB(2, "ex_partial2", t, 1, grid), CB(3, "ex2", t, 1, grid), CB(4, "ex_external2", t, external, grid),
+           CB(6, "pre_x", t, bw, grid), CB(7, "to_allgather_writer", stats.tile_bytes, 1, grid),
+           CB(8, "packet_headers", PACKET_HEADER_1D_BYTES, 16, grid),
+           CB(12, "in0", x.tile_bytes, bw, grid, globally_allocated=True),
+           CB(5, "pre_in0", x.tile_bytes, bw, grid, globally_allocated=True),
+           CB(9, "ex_global", t, 1, grid),
+           CB(10, "out", out.tile_bytes, bw, grid, globally_allocated=skip_write_back)]
+    if gamma is not None:
+        cbs.append(CB(11, "gamma", gamma.dtype.tile_bytes(), bw, grid))
+    cbs += [CB(13, "eps", _BF16_TILE, 1, grid), CB(14, "scaler_c", _BF16_TILE, 1, grid), CB(15, "x", t, bw, grid)]
+    if not skip_write_back:
+        cbs.append(CB(16, "out_resharded", out.tile_bytes, out.shard.shape[1] // 32, out.shard.grid,
+                      globally_allocated=True))
+    cbs += [CB(17, "var", t, 1, sender), CB(18, "stats_reduced", t, 1, sender),
+            CB(19, "stats", t, stats.padded[-1] // 32, sender, globally_allocated=True),
+            CB(20, "signaling", 2, 1, grid)]
+    notes = list(fab.notes) + [
+        f"shard grid {gx}x{gy} ({grid.num_cores} cores), block_w {bw} tiles, Kt {kt}"
+        + (", two-stage reduce" if two_stage else ""),
+        f"intermediates in {'float32' if fp32 else 'bfloat16'} (fp32_dest_acc_en {'on' if fp32 else 'off'})",
+        "from source: the collectives cannot run on the single-chip mock"]
+    return ProgramModel("RMSAllGatherDeviceOperation::RMSAllGatherMeshWorkloadFactory", FUSED_RMS_SOURCE, grid, cbs,
+                        notes, inputs=(x,), outputs=(out,), params={"ring_size": fab.n, "num_links": fab.links})
 
 
 register_cb("ttnn.layer_norm_post_all_gather")(post_all_gather_cb)
 register_cb("ttnn.distributed_layer_norm")(distributed_layer_norm_cb)
-register_cb("ttnn.distributed_rms_norm")(distributed_rms_norm_cb)
+register_cb("ttnn.distributed_rms_norm")(fused_rms_program)
 register_check("ttnn.layer_norm_post_all_gather", "mock",
                "tests/test_norm_distributed.py against measurements/distributed_norm/results_post.jsonl (16 instances)",
                ("LayerNormPostAllGatherDeviceOperation",))
@@ -164,3 +241,4 @@ register_check("ttnn.distributed_layer_norm", "source",
                "measured on the mock, the all_gather from source (ttanalyze/ops/ccl_programs.py)",
                ("LayerNormPreAllGatherDeviceOperation", "AllGatherDeviceOperation",
                 "LayerNormPostAllGatherDeviceOperation"))
+register_check("ttnn.distributed_rms_norm", "source", FUSED_RMS_SOURCE, ("RMSAllGatherDeviceOperation",))
