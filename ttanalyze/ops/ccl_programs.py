@@ -2,9 +2,11 @@
 
 Every device of the mesh runs the same program on its own shard (one program per mesh coordinate, built by
 ``create_at``; the end devices of a line differ in their kernels' runtime arguments, not in their cores or
-CBs), so the figures are per device and hold on each device of the mesh.  None of these ops can run on the
-single-chip mock (they need the fabric): the models follow the source, and every finding built on them
-says "from source".
+CBs), so the figures are per device and hold on each device of the mesh.  The models follow the source; those
+of a line (all-gather, the line reduce-scatter, all-reduce, point-to-point) are checked on a 1x2 mock mesh of two
+Blackhole chips (``measurements/ccl/probe.py``, tests/test_ccl_measured.py: every CB by size and cores and the DRAM
+intermediates, 16 cases, with the mock's 2 links).  A ring needs more than 2 devices: the ring reduce-scatter is
+from source only, and its findings say so.
 
 What the IR does not say, and the models assume (each noted on the program):
 
@@ -12,9 +14,9 @@ What the IR does not say, and the models assume (each noted on the program):
   mesh's cabling wraps around (``FABRIC_1D_RING``; tt-mlir ``runtime/lib/common/mesh_fabric_config.cpp``
   @19c86fca); the cabling is not in the IR, so a line is assumed unless the op's ``topology`` says ring;
 * the fabric packet: ``FabricEriscDatamoverBuilder::default_packet_payload_size_bytes`` = 4 Bfp8_b tiles
-  = 4,352 B of payload (``get_tt_fabric_max_payload_size_bytes``), plus a 64-B 1D packet header
-  (``FabricContext``, 1D routing of up to 32 hops) = a 4,416-B channel buffer
-  (``get_tt_fabric_channel_buffer_size_bytes``);
+  = 4,352 B of payload (``get_tt_fabric_max_payload_size_bytes``), plus a 48-B packet header
+  (``get_tt_fabric_packet_header_size_bytes``: measured on the 1x2 mock mesh, the point-to-point programs' header
+  CBs of 2 x 2 headers take 192 B) = a 4,400-B channel buffer (``get_tt_fabric_channel_buffer_size_bytes``);
 * the links: ``get_num_links`` counts the routing planes of the machine's ethernet cabling (not in the IR):
   the op's ``num_links`` where the entry point honours it, else 1.
 
@@ -40,8 +42,10 @@ from .registry import int_attr, norm_dim
 from .tensors import Tensor, operand, result
 
 PACKET_PAYLOAD_BYTES = 4 * 1088  # default_packet_payload_size_bytes = tile_size(Bfp8_b) * 4
-PACKET_HEADER_1D_BYTES = 64  # 1D routing, max 32 hops ("32 hops (64B header)")
+PACKET_HEADER_1D_BYTES = 48  # get_tt_fabric_packet_header_size_bytes on FABRIC_1D, measured (module docstring)
 CHANNEL_BUFFER_BYTES = PACKET_PAYLOAD_BYTES + PACKET_HEADER_1D_BYTES
+MEASURED_LINE = ("from source, checked on a 1x2 mock mesh (measurements/ccl: the CBs, cores and DRAM intermediate of "
+                 "this program on a 2-device line)")
 
 _AG = "tt-metal ttnn/cpp/ttnn/operations/ccl/all_gather/device/"
 AG_SOURCE = (f"{_AG}all_gather_device_operation.cpp (select_program_factory), all_gather_multicast_factory.cpp / "
@@ -109,9 +113,11 @@ def fabric_of(op, honours_num_links: bool) -> Fabric:
         assumed = True
         notes.append("fabric assumed FABRIC_1D (a line): tt-mlir's runtime opens a ring only when the cabling "
                      "wraps around, which the IR does not say")
-    links = op.attrs.get("num_links") if honours_num_links else None
+    links = op.attrs.get("num_links")
     if isinstance(links, int) and not isinstance(links, bool) and links > 0:
-        notes.append(f"{links} link(s), the op's num_links")
+        notes.append(f"{links} link(s), the op's num_links" + ("" if honours_num_links else
+                     " taken as the machine's link count (ttnn 0.81.1's all_gather ignores it and counts the routing "
+                     "planes, get_num_links)"))
     else:
         links = 1
         notes.append("1 fabric link assumed (get_num_links counts the machine's routing planes, not in the IR"
@@ -251,7 +257,7 @@ def all_gather_program_of(ctx: CBContext, x: Tensor, out: Tensor, d: int, fab: F
         factory = "AllGatherDeviceOperation::AllGatherMulticastFactory"
         notes.append(f"multicast ({why}): one worker core per link")
     workers_set = core_set(worker_cores)
-    notes.append("from source: the collectives cannot run on the single-chip mock")
+    notes.append(MEASURED_LINE)
     return ProgramModel(factory, AG_SOURCE, core_set(cores), [CB(0, "input_relay", cb_page, 3, workers_set)], notes,
                         inputs=(x,), outputs=(out,), params={"ring_size": fab.n, "num_links": fab.links})
 
@@ -386,7 +392,8 @@ def reduce_scatter_steps(ctx: CBContext, x: Tensor, dim: int, fab: Fabric, out: 
         + f"{max_dst} dest tiles{' with fp32_dest_acc_en' if fp32_dest_acc else ''}))",
         f"the op allocates a DRAM interleaved intermediate {'x'.join(map(str, inter_shape))} ({inter_bytes:,} B) "
         "beside its output, freed when it returns",
-        "from source: the collectives cannot run on the single-chip mock"]
+        MEASURED_LINE if not ring else "from source: a ring needs more than 2 devices, which the 1x2 mock mesh "
+                                       "does not have (its line program is measured there)"]
     prog = ProgramModel(f"ReduceScatterDeviceOperation::ReduceScatterProgram ({kind})", RS_SOURCE, core_set(cores),
                         cbs, notes, params={"ring_size": fab.n, "num_links": fab.links, "topology": kind})
     prog.device_buffers = (DeviceBuffer("dram", inter_bytes, page, False,
@@ -411,7 +418,7 @@ def reduce_scatter_program(ctx: CBContext) -> ProgramModel:
       core (none on a ring with one worker per direction), the first cores in row-major order.
     * CBs on the workers, ``g`` the tile granularity (``max_dst`` = 4 dest tiles with ``fp32_dest_acc_en``, else
       8): a line has ``c_0`` input, ``c_1`` intermediate, ``c_2`` reader output, ``c_3`` compute output, each
-      ``3 * g`` tiles, ``g = min(4 * (4416 // tile), max_dst)``; a ring has ``c_0`` input, ``c_1`` and ``c_2``
+      ``3 * g`` tiles, ``g = min(4 * (4400 // tile), max_dst)``; a ring has ``c_0`` input, ``c_1`` and ``c_2``
       intermediates, ``c_3`` reader output, ``c_4`` compute output, each ``2 * g`` tiles,
       ``g = min(4 * min(4, 4352 // tile), max_dst)``.
     * A DRAM interleaved intermediate tensor of the input's shape (a line doubles dim 0; ``compute_output_specs``),
@@ -501,9 +508,7 @@ def all_reduce_program(ctx: CBContext) -> list[ProgramModel]:
                                dtype=x.dtype, layout=x.layout)
     rs = reduce_scatter_steps(ctx, x, dim, fab, scattered, fp32_dest_acc=x.dtype.name == "f32")
     doubt_assumed_line(ctx, rs, x, dim, fab, x.dtype.name == "f32")
-    ag_fab = Fabric(fab.topology, 1, fab.n, [n for n in fab.notes if "link" not in n]
-                    + ["1 fabric link assumed for the all-gather (ttnn 0.81.1's all_gather ignores num_links)"])
-    ag = all_gather_program_of(ctx, scattered, out, dim, ag_fab)
+    ag = all_gather_program_of(ctx, scattered, out, dim, fab)
     for p, step in ((rs, "reduce-scatter"), (ag, "all-gather")):
         p.notes.append(f"{op.name} = ttnn::reduce_scatter then ttnn::all_gather along dim {dim} (all_reduce_async "
                        f"without semaphores); this is its {step} step")
@@ -521,7 +526,7 @@ P2P_SOURCE = ("tt-metal ttnn/cpp/ttnn/operations/point_to_point/device/host/poin
 
 def p2p_packet_dims(t: Tensor) -> tuple[int, int, int, int]:
     """``compute_aligned_packet_dims``: (packet bytes, pages per packet, segments per page, packets) of sending
-    ``t``'s pages.  A packet holds at most a fabric channel buffer (4,416 B; bf16 rounds it down to a power of two,
+    ``t``'s pages.  A packet holds at most a fabric channel buffer (4,400 B; bf16 rounds it down to a power of two,
     4,096 B); pages round up to the 16-B L1 alignment and pack whole into packets, or a page larger than a packet
     splits into segments."""
     max_packet = CHANNEL_BUFFER_BYTES
@@ -544,7 +549,7 @@ def point_to_point_program(ctx: CBContext) -> ProgramModel:
     packets), the other named in its notes.
 
     * Packets (:func:`p2p_packet_dims`): ``P`` bytes, ``k`` pages each.
-    * Send CBs: ``c_0`` 2 input pages (16-B aligned), ``c_1`` 2 x 2 packet headers of 64 B, ``c_2`` one packet.
+    * Send CBs: ``c_0`` 2 input pages (16-B aligned), ``c_1`` 2 x 2 packet headers of 48 B, ``c_2`` one packet.
     * Receive CBs: ``c_0`` 2 x 2 packet headers, ``c_1`` one packet, ``c_2`` ``3 k`` output pages.
     * An intermediate tensor ``[packets, P / element bytes]`` in the input's layout and memory config (the receive
       buffer the sender writes into), allocated on every device with the output and freed when the op returns.
@@ -569,7 +574,7 @@ def point_to_point_program(ctx: CBContext) -> ProgramModel:
              + (f", {segments} segments per page" if segments > 1 else "") + ")",
              f"the op allocates an intermediate {packets}x{packet // x.element_bytes} {x.layout} tensor "
              f"({inter_bytes:,} B, {x.buffer_type}) on every device, freed when it returns",
-             "from source: the collectives cannot run on the single-chip mock"]
+             MEASURED_LINE]
     send = ProgramModel("PointToPointOp::SendReceive (send)", P2P_SOURCE, core, [
         CB(0, "sender", aligned(page_bytes(x), x.l1_alignment), 2, core),
         CB(1, "packet_header", header, 4, core),

@@ -167,7 +167,7 @@ def fused_rms_program(ctx: CBContext) -> ProgramModel:
     ``c_13`` epsilon, ``c_14`` scaler 1 bf16 tile each; ``c_2`` partial, ``c_3`` E(x^2), ``c_9`` global stats 1 ``t``
     each; ``c_4`` the external partials, ``gx + gy - 1`` ``t`` with the two-stage reduce (a shard grid of several
     rows and columns), else ``ceil(Kt / bw)``; ``c_6`` and ``c_15`` ``bw`` ``t`` each; ``c_7`` one stats tile;
-    ``c_8`` 8 x 2 packet headers of 64 B; ``c_10`` the output ``bw`` output tiles (backed by the output buffer when
+    ``c_8`` 8 x 2 packet headers of 48 B; ``c_10`` the output ``bw`` output tiles (backed by the output buffer when
     the output keeps the input's shard spec); ``c_11`` gamma ``bw`` tiles of its dtype; ``c_20`` a 2-B signal; on
     the sender core (the grid's first) ``c_17`` and ``c_18`` 1 ``t`` each.  The input, residual, resharded output
     and stats CBs are backed by their tensors' buffers.
@@ -225,7 +225,7 @@ def fused_rms_program(ctx: CBContext) -> ProgramModel:
         f"shard grid {gx}x{gy} ({grid.num_cores} cores), block_w {bw} tiles, Kt {kt}"
         + (", two-stage reduce" if two_stage else ""),
         f"intermediates in {'float32' if fp32 else 'bfloat16'} (fp32_dest_acc_en {'on' if fp32 else 'off'})",
-        "from source: the collectives cannot run on the single-chip mock"]
+        "from source (not run on the mock mesh)"]
     return ProgramModel("RMSAllGatherDeviceOperation::RMSAllGatherMeshWorkloadFactory", FUSED_RMS_SOURCE, grid, cbs,
                         notes, inputs=(x,), outputs=(out,), params={"ring_size": fab.n, "num_links": fab.links})
 

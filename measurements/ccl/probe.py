@@ -1,0 +1,121 @@
+"""The collectives on a 1x2 mock mesh (two Blackhole chips of a P300 card, measurements/ccl/blackhole_P300.yaml):
+each case's ttnn call under NO_DISPATCH graph capture, recording every CB and every buffer it allocates.
+
+Usage (needs the executor venv; one process may hold the mock device at a time; the first run compiles the fabric
+kernels, a minute or two)::
+
+    flock /tmp/ttnn-mock.lock .venv-ttnn/bin/python measurements/ccl/probe.py
+
+Writes measurements/ccl/results_mesh.jsonl: per case ttnn's error (if any), the CBs (size per core, core ranges,
+borrowed, device operation, program index) and the buffers allocated during the op (size, buffer type, page size,
+whether freed before it returned), and each output's spec.  The mock opens FABRIC_1D: every case runs on a
+2-device line (a 2-device axis never wraps into a ring).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("TT_METAL_MOCK_CLUSTER_DESC_PATH", str(HERE / "blackhole_P300.yaml"))
+
+from ttanalyze.executor import ttnn_worker as W  # noqa: E402
+
+import ttnn  # noqa: E402
+
+W.ttnn = ttnn
+OUT = HERE / "results_mesh.jsonl"
+
+# (id, op, shape, dtype, kwargs): the per-device input; scatter / gather dim 3 unless given
+CASES = [
+    ("rs/bf16/32x128", "reduce_scatter", (1, 1, 32, 128), "bf16", {}),
+    ("rs/f32/32x128", "reduce_scatter", (1, 1, 32, 128), "f32", {}),
+    ("rs/bf16/32x128/fp32acc", "reduce_scatter", (1, 1, 32, 128), "bf16", {"fp32_acc": True}),
+    ("rs/bfp8/64x256", "reduce_scatter", (1, 1, 64, 256), "bfp_bf8", {}),
+    ("rs/bf16/64x128/dim2", "reduce_scatter", (1, 1, 64, 128), "bf16", {"dim": 2}),
+    ("rs/bf16/256x1024", "reduce_scatter", (1, 1, 256, 1024), "bf16", {}),
+    ("rs/bf16/1024x1024", "reduce_scatter", (1, 1, 1024, 1024), "bf16", {}),
+    ("rs/bf16/2048x2048", "reduce_scatter", (1, 1, 2048, 2048), "bf16", {}),
+    ("rs/bf16/2x32x128/dim0", "reduce_scatter", (2, 1, 32, 128), "bf16", {"dim": 0}),
+    ("ag/bf16/32x64", "all_gather", (1, 1, 32, 64), "bf16", {}),
+    ("ag/bf16/1024x1024", "all_gather", (1, 1, 1024, 1024), "bf16", {}),
+    ("ar/bf16/32x256", "all_reduce", (1, 1, 32, 256), "bf16", {}),
+    ("ar/f32/64x512", "all_reduce", (1, 1, 64, 512), "f32", {}),
+    ("p2p/bf16/32x128", "point_to_point", (1, 1, 32, 128), "bf16", {}),
+    ("p2p/f32/32x128", "point_to_point", (1, 1, 32, 128), "f32", {}),
+    ("p2p/bf16/64x1024", "point_to_point", (1, 1, 64, 1024), "bf16", {}),
+]
+
+
+def call(op: str, x, kw: dict, mesh):
+    """The ttnn call tt-mlir's runtime makes (runtime/lib/ttnn/operations/ccl/*.cpp @19c86fca), cluster axis 1."""
+    if op == "reduce_scatter":
+        cfg = None
+        if kw.get("fp32_acc"):
+            cfg = ttnn.init_device_compute_kernel_config(mesh.arch(), math_fidelity=ttnn.MathFidelity.HiFi4,
+                                                         fp32_dest_acc_en=True)
+        return ttnn.reduce_scatter(x, kw.get("dim", 3), cluster_axis=1, compute_kernel_config=cfg)
+    if op == "all_gather":
+        return ttnn.all_gather(x, kw.get("dim", 3), cluster_axis=1)
+    if op == "all_reduce":
+        return ttnn.all_reduce(x, cluster_axis=1)
+    if op == "point_to_point":
+        return ttnn.point_to_point(x, ttnn.MeshCoordinate(0, 1), ttnn.MeshCoordinate(0, 0), topology=ttnn.Topology.Linear)
+    raise ValueError(op)
+
+
+def buffers(graph: list) -> list[dict]:
+    """Every buffer allocated during the capture: size, buffer type, page size, and whether it was freed."""
+    out, by_id = [], {}
+    for node in graph:
+        kind, params = node.get("node_type"), node.get("params") or {}
+        if kind == "buffer_allocate":
+            rec = {"size": int(params.get("size", 0)), "type": params.get("type"),
+                   "page_size": int(params.get("page_size", 0) or 0), "layout": params.get("layout"), "freed": False}
+            out.append(rec)
+            for child in node.get("connections", []):
+                by_id.setdefault(child, rec)
+            by_id[node.get("counter")] = rec
+        elif kind == "buffer_deallocate":
+            for parent in node.get("connections", []):
+                if parent in by_id:
+                    by_id[parent]["freed"] = True
+    return out
+
+
+def main() -> int:
+    ttnn.set_fabric_config(ttnn.FabricConfig.FABRIC_1D)
+    mesh = ttnn.open_mesh_device(ttnn.MeshShape(1, 2), dispatch_core_config=ttnn.DispatchCoreConfig(
+        ttnn.DispatchCoreType.WORKER, ttnn.DispatchCoreAxis.COL))
+    with OUT.open("w") as f:
+        for cid, op, shape, dtype, kw in CASES:
+            x = ttnn.empty(list(shape), W.tt_dtype(dtype), ttnn.TILE_LAYOUT, mesh, ttnn.DRAM_MEMORY_CONFIG)
+            ttnn._ttnn.graph.begin_graph_capture(ttnn.graph.RunMode.NO_DISPATCH)
+            err, outs = None, []
+            try:
+                ret = call(op, x, kw, mesh)
+                outs = [W.describe_tensor(t) for t in (ret if isinstance(ret, (list, tuple)) else [ret])
+                        if t is not None and hasattr(t, "padded_shape")]
+            except Exception as exc:  # a TT_FATAL of the op: recorded
+                err = W.short_error(exc)
+            graph = ttnn._ttnn.graph.end_graph_capture()
+            parsed = W.parse_graph(graph)
+            cbs = [{"size": c["size"], "core_ranges": c["core_ranges"], "borrowed": c["borrowed"], "op": c["op"],
+                    "factory": c["factory"], "kind": c["kind"], "program": c["program"]} for c in parsed["cbs"]]
+            f.write(json.dumps({"id": cid, "op": op, "shape": shape, "dtype": dtype, "kwargs": kw, "error": err,
+                                "cbs": cbs, "buffers": buffers(graph), "outputs": outs}) + "\n")
+            f.flush()
+            print(cid, err or f"{len(cbs)} CBs", flush=True)
+            ttnn.deallocate(x)
+    ttnn.close_mesh_device(mesh)
+    print(f"{len(CASES)} cases -> {OUT}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

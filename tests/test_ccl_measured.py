@@ -1,0 +1,105 @@
+"""The collectives' program models against ttnn 0.81.1 on a 1x2 mock mesh (two Blackhole chips of a P300 card):
+measurements/ccl/probe.py ran each case under NO_DISPATCH graph capture (rerun: ``flock /tmp/ttnn-mock.lock
+.venv-ttnn/bin/python measurements/ccl/probe.py``) into measurements/ccl/results_mesh.jsonl.
+
+The mock mesh has 2 ethernet links between its chips, which ttnn's ``get_num_links`` counts; the IR of each case
+states ``num_links = 2`` (the analyzer assumes 1 link without it).  A 2-device axis is a line: the ring programs
+cannot be measured here.  Each device runs the same program (one per mesh coordinate): the first is compared.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+
+from ttanalyze.analysis import analyze
+from ttanalyze.arch import MOCK_P150_TTNN_0_81_1 as MOCK
+from ttanalyze.ir.parse import parse_text
+from ttanalyze.programs import program_of
+
+from .conftest import ROOT
+
+RESULTS = [json.loads(line) for line in (ROOT / "measurements" / "ccl" / "results_mesh.jsonl").read_text().splitlines()]
+DT = {"bf16": "bf16", "f32": "f32", "bfp_bf8": "bfp_bf8"}
+FP32_ACC = (", compute_config = #ttnn.device_compute_kernel_config<math_fidelity = hifi4, math_approx_mode = false, "
+            "fp32_dest_acc_en = true, packer_l1_acc = false>")
+
+
+def _ty(shape, dt):
+    elem = "f32" if dt == "f32" else "bf16" if dt == "bf16" else f"!ttcore.tile<32x32, {dt}>"
+    rows = shape[0] * shape[1] * shape[2]
+    lay = (f"#ttnn.ttnn_layout<(d0, d1, d2, d3) -> (d0 * {shape[1] * shape[2]} + d1 * {shape[2]} + d2, d3), <1x1>, "
+           f"memref<{rows // 32}x{shape[3] // 32}x!ttcore.tile<32x32, {dt}>, #dram>, <interleaved>>")
+    shown = "x".join(map(str, shape)) + "x" + ("bf16" if dt == "bfp_bf8" else elem if dt != "bfp_bf8" else elem)
+    return f"tensor<{shown}, {lay}>"
+
+
+def _ir(r: dict) -> tuple[str, str]:
+    """The case as a one-op TTNN program on a 1x2 mesh, and the op's name."""
+    shape, dt, kw = tuple(r["shape"]), r["dtype"], r["kwargs"]
+    out = list(shape)
+    d = kw.get("dim", 3)
+    if r["op"] == "reduce_scatter":
+        out[d] //= 2
+        attrs = (f"scatter_dim = {d} : si32, cluster_axis = 1 : ui32, num_links = 2 : ui32, "
+                 "reduce_type = #ttcore.reduce_type<sum>" + (FP32_ACC if kw.get("fp32_acc") else ""))
+    elif r["op"] == "all_gather":
+        out[d] *= 2
+        attrs = f"all_gather_dim = {d} : si32, cluster_axis = 1 : ui32, num_links = 2 : ui32"
+    elif r["op"] == "all_reduce":
+        attrs = "cluster_axis = 1 : ui32, num_links = 2 : ui32, reduce_type = #ttcore.reduce_type<sum>"
+    else:
+        attrs = "sender_coord = array<i64: 0, 0>, receiver_coord = array<i64: 0, 1>"
+    name = f"ttnn.{r['op']}"
+    text = f"""#dram = #ttnn.buffer_type<dram>
+module attributes {{ttcore.meshes = #ttcore.meshes<[<"mesh" = 1x2>]>}} {{
+  func.func @forward(%arg0: {_ty(shape, dt)}) -> {_ty(tuple(out), dt)} {{
+    %0 = "ttnn.get_device"() <{{mesh_shape = #ttnn<mesh_shape 1x2>}}> : () -> !ttnn.device
+    %1 = "{name}"(%arg0) <{{{attrs}}}> : ({_ty(shape, dt)}) -> {_ty(tuple(out), dt)}
+    return %1 : {_ty(tuple(out), dt)}
+  }}
+}}
+"""
+    return text, name
+
+
+def _cores(ranges) -> frozenset:
+    return frozenset((x, y) for x0, y0, x1, y1 in ranges for x in range(x0, x1 + 1) for y in range(y0, y1 + 1))
+
+
+def _model_cbs(p) -> Counter:
+    return Counter((cb.bytes, frozenset((x, y) for r in cb.cores.ranges for x in range(r.start.x, r.end.x + 1)
+                                        for y in range(r.start.y, r.end.y + 1))) for cb in p.static_cbs)
+
+
+def _device_programs(r: dict) -> list[Counter]:
+    progs: dict[int, Counter] = {}
+    for c in r["cbs"]:
+        if not c["borrowed"]:
+            progs.setdefault(c["program"], Counter())[(c["size"], _cores(c["core_ranges"]))] += 1
+    return [progs[k] for k in sorted(progs)]
+
+
+@pytest.mark.parametrize("r", RESULTS, ids=[r["id"] for r in RESULTS])
+def test_collective_programs_match_the_mock_mesh(r):
+    """Every static CB the same size on the same cores, and the DRAM intermediates the op allocates and frees."""
+    assert r["error"] is None
+    text, name = _ir(r)
+    a = analyze(parse_text(text, "ccl.mlir"), "blackhole")
+    op = next(o for o in a.program.ops if o.name == name)
+    v = program_of(a, op, arch=MOCK)
+    assert v.status == "modeled", v.reason
+    device = _device_programs(r)
+    if r["op"] == "point_to_point":
+        # the model is the program of the device with the most CB bytes (the receiver); the other is the sender's
+        [p] = v.stages
+        assert _model_cbs(p) in device and len(device) == 2
+    else:
+        # one program per device, alike; all_reduce runs the reduce-scatter's two, then the all-gather's two
+        per_device = device[::2]
+        assert [_model_cbs(p) for p in v.stages] == per_device
+    freed_dram = Counter(b["size"] for b in r["buffers"] if b["type"] == "DRAM" and b["freed"])
+    modeled = Counter(buf.size for p in v.stages for buf in p.device_buffers)
+    assert not modeled - freed_dram, (modeled, freed_dram)
