@@ -5,6 +5,7 @@ measurements/ccl/probe.py ran each case under NO_DISPATCH graph capture (rerun: 
 The mock mesh has 2 ethernet links between its chips, which ttnn's ``get_num_links`` counts; the IR of each case
 states ``num_links = 2`` (the analyzer assumes 1 link without it).  A 2-device axis is a line: the ring programs
 cannot be measured here.  Each device runs the same program (one per mesh coordinate): the first is compared.
+``distributed_rms_norm`` is measured in the form tt-mlir's width-shard workaround gives it (ttnn::fused_rms_minimal).
 """
 
 from __future__ import annotations
@@ -38,6 +39,10 @@ def _ty(shape, dt):
 
 def _ir(r: dict) -> tuple[str, str]:
     """The case as a one-op TTNN program on a 1x2 mesh, and the op's name."""
+    if r["op"] == "fused_rms_minimal":  # tt-mlir's form of distributed_rms_norm, as the probe builds it
+        from .test_ccl_programs import FUSED_RMS
+
+        return FUSED_RMS, "ttnn.distributed_rms_norm"
     shape, dt, kw = tuple(r["shape"]), r["dtype"], r["kwargs"]
     out = list(shape)
     d = kw.get("dim", 3)

@@ -225,7 +225,8 @@ def fused_rms_program(ctx: CBContext) -> ProgramModel:
         f"shard grid {gx}x{gy} ({grid.num_cores} cores), block_w {bw} tiles, Kt {kt}"
         + (", two-stage reduce" if two_stage else ""),
         f"intermediates in {'float32' if fp32 else 'bfloat16'} (fp32_dest_acc_en {'on' if fp32 else 'off'})",
-        "from source (not run on the mock mesh)"]
+        "from source, its CB list checked on a 1x2 mock mesh in one configuration (measurements/ccl: 4 cores, one "
+        "row, fp32 accumulation); the two-stage reduce and the residual add from source only"]
     return ProgramModel("RMSAllGatherDeviceOperation::RMSAllGatherMeshWorkloadFactory", FUSED_RMS_SOURCE, grid, cbs,
                         notes, inputs=(x,), outputs=(out,), params={"ring_size": fab.n, "num_links": fab.links})
 
@@ -241,4 +242,6 @@ register_check("ttnn.distributed_layer_norm", "source",
                "measured on the mock, the all_gather from source (ttanalyze/ops/ccl_programs.py)",
                ("LayerNormPreAllGatherDeviceOperation", "AllGatherDeviceOperation",
                 "LayerNormPostAllGatherDeviceOperation"))
-register_check("ttnn.distributed_rms_norm", "source", FUSED_RMS_SOURCE, ("RMSAllGatherDeviceOperation",))
+register_check("ttnn.distributed_rms_norm", "mock", FUSED_RMS_SOURCE + "; measured on a 1x2 mock mesh: "
+               "tests/test_ccl_measured.py (1 case; the two-stage reduce and residual paths from source only)",
+               ("RMSAllGatherDeviceOperation",))
