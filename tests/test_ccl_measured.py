@@ -23,6 +23,8 @@ from ttanalyze.programs import program_of
 from .conftest import ROOT
 
 RESULTS = [json.loads(line) for line in (ROOT / "measurements" / "ccl" / "results_mesh.jsonl").read_text().splitlines()]
+_RING = ROOT / "measurements" / "ccl" / "results_ring.jsonl"
+RING = [json.loads(line) for line in _RING.read_text().splitlines()] if _RING.exists() else []
 DT = {"bf16": "bf16", "f32": "f32", "bfp_bf8": "bfp_bf8"}
 FP32_ACC = (", compute_config = #ttnn.device_compute_kernel_config<math_fidelity = hifi4, math_approx_mode = false, "
             "fp32_dest_acc_en = true, packer_l1_acc = false>")
@@ -37,8 +39,8 @@ def _ty(shape, dt):
     return f"tensor<{shown}, {lay}>"
 
 
-def _ir(r: dict) -> tuple[str, str]:
-    """The case as a one-op TTNN program on a 1x2 mesh, and the op's name."""
+def _ir(r: dict, mesh: str = "1x2", ring: bool = False) -> tuple[str, str]:
+    """The case as a one-op TTNN program on a ``mesh`` (its axis 1), and the op's name."""
     if r["op"] == "fused_rms_minimal":  # tt-mlir's form of distributed_rms_norm, as the probe builds it
         from .test_ccl_programs import FUSED_RMS
 
@@ -46,22 +48,24 @@ def _ir(r: dict) -> tuple[str, str]:
     shape, dt, kw = tuple(r["shape"]), r["dtype"], r["kwargs"]
     out = list(shape)
     d = kw.get("dim", 3)
+    n = int(mesh.split("x")[1])
+    topo = ", topology = #ttcore.topology<ring>" if ring else ""
     if r["op"] == "reduce_scatter":
-        out[d] //= 2
+        out[d] //= n
         attrs = (f"scatter_dim = {d} : si32, cluster_axis = 1 : ui32, num_links = 2 : ui32, "
-                 "reduce_type = #ttcore.reduce_type<sum>" + (FP32_ACC if kw.get("fp32_acc") else ""))
+                 "reduce_type = #ttcore.reduce_type<sum>" + (FP32_ACC if kw.get("fp32_acc") else "") + topo)
     elif r["op"] == "all_gather":
-        out[d] *= 2
-        attrs = f"all_gather_dim = {d} : si32, cluster_axis = 1 : ui32, num_links = 2 : ui32"
+        out[d] *= n
+        attrs = f"all_gather_dim = {d} : si32, cluster_axis = 1 : ui32, num_links = 2 : ui32" + topo
     elif r["op"] == "all_reduce":
-        attrs = "cluster_axis = 1 : ui32, num_links = 2 : ui32, reduce_type = #ttcore.reduce_type<sum>"
+        attrs = "cluster_axis = 1 : ui32, num_links = 2 : ui32, reduce_type = #ttcore.reduce_type<sum>" + topo
     else:
         attrs = "sender_coord = array<i64: 0, 0>, receiver_coord = array<i64: 0, 1>"
     name = f"ttnn.{r['op']}"
     text = f"""#dram = #ttnn.buffer_type<dram>
-module attributes {{ttcore.meshes = #ttcore.meshes<[<"mesh" = 1x2>]>}} {{
+module attributes {{ttcore.meshes = #ttcore.meshes<[<"mesh" = {mesh}>]>}} {{
   func.func @forward(%arg0: {_ty(shape, dt)}) -> {_ty(tuple(out), dt)} {{
-    %0 = "ttnn.get_device"() <{{mesh_shape = #ttnn<mesh_shape 1x2>}}> : () -> !ttnn.device
+    %0 = "ttnn.get_device"() <{{mesh_shape = #ttnn<mesh_shape {mesh}>}}> : () -> !ttnn.device
     %1 = "{name}"(%arg0) <{{{attrs}}}> : ({_ty(shape, dt)}) -> {_ty(tuple(out), dt)}
     return %1 : {_ty(tuple(out), dt)}
   }}
@@ -105,6 +109,31 @@ def test_collective_programs_match_the_mock_mesh(r):
         # one program per device, alike; all_reduce runs the reduce-scatter's two, then the all-gather's two
         per_device = device[::2]
         assert [_model_cbs(p) for p in v.stages] == per_device
+    freed_dram = Counter(b["size"] for b in r["buffers"] if b["type"] == "DRAM" and b["freed"])
+    modeled = Counter(buf.size for p in v.stages for buf in p.device_buffers)
+    assert not modeled - freed_dram, (modeled, freed_dram)
+
+
+@pytest.mark.skipif(not RING, reason="measurements/ccl/results_ring.jsonl not recorded")
+@pytest.mark.parametrize("r", RING, ids=[r["id"] for r in RING])
+def test_ring_programs_match_the_mock_ring(r):
+    """The ring programs on a 1x4 mock mesh cabled as a ring (measurements/ccl/probe.py ring; rerun: ``flock
+    /tmp/ttnn-mock.lock .venv-ttnn/bin/python measurements/ccl/probe.py ring``), the ops asking for a ring with 2 links:
+    every static CB by size and cores per device program, and the DRAM intermediates.  A ring of at most 512 KiB
+    without a compute config takes reduce_scatter_minimal_direct, which the model names and does not model."""
+    assert r["error"] is None
+    text, name = _ir(r, mesh="1x4", ring=True)
+    a = analyze(parse_text(text, "ccl.mlir"), "blackhole")
+    op = next(o for o in a.program.ops if o.name == name)
+    v = program_of(a, op, arch=MOCK)
+    if r["id"].endswith("/direct"):
+        assert v.status != "modeled" and "reduce_scatter_minimal_direct" in v.reason
+        assert all("Direct" in c["op"] for c in r["cbs"])
+        return
+    assert v.status == "modeled", v.reason
+    device = _device_programs(r)
+    per_device = device[::4]  # four devices run the same program; all_reduce: the reduce-scatter's, the all-gather's
+    assert [_model_cbs(p) for p in v.stages] == per_device
     freed_dram = Counter(b["size"] for b in r["buffers"] if b["type"] == "DRAM" and b["freed"])
     modeled = Counter(buf.size for p in v.stages for buf in p.device_buffers)
     assert not modeled - freed_dram, (modeled, freed_dram)

@@ -1,15 +1,19 @@
-"""The collectives on a 1x2 mock mesh (two Blackhole chips of a P300 card, measurements/ccl/blackhole_P300.yaml):
-each case's ttnn call under NO_DISPATCH graph capture, recording every CB and every buffer it allocates.
+"""The collectives on mock meshes: each case's ttnn call under NO_DISPATCH graph capture, recording every CB and
+every buffer it allocates.
 
-Usage (needs the executor venv; one process may hold the mock device at a time; the first run compiles the fabric
-kernels, a minute or two)::
+* ``line`` (default): a 1x2 mesh of the two Blackhole chips of a P300 card (blackhole_P300.yaml), FABRIC_1D: every
+  case runs on a 2-device line (a 2-device axis never wraps into a ring); writes results_mesh.jsonl.
+* ``ring``: a 1x4 mesh of two P300 cards cabled as a ring 0-1-2-3-0 (bh_ring4.yaml), FABRIC_1D_RING, the ops
+  asking for ``Topology::Ring``; writes results_ring.jsonl.
 
-    flock /tmp/ttnn-mock.lock .venv-ttnn/bin/python measurements/ccl/probe.py
+Usage (needs the executor venv; one process may hold the mock device at a time; the first run of a mesh compiles
+its fabric kernels, minutes)::
 
-Writes measurements/ccl/results_mesh.jsonl: per case ttnn's error (if any), the CBs (size per core, core ranges,
-borrowed, device operation, program index) and the buffers allocated during the op (size, buffer type, page size,
-whether freed before it returned), and each output's spec.  The mock opens FABRIC_1D: every case runs on a
-2-device line (a 2-device axis never wraps into a ring).
+    flock /tmp/ttnn-mock.lock .venv-ttnn/bin/python measurements/ccl/probe.py [line|ring]
+
+Each line: ttnn's error (if any), the CBs (size per core, core ranges, borrowed, device operation, program index),
+the buffers allocated during the op (size, buffer type, page size, whether freed before it returned) and each
+output's spec.
 """
 
 from __future__ import annotations
@@ -22,14 +26,16 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT))
-os.environ.setdefault("TT_METAL_MOCK_CLUSTER_DESC_PATH", str(HERE / "blackhole_P300.yaml"))
+MESH = sys.argv[1] if len(sys.argv) > 1 else "line"
+os.environ.setdefault("TT_METAL_MOCK_CLUSTER_DESC_PATH",
+                      str(HERE / ("bh_ring4.yaml" if MESH == "ring" else "blackhole_P300.yaml")))
 
 from ttanalyze.executor import ttnn_worker as W  # noqa: E402
 
 import ttnn  # noqa: E402
 
 W.ttnn = ttnn
-OUT = HERE / "results_mesh.jsonl"
+OUT = HERE / ("results_ring.jsonl" if MESH == "ring" else "results_mesh.jsonl")
 
 # (id, op, shape, dtype, kwargs): the per-device input; scatter / gather dim 3 unless given
 CASES = [
@@ -51,6 +57,16 @@ CASES = [
     ("p2p/bf16/64x1024", "point_to_point", (1, 1, 64, 1024), "bf16", {}),
     # the form tt-mlir's width-shard workaround gives distributed_rms_norm: 4 cores of one tile, an f32 stats tensor
     ("rms/bf16/32x128/fp32acc", "fused_rms_minimal", (1, 1, 32, 128), "bf16", {"cores": 4}),
+]
+RING_CASES = [  # on the 1x4 ring, cluster axis 1, topology Ring
+    ("ring/rs/bf16/32x2560/fp32acc", "reduce_scatter", (1, 1, 32, 2560), "bf16", {"fp32_acc": True}),
+    ("ring/rs/bf16/2048x1024", "reduce_scatter", (1, 1, 2048, 1024), "bf16", {}),
+    ("ring/rs/bf16/32x128/fp32acc", "reduce_scatter", (1, 1, 32, 128), "bf16", {"fp32_acc": True}),
+    ("ring/rs/bf16/128x256/dim2/fp32acc", "reduce_scatter", (1, 1, 128, 256), "bf16", {"fp32_acc": True, "dim": 2}),
+    ("ring/rs/f32/1024x1024", "reduce_scatter", (1, 1, 1024, 1024), "f32", {}),
+    ("ring/rs/bf16/32x128/direct", "reduce_scatter", (1, 1, 32, 128), "bf16", {}),
+    ("ring/ag/bf16/256x1024", "all_gather", (1, 1, 256, 1024), "bf16", {}),
+    ("ring/ar/bf16/1024x1024", "all_reduce", (1, 1, 1024, 1024), "bf16", {}),
 ]
 
 
@@ -88,11 +104,11 @@ def call(op: str, x, kw: dict, mesh):
         if kw.get("fp32_acc"):
             cfg = ttnn.init_device_compute_kernel_config(mesh.arch(), math_fidelity=ttnn.MathFidelity.HiFi4,
                                                          fp32_dest_acc_en=True)
-        return ttnn.reduce_scatter(x, kw.get("dim", 3), cluster_axis=1, compute_kernel_config=cfg)
+        return ttnn.reduce_scatter(x, kw.get("dim", 3), cluster_axis=1, compute_kernel_config=cfg, topology=TOPOLOGY)
     if op == "all_gather":
-        return ttnn.all_gather(x, kw.get("dim", 3), cluster_axis=1)
+        return ttnn.all_gather(x, kw.get("dim", 3), cluster_axis=1, topology=TOPOLOGY)
     if op == "all_reduce":
-        return ttnn.all_reduce(x, cluster_axis=1)
+        return ttnn.all_reduce(x, cluster_axis=1, topology=TOPOLOGY)
     if op == "point_to_point":
         return ttnn.point_to_point(x, ttnn.MeshCoordinate(0, 1), ttnn.MeshCoordinate(0, 0), topology=ttnn.Topology.Linear)
     raise ValueError(op)
@@ -117,12 +133,17 @@ def buffers(graph: list) -> list[dict]:
     return out
 
 
+TOPOLOGY = ttnn.Topology.Ring if MESH == "ring" else None
+
+
 def main() -> int:
-    ttnn.set_fabric_config(ttnn.FabricConfig.FABRIC_1D)
-    mesh = ttnn.open_mesh_device(ttnn.MeshShape(1, 2), dispatch_core_config=ttnn.DispatchCoreConfig(
+    ring = MESH == "ring"
+    ttnn.set_fabric_config(ttnn.FabricConfig.FABRIC_1D_RING if ring else ttnn.FabricConfig.FABRIC_1D)
+    mesh = ttnn.open_mesh_device(ttnn.MeshShape(1, 4 if ring else 2), dispatch_core_config=ttnn.DispatchCoreConfig(
         ttnn.DispatchCoreType.WORKER, ttnn.DispatchCoreAxis.COL))
+    cases = RING_CASES if ring else CASES
     with OUT.open("w") as f:
-        for cid, op, shape, dtype, kw in CASES:
+        for cid, op, shape, dtype, kw in cases:
             x = ttnn.empty(list(shape), W.tt_dtype(dtype), ttnn.TILE_LAYOUT, mesh, ttnn.DRAM_MEMORY_CONFIG)
             if op == "fused_rms_minimal":  # its operands are made before the capture starts
                 x, run = fused_rms(x, kw, mesh)
@@ -146,7 +167,7 @@ def main() -> int:
             print(cid, err or f"{len(cbs)} CBs", flush=True)
             ttnn.deallocate(x)
     ttnn.close_mesh_device(mesh)
-    print(f"{len(CASES)} cases -> {OUT}")
+    print(f"{len(cases)} cases -> {OUT}")
     return 0
 
 

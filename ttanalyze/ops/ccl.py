@@ -20,8 +20,8 @@ dims in range, ``reduce_type`` sum, ``cluster_axis`` 0 or 1.  The MoE and all-to
 ``moe_expert_token_remap``, ``selective_reduce_combine``, the MoE weight
 preparation) keep their declared result types: their verifiers check ranks only, and no program model is given
 for them.  The program models of ``all_gather``, ``reduce_scatter``, ``all_reduce(_async)`` and
-``point_to_point`` are in :mod:`ttanalyze.ops.ccl_programs` (from source; their line programs checked on a 1x2 mock
-mesh, the ring reduce-scatter from source only).
+``point_to_point`` are in :mod:`ttanalyze.ops.ccl_programs` (from source, checked on a 1x2 and a 1x4 ring mock
+mesh).
 """
 
 from __future__ import annotations
@@ -256,11 +256,12 @@ register_cb("ttnn.all_gather")(all_gather_program)
 register_cb("ttnn.reduce_scatter")(reduce_scatter_program)
 register_check("ttnn.all_gather", "mock", AG_SOURCE + "; measured on a 1x2 mock mesh: tests/test_ccl_measured.py against "
                "measurements/ccl/results_mesh.jsonl (multicast and unicast)", ("AllGatherDeviceOperation",))
-register_check("ttnn.reduce_scatter", "source", RS_SOURCE + "; the line program measured on a 1x2 mock mesh: "
-               "tests/test_ccl_measured.py (9 cases), the ring program from source only", ("ReduceScatterDeviceOperation",))
+register_check("ttnn.reduce_scatter", "mock", RS_SOURCE + "; measured on mock meshes: tests/test_ccl_measured.py "
+               "(the line program on 1x2, 9 cases; the ring program on a 1x4 ring, 5 cases, and its direct path named)",
+               ("ReduceScatterDeviceOperation",))
 register_cb(("ttnn.all_reduce", "ttnn.all_reduce_async"))(all_reduce_program)
-register_check(("ttnn.all_reduce", "ttnn.all_reduce_async"), "source", AR_SOURCE + "; ttnn::all_reduce on a line "
-               "measured on a 1x2 mock mesh (tests/test_ccl_measured.py, 2 cases), its ring path from source only",
+register_check(("ttnn.all_reduce", "ttnn.all_reduce_async"), "mock", AR_SOURCE + "; ttnn::all_reduce measured on "
+               "mock meshes (tests/test_ccl_measured.py: 2 cases on a 1x2 line, 1 on a 1x4 ring)",
                ("ReduceScatterDeviceOperation", "AllGatherDeviceOperation"))
 register_cb("ttnn.point_to_point")(point_to_point_program)
 register_check("ttnn.point_to_point", "mock", P2P_SOURCE + "; measured on a 1x2 mock mesh: tests/test_ccl_measured.py "

@@ -2,11 +2,10 @@
 
 Every device of the mesh runs the same program on its own shard (one program per mesh coordinate, built by
 ``create_at``; the end devices of a line differ in their kernels' runtime arguments, not in their cores or
-CBs), so the figures are per device and hold on each device of the mesh.  The models follow the source; those
-of a line (all-gather, the line reduce-scatter, all-reduce, point-to-point) are checked on a 1x2 mock mesh of two
-Blackhole chips (``measurements/ccl/probe.py``, tests/test_ccl_measured.py: every CB by size and cores and the DRAM
-intermediates, 16 cases, with the mock's 2 links).  A ring needs more than 2 devices: the ring reduce-scatter is
-from source only, and its findings say so.
+CBs), so the figures are per device and hold on each device of the mesh.  The models follow the source and are
+checked on mock meshes of Blackhole chips (``measurements/ccl/probe.py``, tests/test_ccl_measured.py: every CB by
+size and cores and the DRAM intermediates, with the mocks' 2 links per hop): the line programs on a 1x2 mesh (17
+cases), the ring programs on a 1x4 mesh cabled as a ring (8 cases).
 
 What the IR does not say, and the models assume (each noted on the program):
 
@@ -46,6 +45,8 @@ PACKET_HEADER_1D_BYTES = 48  # get_tt_fabric_packet_header_size_bytes on FABRIC_
 CHANNEL_BUFFER_BYTES = PACKET_PAYLOAD_BYTES + PACKET_HEADER_1D_BYTES
 MEASURED_LINE = ("from source, checked on a 1x2 mock mesh (measurements/ccl: the CBs, cores and DRAM intermediate of "
                  "this program on a 2-device line)")
+MEASURED_RING = ("from source, checked on a 1x4 mock mesh cabled as a ring (measurements/ccl: the CBs, cores and DRAM "
+                 "intermediate of this program)")
 
 _AG = "tt-metal ttnn/cpp/ttnn/operations/ccl/all_gather/device/"
 AG_SOURCE = (f"{_AG}all_gather_device_operation.cpp (select_program_factory), all_gather_multicast_factory.cpp / "
@@ -392,8 +393,7 @@ def reduce_scatter_steps(ctx: CBContext, x: Tensor, dim: int, fab: Fabric, out: 
         + f"{max_dst} dest tiles{' with fp32_dest_acc_en' if fp32_dest_acc else ''}))",
         f"the op allocates a DRAM interleaved intermediate {'x'.join(map(str, inter_shape))} ({inter_bytes:,} B) "
         "beside its output, freed when it returns",
-        MEASURED_LINE if not ring else "from source: a ring needs more than 2 devices, which the 1x2 mock mesh "
-                                       "does not have (its line program is measured there)"]
+        MEASURED_LINE if not ring else MEASURED_RING]
     prog = ProgramModel(f"ReduceScatterDeviceOperation::ReduceScatterProgram ({kind})", RS_SOURCE, core_set(cores),
                         cbs, notes, params={"ring_size": fab.n, "num_links": fab.links, "topology": kind})
     prog.device_buffers = (DeviceBuffer("dram", inter_bytes, page, False,
