@@ -257,3 +257,12 @@ def test_sdpa_shape_checks_of_the_stored_source_only_are_not_errors():
     a, _, prog = run(sdpa_fw_program((1, 8, 64, 64), kv=(1, 8, 128, 64), inter=False), "ttnn.sdpa_fw")
     assert prog.status == "out_of_scope" and "stored factory" in prog.reason
     assert [f for f in findings_of(a) if f.severity == "error"] == []
+
+
+def test_sdpa_bw_mask_iff_arbitrary():
+    """tt-mlir SDPABackwardOp::verify @19c86fca: mask_type defaults to arbitrary, which needs the attention mask; a
+    causal backward with no mask is fine."""
+    a, _, _ = run(sdpa_bw_program((1, 8, 64, 64), mask="arbitrary"), "ttnn.sdpa_bw")
+    assert any(f.rule == "TTA007" and "attention mask" in f.message for f in findings_of(a))
+    a, _, _ = run(sdpa_bw_program((1, 8, 64, 64), mask="causal"), "ttnn.sdpa_bw")
+    assert not any(f.rule == "TTA007" for f in findings_of(a))

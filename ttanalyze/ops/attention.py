@@ -248,6 +248,9 @@ def sdpa_bw(op: Op):
     q, k, v = (shape_of(op, tensor_or_none(g, n), n) for n in ("query", "key", "value"))
     for s, n in ((q, "query"), (k, "key"), (v, "value")):
         _rank4(op, s, n)
+    arbitrary = "arbitrary" in str(op.raw_attrs.get("mask_type", "arbitrary")).lower()  # the ODS default
+    if arbitrary != (tensor_or_none(g, "attention_mask") is not None):
+        raise ShapeError(f"{op.name}: an attention mask is given iff mask_type is 'arbitrary'")
     return [q, k, v]
 
 
