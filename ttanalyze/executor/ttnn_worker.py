@@ -1134,7 +1134,14 @@ def _quantization(c: Call):
 
 @handler("ttnn.global_avg_pool2d", ("dtype", "memory_config"))
 def _global_avg_pool2d(c: Call):
-    return ttnn.global_avg_pool2d(c.operand(0), memory_config=c.mc)
+    # runtime/lib/ttnn/operations/pool/pool2d.cpp: avg_pool2d over the whole H x W window (the op's dtype, else
+    # the input's; the result's layout), then a reshape to [N, 1, 1, C]
+    x = c.operand(0)
+    n, h, w, ch = list(x.shape)
+    out = ttnn.avg_pool2d(x, n, h, w, ch, [h, w], [1, 1], [0, 0], False, True, None, memory_config=c.mc,
+                          dtype=c.dtype if c.attrs.get("dtype") is not None else x.dtype,
+                          output_layout=c.layout)
+    return ttnn.reshape(out, [n, 1, 1, ch], memory_config=c.mc)
 
 
 # ---------------------------------------------------------------------------

@@ -20,12 +20,10 @@ stride equals its kernel folds its input into a matmul (``ttnn::fold``, not mode
 uint16 indices: :func:`ttanalyze.ops.conv.pool_programs`, measured by the op-level campaign);
 ``conv_transpose2d`` runs the conv2d micro-op over its stride-dilated, padded input
 (:func:`conv_transpose2d_params`; measured: measurements/conv_transpose2d/results.jsonl).
-global_avg_pool2d is not modeled (TTA011).  ttnn 0.81.1 runs
-``global_avg_pool2d`` as a reshape to
-``[N, 1, H*W, C]`` and an H reduction (``pool_sum``), but the reshape takes a tiled-reshape, an
-untilize/tilize or a view path and the reduce one of several configurations depending on the shape
-(measured: measurements/dialect/results_misc.jsonl); that choice is not derived yet.  The cost model
-costs global_avg_pool2d and conv_transpose2d by their main device operation (cost/ir.py NAME_OP_CODES).
+global_avg_pool2d's programs (ttnn 0.81.1's global-window fast path of avg_pool2d: a fold, an H
+reduction and reshapes, measured) are in :mod:`ttanalyze.ops.pool_global`.  The cost model
+costs conv_transpose2d (and a global_avg_pool2d outside its program model) by its main device operation
+(cost/ir.py NAME_OP_CODES).
 """
 
 from __future__ import annotations
