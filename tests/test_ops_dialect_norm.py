@@ -84,7 +84,7 @@ def test_output_spec_matches_the_mock(case):
     assert got == want
 
 
-COST_CASES = [c for c in IR_CASES if c.op == "ttnn.global_avg_pool2d"]
+COST_CASES = [c for c in IR_CASES if c.op in ("ttnn.global_avg_pool2d", "ttnn.batch_norm_training")]
 
 
 @pytest.mark.parametrize("case", COST_CASES, ids=[c.id for c in COST_CASES])
@@ -99,4 +99,4 @@ def test_cost_follows_the_modeled_programs(case):
     assert cost.status == "costed", cost.reason
     if v.status == "modeled":
         assert len(cost.device_ops) == len(v.stages)
-        assert cost.device_ops[-1].op_code in ("ReduceDeviceOperation", "ReshapeDeviceOperation")
+        assert all(e.ns > 0 for e in cost.estimates)

@@ -113,6 +113,7 @@ OP_CODES: tuple[tuple[str, str], ...] = (
     ("PointToPoint", "PointToPointDeviceOperation"),
     ("RMSAllGather", "LayerNormDeviceOperation"),  # fused_rms_minimal: a sharded RMS norm pass (+ a stats gather)
     ("BatchNorm", "BatchNormOperation"),
+    ("RunningStatistics", "RunningStatistics"),
     ("Sort", "SortDeviceOperation"),
     ("SamplingDeviceOperation", "SamplingDeviceOperation"),
     ("MoeExpertTokenRemapDeviceOperation", "MoeExpertTokenRemapDeviceOperation"),

@@ -123,6 +123,8 @@ OP_KINDS: dict[str, str] = {
     "FillCacheDeviceOperation": "cache_update", "PagedFusedUpdateCacheDeviceOperation": "cache_update",
     "SplitDeviceOperation": "split",
     "BatchNormOperation": "batch_norm", "BatchNormDeviceOperation": "batch_norm",
+    "RunningStatistics": "batch_norm",  # the momentum update: a few FPU ops per statistics tile, like batch_norm's
+    "FillPadDeviceOperation": "fill_pad",
     "SortDeviceOperation": "sort", "GatherDeviceOperation": "gather", "ScatterDeviceOperation": "gather",
     "SamplingDeviceOperation": "sampling",
     # collectives (CCL) over ethernet
@@ -165,7 +167,7 @@ FAMILY = {
     "norm": "normalization", "softmax": "normalization", "reduce": "reduction",
     "group_norm": "normalization", "reduce_nc": "reduction", "scan": "reduction", "grid_sample": "pooling",
     "sdpa": "attention", "cache_update": "data movement", "split": "data movement",
-    "batch_norm": "normalization", "sort": "reduction", "sampling": "reduction", "gather": "data movement",
+    "batch_norm": "normalization", "fill_pad": "data movement", "sort": "reduction", "sampling": "reduction", "gather": "data movement",
     "all_gather": "collective", "reduce_scatter": "collective", "all_reduce": "collective",
     "point_to_point": "collective", "fused_update": "eltwise",
 }
@@ -1607,7 +1609,9 @@ def _tile_pass(op: DeviceOp, hw: Hardware, c: Constants, kind: str) -> _Work:
     * split: each output tile read (wait) and written;
     * reduce over N / C (``FastReduceNCDeviceOperation``): each input tile read
       (wait) and added (``eltwise_tile``), the output written once per
-      ``C`` input tiles (``moreh``-style ``reduce_nc`` kernels).
+      ``C`` input tiles (``moreh``-style ``reduce_nc`` kernels);
+    * fill of the tile padding (``FillPadDeviceOperation``): the edge tiles of every
+      ``[H, W]`` slice read (wait), masked (``eltwise_tile``) and written in place.
     """
     a = op.inputs[0] if op.inputs else op.outputs[0]
     out = op.outputs[0]
@@ -1625,6 +1629,14 @@ def _tile_pass(op: DeviceOp, hw: Hardware, c: Constants, kind: str) -> _Work:
     elif kind == "split":
         total = sum(t.tiles for t in op.outputs)
         w = _tile_stream(op, hw, c, 0.0, a, _cdiv(total, cores))
+    elif kind == "fill_pad":
+        # fill_implicit_tile_padding (data_movement/fill_pad/device/fill_pad_program_factory.cpp): only the tiles on
+        # the right and bottom edge of each [H, W] slice are read, masked (one tile op) and written back in place
+        h = a.shape[-2] if len(a.shape) >= 2 else 1
+        ht, wt = _cdiv(h, TILE), _cdiv(a.shape[-1], TILE)
+        slices = max(1, a.elements // max(1, a.padded[-1] * (a.padded[-2] if len(a.padded) >= 2 else 1)))
+        edge = (ht if a.shape[-1] % TILE else 0) + (wt if h % TILE else 0) - (1 if a.shape[-1] % TILE and h % TILE else 0)
+        w = _tile_stream(op, hw, c, tile_op, a, _cdiv(max(1, slices * edge), cores))
     elif kind == "batch_norm":
         # (x - mean) * rsqrt(var + eps) * weight + bias (normalization/batch_norm/device/kernels/compute/
         # batch_norm_kernel.cpp): the stats are per-channel tiles read once per channel; 4 FPU tile ops per tile.
@@ -1720,7 +1732,7 @@ def work(op: DeviceOp, hw: Hardware, constants: Constants) -> _Work:
         w = _sdpa(op, hw, constants)
     elif kind in ("all_gather", "reduce_scatter", "all_reduce", "point_to_point"):
         w = _collective(op, hw, constants, kind)
-    elif kind in ("scan", "cache_update", "split", "reduce_nc", "batch_norm", "sort", "sampling", "gather"):
+    elif kind in ("scan", "cache_update", "split", "reduce_nc", "batch_norm", "sort", "sampling", "gather", "fill_pad"):
         w = _tile_pass(op, hw, constants, kind)
     else:
         w = _data_movement(op, hw, constants, kind)

@@ -1113,11 +1113,12 @@ def _dropout(c: Call):
                                      use_per_device_seed=bool(c.attrs.get("use_per_device_seed", True)))
 
 
-@handler("ttnn.batch_norm_inference", ("epsilon", "momentum", "memory_config"))
-def _batch_norm_inference(c: Call):
-    return ttnn.batch_norm(c.segment(0), running_mean=c.segment(1), running_var=c.segment(2), training=False,
-                           eps=float(c.attrs.get("epsilon", 1e-5)), momentum=float(c.attrs.get("momentum", 0.1)),
-                           weight=c.segment(3), bias=c.segment(4), memory_config=c.mc)
+@handler(("ttnn.batch_norm_inference", "ttnn.batch_norm_training"), ("epsilon", "momentum", "memory_config"))
+def _batch_norm(c: Call):
+    # runtime/lib/ttnn/operations/normalization/batch_norm.cpp: no memory config (the input's is kept)
+    return ttnn.batch_norm(c.segment(0), running_mean=c.segment(1), running_var=c.segment(2),
+                           training=c.op == "ttnn.batch_norm_training", eps=float(c.attrs.get("epsilon", 1e-5)),
+                           momentum=float(c.attrs.get("momentum", 0.1)), weight=c.segment(3), bias=c.segment(4))
 
 
 @handler(("ttnn.quantize", "ttnn.dequantize", "ttnn.requantize"), ("output_dtype", "memory_config"))

@@ -95,9 +95,9 @@ _BN_SRC = ("tt-metal ttnn/cpp/ttnn/operations/normalization/batch_norm/device/ba
            "@026aac04 (measured on ttnn 0.81.1)")
 
 
-@register_cb("ttnn.batch_norm_inference")
-def batch_norm_inference_cb(ctx: CBContext) -> ProgramModel:
-    """``BatchNormOperation::BatchNormFactory`` (the runtime calls ``ttnn::batch_norm(..., training=false)``).
+def batch_norm_program(x: Tensor, mean: Tensor, var: Tensor, weight: Tensor | None, bias: Tensor | None, out: Tensor,
+                       grid: tuple[int, int]) -> ProgramModel:
+    """``BatchNormOperation::BatchNormFactory`` of ``out = (x - mean) / sqrt(var + eps) * weight + bias``.
 
     Every CB is created on the whole grid (``all_device_cores``; the output tiles are split over it
     row-major) and double-buffered (2 tiles): input, batch mean, output, batch variance, epsilon,
@@ -108,33 +108,168 @@ def batch_norm_inference_cb(ctx: CBContext) -> ProgramModel:
         CBModelError: row-major or sharded tensors, or statistics of another dtype than the input
             (which CB takes which format is then not pinned down by the measurements).
     """
-    g = operand_groups(ctx.op, ("input", "running_mean", "running_var", "weight?", "bias?"))
-    x, out = operand(ctx, 0), result(ctx)
-    stats = [operand(ctx, i) for i in range(1, len(ctx.op.operands))]
+    stats = [t for t in (mean, var, weight, bias) if t is not None]
     if not x.tiled or x.sharded or out.sharded or any(not t.tiled or t.sharded for t in stats):
         raise CBModelError("batch_norm is modeled for interleaved TILE tensors only")
     if any(t.dtype != x.dtype for t in stats) or out.dtype != x.dtype:
         raise CBModelError("batch_norm with statistics or a result of another dtype than the input is not modeled")
-    cores = full_grid(ctx.grid)
+    cores = full_grid(grid)
     t = x.tile_bytes
-    affine = {name: tensor_or_none(g, name) is not None for name in ("weight", "bias")}
     bf16 = 2048  # Float16_b: the weight / bias CB format when the operand is absent
     sizes = [("input", t), ("batch_mean", t), ("output", out.tile_bytes), ("batch_var", t), ("eps", t),
-             ("weight", t if affine["weight"] else bf16), ("bias", t if affine["bias"] else bf16), ("den", t), ("num", t)]
+             ("weight", t if weight is not None else bf16), ("bias", t if bias is not None else bf16), ("den", t),
+             ("num", t)]
     return ProgramModel("BatchNormOperation::BatchNormFactory", _BN_SRC, cores,
                         [CB(i, name, size, 2, cores) for i, (name, size) in enumerate(sizes)],
-                        ["9 double-buffered CBs on the whole grid"])
+                        ["9 double-buffered CBs on the whole grid"], inputs=tuple(t for t in (x, mean, var, weight, bias)
+                                                                                  if t is not None), outputs=(out,))
 
 
-@register_spec("ttnn.batch_norm_inference")
+def _bn_operands(ctx: CBContext) -> tuple[Tensor, Tensor | None, Tensor | None, Tensor | None, Tensor | None]:
+    """The input, running mean, running variance, weight and bias (None when absent) of a batch norm op."""
+    g = operand_groups(ctx.op, ("input", "running_mean?", "running_var?", "weight?", "bias?"))
+    views = [tensor_or_none(g, n) for n in ("input", "running_mean", "running_var", "weight", "bias")]
+    return tuple(None if v is None else operand(ctx, ctx.op.operands.index(v)) for v in views)  # type: ignore[return-value]
+
+
+@register_cb("ttnn.batch_norm_inference")
+def batch_norm_inference_cb(ctx: CBContext) -> ProgramModel:
+    """``BatchNormOperation::BatchNormFactory`` (the runtime calls ``ttnn::batch_norm(..., training=false)``) on the
+    running statistics (:func:`batch_norm_program`).
+
+    Raises:
+        CBModelError: see :func:`batch_norm_program`; running statistics absent.
+    """
+    x, mean, var, weight, bias = _bn_operands(ctx)
+    if mean is None or var is None:
+        raise CBModelError("batch_norm_inference without running statistics")
+    return batch_norm_program(x, mean, var, weight, bias, result(ctx), ctx.grid)
+
+
+_RS_SRC = ("tt-metal ttnn/cpp/ttnn/operations/normalization/batch_norm/device/running_statistics_program_factory.cpp "
+           "@0640bf7f (ttnn 0.81.1 allocates 9 of its CBs: measured)")
+_TRAIN_SRC = "tt-metal ttnn/cpp/ttnn/operations/normalization/batch_norm/batch_norm.cpp (the 0.81.1 chain measured)"
+
+
+def running_statistics_program(mean: Tensor, var: Tensor, running_mean: Tensor | None, running_var: Tensor | None,
+                               out: Tensor, grid: tuple[int, int]) -> ProgramModel:
+    """``RunningStatistics::RunningStatisticsFactory``: the momentum update of the running mean and variance.
+
+    Nine double-buffered CBs on the whole grid: batch mean (``c_0``), batch variance (``c_1``), output
+    (``c_2``), old running mean and variance (``c_3``, ``c_4``: Float16_b when absent), momentum and one
+    (``c_5``, ``c_6``: the batch variance's format), updated mean and variance (``c_27``, ``c_28``).  The
+    stored source (@0640bf7f) adds three intermediates (``c_21``-``c_23``) that ttnn 0.81.1 does not
+    allocate (measured: 9 x 2 tiles for bf16 and f32 statistics).
+    """
+    cores = full_grid(grid)
+    bf16 = 2048
+    rm = running_mean.tile_bytes if running_mean is not None else bf16
+    rv = running_var.tile_bytes if running_var is not None else bf16
+    sizes = [(0, "batch_mean", mean.tile_bytes), (1, "batch_var", var.tile_bytes), (2, "output", out.tile_bytes),
+             (3, "old_running_mean", rm), (4, "old_running_var", rv), (5, "momentum", var.tile_bytes),
+             (6, "one", var.tile_bytes), (27, "updated_running_mean", rm), (28, "updated_running_var", rv)]
+    ins = tuple(t for t in (mean, var, running_mean, running_var) if t is not None)
+    return ProgramModel("RunningStatistics::RunningStatisticsProgramFactory", _RS_SRC, cores,
+                        [CB(i, name, size, 2, cores) for i, name, size in sizes],
+                        ["running statistics update: 9 double-buffered CBs on the whole grid"], inputs=ins,
+                        outputs=(out,))
+
+
+def _mean_steps(x: Tensor, dims: list[int], out: Tensor, ctx: CBContext) -> list[ProgramModel]:
+    """``ttnn::mean(x, dims, keepdim=true)`` into ``out`` (:func:`~ttanalyze.ops.reduction.reduce_steps`), with
+    each program's tensors recorded for the cost model and the allocator: a fill of the tile padding works in
+    place, a W or H reduce sets that dim to 1 (each pass of a two-pass H reduce too), a permute of N into H
+    (and back) swaps dims 0 and 2."""
+    from .reduction import reduce_steps
+
+    steps = reduce_steps("mean", x, dims, True, out, ctx)
+    cur = x
+    for p in steps:
+        nxt = cur
+        if "Reduce" in p.factory:
+            d = -1 if "MultiCoreW" in p.factory else -2
+            nxt = cur.with_(shape=tuple(1 if i == cur.rank + d else v for i, v in enumerate(cur.shape)))
+        elif "Permute" in p.factory or "Transpose" in p.factory:
+            sh = list(cur.shape)
+            sh[0], sh[2] = sh[2], sh[0]
+            nxt = cur.with_(shape=tuple(sh))
+        p.inputs = p.inputs or (cur,)
+        p.outputs = p.outputs or (nxt,)
+        cur = nxt
+    steps[-1].outputs = (out,)
+    return steps
+
+
+def _mean_nhw(x: Tensor, out: Tensor, ctx: CBContext) -> list[ProgramModel]:
+    """``mean_NHW`` (batch_norm.cpp): ``ttnn::mean`` over (H, W), then over N, keeping dims, into ``out``
+    ([1, C, 1, 1]): :func:`_mean_steps` twice."""
+    hw = out.with_(shape=(x.shape[0], x.shape[1], 1, 1))
+    return _mean_steps(x, [2, 3], hw, ctx) + _mean_steps(hw, [0], out, ctx)
+
+
+@register_cb("ttnn.batch_norm_training")
+def batch_norm_training_programs(ctx: CBContext) -> list[ProgramModel]:
+    """The chain ``ttnn::batch_norm(..., training=true)`` runs in ttnn 0.81.1 (tt-mlir's runtime,
+    ``runtime/lib/ttnn/operations/normalization/batch_norm.cpp``, passes no memory config: every
+    intermediate takes the input's), measured on the mock P150 (measurements/dialect/results_norm.jsonl,
+    ``batch_norm_training/*``: 17 to 19 programs):
+
+    1. the batch mean ``[1, C, 1, 1]``: ``mean`` over (H, W) then over N (:func:`_mean_nhw`: fill of the
+       tile padding, W and H reduces, a permute of N into H, an H reduce, the permute back);
+    2. ``x - mean`` (BinaryNg, the mean broadcast per tile) and its square (Unary), both ``[N, C, H, W]``;
+    3. the batch variance: :func:`_mean_nhw` of the square;
+    4. the normalization (:func:`batch_norm_program`) into the result;
+    5. the batch variance times ``n / (n - 1)`` (BinaryNg with a scalar) and the running statistics'
+       update (:func:`running_statistics_program`), in place.
+
+    Raises:
+        CBModelError: see :func:`batch_norm_program`; ranks other than 4.
+    """
+    from .eltwise import BinaryCall, binary_program, unary_program
+
+    x, running_mean, running_var, weight, bias = _bn_operands(ctx)
+    out = result(ctx)
+    if x.rank != 4:
+        raise CBModelError("batch_norm_training is modeled for 4D inputs")
+    if x.sharded or out.sharded:
+        raise CBModelError("batch_norm is modeled for interleaved TILE tensors only")
+    grid = ctx.grid
+    n, c = x.shape[0], x.shape[1]
+    stat = x.with_(shape=(1, c, 1, 1))
+    var = stat
+    steps = _mean_nhw(x, stat, ctx)
+    centered = x.with_()
+    steps.append(binary_program(BinaryCall("subtract"), x, stat, centered, grid))
+    steps[-1].inputs, steps[-1].outputs = (x, stat), (centered,)
+    square = x.with_()
+    steps.append(unary_program(centered, square, grid))
+    steps[-1].inputs, steps[-1].outputs = (centered,), (square,)
+    steps += _mean_nhw(square, var, ctx)
+    steps.append(batch_norm_program(x, stat, var, weight, bias, out, grid))
+    cores = full_grid(grid)
+    steps.append(ProgramModel("BinaryNgDeviceOperation::ProgramFactory", _TRAIN_SRC, cores,
+                              [CB(0, "a", var.tile_bytes, 2, cores), CB(1, "scalar", var.tile_bytes, 1, cores),
+                               CB(2, "c", var.tile_bytes, 2, cores)],
+                              ["the batch variance's unbiased correction: a multiply by a scalar"], inputs=(var,),
+                              outputs=(var,), params={"binary_op": "mul", "scalar": True}))
+    steps.append(running_statistics_program(stat, var, running_mean, running_var, stat, grid))
+    return steps
+
+
+@register_spec(("ttnn.batch_norm_inference", "ttnn.batch_norm_training"))
 def batch_norm_spec(ctx: CBContext) -> list[TensorSpec]:
-    """``BatchNormOperation::compute_output_specs``: the input's shape, layout and dtype, the result's memory config."""
-    x = operand(ctx, 0)
-    return [x.with_(mem=result(ctx).mem).spec()]
+    """``BatchNormOperation::compute_output_specs``: the input's shape, layout, dtype and memory config (tt-mlir's
+    runtime, ``runtime/lib/ttnn/operations/normalization/batch_norm.cpp`` @19c86fca, passes no memory config, so
+    ``ttnn::batch_norm`` keeps the input's)."""
+    return [operand(ctx, 0).spec()]
 
 
 register_check("ttnn.batch_norm_inference", "mock",
                "tests/test_ops_dialect_misc.py against measurements/dialect/results_misc.jsonl", ("BatchNormOperation",))
+register_check("ttnn.batch_norm_training", "mock",
+               "tests/test_ops_dialect_norm.py against measurements/dialect/results_norm.jsonl",
+               ("ReduceDeviceOperation", "PermuteDeviceOperation", "BinaryNgDeviceOperation", "UnaryDeviceOperation",
+                "BatchNormOperation", "RunningStatistics"))
 
 
 _PRE_SRC = ("tt-metal ttnn/cpp/ttnn/operations/normalization/layernorm_distributed/device/"
