@@ -906,6 +906,9 @@ def generators() -> dict[str, Callable[[random.Random, int], Draw]]:
     g["ttnn.concatenate_heads"] = gen_concat_heads("ttnn.concatenate_heads")
     g["ttnn.fill_cache"] = gen_kv_cache("ttnn.fill_cache")
     g["ttnn.update_cache"] = gen_kv_cache("ttnn.update_cache")
+    g["ttnn.global_avg_pool2d"] = gen_global_avg_pool2d
+    g["ttnn.batch_norm_training"] = gen_batch_norm_training
+    g["ttnn.indexer_score_dsa"] = gen_indexer_score_dsa
     return g
 
 
@@ -1208,3 +1211,53 @@ def gen_scatter(rng: random.Random, i: int) -> Draw:
     red = rng.choice(("invalid", "invalid", "sum"))
     attrs = f"dim = {axis} : si32, scatter_reduce_type = #ttcore.reduce_type<{red}>"
     return Draw([x, idx, src], [x], attrs, f"{_desc(x)}/{_desc(idx)}/dim{axis}/{red}")
+
+
+# ---------------------------------------------------------------------------
+# engineer norm's ops: global_avg_pool2d, batch_norm_training, indexer_score_dsa (new generators)
+# ---------------------------------------------------------------------------
+
+
+def gen_global_avg_pool2d(rng: random.Random, i: int) -> Draw:
+    """``global_avg_pool2d([N, H, W, C]) -> [N, 1, 1, C]``: spatial areas that are and are not tile multiples,
+    TILE or row-major input and result, DRAM / L1 / sharded input."""
+    dtype = rng.choice(("bf16", "bf16", "f32", "bfp_bf8"))
+    n = rng.choice((1, 1, 2, 3, 8))
+    h, w = (rng.choice((1, 2, 3, 5, 7, 8, 13, 14, 16, 28, 32, 56, 64, 112)) for _ in range(2))
+    c = rng.choice((3, 16, 32, 64, 96, 100, 256, 512, 960, 1280, 2048))
+    shape = _cap([n, h, w, c], 1 << 22)
+    layout = _layout(rng, dtype)
+    x = placement(rng, shape, dtype, layout, ("dram", "l1", "height"), (6, 3, 1))
+    out = like(x, shape=(shape[0], 1, 1, shape[3]), layout=_layout(rng, dtype, 0.15))
+    return Draw([x], [out], "", _desc(x) + "->" + _desc(out))
+
+
+def gen_batch_norm_training(rng: random.Random, i: int) -> Draw:
+    """``batch_norm_training(x [N, C, H, W], running mean, running var, weight?, bias?)`` with [1, C, 1, 1]
+    statistics."""
+    dtype = rng.choice(("bf16", "f32"))
+    n, c = rng.choice((1, 2, 4, 8)), rng.choice((1, 3, 16, 32, 64, 100, 256, 512))
+    h, w = draw_shape(rng, _cls(rng, i, ("tiny", "odd", "aligned", "boundary")), rank=2)
+    x = placement(rng, _cap([n, c, h, w], 1 << 22), dtype, "tile", ("dram", "l1"), (3, 1))
+    stat = like(x, shape=(1, x.shape[1], 1, 1))
+    affine = rng.random() < 0.7
+    seg = "1, 1, 1, 1, 1" if affine else "1, 1, 1, 0, 0"
+    attrs = f"epsilon = 9.99999974E-6 : f32, momentum = 1.000000e-01 : f32, operandSegmentSizes = array<i32: {seg}>"
+    return Draw([x, stat, stat] + ([stat, stat] if affine else []), [x], attrs, f"{_desc(x)}/affine={affine}")
+
+
+def gen_indexer_score_dsa(rng: random.Random, i: int) -> Draw:
+    """``indexer_score_dsa(q [1, Hi, Sq, D], k [1, 1, T, D], weights [1, Hi, Sq, 1]) -> [1, 1, Sq, T]`` in tt-mlir's
+    forms (its verifier's weights; ttnn 0.81.1 refuses them for Hi > 1), mostly one head and tile-aligned."""
+    dtype = rng.choice(("bf16", "bf16", "bfp_bf8", "f32"))
+    hi = rng.choice((1, 1, 1, 2, 8, 64))
+    sq = rng.choice((32, 64, 96, 128, 256, 320, 512, 1024, 2048, 100))
+    t = rng.choice((32, 64, 128, 352, 1024, 2048, 4096, 8192, 200))
+    d = rng.choice((64, 128))
+    buf = rng.choice(("dram", "dram", "l1"))
+    grid = (ROWS, COLS) if buf == "l1" else (1, 1)
+    q = TensorDesc((1, hi, sq, d), dtype, "tile", buf, "interleaved", grid)
+    k = TensorDesc((1, 1, t, d), dtype, "tile", buf, "interleaved", grid)
+    wt = TensorDesc((1, hi, sq, 1), rng.choice(("bf16", "bf16", dtype)), "tile", buf, "interleaved", grid)
+    out = TensorDesc((1, 1, sq, t), "bf16", "tile", buf, "interleaved", grid)
+    return Draw([q, k, wt], [out], "chunk_start_idx = 0 : ui32", f"{_desc(q)}/{_desc(k)}/{_desc(wt)}")

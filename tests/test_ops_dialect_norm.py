@@ -84,7 +84,7 @@ def test_output_spec_matches_the_mock(case):
     assert got == want
 
 
-COST_CASES = [c for c in IR_CASES if c.op in ("ttnn.global_avg_pool2d", "ttnn.batch_norm_training")]
+COST_CASES = [c for c in IR_CASES if not RESULTS[c.id]["error"]]
 
 
 @pytest.mark.parametrize("case", COST_CASES, ids=[c.id for c in COST_CASES])
@@ -100,3 +100,53 @@ def test_cost_follows_the_modeled_programs(case):
     if v.status == "modeled":
         assert len(cost.device_ops) == len(v.stages)
         assert all(e.ns > 0 for e in cost.estimates)
+
+
+def _tensor(desc):
+    from ttanalyze.ir.attrs import DataType
+    from ttanalyze.layout import tile_padded_shape
+    from ttanalyze.ops.tensors import MemCfg, Tensor
+
+    shape, dtype, layout, buf = desc
+    return Tensor(tuple(shape), tile_padded_shape(tuple(shape)) if layout == "tile" else tuple(shape), DataType(dtype),
+                  layout, MemCfg(buf, "interleaved"))
+
+
+TTNN_WEIGHT_CASES = [c for c in CASES if c.id in RESULTS and c.kwargs.get("ttnn_weights")]
+
+
+@pytest.mark.parametrize("case", TTNN_WEIGHT_CASES, ids=[c.id for c in TTNN_WEIGHT_CASES])
+def test_indexer_factory_beyond_one_head(case):
+    """indexer_score_dsa's factory and checks with the weights as ttnn 0.81.1 wants them ([1, 1, Sq, Hi], which
+    tt-mlir's verifier does not accept for Hi > 1): the CBs, cores and output of every head count measured."""
+    from ttanalyze.ops.cb import CBModelError, DeviceRejection, grid_xy
+    from ttanalyze.ops.indexer_score import _result, indexer_program
+
+    measured = RESULTS[case.id]
+    q, k, w = (_tensor(d) for d in case.operands)
+    w = _tensor(((1, 1, q.shape[2], q.shape[1]), *case.operands[2][1:]))
+    if measured["error"]:
+        with pytest.raises(CBModelError) as exc:
+            indexer_program(q, k, w, _result(q, k), grid_xy(MOCK))
+        assert isinstance(exc.value, DeviceRejection)
+        assert measured["error"].splitlines()[-1].split(" (got")[0] in str(exc.value)
+        return
+    p = indexer_program(q, k, w, _result(q, k), grid_xy(MOCK))
+    model = Counter(_cb_key(cb.bytes, ((x, y) for r in cb.cores.ranges for x in range(r.start.x, r.end.x + 1)
+                                       for y in range(r.start.y, r.end.y + 1))) for cb in p.cbs)
+    assert model == _device_programs(measured)[0][1]
+    spec, out = _result(q, k).spec(), measured["outputs"][0]
+    assert (list(spec.shape), spec.layout, spec.dtype, spec.buffer_type) == (out["shape"], out["layout"], out["dtype"],
+                                                                             out["buffer_type"])
+
+
+ISD_REFUSED = [c for c in IR_CASES if c.op == "ttnn.indexer_score_dsa" and RESULTS[c.id]["error"]]
+
+
+@pytest.mark.parametrize("case", ISD_REFUSED, ids=[c.id for c in ISD_REFUSED])
+def test_indexer_refusal_quotes_ttnn(case):
+    """An indexer_score_dsa ttnn 0.81.1 refused is reported as tt-metal's refusal (TTA013) quoting its message;
+    tt-mlir's [1, Hi, Sq, 1] weights with Hi > 1 among them."""
+    v = modeled(case)[2]
+    assert v.status == "rejected", v.reason
+    assert RESULTS[case.id]["error"].splitlines()[-1].split(" (got")[0] in v.reason

@@ -65,6 +65,18 @@ def _cases() -> list[MiscCase]:
                              ((1, hi, sq, 1), dt, "tile", buf)),
                             (((1, 1, sq, t), dt, "tile", buf),), "chunk_start_idx = 0 : ui32",
                             kwargs={"ttnn_weights": ttnn_weights}))
+    rng = random.Random(31)  # indexer_score_dsa, second draw: tile-aligned, bf16 weights, every q/k dtype
+    for i in range(24, 48):
+        hi = 1 if i < 34 else rng.choice([4, 32, 64, 128])
+        sq, t = rng.choice([32, 64, 96, 256, 320, 512, 1024]), rng.choice([32, 64, 96, 256, 352, 1024, 4096])
+        d = rng.choice([64, 128])
+        dt = rng.choice(["bf16", "bf16", "f32", "bfp_bf8"])
+        buf = rng.choice(["dram", "dram", "l1"])
+        out.append(MiscCase(f"indexer_score_dsa/{i}", "ttnn.indexer_score_dsa",
+                            (((1, hi, sq, d), dt, "tile", buf), ((1, 1, t, d), dt, "tile", buf),
+                             ((1, hi, sq, 1), "bf16", "tile", buf)),
+                            (((1, 1, sq, t), "bf16", "tile", buf),), "chunk_start_idx = 0 : ui32",
+                            kwargs={"ttnn_weights": hi > 1}))
     return out
 
 

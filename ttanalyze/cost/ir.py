@@ -114,6 +114,7 @@ OP_CODES: tuple[tuple[str, str], ...] = (
     ("RMSAllGather", "LayerNormDeviceOperation"),  # fused_rms_minimal: a sharded RMS norm pass (+ a stats gather)
     ("BatchNorm", "BatchNormOperation"),
     ("RunningStatistics", "RunningStatistics"),
+    ("IndexerScore", "IndexerScoreDeviceOperation"),
     ("Sort", "SortDeviceOperation"),
     ("SamplingDeviceOperation", "SamplingDeviceOperation"),
     ("MoeExpertTokenRemapDeviceOperation", "MoeExpertTokenRemapDeviceOperation"),

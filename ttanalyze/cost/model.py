@@ -125,6 +125,7 @@ OP_KINDS: dict[str, str] = {
     "BatchNormOperation": "batch_norm", "BatchNormDeviceOperation": "batch_norm",
     "RunningStatistics": "batch_norm",  # the momentum update: a few FPU ops per statistics tile, like batch_norm's
     "FillPadDeviceOperation": "fill_pad",
+    "IndexerScoreDeviceOperation": "indexer_score",
     "SortDeviceOperation": "sort", "GatherDeviceOperation": "gather", "ScatterDeviceOperation": "gather",
     "SamplingDeviceOperation": "sampling",
     # collectives (CCL) over ethernet
@@ -166,7 +167,7 @@ FAMILY = {
     "repeat": "data movement", "matmul": "matmul", "conv": "conv", "halo": "conv", "pool": "pooling",
     "norm": "normalization", "softmax": "normalization", "reduce": "reduction",
     "group_norm": "normalization", "reduce_nc": "reduction", "scan": "reduction", "grid_sample": "pooling",
-    "sdpa": "attention", "cache_update": "data movement", "split": "data movement",
+    "sdpa": "attention", "indexer_score": "attention", "cache_update": "data movement", "split": "data movement",
     "batch_norm": "normalization", "fill_pad": "data movement", "sort": "reduction", "sampling": "reduction", "gather": "data movement",
     "all_gather": "collective", "reduce_scatter": "collective", "all_reduce": "collective",
     "point_to_point": "collective", "fused_update": "eltwise",
@@ -1559,6 +1560,39 @@ def _sdpa(op: DeviceOp, hw: Hardware, c: Constants) -> _Work:
     return w
 
 
+def _indexer_score(op: DeviceOp, hw: Hardware, c: Constants) -> _Work:
+    """The DSA lightning indexer (``IndexerScoreDeviceOperation``): ``score[s, t] = sum_h relu(q_h[s] . k[t]) w[s, h]``.
+
+    tt-metal ``experimental/indexer_score/device/kernels/compute_indexer_score.cpp``: each core takes
+    (q tile row, k tile) cells of the ``Sq / 32 x T / 32`` output (the banded schedule:
+    :func:`ttanalyze.ops.indexer_score.core_rectangle`); per cell and head a ``Dt``-tile dot product on
+    the matrix engine (``mm_cycles_per_pass`` x fidelity passes per tile), the ReLU and the weighted
+    accumulation (2 tile ops), the causal mask once (1 tile op); the cell's k tiles are read (multicast
+    down the column, overlapped with compute) and its output tile written.  Inputs: q ``[1, Hi, Sq, D]``,
+    k ``[1, 1, T, D]``, weights.
+    """
+    q, k = op.inputs[0], op.inputs[1]
+    out = op.outputs[0]
+    notes: list[str] = []
+    hi, sq, d = q.padded[1], q.padded[2], q.padded[3]
+    t = k.padded[2]
+    dt = _cdiv(d, TILE)
+    cells = _cdiv(sq, TILE) * _cdiv(t, TILE)
+    passes = _fidelity_passes(op, notes)
+    w = _Work(units=max(1, _cdiv(cells, max(1, op.cores))), notes=notes)
+    w.compute = hi * (dt * _k(c, "mm_cycles_per_pass", op.arch) * passes + 2 * _k(c, "eltwise_tile", op.arch)) \
+        + _k(c, "eltwise_tile", op.arch)
+    w.read = _latency(hw, k) + _xfer(hw, dt, tile_bytes(k))
+    w.write = 0.0 if _local(out) else _latency(hw, out) + _xfer(hw, 1, tile_bytes(out))
+    for x in op.inputs[:3]:
+        if x.in_dram:
+            w.dram_reads.append((x.bytes, page_bytes(x)))
+    if out.in_dram:
+        w.dram_writes.append((out.bytes, page_bytes(out)))
+    w.flops = 2.0 * hi * sq * t * d
+    return w
+
+
 def _collective(op: DeviceOp, hw: Hardware, c: Constants, kind: str) -> _Work:
     """All-gather / reduce-scatter / all-reduce over ``ring_size`` devices on ``num_links`` ethernet links.
 
@@ -1730,6 +1764,8 @@ def work(op: DeviceOp, hw: Hardware, constants: Constants) -> _Work:
         w = _grid_sample(op, hw, constants)
     elif kind == "sdpa":
         w = _sdpa(op, hw, constants)
+    elif kind == "indexer_score":
+        w = _indexer_score(op, hw, constants)
     elif kind in ("all_gather", "reduce_scatter", "all_reduce", "point_to_point"):
         w = _collective(op, hw, constants, kind)
     elif kind in ("scan", "cache_update", "split", "reduce_nc", "batch_norm", "sort", "sampling", "gather", "fill_pad"):

@@ -1121,6 +1121,15 @@ def _batch_norm(c: Call):
                            momentum=float(c.attrs.get("momentum", 0.1)), weight=c.segment(3), bias=c.segment(4))
 
 
+@handler("ttnn.indexer_score_dsa", ("chunk_start_idx", "cluster_axis"))
+def _indexer_score_dsa(c: Call):
+    # runtime/lib/ttnn/operations/transformer/indexer_score_dsa.cpp: ttnn's default program and compute configs
+    axis = c.attrs.get("cluster_axis")
+    return ttnn.experimental.indexer_score_dsa(c.operand(0), c.operand(1), c.operand(2),
+                                               chunk_start_idx=int(c.attrs.get("chunk_start_idx", 0)),
+                                               seq_shard_axes=None if axis is None else [int(axis)])
+
+
 @handler(("ttnn.quantize", "ttnn.dequantize", "ttnn.requantize"), ("output_dtype", "memory_config"))
 def _quantization(c: Call):
     # Per-tensor: tt-mlir's flatbuffer passes a 1-element scale and zero point as scalars; their values do

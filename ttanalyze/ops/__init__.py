@@ -4,7 +4,7 @@ from . import (argmax_topk, attention, ccl, conv, conv_extra, copies, creation, 
                eltwise, eltwise_extra, generic, host, kv_cache, dit_norm, layout_conversion, matmul, moe, norm_distributed,
                norm_extra, quantization, random, reduction, sampling, sort_scatter, sparse_matmul, tensor_spec, training,
                transformer, tt_train)  # (registration)
-from . import pool_global  # noqa: F401  (registration)
+from . import indexer_score, pool_global  # noqa: F401  (registration)
 from .registry import REGISTRY, OpModel, ShapeError, cb_model, lookup, spec_model
 
 __all__ = ["REGISTRY", "OpModel", "ShapeError", "cb_model", "lookup", "spec_model"]

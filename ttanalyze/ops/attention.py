@@ -12,7 +12,7 @@ From the ops' verifiers (tt-mlir ``lib/Dialect/TTNN/IR/TTNNOps.cpp`` @19c86fca,
   the last dim ``head_dim_v``;
 * ``sdpa_fw``: the query's shape (its optional intermediates are taken as declared);
   ``sdpa_bw``: the gradients of query, key and value, shaped like them;
-* ``indexer_score_dsa``: ``[B, 1, Sq, T]``.
+* ``indexer_score_dsa``: ``[B, 1, Sq, T]`` (its program, refusals and result: :mod:`ttanalyze.ops.indexer_score`).
 
 What they return
 ----------------

@@ -240,10 +240,10 @@ def batch_norm_training_programs(ctx: CBContext) -> list[ProgramModel]:
     steps = _mean_nhw(x, stat, ctx)
     centered = x.with_()
     steps.append(binary_program(BinaryCall("subtract"), x, stat, centered, grid))
-    steps[-1].inputs, steps[-1].outputs = (x, stat), (centered,)
+    steps[-1].inputs, steps[-1].outputs, steps[-1].params = (x, stat), (centered,), {"binary_op": "subtract"}
     square = x.with_()
     steps.append(unary_program(centered, square, grid))
-    steps[-1].inputs, steps[-1].outputs = (centered,), (square,)
+    steps[-1].inputs, steps[-1].outputs, steps[-1].params = (centered,), (square,), {"unary_ops": ["square"]}
     steps += _mean_nhw(square, var, ctx)
     steps.append(batch_norm_program(x, stat, var, weight, bias, out, grid))
     cores = full_grid(grid)
@@ -251,7 +251,7 @@ def batch_norm_training_programs(ctx: CBContext) -> list[ProgramModel]:
                               [CB(0, "a", var.tile_bytes, 2, cores), CB(1, "scalar", var.tile_bytes, 1, cores),
                                CB(2, "c", var.tile_bytes, 2, cores)],
                               ["the batch variance's unbiased correction: a multiply by a scalar"], inputs=(var,),
-                              outputs=(var,), params={"binary_op": "mul", "scalar": True}))
+                              outputs=(var,), params={"binary_op": "multiply", "scalar": True}))
     steps.append(running_statistics_program(stat, var, running_mean, running_var, stat, grid))
     return steps
 
