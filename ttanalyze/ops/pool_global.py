@@ -19,9 +19,11 @@ is public, so the rule below is the measured one):
   a TilizeWithValPadding of ``[1, 1, N, C]`` and one ReshapeViewTiled for a TILE result, nothing for a
   row-major one.  With ``N = 1`` the reduction writes the result.
 
-Not modeled (:class:`~ttanalyze.ops.cb.CBModelError`): sharded inputs (pool2d leaves the fast path for
-the halo path), block-float tensors (typecasts around each reshape; ttnn refuses several of them on the
-mock) and a row-major result of a one-pass TILE reduction (not measured).
+A sharded input is first converted to interleaved in its buffer type (ShardedToInterleaved: measured by the
+op-level campaign, measurements/opdiff/runs/norm.jsonl.gz).  Not modeled
+(:class:`~ttanalyze.ops.cb.CBModelError`): a sharded result, block-float tensors (typecasts around each
+reshape; ttnn refuses several of them on the mock) and a row-major result of a one-pass TILE reduction (not
+measured).
 """
 
 from __future__ import annotations
@@ -29,11 +31,11 @@ from __future__ import annotations
 from ..ir.attrs import DataType
 from .cb import CB, CBContext, CBModelError, ProgramModel
 from .data_movement import _layout_program, _to_row_major, reshape_steps
-from .layout_conversion import twvp_program
+from .layout_conversion import to_memory_config_program, twvp_program
 from .reduction import BF16, F32, _REDUCE_SRC, dims4, h_two_pass, reduce_h_programs
 from .registry import register_cb, register_check, register_spec
 from .spec import TensorSpec
-from .tensors import TILE, Tensor, operand, result
+from .tensors import TILE, MemCfg, Tensor, operand, result
 from .work_split import split_work_to_cores
 
 _RM_CHUNK = 8  # tile rows of one H block the row-major reduce stages (measured: Ht 25, 32 and 49 -> 8 tiles)
@@ -81,9 +83,13 @@ def _io(ctx: CBContext) -> tuple[Tensor, Tensor]:
     x, out = operand(ctx, 0), result(ctx)
     if x.rank != 4:
         raise CBModelError("global_avg_pool2d needs a 4D input")
-    if x.sharded or out.sharded:
-        raise CBModelError("global_avg_pool2d of a sharded tensor takes pool2d's halo path: not modeled")
+    if out.sharded:
+        raise CBModelError("global_avg_pool2d into a sharded result is not modeled")
     if x.dtype.is_block_float or out.dtype.is_block_float:
+        if x.rank == 4 and (x.shape[1] * x.shape[2]) % TILE:
+            raise CBModelError("global_avg_pool2d of a block-float tensor whose H * W is not a tile multiple leaves the "
+                               "reduction fast path for the sliding-window path, which ttnn 0.81.1 refused in all 8 "
+                               "measured instances (shard-height or pool CB checks); not modeled")
         raise CBModelError("global_avg_pool2d of a block-float tensor runs typecasts around its reshapes: not modeled")
     return x, out
 
@@ -94,13 +100,20 @@ def global_avg_pool2d_programs(ctx: CBContext) -> list[ProgramModel]:
     docstring).  Tensors: ``x`` ``[N, H, W, C]`` in, the result ``[N, 1, 1, C]`` out.
 
     Raises:
-        CBModelError: a sharded or block-float tensor, a row-major result of a one-pass TILE reduction.
+        CBModelError: a sharded result, a block-float tensor, a row-major result of a one-pass TILE reduction.
     """
     x, out = _io(ctx)
     n, h, w, c = x.shape
     grid = ctx.grid
     flat = (n, 1, h * w, c)
     steps: list[ProgramModel] = []
+    if x.sharded:  # converted to interleaved in its buffer type first (measured: ShardedToInterleaved)
+        flat_x = x.with_(mem=MemCfg(x.buffer_type, "interleaved"))
+        p = to_memory_config_program(x, flat_x, ctx.arch)
+        if p is not None:
+            p.inputs, p.outputs = (x,), (flat_x,)
+            steps.append(p)
+        x = flat_x
     # the reduction writes the result when N = 1 (or a row-major result: the reshapes after it are views),
     # else [N, 1, 1, C] in the result's memory config, reshaped to pool2d's [1, 1, N, C] and back
     if x.tiled and (h * w) % TILE == 0:
