@@ -88,7 +88,7 @@ def _io(ctx: CBContext) -> tuple[Tensor, Tensor]:
     if x.dtype.is_block_float or out.dtype.is_block_float:
         if x.rank == 4 and (x.shape[1] * x.shape[2]) % TILE:
             raise CBModelError("global_avg_pool2d of a block-float tensor whose H * W is not a tile multiple leaves the "
-                               "reduction fast path for the sliding-window path, which ttnn 0.81.1 refused in all 8 "
+                               "reduction fast path for the sliding-window path, which ttnn 0.81.1 refused in all 13 "
                                "measured instances (shard-height or pool CB checks); not modeled")
         raise CBModelError("global_avg_pool2d of a block-float tensor runs typecasts around its reshapes: not modeled")
     return x, out
