@@ -155,6 +155,12 @@ OP_KINDS: dict[str, str] = {
     # writes param, exp_avg, exp_avg_sq (and max_exp_avg_sq) back
     "SDPAForwardDeviceOperation": "sdpa", "SDPABackwardKVDeviceOperation": "sdpa",
     "SDPABackwardQDeviceOperation": "sdpa", "AdamWDeviceOperation": "fused_update",
+    # all_to_all_dispatch / combine (ccl/all_to_all_{dispatch,combine} kernels): each token row goes to (comes back
+    # from) the devices holding its selected experts over the fabric; costed at the dense bound, every row to every
+    # device of the axis: an all-gather of the dispatched [1, B*D, S, H] (combined [K, B, S, H]) tensor over ring_size
+    "AllToAllDispatchDeviceOperation": "all_gather", "AllToAllCombineDeviceOperation": "all_gather",
+    # moreh_full (full/device/kernels/writer_full.cpp): writes the fill value into every page, reads nothing
+    "FullDeviceOperation": "unary",
 }
 
 FAMILY = {
