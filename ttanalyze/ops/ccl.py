@@ -18,10 +18,11 @@ Verifier checks kept (tt-mlir ``lib/Dialect/TTNN/IR/TTNNOps.cpp`` @19c86fca): ga
 dims in range, ``reduce_type`` sum, ``cluster_axis`` 0 or 1.  The MoE and all-to-all ops
 (``all_to_all_dispatch``/``_metadata``/``combine``, ``moe_gpt``, ``moe_compute``,
 ``moe_expert_token_remap``, ``selective_reduce_combine``, the MoE weight
-preparation) keep their declared result types: their verifiers check ranks only, and no program model is given
-for them.  The program models of ``all_gather``, ``reduce_scatter``, ``all_reduce(_async)`` and
-``point_to_point`` are in :mod:`ttanalyze.ops.ccl_programs` (from source, checked on a 1x2 and a 1x4 ring mock
-mesh).
+preparation) keep their declared result types: their verifiers check ranks only.  The programs and output specs
+of ``all_to_all_dispatch`` and ``all_to_all_combine`` are in :mod:`ttanalyze.ops.moe_fabric` (measured on a mock
+1x2 mesh), ``moe_expert_token_remap``'s in :mod:`ttanalyze.ops.moe`; the other MoE ops have none.  The program
+models of ``all_gather``, ``reduce_scatter``, ``all_reduce(_async)`` and ``point_to_point`` are in
+:mod:`ttanalyze.ops.ccl_programs` (from source, checked on a 1x2 and a 1x4 ring mock mesh).
 """
 
 from __future__ import annotations
