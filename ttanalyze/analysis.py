@@ -47,7 +47,7 @@ class Analysis:
         programs: per op index, its program (cores and circular buffers).
         specs: per op index with an output model, what tt-metal returns for each result.
         tt_metal: the tt-metal version whose factories the CB models follow.
-        tensor_views: the op models' device view of each value (a cache, by ``id``).
+        tensor_views: the op models' device view of each value type (a cache, by ``id`` of the type, with the type).
         allocation: the program through tt-metal's allocator model (:func:`ttanalyze.memory.replay`).
         thresholds: overrides of the rules' reporting thresholds (``[tool.ttanalyze.thresholds]``).
     """

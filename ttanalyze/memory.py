@@ -283,6 +283,7 @@ class _Replay:
         self.l1_lowest_in_stage: dict[tuple[int, int], int | None] = {}
         self.l1_inexact_at_op: dict[int, list[str]] = {}
         self.l1_inexact_in_stage: dict[tuple[int, int], list[str]] = {}
+        self.requests: dict[int, tuple[int, int, int | None]] = {}  # _request of each LayoutInfo, by id
 
     def lowest_l1(self) -> int | None:
         """The lowest allocated L1 address now (absolute), or None."""
@@ -353,19 +354,28 @@ class _Replay:
         self.failed_in_func = True
 
     def snapshot(self, op_index: int) -> None:
-        pt = self.points.setdefault(op_index, AllocatorPoint(op_index))
+        pt = self.points.get(op_index)
+        if pt is None:
+            pt = self.points[op_index] = AllocatorPoint(op_index)
         l1, dram = self.dev.managers["l1"], self.dev.managers["dram"]
-        pt.l1_allocated = max(pt.l1_allocated, l1.free_list.allocated_bytes)
-        pt.l1_extent = max(pt.l1_extent, l1.in_use_extent())
-        pt.dram_allocated = max(pt.dram_allocated, dram.free_list.allocated_bytes)
-        pt.dram_extent = max(pt.dram_extent, dram.in_use_extent())
+        if l1.free_list.allocated_bytes > pt.l1_allocated:
+            pt.l1_allocated = l1.free_list.allocated_bytes
+        if (extent := l1.in_use_extent()) > pt.l1_extent:
+            pt.l1_extent = extent
+        if dram.free_list.allocated_bytes > pt.dram_allocated:
+            pt.dram_allocated = dram.free_list.allocated_bytes
+        if (extent := dram.in_use_extent()) > pt.dram_extent:
+            pt.dram_extent = extent
 
     # -- program walk ------------------------------------------------------------
     def value_buffer(self, op_index: int, v: Value, label: str, certain: bool = True, why: str = "") -> Buffer | None:
         info = self.a.infos.get(v)
         if info is None or info.placement is None:
             return None
-        size, page, shards = _request(info)
+        request = self.requests.get(id(info))  # infos are shared by the values of one type (analysis._add_info)
+        if request is None:
+            request = self.requests[id(info)] = _request(info)
+        size, page, shards = request
         lay = getattr(v.type, "layout", None)
         bt = "l1_small" if lay is not None and lay.buffer_type == "l1_small" else info.placement.buffer_type
         return self.alloc(op_index, label, bt, size, page, shards, certain, v, why)

@@ -220,8 +220,8 @@ class Verdicts:
     """The op models' verdicts of one analysis, kept between :func:`op_models` calls.
 
     ``by_key``: (programs, specs) by the key of the inputs the models read (see :func:`op_models`);
-    ``by_op``: each op's free L1 (bytes per core) and key at its last call, so that a later call
-    (after the allocator replay) rebuilds the key only of an op whose free L1 moved.
+    ``by_op``: each op's free L1 (bytes per core) and verdict at its last call, so that a later call
+    (after the allocator replay) looks up again only an op whose free L1 moved.
     """
 
     by_key: dict = field(default_factory=dict)
@@ -246,20 +246,30 @@ def op_models(analysis: "Analysis", verdicts: Verdicts | None = None) -> tuple[d
     if verdicts is None:
         verdicts = Verdicts()
     seen, by_op = verdicts.by_key, verdicts.by_op
+    arch, infos, views, tt_metal = analysis.arch, analysis.infos, analysis.tensor_views, analysis.tt_metal
+    replayed = analysis.allocation
+    lowest_at_op = replayed.l1_lowest_at_op if replayed is not None else {}
+    no_program = OpProgram("not_device")  # the verdict of every op of NO_PROGRAM without an output model
     for op in analysis.program.ops:
-        space = max_l1_space(analysis, op)
-        known = by_op.get(op.index)
+        i = op.index
+        if op.name in NO_PROGRAM and O.spec_model(op.name) is None:  # run_cb_model reads nothing else of them
+            programs[i] = no_program
+            continue
+        # max_l1_space(analysis, op), unrolled: the replay's lowest L1 address where it has one, else the sums
+        space = free_l1_below(arch, lowest_at_op[i]) if i in lowest_at_op else summed_free_l1(analysis, i, arch)
+        known = by_op.get(i)
         if known is not None and known[0] == space:
-            key = known[1]  # the other inputs of the key do not change within an analysis
+            verdict = known[1]  # the other inputs of the key do not change within an analysis
         else:
             key = (op.name, tuple(op.raw_attrs.items()), tuple([id(v.type) for v in op.operands]),
                    tuple([id(v.type) for v in op.results]), space, outputs_l1_per_core(analysis, op))
-            by_op[op.index] = (space, key)
-        verdict = seen.get(key)
-        if verdict is None:  # the context is built only for an op whose verdict is not known yet
-            ctx = context_for(analysis, op, free_l1=space)
-            verdict = seen[key] = (run_cb_model(op, ctx), run_spec_model(op, ctx))
-        programs[op.index] = verdict[0]
+            verdict = seen.get(key)
+            if verdict is None:  # the context (context_for's) is built only for an op whose verdict is not known yet
+                ctx = CBContext(op, arch, tuple([infos.get(v) for v in op.operands]),
+                                tuple([infos.get(v) for v in op.results]), space, tt_metal, key[5], views)
+                verdict = seen[key] = (run_cb_model(op, ctx), run_spec_model(op, ctx))
+            by_op[i] = (space, verdict)
+        programs[i] = verdict[0]
         if verdict[1] is not None:
-            specs[op.index] = verdict[1]
+            specs[i] = verdict[1]
     return programs, specs

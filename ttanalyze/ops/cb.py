@@ -152,20 +152,28 @@ class ProgramModel:
         between range boundaries, so only cores whose x and y are both range
         boundaries are examined.
         """
-        key = tuple(id(cb) for cb in self.cbs)
-        if self._busiest is None or self._busiest[0] != key:
-            self._busiest = (key, self._find_busiest())
-        return self._busiest[1]
+        return self._static_figures()[1]
 
-    def _find_busiest(self) -> tuple[tuple[int, int] | None, int]:
+    def _static_figures(self) -> tuple[tuple, tuple[tuple[int, int] | None, int], int, int]:
+        """(the CB list's identity, :meth:`busiest_core`, the static CBs' bytes in all, their count), derived
+        once and again only when the CB list changes."""
+        key = tuple([id(cb) for cb in self.cbs])
+        got = self._busiest
+        if got is None or got[0] != key:
+            cbs = self.static_cbs
+            got = self._busiest = (key, self._find_busiest(cbs), sum(cb.bytes for cb in cbs), len(cbs))
+        return got
+
+    def _find_busiest(self, cbs: list[CB]) -> tuple[tuple[int, int] | None, int]:
         best, where = 0, None
-        cbs = self.static_cbs
+        if cbs:
+            first_set = cbs[0].cores
+            if all(cb.cores is first_set or cb.cores == first_set for cb in cbs):
+                # one core set: every core holds all of them; the first core in (x, y) order is named
+                total = sum(c.bytes for c in cbs)
+                return (_first_core(first_set), total) if total > 0 else (None, 0)
         xs = sorted({v for cb in cbs for r in cb.cores.ranges for v in (r.start.x, r.end.x)})
         ys = sorted({v for cb in cbs for r in cb.cores.ranges for v in (r.start.y, r.end.y)})
-        if cbs and all(cb.cores == cbs[0].cores for cb in cbs):  # one core set: every core holds all of them
-            total = sum(c.bytes for c in cbs)
-            first = next(((x, y) for x in xs for y in ys if contains(cbs[0].cores, x, y)), None)
-            return (first, total) if total > 0 else (None, 0)
         for x in xs:
             for y in ys:
                 total = sum(c.bytes for c in cbs if contains(c.cores, x, y))
@@ -247,7 +255,8 @@ class ProgramModel:
         alignment padding: below ``limit``, none overflows, and the regions are not walked.
         """
         pad = alignment - 1 if alignment > 1 else 0
-        if base + sum(cb.bytes + pad for cb in self.static_cbs) + self.extra_l1_per_core + pad <= limit:
+        _, _, static_bytes, static_count = self._static_figures()
+        if base + static_bytes + static_count * pad + self.extra_l1_per_core + pad <= limit:
             return None
         return next(((r, end) for r, end in self.cb_regions(base, alignment) if end > limit), None)
 
@@ -290,6 +299,17 @@ class L1Refusal:
     end: int
 
 
+def _first_core(crs: CoreRangeSet) -> tuple[int, int] | None:
+    """The first core of ``crs`` in (x, y) order among the cores whose x and y are range boundaries."""
+    if len(crs.ranges) == 1:
+        r = crs.ranges[0]
+        if r.start.x <= r.end.x and r.start.y <= r.end.y:
+            return r.start.x, r.start.y
+    xs = sorted({v for r in crs.ranges for v in (r.start.x, r.end.x)})
+    ys = sorted({v for r in crs.ranges for v in (r.start.y, r.end.y)})
+    return next(((x, y) for x in xs for y in ys if contains(crs, x, y)), None)
+
+
 def _overlap(a: CoreRange, b: CoreRange) -> bool:
     return not (a.end.x < b.start.x or b.end.x < a.start.x or a.end.y < b.start.y or b.end.y < a.start.y)
 
@@ -314,8 +334,11 @@ class CBContext:
             before the outputs exist (matmul's automatic program config) adds
             them back.
         tensor_views: a cache of the :class:`ttanalyze.ops.tensors.Tensor` of
-            each IR value on ``arch`` (by ``id``), shared by the contexts of one
-            analysis.
+            each IR value type on ``arch`` (by ``id`` of the type, with the type),
+            shared by the contexts of one analysis.
+        plans: what the models derived from this context, by the function that
+            derived it (:func:`plan_of`): the CB model and the output-spec model
+            of one op read the same context and share one plan.
     """
 
     op: Op
@@ -326,6 +349,7 @@ class CBContext:
     tt_metal: str = "0.81.1"
     output_l1_per_core: int = 0
     tensor_views: dict = field(default_factory=dict, compare=False, repr=False)
+    plans: dict = field(default_factory=dict, init=False, compare=False, repr=False)
 
     @property
     def grid(self) -> tuple[int, int]:
@@ -361,6 +385,18 @@ class CBContext:
         if info is None:
             raise CBModelError(f"result #{i} of {self.op.name} has no TTNN layout")
         return info
+
+
+def plan_of(ctx: CBContext, derive: Callable[[CBContext], object]) -> object:
+    """``derive(ctx)``, computed once per context: ``derive`` must read nothing but the context and return a
+    value nobody mutates (a frozen plan).  The CB model and the output-spec model of an op run on one context
+    (:func:`ttanalyze.programs.op_models`), so the work split, tile-padded tensors and program config they
+    both start from are derived once.  An exception is not kept: the next call raises it again."""
+    plans = ctx.plans
+    got = plans.get(derive)
+    if got is None:
+        got = plans[derive] = derive(ctx)
+    return got
 
 
 class NoDeviceProgram(Exception):

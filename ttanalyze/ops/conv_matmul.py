@@ -38,7 +38,7 @@ from .cb import CBContext, CBModelError, NoDeviceProgram, ProgramModel
 from .layout_conversion import (conversion_program, pending_l1_output, plan_to_layout,
                                 to_memory_config_program)
 from .spec import TensorSpec
-from .tensors import TILE, MemCfg, Tensor, operand, result
+from .tensors import TILE, MemCfg, Tensor, operand, result, seed_views
 
 SRC_MM_CONV = ("tt-metal ttnn/cpp/ttnn/operations/conv/conv2d/conv2d.cpp (conv2d_DRAM, conv2d_L1: the mm_conv branch; "
                "store id 58327012562) + conv2d_utils.cpp (use_matmul_for_1x1_conv, "
@@ -66,7 +66,7 @@ def _linear_context(ctx: CBContext, a: Tensor, w: Tensor, bias: Tensor | None, o
     op = Op(src.index, "ttnn.linear", operands, results,
             {"transpose_a": False, "transpose_b": False, "compute_config": compute}, {}, src.pos, src.loc_text,
             src.func)
-    views = {id(v): t for v, t in zip(values, [t for t in (a, w, bias, out) if t is not None])}
+    views = seed_views(zip(values, [t for t in (a, w, bias, out) if t is not None]))
     return CBContext(op, ctx.arch, tuple(None for _ in operands), (None,), free_l1, ctx.tt_metal, 0, views)
 
 

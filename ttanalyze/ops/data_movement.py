@@ -53,7 +53,7 @@ from .registry import (ShapeError, int_attr, int_list, norm_dim, register, regis
                        tensor_shape)
 from .spec import TensorSpec
 from .tensors import FACE, TILE, MemCfg, Tensor, operand, result
-from .work_split import (corerange_to_cores, full_grid, merge, merge_num_sticks_to_read, split_blocks_for_tilize,
+from .work_split import (full_grid, merge, merge_num_sticks_to_read, merge_ranges, split_blocks_for_tilize,
                          split_work_to_cores)
 
 _SRC = "tt-mlir lib/Dialect/TTNN/IR/TTNNOps.cpp @19c86fca"
@@ -224,7 +224,7 @@ def _program(factory: str, source: str, cores: CoreRangeSet, dfbs: list[tuple[st
     on mock P150, ttnn 0.81.1: every ``dataflow_buffer_allocate`` and
     ``scratchpad_allocate`` of the data-movement captures, ranges in order).
     """
-    nodes = merge(corerange_to_cores(cores))
+    nodes = merge_ranges(cores)
     cbs = [CB(i, name, size, n, nodes) for i, (name, size, n) in enumerate(dfbs)]
     sizes = (scratch,) if isinstance(scratch, int) else tuple(scratch)
     return ProgramModel(factory, _TM + source, nodes, cbs, list(notes or []), sum(sizes), scratchpads=sizes)

@@ -56,10 +56,10 @@ from ..arch import Arch
 from ..ir.attrs import DataType
 from ..ir.model import Op
 from ..layout import align_up, ceil_div, tile_padded_shape
-from .cb import CB, CBContext, CBModelError, DeviceRejection, NoDeviceProgram, ProgramModel, grid_xy
+from .cb import CB, CBContext, CBModelError, DeviceRejection, NoDeviceProgram, ProgramModel, grid_xy, plan_of
 from .registry import register, register_cb, register_spec, tensor_shape
 from .spec import TensorSpec
-from .tensors import TILE, MemCfg, Shard, Tensor, tensor_of
+from .tensors import TILE, MemCfg, Shard, Tensor, _view
 from .work_split import (Core, compute_ncores, compute_ncores_wh, merge, split_blocks_for_tilize,
                          split_blocks_for_tilize_wh, split_work_to_cores)
 
@@ -91,7 +91,7 @@ class _Prog:
     def __init__(self, factory: str, source: str):
         self.factory, self.source = factory, source
         self.cbs: list[CB] = []
-        self.cores: set[Core] = set()
+        self.core_lists: list[tuple[Core, ...]] = []  # the cores of each CB (work splits' tuples, merged once)
         self.notes: list[str] = []
         self.scratch: dict[Core, int] = {}
 
@@ -99,7 +99,7 @@ class _Prog:
         cores = tuple(cores)
         if not cores or pages == 0:
             return
-        self.cores.update(cores)
+        self.core_lists.append(cores)
         self.cbs.append(CB(index, name, page, pages, merge(cores), borrowed))
 
     def scratchpad(self, size: int, cores) -> None:
@@ -113,7 +113,10 @@ class _Prog:
         return self
 
     def build(self) -> ProgramModel:
-        return ProgramModel(self.factory, self.source, merge(self.cores), self.cbs, self.notes,
+        lists = self.core_lists
+        same = bool(lists) and all(c is lists[0] for c in lists)
+        cores = merge(lists[0] if same else {c for cl in lists for c in cl})
+        return ProgramModel(self.factory, self.source, cores, self.cbs, self.notes,
                             max(self.scratch.values(), default=0))
 
 
@@ -1265,15 +1268,20 @@ def _io(ctx: CBContext) -> tuple[Tensor, Tensor]:
         raise CBModelError(f"{op.name}: operand or result has no TTNN layout")
     if src.layout.buffer_type not in ("dram", "l1") or dst.layout.buffer_type not in ("dram", "l1"):
         raise CBModelError(f"{op.name} on a host tensor runs no device program")
-    t = tensor_of(op.operands[0], ctx.arch, f"operand of {op.name}")
-    declared = tensor_of(op.results[0], ctx.arch, f"result of {op.name}")
+    t = _view(ctx, op.operands[0], f"operand of {op.name}")
+    declared = _view(ctx, op.results[0], f"result of {op.name}")
     if not t.padded:  # a rank-0 row-major tensor is one element: padded [1]
         t = t.with_(padded=(1,))
     return t, declared
 
 
 def _plan(ctx: CBContext) -> Conversion:
-    """The conversion an op performs: tt-mlir's runtime call (module docstring) -> ttnn's route."""
+    """The conversion an op performs: tt-mlir's runtime call (module docstring) -> ttnn's route (derived once
+    per context, :func:`~ttanalyze.ops.cb.plan_of`: the CB and output-spec models share it)."""
+    return plan_of(ctx, _derive_plan)
+
+
+def _derive_plan(ctx: CBContext) -> Conversion:
     t, declared = _io(ctx)
     name = ctx.op.name
     if name == "ttnn.to_layout":

@@ -56,7 +56,7 @@ from math import gcd, prod
 from ..ir.attrs import ComputeKernelConfig, CoreRangeSet, DataType, MatmulProgramConfig
 from ..ir.model import Op
 from ..layout import ceil_div, tile_padded_shape
-from .cb import CB, CBContext, CBModelError, DeviceRejection, ProgramModel, core_range, cores_set
+from .cb import CB, CBContext, CBModelError, DeviceRejection, ProgramModel, core_range, cores_set, plan_of
 from .data_movement import transpose_steps
 from .eltwise import BinaryCall, binary_program, broadcast, unary_program
 from .registry import ShapeError, register, register_cb, register_spec, tensor_shape
@@ -340,12 +340,17 @@ class _Mm:
 
 
 def _operands(ctx: CBContext) -> tuple[_Mm, _Cfg | None]:
-    """Read the op: operands, result, compute config, and the IR's program config (or None).
+    """Read the op: operands, result, compute config, and the IR's program config (or None); once per
+    context (:func:`~ttanalyze.ops.cb.plan_of`: the CB and output-spec models share it).
 
     Raises:
         DeviceRejection: operands ttnn's matmul cannot take (see :func:`_operand`), or
             ``a`` and ``b`` of different K in tiles.
     """
+    return plan_of(ctx, _read_operands)
+
+
+def _read_operands(ctx: CBContext) -> tuple[_Mm, _Cfg | None]:
     op = ctx.op
     ta, tb = bool(op.attrs.get("transpose_a")), bool(op.attrs.get("transpose_b"))
     a, b = _operand(ctx, 0, ta), _operand(ctx, 1, tb)

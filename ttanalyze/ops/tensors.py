@@ -203,11 +203,21 @@ def tensor_of(value, arch: Arch, what: str) -> Tensor:
 
 
 def _view(ctx: CBContext, value, what: str) -> Tensor:
-    """:func:`tensor_of` through the context's cache (one view per value and analysis)."""
-    t = ctx.tensor_views.get(id(value))
-    if t is None:
-        t = ctx.tensor_views[id(value)] = tensor_of(value, ctx.arch, what)
-    return t
+    """:func:`tensor_of` through the context's cache: one view per value type and analysis (the view reads only
+    the type and the arch, and the parser makes one object per distinct type).  The cache holds the type with
+    its view, so no other type can take its ``id`` while it is cached; a value without a view raises each
+    time, with its own ``what``."""
+    vt = value.type
+    got = ctx.tensor_views.get(id(vt))
+    if got is None or got[0] is not vt:
+        got = ctx.tensor_views[id(vt)] = (vt, tensor_of(value, ctx.arch, what))
+    return got[1]
+
+
+def seed_views(pairs) -> dict:
+    """A :attr:`CBContext.tensor_views` cache holding the given ``(value, Tensor)`` views (values built by a
+    model for a call it makes, whose types carry no TTNN layout)."""
+    return {id(v.type): (v.type, t) for v, t in pairs}
 
 
 def operand(ctx: CBContext, i: int) -> Tensor:

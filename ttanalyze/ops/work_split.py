@@ -57,6 +57,20 @@ def grid_to_cores(num_cores: int, grid: tuple[int, int], row_wise: bool) -> list
     return [(i // gy, i % gy) for i in range(num_cores)]
 
 
+# The core tuples :func:`grid_cores` returned, by id, each kept with its merge once :func:`merge` made it: a
+# work split's cores are merged once for all the programs (and CBs) that run on them.
+_MERGED: dict[int, tuple[tuple[Core, ...], CoreRangeSet | None]] = {}
+
+
+@lru_cache(maxsize=4096)
+def grid_cores(num_cores: int, grid: tuple[int, int], row_wise: bool) -> tuple[Core, ...]:
+    """:func:`grid_to_cores` as a tuple, one object per argument triple (the few splits of a grid are asked for
+    by thousands of ops; :func:`merge` of it is then computed once)."""
+    cores = tuple(grid_to_cores(num_cores, grid, row_wise))
+    _MERGED[id(cores)] = (cores, None)
+    return cores
+
+
 def corerange_to_cores(crs: CoreRangeSet, row_wise: bool = False) -> list[Core]:
     """tt-metal ``corerange_to_cores(crs, nullopt, row_wise)``: the cores of each range in turn,
     row by row or column by column inside a range."""
@@ -187,7 +201,20 @@ def merge(cores) -> CoreRangeSet:
     (the op-level campaign's records, ``measurements/opdiff/results.jsonl.gz``, hold
     each buffer's core ranges in capture order).
     """
+    if type(cores) is tuple:
+        known = _MERGED.get(id(cores))
+        if known is not None and known[0] is cores:  # a tuple of grid_cores (it holds the tuple: the id is its)
+            if known[1] is None:
+                known = _MERGED[id(cores)] = (cores, _merge(frozenset(cores)))
+            return known[1]
     return _merge(frozenset(cores))
+
+
+@lru_cache(maxsize=4096)
+def merge_ranges(crs: CoreRangeSet) -> CoreRangeSet:
+    """``merge(corerange_to_cores(crs))``: the cores of ``crs`` as ``CoreRangeSet::merge`` ranges them (once per
+    core range set: a work split's ranges are merged for every program that runs on them)."""
+    return merge(corerange_to_cores(crs))
 
 
 @lru_cache(maxsize=4096)
@@ -247,7 +274,7 @@ class WorkSplit:
     @property
     def cores(self) -> tuple[Core, ...]:
         """The cores with work, in grid order."""
-        return tuple(grid_to_cores(self.num_cores, self.grid, self.row_wise))
+        return grid_cores(self.num_cores, self.grid, self.row_wise)
 
 
 def split_work_to_cores(grid: tuple[int, int], units: int, row_wise: bool = False) -> WorkSplit:
@@ -302,7 +329,7 @@ class BlockSplit:
     @property
     def cores(self) -> tuple[Core, ...]:
         """The used cores, in grid order."""
-        return tuple(grid_to_cores(self.ncores, self.grid, self.row_wise))
+        return grid_cores(self.ncores, self.grid, self.row_wise)
 
     @property
     def cliff(self) -> tuple[Core, ...]:

@@ -63,14 +63,22 @@ def _cb_list(program, core) -> str:
 @rule("TTA010")
 def cb_overflow(a: Analysis, r: Reporter) -> None:
     arch = a.arch
+    # per program (ops alike share one): its busiest core and CB-region bytes, and whether no CB allocator can
+    # grow past l1_size (ProgramModel.first_overflow is None); then l1_refusal is None unless the region clashes
+    figures: dict[int, tuple[tuple[int, int] | None, int, bool]] = {}
     for op in a.program.ops:
         prog = a.programs.get(op.index)
-        if prog is None:
+        if prog is None or not prog.stages:
             continue
         point = a.memory.points.get(op.index)
         live = point.l1_per_core if point else 0
         for n, program in enumerate(prog.stages):
-            core, cb_bytes = program.region_busiest_core()  # static CBs and the kernel scratchpads after them
+            got = figures.get(id(program))
+            if got is None:
+                core, cb_bytes = program.region_busiest_core()  # static CBs and the kernel scratchpads after them
+                fits = program.first_overflow(arch.l1_unreserved_base, arch.l1_size, arch.dram_alignment) is None
+                got = figures[id(program)] = (core, cb_bytes, fits)
+            core, cb_bytes, fits = got
             if core is None:
                 continue
             held = live + program.l1_buffers_per_core
@@ -78,6 +86,8 @@ def cb_overflow(a: Analysis, r: Reporter) -> None:
             summed = arch.l1_size - arch.l1_small_size - held if held else arch.l1_size
             lowest, inexact = _lowest_l1(a, op.index, n, summed, arch.l1_unreserved_base + cb_bytes)
             end = arch.l1_unreserved_base + cb_bytes
+            if fits and end <= lowest:
+                continue  # program.l1_refusal(arch, lowest) is None
             refusal = program.l1_refusal(arch, lowest)
             if refusal is None:
                 continue

@@ -1,0 +1,114 @@
+"""The caches of the op-model path give what the uncached computation gives (benchmarks/same_results.py checks
+whole reports; these check each mechanism on its own)."""
+
+from __future__ import annotations
+
+import random
+
+from ttanalyze.ops import cb as C
+from ttanalyze.ops.cb import CB, CBContext, ProgramModel, core_range, cores_set, plan_of
+from ttanalyze.ops.tensors import _view, seed_views, tensor_of
+from ttanalyze.ops.work_split import (_merge, corerange_to_cores, grid_cores, grid_to_cores, merge, merge_ranges,
+                                      split_work_to_cores)
+from ttanalyze.programs import op_models
+
+from .conftest import FIXTURES, analyze_path
+
+
+def _busiest_by_search(cbs: list[CB]) -> tuple[tuple[int, int] | None, int]:
+    """The busiest core by examining every core of the boundary grid (the definition)."""
+    xs = sorted({v for cb in cbs for r in cb.cores.ranges for v in (r.start.x, r.end.x)})
+    ys = sorted({v for cb in cbs for r in cb.cores.ranges for v in (r.start.y, r.end.y)})
+    best, where = 0, None
+    for x in xs:
+        for y in ys:
+            total = sum(cb.bytes for cb in cbs if C.contains(cb.cores, x, y))
+            if total > best:
+                best, where = total, (x, y)
+    return where, best
+
+
+def test_busiest_core_of_one_core_set_is_its_first_core():
+    rng = random.Random(7)
+    for _ in range(300):
+        ranges = []
+        for _ in range(rng.randint(1, 3)):
+            x0, y0 = rng.randint(0, 9), rng.randint(0, 9)
+            ranges.append(core_range(x0, y0, x0 + rng.randint(0, 3), y0 + rng.randint(0, 3)))
+        crs = cores_set(*ranges)
+        cbs = [CB(i, f"c{i}", rng.choice([0, 32, 2048]), rng.randint(0, 4), crs) for i in range(rng.randint(1, 4))]
+        prog = ProgramModel("f", "s", crs, cbs)
+        core, total = prog.busiest_core()
+        assert total == _busiest_by_search(cbs)[1] == sum(cb.bytes for cb in cbs)
+        if total:
+            # every core holds all of them: the first boundary core of the set, in (x, y) order
+            xs = sorted({v for r in crs.ranges for v in (r.start.x, r.end.x)})
+            ys = sorted({v for r in crs.ranges for v in (r.start.y, r.end.y)})
+            assert core == next((x, y) for x in xs for y in ys if C.contains(crs, x, y))
+        else:
+            assert core is None
+
+
+def test_busiest_core_follows_a_changed_cb_list():
+    a, b = cores_set(core_range(0, 0, 1, 0)), cores_set(core_range(1, 0, 2, 0))
+    prog = ProgramModel("f", "s", a, [CB(0, "x", 1024, 2, a)])
+    assert prog.busiest_core() == ((0, 0), 2048)
+    prog.cbs.append(CB(1, "y", 1024, 1, b))
+    assert prog.busiest_core() == _busiest_by_search(prog.cbs) == ((1, 0), 3072)
+    assert prog.first_overflow(0, 3072) is None and prog.first_overflow(0, 3071) is not None
+
+
+def test_merge_of_a_grid_split_is_the_merge_of_its_cores():
+    for grid in ((8, 8), (13, 10)):
+        for n in (1, 7, 13, 64, 100, 130):
+            if n > grid[0] * grid[1]:
+                continue
+            for row_wise in (False, True):
+                cores = grid_cores(n, grid, row_wise)
+                assert cores is grid_cores(n, grid, row_wise)
+                assert list(cores) == grid_to_cores(n, grid, row_wise)
+                assert merge(cores) == _merge(frozenset(cores)) == merge(list(cores))
+                assert merge(cores) is merge(cores)
+                split = split_work_to_cores(grid, n, row_wise)
+                assert merge_ranges(split.all_cores) == merge(corerange_to_cores(split.all_cores))
+
+
+def _analysis():
+    return analyze_path(FIXTURES / "real" / "mlp_o2" / "ttnn.mlir")
+
+
+def test_tensor_views_are_shared_by_values_of_one_type():
+    a = _analysis()
+    op = next(o for o in a.program.ops if o.name == "ttnn.matmul")
+    ctx = CBContext(op, a.arch, (), (), 0, tensor_views={})
+    for v in (*op.operands, *op.results):
+        assert _view(ctx, v, "v") == tensor_of(v, a.arch, "v")
+    same_type = [v for v in a.values() if v.type is op.results[0].type]
+    assert all(_view(ctx, v, "v") is _view(ctx, op.results[0], "v") for v in same_type)
+    # a value built by a model, whose type has no layout, reads the view it is given
+    seeded = CBContext(op, a.arch, (), (), 0, tensor_views=seed_views([(op.operands[0], "given")]))
+    assert _view(seeded, op.operands[0], "v") == "given"
+
+
+def test_a_plan_is_derived_once_per_context():
+    a = _analysis()
+    op = a.program.ops[0]
+    calls = []
+
+    def derive(ctx):
+        calls.append(ctx)
+        return len(calls)
+
+    ctx = CBContext(op, a.arch, (), (), 0)
+    assert plan_of(ctx, derive) == plan_of(ctx, derive) == 1
+    other = CBContext(op, a.arch, (), (), 1)
+    assert plan_of(other, derive) == 2  # another context derives its own
+
+
+def test_op_models_verdicts_equal_a_fresh_run():
+    a = _analysis()
+    programs, specs = op_models(a)
+    again, again_specs = op_models(a)
+    assert programs == again == a.programs and specs == again_specs == a.specs
+    deallocs = [i for i, op in enumerate(a.program.ops) if op.name == "ttnn.deallocate"]
+    assert deallocs and all(programs[i].status == "not_device" and i not in specs for i in deallocs)
