@@ -112,3 +112,31 @@ def test_op_models_verdicts_equal_a_fresh_run():
     assert programs == again == a.programs and specs == again_specs == a.specs
     deallocs = [i for i, op in enumerate(a.program.ops) if op.name == "ttnn.deallocate"]
     assert deallocs and all(programs[i].status == "not_device" and i not in specs for i in deallocs)
+
+
+def test_tensor_with_is_dataclasses_replace():
+    import dataclasses
+
+    import pytest
+
+    a = _analysis()
+    t = tensor_of(next(o for o in a.program.ops if o.name == "ttnn.matmul").operands[0], a.arch, "a")
+    for changes in ({"shape": (3, 70)}, {"layout": "row_major"}, {"padded": (64, 64), "shape": (2, 3)},
+                    {"mem": t.mem, "dtype": t.dtype}, {"l1_alignment": 32}):
+        expected = dict(changes)
+        if "padded" not in expected and ("shape" in expected or "layout" in expected):
+            expected["padded"] = t.with_(**changes).padded
+        assert t.with_(**changes) == dataclasses.replace(t, **expected)
+    with pytest.raises(TypeError):
+        t.with_(volume=3)
+
+
+def test_replay_peaks_equal_a_snapshot_after_every_op(monkeypatch):
+    from ttanalyze import memory
+
+    a = _analysis()
+    fast = memory.replay(a)
+    run_op = memory._Replay.run_op
+    monkeypatch.setattr(memory._Replay, "run_op", lambda self, *args: run_op(self, *args) and False)
+    slow = memory.replay(a)
+    assert fast.points == slow.points and fast.l1_lowest_at_op == slow.l1_lowest_at_op

@@ -393,8 +393,8 @@ class _Replay:
         returned = set(func.returns)
         pinned: set[int] = set()  # buffers of load_cached results: the cache keeps them
         for op in func.ops:
-            self.run_op(op, bufs, pinned, depth)
-            self.snapshot(op.index)
+            if not self.run_op(op, bufs, pinned, depth):
+                self.snapshot(op.index)
             for v in ends.get(op.index, ()):
                 if v in returned or (v in bound and (depth or lts[v].end_reason != "deallocate")):
                     continue  # the caller owns arguments (an explicit ttnn.deallocate frees one); returned values outlive the function
@@ -410,10 +410,12 @@ class _Replay:
                 self.free(b)
         return bufs
 
-    def run_op(self, op, bufs: dict[Value, Buffer | None], pinned: set[int], depth: int) -> None:
+    def run_op(self, op, bufs: dict[Value, Buffer | None], pinned: set[int], depth: int) -> bool:
+        """Allocate the op's results and run its programs' own buffers; whether the op's peak is recorded
+        (:meth:`op_internal` snapshots every program, and what is live after it is a subset of that)."""
         i = op.index
         if op.name == "ttnn.deallocate":
-            return  # frees through lifetimes (the deallocate op ends its operand's lifetime)
+            return False  # frees through lifetimes (the deallocate op ends its operand's lifetime)
         if op.callee and depth < 8:
             callee = self.a.program.func(op.callee)
             if callee is not None:
@@ -426,7 +428,7 @@ class _Replay:
                     bufs[r] = b
                     if b is not None and op.name == "ttcore.load_cached":
                         pinned.add(id(b))
-                return
+                return False
         prog = self.a.programs.get(i)
         status = prog.status if prog is not None else "unmodeled"
         for k, r in enumerate(op.results):
@@ -448,6 +450,8 @@ class _Replay:
             self.l1_inexact_at_op[i] = list(self.inexact["l1"])
         if prog is not None and prog.stages:
             self.op_internal(op, prog.stages)
+            return True
+        return False
 
     def op_internal(self, op, stages) -> None:
         """Buffers the op allocates while it runs: intermediates between the programs of a composite op, the

@@ -18,7 +18,7 @@ equality, whose core grids compare range by range in order
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from math import prod
 
 from ..arch import Arch
@@ -157,16 +157,28 @@ class Tensor:
         return self.physical_volume // self.width if self.width else 0
 
     def with_(self, **changes) -> "Tensor":
-        """A copy with ``changes``; a new shape or layout recomputes the padded shape unless one is given."""
+        """A copy with ``changes``; a new shape or layout recomputes the padded shape unless one is given.
+
+        Raises:
+            TypeError: a change of no field (as :func:`dataclasses.replace`).
+        """
         if "padded" not in changes and ("shape" in changes or "layout" in changes):
             shape = tuple(changes.get("shape", self.shape))
             changes["padded"] = tile_padded_shape(shape) if changes.get("layout", self.layout) == "tile" else shape
-        return replace(self, **changes)
+        if not changes.keys() <= _TENSOR_FIELDS:
+            return replace(self, **changes)  # raises, naming the field
+        get = changes.get
+        return Tensor(get("shape", self.shape), get("padded", self.padded), get("dtype", self.dtype),
+                      get("layout", self.layout), get("mem", self.mem), get("l1_alignment", self.l1_alignment),
+                      get("dram_alignment", self.dram_alignment))
 
     def spec(self) -> TensorSpec:
         """The tensor as a :class:`~ttanalyze.ops.spec.TensorSpec` (what ttnn returns)."""
         return TensorSpec(tuple(self.shape), tuple(self.padded), self.layout, str(self.dtype), self.mem.buffer_type,
                           self.mem.memory_layout, self.mem.shard.shape if self.mem.shard is not None else None)
+
+
+_TENSOR_FIELDS = frozenset(f.name for f in fields(Tensor))
 
 
 def tensor_of(value, arch: Arch, what: str) -> Tensor:
