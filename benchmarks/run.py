@@ -31,7 +31,9 @@ after.  Children run as an installed package does, from compiled bytecode
 every ``*.mlir`` under DIR: in one process without the cache, with ``-j`` workers
 into an empty cache, and again with that cache filled (a CI re-run over an
 unchanged model zoo).  ``--phases`` adds the CPU time of each phase of one
-in-process check (normalize, MLIR parse, walk to the model, analyses, rules).
+in-process check (normalize, MLIR parse, walk to the model, analyses with their
+op models, allocator replay, CB figures, memory timeline and mesh binding, rules
+with the five slowest rules alone).
 
 Usage: .venv/bin/python benchmarks/run.py [--ops 50000] [--kind distinct --kind repeated]
        [--format text --format json ...] [--repeat 3] [--out-dir benchmarks/out] [--phases] [--startup]
@@ -47,6 +49,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -208,14 +211,50 @@ def phases(path: Path) -> dict[str, float]:
     t = time.process_time()
     program = P._Walker(norm, text, str(path)).program(module)
     out["walk to model"] = time.process_time() - t
-    t = time.process_time()
-    a = analyze(program)
-    out["analyses"] = time.process_time() - t
+    parts: dict[str, float] = {}
+    with _timed_analysis_parts(parts):
+        t = time.process_time()
+        a = analyze(program)
+        out["analyses"] = time.process_time() - t
+    for name, secs in parts.items():
+        out[f"  {name}"] = secs
     t = time.process_time()
     rules.run(a)
     out["rules"] = time.process_time() - t
+    for rid in rules.implemented():  # each rule alone, the slowest ones
+        t = time.process_time()
+        rules.run(a, [rid])
+        out[f"  {rid}"] = time.process_time() - t
+    for k in sorted((k for k in out if k.startswith("  TTA")), key=out.get)[:-5]:
+        del out[k]  # all but the five slowest rules
     gc.enable()
     return out
+
+
+@contextmanager
+def _timed_analysis_parts(parts: dict[str, float]):
+    """Within the block, :func:`ttanalyze.analysis.analyze` adds to ``parts`` the CPU seconds of what it calls
+    once or twice: the op models, the allocator replay, the CB figures, the memory timeline, the mesh binding
+    (each wrapped by a timer in :mod:`ttanalyze.analysis`, restored after)."""
+    from ttanalyze import analysis
+
+    originals = {}
+    for name, label in (("op_models", "op models"), ("replay", "allocator replay"),
+                        ("_program_figures", "CB figures"), ("timeline", "memory timeline"),
+                        ("bind_meshes", "mesh binding")):
+        def timed(*args, _fn=getattr(analysis, name), _label=label, **kwargs):
+            t = time.process_time()
+            try:
+                return _fn(*args, **kwargs)
+            finally:
+                parts[_label] = parts.get(_label, 0.0) + time.process_time() - t
+        originals[name] = getattr(analysis, name)
+        setattr(analysis, name, timed)
+    try:
+        yield
+    finally:
+        for name, fn in originals.items():
+            setattr(analysis, name, fn)
 
 
 def main() -> None:
@@ -282,7 +321,7 @@ def main() -> None:
                       f"CPU {cpu:6.2f} s = {cpu / base_cpu:5.1f}x{old}; peak RSS {rss:5.0f} MiB, report {size:,} B")
             if args.phases:
                 for name, secs in phases(path).items():
-                    print(f"    {name:<14} {secs:.3f} s")
+                    print(f"    {name:<18} {secs:.3f} s")
         if args.zoo:
             zoo(args.zoo, args.repeat, Path(tmp))
     print(f"load average {os.getloadavg()[0]:.2f} at the end")
