@@ -237,3 +237,35 @@ def test_every_copied_test_is_analyzed(name):
     for program in parse_modules((DATA / name).read_text(), name):
         a = analyze(program, "wormhole_b0")
         assert not findings_of(a, "TTA008")  # every op is known (kernel bodies are set aside)
+
+
+def test_generic_verifier_bounds_checks_tensor_and_semaphore_arguments():
+    def program(arg: str) -> str:
+        return ("#ttnn.program<kernels = [#ttnn.read_kernel<symbol_ref = @k, core_ranges = #ttnn.core_range_set<["
+                f"{R88}]>, ct_args = [], common_rt_args = [{arg}], rt_args = []>], cbs = [{_cb(2048, R88, 0)}], "
+                "semaphores = []>")
+    a, _ = _generic(program("#ttnn.kernel_arg_address_of_tensor<2>"))
+    assert not findings_of(a, "TTA018")
+    a, _ = _generic(program("#ttnn.kernel_arg_address_of_tensor<3>"))
+    (f,) = findings_of(a, "TTA018")
+    assert "Address of tensor at index is out of bounds" in f.message
+    a, _ = _generic(program("#ttnn.kernel_arg_semaphore_at<0>"))
+    (f,) = findings_of(a, "TTA018")
+    assert "Semaphore at index is out of bounds" in f.message
+
+
+def test_a_kernel_kind_of_a_later_tt_mlir_is_read_like_the_others():
+    program = ("#ttnn.program<kernels = [#ttnn.future_kernel<symbol_ref = @k, core_ranges = #ttnn.core_range_set<["
+               f"{R88}]>, ct_args = []>], cbs = [{_cb(2048, R88, 0)}], semaphores = []>")
+    a, op = _generic(program)
+    assert op.attrs["program"].kernels[0].kind == "future_kernel"
+    assert a.programs[op.index].stages[0].per_core_bytes() == 2048
+
+
+def test_tt_lang_op_results_are_its_out_operands_buffers():
+    a = _analysis("tt_lang_op_pipe_resources_2026_08.mlir")
+    op = _op(a, "ttnn.tt_lang_op")
+    assert op.results[0].users == [] and a.program.funcs[0].returns == [op.results[0]]
+    # %0 is %arg2's DRAM buffer (destination-passing style): only the three arguments' tiles are allocated
+    args = sum(a.infos[v].placement.bytes_per_bank for v in a.program.funcs[0].args)
+    assert a.allocation.points[op.index].dram_allocated == args == 3 * 4096

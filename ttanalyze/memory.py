@@ -25,6 +25,7 @@ from .allocator import Allocation, DeviceAllocator, OutOfMemory
 from .arch import Arch
 from .graph import Lifetime, lifetimes
 from .ir.model import Program, Value
+from .ops.generic import tied_operand
 
 
 
@@ -432,6 +433,11 @@ class _Replay:
         prog = self.a.programs.get(i)
         status = prog.status if prog is not None else "unmodeled"
         for k, r in enumerate(op.results):
+            tied = tied_operand(op, k)
+            if tied is not None and bufs.get(op.operands[tied]) is not None:  # the result is that operand's buffer
+                bufs[r] = bufs[op.operands[tied]]
+                bufs[r].members += 1
+                continue
             src = op.operands[0] if op.operands else None
             info, src_info = self.a.infos.get(r), self.a.infos.get(src) if src is not None else None
             if op.name in VIEW_CAPABLE and src is not None and status == "not_device" and info is not None \

@@ -75,12 +75,22 @@ class KernelSemaphore:
 @dataclass(frozen=True)
 class Kernel:
     """One kernel of a program: its kind (``compute_kernel``, ``read_kernel``...), the function it runs
-    (``@symbol``, or ``<inline source>``), its cores, and the io-tensor indices its arguments address."""
+    (``@symbol``, or ``<inline source>``), its cores, and what its arguments index.
+
+    Attributes:
+        tensor_args: io-tensor indices of every ``kernel_arg_address_of_tensor`` /
+            ``kernel_arg_tensor_accessor_args`` in its argument lists.
+        common_tensor_args: those of ``kernel_arg_address_of_tensor`` in ``common_rt_args``,
+            and ``semaphore_args`` the ``kernel_arg_semaphore_at`` indices of ``common_rt_args`` and
+            ``ct_args``: what tt-mlir's ``GenericOp::verify`` bounds-checks.
+    """
 
     kind: str
     name: str
     core_ranges: CoreRangeSet
     tensor_args: tuple[int, ...] = ()
+    common_tensor_args: tuple[int, ...] = ()
+    semaphore_args: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -174,34 +184,47 @@ def _semaphore(b: _Builder, v: Any) -> KernelSemaphore:
                            _int(kw.get("initial_value", 0), "semaphore initial_value"))
 
 
-def _tensor_args(b: _Builder, v: Any, out: list[int]) -> None:
-    """Collect the io-tensor indices of ``kernel_arg_address_of_tensor`` / ``kernel_arg_tensor_accessor_args``."""
+_TENSOR_ARGS = ("ttnn.kernel_arg_address_of_tensor", "ttnn.kernel_arg_tensor_accessor_args")
+
+
+def _arg_indices(b: _Builder, v: Any, names: tuple[str, ...], out: list[int]) -> None:
+    """Collect the index of every kernel argument attribute named in ``names`` inside ``v`` (lists, per-core args)."""
     v = b.deref(v)
     if isinstance(v, list):
         for x in v:
-            _tensor_args(b, x, out)
+            _arg_indices(b, x, names, out)
     elif isinstance(v, Node):
-        if v.name in ("ttnn.kernel_arg_address_of_tensor", "ttnn.kernel_arg_tensor_accessor_args") and v.items:
+        if v.name in names and v.items:
             index = v.items[0]
             if isinstance(index, int) and index not in out:
                 out.append(index)
             return
         for x in list(v.items) + list(v.kw.values()):
-            _tensor_args(b, x, out)
+            _arg_indices(b, x, names, out)
 
 
 def _kernel(b: _Builder, v: Any) -> Kernel:
+    """A kernel of any kind: the known ones (:data:`KERNEL_KINDS`) and, read the same way, any later one."""
+    from .attrs import CoreRangeSet
+
     node = b.deref(v)
-    if not (isinstance(node, Node) and node.name and node.name.split(".", 1)[-1] in KERNEL_KINDS):
-        raise _error(f"kernels: expected one of #ttnn.{', #ttnn.'.join(KERNEL_KINDS)}, got {node!r:.60}")
-    kind = node.name.split(".", 1)[1]
+    if not (isinstance(node, Node) and node.name):
+        raise _error(f"kernels: expected a kernel attribute (#ttnn.read_kernel<...>...), got {node!r:.60}")
+    kind = node.name.split(".", 1)[-1]
     sym = node.kw.get("symbol_ref")
     name = sym.name if isinstance(sym, SymbolRef) else "<inline source>" if "source" in node.kw else "?"
-    args: list[int] = []
+    every: list[int] = []
     for key in ("ct_args", "common_rt_args", "rt_args"):
         if key in node.kw:
-            _tensor_args(b, node.kw[key], args)
-    return Kernel(kind, name, _cores(b, node.kw, f"#ttnn.{kind}"), tuple(args))
+            _arg_indices(b, node.kw[key], _TENSOR_ARGS, every)
+    common: list[int] = []
+    _arg_indices(b, node.kw.get("common_rt_args", []), ("ttnn.kernel_arg_address_of_tensor",), common)
+    sems: list[int] = []
+    for key in ("common_rt_args", "ct_args"):
+        _arg_indices(b, node.kw.get(key, []), ("ttnn.kernel_arg_semaphore_at",), sems)
+    has_cores = "core_ranges" in node.kw or "core_range" in node.kw
+    cores = _cores(b, node.kw, f"#ttnn.{kind}") if has_cores else CoreRangeSet(())
+    return Kernel(kind, name, cores, tuple(every), tuple(common), tuple(sems))
 
 
 def _list(v: Any) -> list:

@@ -23,7 +23,9 @@ None of them runs a tt-metal program factory, but the IR says what they run:
   on ``core_range`` (none tensor-backed), ``num_pipe_sync_semaphores`` semaphores, and a
   ``pipe_sram_scratch_bytes`` scratch becomes a height-sharded L1 tensor of
   ``align_up(bytes, 32)`` B per core (:func:`tt_lang_cb`).  Without an artifact (before
-  ``--ttnn-resolve-tt-lang-kernels`` runs) nothing about its kernels is known.
+  ``--ttnn-resolve-tt-lang-kernels`` runs) nothing about its kernels is known.  Its results are
+  its ``"out"`` operands' buffers (destination-passing style, :func:`tied_operand`): the
+  allocator replay allocates nothing for them.
 * ``ttnn.d2m_subgraph @fn ins(...) outs(...)`` runs the function ``@fn`` of the module:
   ``TTNNCollaspeD2M`` inlines its body at the call (callee arguments = ``ins``, results =
   the callee's returned values; ``lib/Dialect/TTNN/Transforms/TTNNCollaspeD2M.cpp``), so it
@@ -237,6 +239,15 @@ def _format(c: dict):
     return KernelCBFormat(int(c["buffer_index"]), str(c["data_format"]), int(c["page_size"]))
 
 
+def tied_operand(op: Op, k: int) -> int | None:
+    """The operand whose buffer result ``k`` of ``op`` is, for a destination-passing-style user-kernel op: a
+    ``ttnn.tt_lang_op``'s result ``i`` is its ``i``-th ``"out"`` operand, the trailing ones (TTNNOps.td
+    ``TTLangOp::getDpsInitsMutable`` @19c86fca); None for any other op."""
+    if op.name == "ttnn.tt_lang_op" and k < len(op.results) <= len(op.operands):
+        return len(op.operands) - len(op.results) + k
+    return None
+
+
 @register_cb("ttnn.d2m_subgraph")
 def d2m_subgraph_cb(ctx: CBContext) -> ProgramModel:
     """A ``ttnn.d2m_subgraph`` runs no program of its own: its callee's ops run in its place.
@@ -278,3 +289,23 @@ def _same_type(a, b) -> bool:
     if isinstance(a, TensorType) and isinstance(b, TensorType):
         return (a.shape, a.element, a.layout, a.tensor_mesh) == (b.shape, b.element, b.layout, b.tensor_mesh)
     return str(a) == str(b)
+
+
+@verifier("ttnn.generic")
+def generic_verifier(op: Op, program: Program) -> str | None:  # noqa: ARG001
+    """``GenericOp::verify`` / ``verifyProgramAttr`` (tt-mlir lib/Dialect/TTNN/IR/TTNNOps.cpp @19c86fca): at least
+    one io tensor; every ``kernel_arg_address_of_tensor`` of a kernel's ``common_rt_args`` indexes an io tensor;
+    every ``kernel_arg_semaphore_at`` of its ``common_rt_args`` and ``ct_args`` indexes a program semaphore."""
+    attr = op.attrs.get("program")
+    programs = [attr] if isinstance(attr, GenericProgram) else \
+        [p for _, p in attr.programs] if isinstance(attr, MeshGenericProgram) else []
+    n_io = io_tensor_count(op)
+    for prog in programs:
+        if n_io == 0:
+            return "GenericOp must have at least one operand"
+        for kernel in prog.kernels:
+            if any(i >= n_io for i in kernel.common_tensor_args):
+                return "Address of tensor at index is out of bounds"
+            if any(i >= len(prog.semaphores) for i in kernel.semaphore_args):
+                return "Semaphore at index is out of bounds"
+    return None
