@@ -229,8 +229,10 @@ def file_cases(paths: list[str]) -> list[dict]:
 
 
 def run_sweep(per_era: dict[str, list[dict]], results_path: Path, chunk: int, timeout: int,
-              fresh: bool, root: Path = ROOT) -> tuple[dict[str, list[dict]], dict[str, dict]]:
+              fresh: bool, root: Path = ROOT, retry: bool = False) -> tuple[dict[str, list[dict]], dict[str, dict]]:
     known = {} if fresh else load_results(results_path)
+    if retry:  # analyze again the texts that were refused, crashed or timed out
+        known = {k: r for k, r in known.items() if r.get("status") == "analyzed"}
     texts = {c["key"]: c["text"] for cs in per_era.values() for c in cs}
     todo = [k for k in texts if k not in known]
     print(f"{len(texts)} distinct cases, {len(todo)} to analyze", file=sys.stderr)
@@ -329,12 +331,17 @@ def table(eras: list[tuple[str, str]], per_era: dict[str, list[dict]], known: di
     return "\n".join(out)
 
 
+# FileCheck inputs and lit tests, not dumps (tt-mlir's test/ is what the era sweep reads)
+_NOT_DUMPS = ("tests/filecheck/", "test/")
+
+
 def extract_dumps(mirror: str, out_dir: Path) -> list[Path]:
-    """Write every ``*ttnn*.mlir`` ever committed on any ref of a mirror (e.g. tenstorrent/tt-xla) into
-    ``out_dir``, newest version of each path, one file per distinct text, with ``INDEX.tsv`` (file,
-    commit, date, path); ``tests/filecheck/`` (FileCheck inputs, not dumps) is left out."""
+    """Write every ``*.mlir`` holding a TTNN op ever committed on any ref of a mirror (tenstorrent/tt-xla,
+    tenstorrent/tt-mlir's branches, tt-torch...) into ``out_dir``, newest version of each path, one file per
+    distinct text, with ``INDEX.tsv`` (file, commit, date, path); test trees (``test/``,
+    ``tests/filecheck/``) are left out."""
     log = git(mirror, "log", "--all", "--format=C %H %cs", "--name-only", "--diff-filter=AM", "--",
-              "*ttnn*.mlir").decode()
+              "*.mlir").decode()
     newest: dict[str, tuple[str, str]] = {}
     commit = None
     for line in log.splitlines():
@@ -345,14 +352,14 @@ def extract_dumps(mirror: str, out_dir: Path) -> list[Path]:
     out_dir.mkdir(parents=True, exist_ok=True)
     seen, written, index = set(), [], []
     for i, (path, (sha, date)) in enumerate(sorted(newest.items())):
-        if path.startswith("tests/filecheck/"):
+        if path.startswith(_NOT_DUMPS):
             continue
         try:
             data = git(mirror, "show", f"{sha}:{path}")
         except subprocess.CalledProcessError:
             continue
         digest = hashlib.sha1(data).hexdigest()
-        if not data.strip() or digest in seen:
+        if not data.strip() or digest in seen or not is_ttnn(data.decode("utf-8", "replace")):
             continue
         seen.add(digest)
         name = f"{i:03d}_{Path(path).name}"
@@ -388,6 +395,7 @@ def main() -> None:
     ap.add_argument("--chunk", type=int, default=300, help="cases per worker process")
     ap.add_argument("--timeout", type=int, default=60, help="seconds per case")
     ap.add_argument("--fresh", action="store_true", help="ignore earlier results")
+    ap.add_argument("--retry", action="store_true", help="analyze again the cases not analyzed before")
     ap.add_argument("--files", nargs="+", help="analyze these files whole instead (TTNN dumps of real models)")
     ap.add_argument("--extract-dumps", nargs=2, metavar=("MIRROR", "DIR"),
                     help="write every *ttnn*.mlir of a mirror's history into DIR (for --files)")
@@ -403,7 +411,7 @@ def main() -> None:
         return
     if args.files:
         per_era, known = run_sweep({"files": file_cases(args.files)}, Path(args.results), args.chunk, args.timeout,
-                                   args.fresh, Path(args.root))
+                                   args.fresh, Path(args.root), args.retry)
         text = files_table(per_era["files"], known)
         print(text)
         if args.table:
@@ -420,7 +428,7 @@ def main() -> None:
             ap.error(f"{commit}: not a commit of {args.mirror}")
     eras = resolved
     per_era = {label: cases(args.mirror, commit) for label, commit in eras}
-    per_era, known = run_sweep(per_era, Path(args.results), args.chunk, args.timeout, args.fresh, Path(args.root))
+    per_era, known = run_sweep(per_era, Path(args.results), args.chunk, args.timeout, args.fresh, Path(args.root), args.retry)
     text = table(eras, per_era, known, args.mirror)
     print(text)
     if args.table:

@@ -15,7 +15,8 @@ from ttanalyze.rules import run
 
 DATA = Path(__file__).parent / "data" / "eras"
 # Inputs that are not TTNN IR, and tt-mlir's negative test (its verifier refuses it).
-NOT_TTNN = {"stablehlo_input_2026_08.mlir": "StableHLO", "ttir_input_2026_08.mlir": "TTIR"}
+NOT_TTNN = {"stablehlo_input_2026_08.mlir": "StableHLO", "ttir_input_2026_08.mlir": "TTIR",
+            "ttlang_ttl_kernel_2026_01.mlir": re.escape("TTL (tt-lang's kernel dialect)")}
 REFUSED = {"tile_element_negative_2026_08.mlir": "differs from its layout's memref element"}
 
 
@@ -113,6 +114,54 @@ def test_system_desc_without_dram_grid():
     assert [d[0] for d in chip.defaulted] == ["dram_grid"]
 
 
+def test_system_desc_without_cpu_descs_and_the_tt_layout_encoding_of_2024_10():
+    """Before tt-mlir 36175285 (2024-11-15) the system_desc had no cpu descs; before 5c1f2a9e (2024-11-17) TTNN
+    tensors were encoded #tt.layout<linear, undef, <grid>, memref<..., #tt.memory_space<dram>>, interleaved>;
+    the memory config was <<interleaved>, <dram>, <<64x128>>> with <none> for host tensors."""
+    (p,) = programs("tt_layout_encoding_2024_10.mlir")
+    chip = p.system_desc.chips[0]
+    assert (chip.arch, chip.grid, chip.num_dram_channels) == ("wormhole_b0", (8, 8), 12)
+    arg = p.funcs[0].args[0].type.layout
+    assert (arg.buffer_type, arg.memory_layout, arg.grid) == ("system_memory", None, (1, 1))
+    tiled = p.ops[1].results[0].type.layout
+    assert (tiled.buffer_type, tiled.memory_layout, tiled.memref_shape) == ("dram", "interleaved", (2, 4))
+    assert tiled.element.dtype.name == "f32"
+    assert p.ops[-1].attrs["memory_config"].memory_layout is None  # <none>
+    assert not [f for f in findings(p) if f.severity == "error"]
+
+
+def test_memory_config_with_none_layout_of_2024_11():
+    (p,) = programs("memory_config_none_2024_11.mlir")
+    configs = [op.attrs["memory_config"] for op in p.ops if "memory_config" in op.attrs]
+    assert [(c.buffer_type, c.memory_layout) for c in configs][-1] == ("system_memory", None)
+    assert not [f for f in findings(p) if f.severity == "error"]
+
+
+def test_tt_device_module_attribute_of_2024_12():
+    """module attributes {tt.device = #device} and !tt.device<#device> values (before the tt.device op)."""
+    (p,) = programs("tt_device_attribute_2024_12.mlir")
+    assert p.ops[0].name == "ttnn.get_device" and "tt.device" in p.module_attrs
+    assert not [f for f in findings(p) if f.severity == "error"]
+
+
+def test_memory_config_with_a_shard_shape_of_2025_03():
+    """#ttnn.memory_config<#dram, <<2x4>>, <interleaved>>: the shard spec held only a shape (2024-10 .. 2025-05)."""
+    (p,) = programs("shard_shape_memory_config_2025_03.mlir")
+    config = next(op.attrs["memory_config"] for op in p.ops if "memory_config" in op.attrs)
+    assert (config.buffer_type, config.memory_layout, config.shard_spec) == ("dram", "interleaved", None)
+
+
+def test_a_module_attribute_system_desc_that_is_no_system_desc(cli):
+    """A hand-written test of 2025-07 names #ttnn.buffer_type<system_memory> as its system_desc: tt-mlir accepts
+    it; ttanalyze reads the file with the arch given on the command line."""
+    (p,) = programs("system_desc_not_a_system_desc_2025_07.mlir")
+    assert p.system_desc is None and "ttcore.system_desc" in p.module_attrs
+    path = DATA / "system_desc_not_a_system_desc_2025_07.mlir"
+    assert cli("check", path, "--arch", "wormhole_b0").exit_code == 0
+    refused = cli("check", path)
+    assert refused.exit_code == 2 and "pass --arch" in refused.stderr
+
+
 # -- layouts -----------------------------------------------------------------------------------------------------------
 
 
@@ -208,6 +257,46 @@ def test_log_lines_around_one_module(tmp_path):
 def test_unclosed_module_in_a_log_is_an_input_error():
     with pytest.raises(InputError, match="unbalanced"):
         parse_modules("log line\nmodule {\n  func.func @f() {\n    return\n  }\nlog line\n", "x.log")
+
+
+def test_conv2d_with_one_attribute_per_spatial_dim_of_2024():
+    """tt-torch's published TTNN graph (2024-12): conv2d with kernel_height/kernel_width, stride_*, padding_*,
+    dilation_* (tt-mlir before 12198ac9) is read as kernel_size = [3, 3] ..., not refused as a missing attribute."""
+    (p,) = programs("real_tttorch_conv2d_2024_12.mlir")
+    conv = next(op for op in p.ops if op.name == "ttnn.conv2d")
+    assert [conv.attrs[k] for k in ("kernel_size", "stride", "padding", "dilation")] == [[3, 3], [1, 1], [1, 1], [1, 1]]
+    assert "kernel_height" not in conv.attrs
+    found = findings(p)
+    assert not [f for f in found if f.severity == "error"]
+    assert not [f for f in found if f.rule == "TTA009" and f.op_index == conv.index]
+
+
+def test_chip_desc_of_2024_09_without_the_later_fields_and_empty_without_shape():
+    """A dump of 2024-09 (a tt-mlir branch): the chip desc has no dram_unreserved_end, num_cbs (each gets the
+    --arch default, noted TTA026); ttnn.empty takes only the device (its result type is its shape)."""
+    (p,) = programs("branch_simple_generic_2024_09.mlir")
+    chip = p.system_desc.chips[0]
+    defaulted = {d[0]: d[1] for d in chip.defaulted}
+    assert defaulted["num_cbs"] == 64 and defaulted["dram_unreserved_end"] == 1073119552
+    found = findings(p)
+    assert not [f for f in found if f.severity == "error"]
+    assert any("has no num_cbs" in f.message for f in found if f.rule == "TTA026")
+
+
+def test_operand_constraint_flags_of_2024():
+    """#tt.operand_constraint<dram|l1|scalar|tile|any_device|any_device_tile>: a bit enum printed with '|'."""
+    (p,) = programs("branch_operand_constraint_2026_02.mlir")
+    assert p.ops[0].name == "ttnn.add"
+
+
+def test_sdpa_program_config_grid_printed_bare():
+    """compute_with_storage_grid_size = <11, 10> in #ttnn.sdpa_program_config (a CoreCoordAttr without mnemonic)."""
+    (p,) = programs("real_falcon3_1layer_decode_2026_07.mlir")
+    sdpa = [op for op in p.ops if "program_config" in op.attrs and "scaled_dot_product" in op.name]
+    assert sdpa
+    grid = sdpa[0].attrs["program_config"].params["compute_with_storage_grid_size"]
+    assert (grid.x, grid.y) == (11, 10)
+    assert not [f for f in findings(p) if f.severity == "error"]
 
 
 # -- real model dumps (tenstorrent/tt-xla) ------------------------------------------------------------------------------

@@ -527,11 +527,15 @@ class _Builder:
             raise AttrError(f"{what}: unknown buffer type '{name}'")
         return name
 
-    def memory_layout(self, v: Any, what: str) -> str:
+    def memory_layout(self, v: Any, what: str) -> str | None:
+        """The tensor memory layout's name; None for ``none``, the layout of host tensors until tt-mlir
+        357853836b (2024-12-06, "Removing ttnn::TensorMemoryLayout::None")."""
         v = self.deref(v)
-        if isinstance(v, Node) and v.name == "ttnn.tensor_memory_layout":
+        if isinstance(v, Node) and v.name in ("ttnn.tensor_memory_layout", "ttcore.tensor_memory_layout"):
             v = v.items[0] if v.items else None
         name = _ident(v, what)
+        if name == "none":
+            return None
         if name not in MEMORY_LAYOUTS:
             raise AttrError(f"{what}: unknown tensor memory layout '{name}'")
         return name
@@ -614,12 +618,41 @@ def _build_layout(b: _Builder, node: Node) -> TTNNLayout:
                       grid_mapping=grid_mapping, tensor_mesh=mesh, ignore_physical_layout=ignore)
 
 
+# ``#tt.memory_space<...>`` in the memref of a ``#tt.layout`` (tt-mlir TTOpsEnums.td TT_MemorySpace, before
+# 5c1f2a9e): the buffer type it names.
+_MEMORY_SPACES = {"system": "system_memory", "mmio": "system_memory", "dram": "dram", "l1": "l1"}
+
+
+def _build_tt_layout(b: _Builder, node: Node) -> TTNNLayout:
+    """``#tt.layout<linear, oob_val, <grid>, memref<..., #tt.memory_space<dram>>, interleaved?>``: the tensor
+    encoding of TTNN IR before tt-mlir 5c1f2a9e (2024-11-17, "Replacing LayoutAttr with TensorConfigAttr"),
+    ``TT_LayoutAttr`` of TTOpsTypes.td @c4dd5377 (parameters linear, oob_val, grid, memref, mem_layout =
+    none by default).  Read as the ``#ttnn.ttnn_layout`` it became: the out-of-bounds value is dropped and
+    the memory space names the buffer type."""
+    items = list(node.items)
+    if len(items) < 4:
+        raise AttrError("#tt.layout expects <linear map, oob_val, <grid>, memref<...>, mem_layout?>")
+    memref = b.deref(items[3])
+    if not isinstance(memref, ShapedTypeV) or memref.kind != "memref" or not memref.extra:
+        raise AttrError("#tt.layout: fourth parameter must be a memref type with a memory space")
+    space = b.deref(memref.extra[0])
+    if isinstance(space, Node) and space.name == "ttcore.memory_space":
+        name = _ident(space.items[0] if space.items else None, "tt.layout memory space")
+        if name not in _MEMORY_SPACES:
+            raise AttrError(f"#tt.layout: unknown memory space '{name}'")
+        memref = ShapedTypeV(memref.kind, memref.shape, memref.element, (Ident(_MEMORY_SPACES[name]),
+                                                                         *memref.extra[1:]))
+    return _build_layout(b, Node(node.name, [items[0], items[2], memref, *items[4:]], node.kw))
+
+
 def _build_memory_config(b: _Builder, node: Node) -> MemoryConfig:
     buffer_type, mem_layout, shard = None, None, None
     for item in node.items:
         item = b.deref(item)
         if isinstance(item, Node) and item.name == "ttnn.buffer_type":
             buffer_type = b.buffer_type(item, "memory_config buffer type")
+        elif _is_shard_shape_only(item):
+            continue  # <<2x4>>: the shard spec of tt-mlir 21a5026a..392c8837 (2024-10 .. 2025-05), a shape alone
         elif isinstance(item, Node) and item.name == "ttnn.shard_spec":
             shard = _build_shard_spec(b, item)
         elif isinstance(item, Node) and item.name is None and len(item.items) == 1 and not item.kw \
@@ -635,6 +668,19 @@ def _build_memory_config(b: _Builder, node: Node) -> MemoryConfig:
     if buffer_type is None:
         raise AttrError("#ttnn.memory_config has no buffer type")
     return MemoryConfig(buffer_type, mem_layout, shard)
+
+
+def _is_shard_shape_only(item) -> bool:
+    """``<<2x4>>`` (or ``#ttnn.shard_spec<<2x4>>>``) in a memory config: ``TTNN_ShardSpecAttr`` of tt-mlir
+    21a5026a (2024-10-28) .. 392c8837 (2025-05-16) held only ``ShapeAttr shardShape`` (TTNNOpsAttrs.td,
+    "TODO (#620): Add other fields like core_ranges"), printed after the buffer type:
+    ``#ttnn.memory_config<#dram, <<2x4>>, <interleaved>>``.  It names no cores, so it adds nothing to the
+    result's layout (its grid and memref) and is not kept."""
+    if not isinstance(item, Node) or item.name not in (None, "ttnn.shard_spec") or item.kw or len(item.items) != 1:
+        return False
+    shape = item.items[0]
+    return isinstance(shape, Node) and shape.name is None and not shape.kw and len(shape.items) == 1 \
+        and isinstance(shape.items[0], Dims)
 
 
 def _build_shard_spec(b: _Builder, node: Node) -> ShardSpec:
@@ -677,6 +723,10 @@ def _build_unary(b: _Builder, node: Node) -> UnaryWithParam:
 
 
 def _build_system_desc(b: _Builder, node: Node) -> SystemDesc:
+    first = node.items[0] if node.items else None
+    if isinstance(first, list) and first and all(isinstance(c, Node) and "arch" in c.kw for c in first):
+        # <[chip descs], [chip indices], ...>: no cpu descs before tt-mlir 36175285 (2024-11-15)
+        node = Node(node.name, [[], *node.items], node.kw)
     if len(node.items) < 3 or not all(isinstance(i, list) for i in node.items[:3]):
         raise AttrError("#ttcore.system_desc expects <[cpu descs], [chip descs], [chip indices], ...>")
     chips = tuple(_build_chip_desc(b, c) for c in node.items[1])
@@ -691,6 +741,32 @@ _CHIP_INT_FIELDS = (
     "pcie_address_align_bytes", "noc_dram_address_align_bytes", "l1_unreserved_base",
     "erisc_l1_unreserved_base", "dram_unreserved_base", "dram_unreserved_end", "num_cbs",
 )
+# What a chip desc of every era holds; the other fields were added over 2024 (the base addresses, num_cbs:
+# tt-mlir branches of 2024-09 .. 2024-11 print system_descs without some of them).
+_CHIP_REQUIRED = ("l1_size", "num_dram_channels", "dram_channel_size")
+# Fields ttanalyze does not use (tt-metal's ERISC L1 base, the PCIe alignment).
+_CHIP_UNUSED = ("erisc_l1_unreserved_base", "pcie_address_align_bytes")
+# chip desc field -> the Arch field of ttanalyze/arch.py DEFAULTS that holds the same figure
+_CHIP_TO_ARCH = {"noc_l1_address_align_bytes": "l1_alignment", "noc_dram_address_align_bytes": "dram_alignment"}
+
+
+def _chip_field_default(arch: str, name: str) -> tuple[int, str]:
+    """The value of a chip desc field an early tt-mlir did not write, and why: the ``--arch`` default of the same
+    chip (``arch.py`` DEFAULTS); 0 for the fields ttanalyze does not use.
+
+    Raises:
+        AttrError: the chip is not one ttanalyze has defaults for.
+    """
+    if name in _CHIP_UNUSED:
+        return 0, "not written by tt-mlir of 2024; not used by ttanalyze"
+    from ..arch import DEFAULTS  # arch.py imports this module
+
+    if arch not in DEFAULTS:
+        raise AttrError(f"chip desc is missing {name} and ttanalyze has no default for arch '{arch}'")
+    value = getattr(DEFAULTS[arch], _CHIP_TO_ARCH.get(name, name))
+    return value, f"not written by tt-mlir of 2024: the --arch {arch} default"
+
+
 # Physical DST size of Wormhole and Blackhole in 32x32 16-bit tiles: tt-mlir
 # ChipDescAttr::getDefault (lib/Dialect/TTCore/IR/TTCoreOpsTypes.cpp @4e4ab42d).
 DST_PHYSICAL_SIZE_TILES_DEFAULT = 16
@@ -700,11 +776,17 @@ def _build_chip_desc(b: _Builder, node: Any) -> ChipDesc:
     if not isinstance(node, Node):
         raise AttrError("chip desc must be a {key = value, ...} dictionary")
     kw = node.kw
-    missing = [k for k in ("arch", "grid", *_CHIP_INT_FIELDS) if k not in kw]
+    missing = [k for k in ("arch", "grid", *_CHIP_REQUIRED) if k not in kw]
     if missing:
         raise AttrError(f"chip desc is missing {', '.join(missing)}")
-    ints = {k: _int(kw[k], k) for k in _CHIP_INT_FIELDS}
     defaulted: list[tuple[str, Any, str]] = []
+    ints = {}
+    for k in _CHIP_INT_FIELDS:
+        if k in kw:
+            ints[k] = _int(kw[k], k)
+            continue
+        ints[k], why = _chip_field_default(_ident(kw["arch"], "arch"), k)
+        defaulted.append((k, ints[k], why))
     if "dst_physical_size_tiles" in kw:
         dst = _int(kw["dst_physical_size_tiles"], "dst_physical_size_tiles")
     elif "dst_register_size_tiles" in kw:
@@ -863,8 +945,17 @@ def _field_grid(b: _Builder, v: Any, what: str) -> GridAttr:
     return GridAttr(_dims(v, what))
 
 
+def _field_core_coord(b: _Builder, v: Any, what: str) -> CoreCoord:
+    """``<11, 10>``: a ``CoreCoordAttr`` struct parameter printed without its mnemonic."""
+    if isinstance(v, Node) and v.name in (None, "ttnn.core_coord") and len(v.items) == 2 and not v.kw:
+        return CoreCoord(_int(v.items[0], f"{what} x"), _int(v.items[1], f"{what} y"))
+    if isinstance(v, CoreCoord):
+        return v
+    raise AttrError(f"{what}: expected a core coordinate <x, y>, got {_show(v)}")
+
+
 # Struct parameters printed without their attribute's mnemonic, by struct
-# (TTNNOpsAttrs.td @19c86fca: Conv2dConfigAttr, Conv3dConfigAttr).
+# (TTNNOpsAttrs.td @19c86fca: Conv2dConfigAttr, Conv3dConfigAttr, SDPAProgramConfigAttr).
 _STRUCT_FIELDS: dict[str, dict[str, Callable[[_Builder, Any, str], Any]]] = {
     "ttnn.conv2d_config": {
         "weights_dtype": _field_ident,
@@ -877,11 +968,15 @@ _STRUCT_FIELDS: dict[str, dict[str, Callable[[_Builder, Any, str], Any]]] = {
         "weights_dtype": _field_ident,
         "compute_with_storage_grid_size": _field_grid,
     },
+    "ttnn.sdpa_program_config": {
+        "compute_with_storage_grid_size": _field_core_coord,
+    },
 }
 
 
 _BUILDERS: dict[str, Callable[[_Builder, Node], Any]] = {
     "ttnn.ttnn_layout": _build_layout,
+    "ttcore.layout": _build_tt_layout,
     "ttnn.memory_config": _build_memory_config,
     "ttnn.shard_spec": _build_shard_spec,
     "ttnn.layout": lambda b, n: LayoutAttr(_ident(n.items[0] if n.items else None, "layout")),

@@ -600,6 +600,8 @@ def _rewrite_custom(src: _Source, m: re.Match, edits: list[_Edit], out: Normaliz
         edits.append(_Edit(close, close + 1, f"}}){attrs} : () -> ()"))
         return
     if name == "ttcore.device":
+        if re.compile(r"\s*=").match(text, m.end()):
+            return  # the module attribute `tt.device = #device` of tt-mlir before 2025-01, not the op
         sym = re.compile(rf"\s*({_SYM})\s*=\s*").match(text, m.end())
         if not sym or text[sym.end():sym.end() + 1] != "<":
             raise src.error("expected 'ttcore.device @name = <...>'", m.start())

@@ -111,16 +111,20 @@ def parse_modules(text: str, path: str = "<string>") -> list[Program]:
 
 # ttnn ops, attributes or types; not the names EmitC/EmitPy call (call_opaque "ttnn.add")
 _TTNN_TEXT = re.compile(r"(?<![\w.$\"])(?<!call_opaque )[#!\"]?ttnn\.[a-z_]")
-_DIALECT_OP = re.compile(r"(?<![#!\w.$])\"?(ttir|stablehlo|mhlo|d2m|ttmetal|ttkernel|emitc|emitpy|llvm|tosa|linalg)\.[a-z_]\w*")
+# a ttnn op (generic "ttnn.add"(...) or custom syntax), not only a #ttnn attribute on another dialect's op
+_TTNN_OP = re.compile(r"(?<![#!\w.$\"])(?<!call_opaque )\"?ttnn\.[a-z_]\w*\"?\s*[(<{:%@]|=\s*\"?ttnn\.[a-z_]\w*")
+_DIALECT_OP = re.compile(
+    r"(?<![#!\w.$])\"?(ttir|stablehlo|mhlo|d2m|ttmetal|ttkernel|ttl|emitc|emitpy|llvm|tosa|linalg)\.[a-z_]\w*(?![\w<])(?!\s*=)")
 _DIALECT_NAMES = {
     "ttir": "TTIR", "stablehlo": "StableHLO", "mhlo": "MHLO", "d2m": "D2M", "ttmetal": "TTMetal",
     "ttkernel": "TTKernel", "emitc": "EmitC", "emitpy": "EmitPy", "llvm": "LLVM dialect", "tosa": "TOSA",
-    "linalg": "Linalg",
+    "linalg": "Linalg", "ttl": "TTL (tt-lang's kernel dialect)",
 }
 
 
 def _has_ttnn(text: str) -> bool:
-    return any(_TTNN_TEXT.search(line) for line in _code_lines(text))
+    """Whether ``text`` holds a ttnn op (TTNN layouts alone type TTIR stages and tt-lang's TTL kernels too)."""
+    return any(_TTNN_OP.search(line) for line in _code_lines(text) if "ttnn." in line)
 
 
 def _code_lines(text: str):
@@ -343,6 +347,26 @@ def _loc_pos(loc: ir.Location, norm: Normalized) -> SourcePos | None:
         return norm.original_pos(int(m.group(1)), int(m.group(2))) if m else None
 
 
+
+# conv2d and max_pool2d took one scalar per spatial dim until tt-mlir 12198ac9 (2025-02-25, "Refactor conv2d op")
+# and 69604bd1 (2025-03-07, "Fix maxpool2d signature"): kernel_height/kernel_width, stride_*, padding_*, dilation_*
+# (TTNNOps.td).  Both became DenseI32ArrayAttr pairs [height, width] with the same meaning (padding symmetric).
+_SPATIAL_PAIRS = ("kernel", "stride", "padding", "dilation")
+
+
+def _spatial_pairs_to_lists(attrs: dict[str, Any], raw: dict[str, str]) -> None:
+    """Rewrite an op's ``kernel_height = 3, kernel_width = 3, ...`` into ``kernel_size = [3, 3], ...`` in place."""
+    for base in _SPATIAL_PAIRS:
+        h, w = attrs.get(f"{base}_height"), attrs.get(f"{base}_width")
+        if not all(isinstance(x, int) and not isinstance(x, bool) for x in (h, w)):
+            continue
+        name = "kernel_size" if base == "kernel" else base
+        for key in (f"{base}_height", f"{base}_width"):
+            attrs.pop(key)
+            raw.pop(key, None)
+        attrs[name] = [h, w]
+        raw[name] = f"array<i32: {h}, {w}>"
+
 class _Walker:
     def __init__(self, norm: Normalized, text: str, path: str):
         self.norm = norm
@@ -403,7 +427,10 @@ class _Walker:
                 if key in attrs and self.system_desc is None:
                     value, _ = self.convert_attr(attrs[key], self.op_pos(op))
                     if not isinstance(value, A.SystemDesc):
-                        raise self.error(f"{key} is not a #ttcore.system_desc", self.op_pos(op))
+                        # tt-mlir's verifier does not check it (a hand-written test of 2025-07 names a
+                        # #ttnn.buffer_type): kept as a plain module attribute, the arch comes from --arch
+                        self.module_attrs[key] = str(attrs[key])
+                        continue
                     self.system_desc = value
                     self.system_desc_pos = self.op_pos(op)
             for key in ("ttcore.meshes", "tt.meshes"):  # every module's meshes, by name (the first shape of a name wins)
@@ -552,6 +579,8 @@ class _Walker:
                 attrs[attr_name], raw[attr_name] = converted
             if len(op.regions) and any(len(r.blocks) for r in op.regions):
                 opaque = "region"
+            if "kernel_height" in attrs and "kernel_size" not in attrs:
+                _spatial_pairs_to_lists(attrs, raw)
         locs = norm.line_locs.get(pos.line)
         new = Op(len(self.ops), name, operands, [], attrs, raw, pos, locs[-1] if locs else "", func)
         new.opaque = opaque
