@@ -299,6 +299,21 @@ def test_sdpa_program_config_grid_printed_bare():
     assert not [f for f in findings(p) if f.severity == "error"]
 
 
+def test_sparse_matmul_nnz_zero_of_early_2026_is_unset():
+    """tt-mlir wrote nnz = 0 for "not set" until fc60ec52 (2026-05-22), whose verifier then refused 0: the
+    MoE dumps of tt-xla (2026-03) carry it on every sparse_matmul and ran; it is read as absent."""
+    text = """module {
+  func.func @f(%a: tensor<2x4x32x2880xbf16>, %b: tensor<1x4x2880x5760xbf16>, %s: tensor<2x4x1x4xbf16>) -> tensor<2x4x1x4x32x5760xbf16> {
+    %0 = "ttnn.sparse_matmul"(%a, %b, %s) <{is_input_a_sparse = false, is_input_b_sparse = true, nnz = 0 : i64}> : (tensor<2x4x32x2880xbf16>, tensor<1x4x2880x5760xbf16>, tensor<2x4x1x4xbf16>) -> tensor<2x4x1x4x32x5760xbf16>
+    return %0 : tensor<2x4x1x4x32x5760xbf16>
+  }
+}
+"""
+    (p,) = parse_modules(text, "x.mlir")
+    assert "nnz" not in p.ops[0].attrs
+    assert not [f for f in findings(p) if "nnz" in f.message]
+
+
 # -- real model dumps (tenstorrent/tt-xla) ------------------------------------------------------------------------------
 
 

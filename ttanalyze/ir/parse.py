@@ -581,6 +581,10 @@ class _Walker:
                 opaque = "region"
             if "kernel_height" in attrs and "kernel_size" not in attrs:
                 _spatial_pairs_to_lists(attrs, raw)
+            if name == "ttnn.sparse_matmul" and attrs.get("nnz") == 0:
+                # tt-mlir before fc60ec52 (2026-05-22) wrote nnz = 0 for "not set" and its runtime passed
+                # std::nullopt; since then the verifier refuses 0 and an unset nnz is absent
+                del attrs["nnz"], raw["nnz"]
         locs = norm.line_locs.get(pos.line)
         new = Op(len(self.ops), name, operands, [], attrs, raw, pos, locs[-1] if locs else "", func)
         new.opaque = opaque
