@@ -370,19 +370,30 @@ def extract_dumps(mirror: str, out_dir: Path) -> list[Path]:
     return written
 
 
+def _origin(path: str) -> str:
+    """``repo commit date path`` of an extracted dump, from the ``INDEX.tsv`` beside it (the file name otherwise)."""
+    index = Path(path).parent / "INDEX.tsv"
+    if index.exists():
+        for line in index.read_text().splitlines():
+            name, sha, date, origin = line.split("\t")
+            if name == Path(path).name:
+                return f"{Path(path).parent.name} `{sha[:10]}` {date} `{origin}`"
+    return Path(path).name
+
+
 def files_table(cs: list[dict], known: dict[str, dict]) -> str:
-    """One row per file: size, verdict, modules, ops, findings by rule (or the input error)."""
+    """One row per file: origin, size, verdict, modules, ops, findings by rule (or the input error)."""
     lines = ["| file | KB | verdict | modules | ops | errors | s | rules or message |", "|---|---|---|---|---|---|---|---|"]
     for c in cs:
         r = known.get(c["key"], {})
         kb = len(c["text"].encode()) // 1024
         if r.get("status") == "analyzed":
             rules = ", ".join(f"{k} {v}" for k, v in sorted(r["rules"].items()))
-            lines.append(f"| {Path(c['path']).name} | {kb} | analyzed | {r['modules']} | {r['ops']} | {r['errors']} | "
+            lines.append(f"| {_origin(c['path'])} | {kb:,} | analyzed | {r['modules']} | {r['ops']:,} | {r['errors']} | "
                          f"{r.get('seconds', '')} | {rules} |")
         else:
             msg = r.get("message", "").replace("|", "/")[:120]
-            lines.append(f"| {Path(c['path']).name} | {kb} | {r.get('status')} | | | | {r.get('seconds', '')} | {msg} |")
+            lines.append(f"| {_origin(c['path'])} | {kb:,} | {r.get('status')} | | | | {r.get('seconds', '')} | {msg} |")
     return "\n".join(lines)
 
 
