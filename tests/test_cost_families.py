@@ -132,6 +132,34 @@ def test_ir_ops_without_a_program_model_cost_by_name():
         assert cost.status == "costed" and any("not modeled" in n for n in cost.notes)
 
 
+def test_sdpa_reads_v_when_k_and_v_share_a_type():
+    """Q, K and V of one type: the program model records all three, and the cost model tells K from V by
+    position (the op models share one tensor view per type), so V's DRAM reads count: K and V each
+    per head 256 x 64 bf16 = 32,768 B, read once per Q chunk unit over the causal share."""
+    from ttanalyze.analysis import analyze
+    from ttanalyze.cost.ir import device_ops, hardware_of
+    from ttanalyze.cost.model import _sdpa
+    from ttanalyze.ir.emit import TensorDesc, module_text, single_op_func
+    from ttanalyze.ir.parse import parse_text
+
+    from .conftest import BH_SYSTEM_DESC
+
+    t = TensorDesc((1, 8, 256, 64), "bf16", "tile")
+    text = module_text(BH_SYSTEM_DESC, single_op_func(
+        "ttnn.scaled_dot_product_attention", [t, t, t], [t],
+        "operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, is_causal = true"))
+    a = analyze(parse_text(text, "t.mlir"))
+    op = next(o for o in a.program.ops if o.name == "ttnn.scaled_dot_product_attention")
+    hw = hardware_of(a)
+    ops, _ = device_ops(op, a, hw)
+    sdpa = next(d for d in ops if "SDPA" in d.op_code)
+    assert len(sdpa.inputs) == 3
+    kv_bytes = _sdpa(sdpa, hw, C).dram_reads[1][0]
+    # The program's 32-row Q and K chunks: 8 heads x 8 Q chunks = 64 units, causal share 0.5 + 0.5 / 8 K chunks
+    # = 0.5625, K + V per head 2 x 256 x 64 x 2 B = 65,536 B (K alone, before the fix: half of it).
+    assert kv_bytes == 64 * 0.5625 * 65_536
+
+
 def test_row_major_reshape_waits_per_input_stick_and_per_output_write():
     # 9856 x 6 -> 1408 x 42 bf16 in DRAM on 20 cores (bh20_oft.csv line 2), rm_reshape_interleaved.cpp.
     # Rows per core: ceil(9856 / 20) = 493, raised until 12 B x rows ends on an 84-B stick: 497 (a multiple

@@ -1513,7 +1513,9 @@ def _sdpa(op: DeviceOp, hw: Hardware, c: Constants) -> _Work:
     few SFPU instructions a row, not the accurate exp ``sfpu_exp`` measures.  The
     reader's K / V transfer overlaps the compute (double-buffered chunks).
     Q = input 0; K and V: the inputs with Q's and the output's head dim and the
-    longest sequence (the gathered K / V of a ring).  ``attrs["matmuls"]``: matmuls per (Q chunk, K chunk) pair
+    longest sequence (the gathered K / V of a ring), told apart by position (V is
+    read too when it has K's type; V is K itself only when no other input has the
+    output's head dim: multi-latent attention reads V out of K).  ``attrs["matmuls"]``: matmuls per (Q chunk, K chunk) pair
     when not the forward's 2 (tt-train's backward programs: 4 for grad K / V, 3 for grad Q; ops/tt_train.py);
     ``attrs["stream_share"]``: the reader's stream per pair over the forward's K and V (tt-train's grad K / V
     program streams Q, dO and O past each K row: 3 / 2).  Every output in DRAM is written once.
@@ -1525,11 +1527,15 @@ def _sdpa(op: DeviceOp, hw: Hardware, c: Constants) -> _Work:
     arch = op.arch
     notes: list[str] = []
     dqk, dv = q.padded[-1], out.padded[-1]
-    rest = [t for t in op.inputs[1:] if len(t.padded) >= 2]
-    ks = [t for t in rest if t.padded[-1] == dqk]
-    vs = [t for t in rest if t.padded[-1] == dv and t is not q]
-    k = max(ks, key=lambda t: t.padded[-2]) if ks else None
-    v = max(vs, key=lambda t: t.padded[-2]) if vs else k
+    # Operand roles by position, not identity: inputs of one type may be one shared object.
+    rest = [i for i, t in enumerate(op.inputs) if i > 0 and len(t.padded) >= 2]
+    ks = [i for i in rest if op.inputs[i].padded[-1] == dqk]
+    ki = max(ks, key=lambda i: op.inputs[i].padded[-2]) if ks else None
+    vs = [i for i in rest if op.inputs[i].padded[-1] == dv and i != ki]
+    vi = max(vs, key=lambda i: op.inputs[i].padded[-2]) if vs else ki
+    k = op.inputs[ki] if ki is not None else None
+    v = op.inputs[vi] if vi is not None else None
+    v_read = vi is not None and vi != ki  # V is K itself only when no other input has the output's head dim (MLA)
     if k is None:
         raise UnmodeledDeviceOp(f"{op.op_code} without a K input of Q's head dim {dqk}")
     sq, sk = q.padded[-2], k.padded[-2]
@@ -1551,11 +1557,11 @@ def _sdpa(op: DeviceOp, hw: Hardware, c: Constants) -> _Work:
     mm_share = float(op.attrs.get("matmuls") or 2) / 2  # matmuls per pair over the forward's Q K^T and P V
     w.compute = qt * kt * (_cdiv(dqk, TILE) + _cdiv(dv, TILE)) * mm * mm_share + qt * kt * 5 * tile_op
     share = float(op.attrs.get("stream_share") or 1.0)  # the reader's stream per pair over the forward's
-    kv_tiles = kt * (_cdiv(dqk, TILE) + (_cdiv(dv, TILE) if v is not k else 0)) * share
+    kv_tiles = kt * (_cdiv(dqk, TILE) + (_cdiv(dv, TILE) if v_read else 0)) * share
     w.read = _latency(hw, k) + _xfer(hw, kv_tiles, tile_bytes(k))
     w.write = 0.0 if _local(out) else _xfer(hw, qt * _cdiv(dv, TILE), tile_bytes(out)) / max(1.0, k_chunks * causal_share)
     kv_bytes = units * causal_share * share * (k.bytes / max(1, prod(k.padded[:-2])) + (
-        v.bytes / max(1, prod(v.padded[:-2])) if v is not k else 0.0))
+        v.bytes / max(1, prod(v.padded[:-2])) if v_read else 0.0))
     w.dram_reads.append((q.bytes if q.in_dram else 0.0, page_bytes(q)))
     if k.in_dram:
         w.dram_reads.append((kv_bytes, page_bytes(k)))

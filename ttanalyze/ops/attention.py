@@ -315,7 +315,7 @@ def _sdpa_q_double_buffered(b: int, nqh: int, q_chunks: int, cores: int, zigzag:
 
 
 def _sdpa_prefill_program(ctx: CBContext, q, k, v, *, causal: bool, window: bool, head_dim_v: int,
-                          chunked_pages: int | None, mask=None) -> ProgramModel:
+                          chunked_pages: int | None, mask=None, own_v: bool = True) -> ProgramModel:
     """The CBs of ``SDPAOperation::SDPAProgramFactory`` with tt-mlir's defaults (no program config: 32-row Q
     and K chunks, ``Sq_chunk_t = Sk_chunk_t = 1``; the default compute config), on the whole compute grid.
 
@@ -383,7 +383,7 @@ def _sdpa_prefill_program(ctx: CBContext, q, k, v, *, causal: bool, window: bool
     cbs.append(CB(16, "out", q.tile_bytes, 2 * vdht, cores))
     notes = [f"{q_chunks} Q chunks of 32 rows; Q {'double' if double else 'single'}-buffered"
              + ("; zigzag-balanced" if zigzag else "")]
-    ins = (q, k) + ((v,) if v is not k else ()) + ((mask,) if mask is not None else ())
+    ins = (q, k) + ((v,) if own_v else ()) + ((mask,) if mask is not None else ())  # own_v: a V operand (not MLA)
     return ProgramModel("SDPAOperation::SDPAProgramFactory", _SDPA_SRC, cores, cbs, notes, inputs=ins,
                         outputs=(result(ctx),), params={"q_chunk_size": 32, "k_chunk_size": 32, "is_causal": causal})
 
@@ -431,10 +431,10 @@ def sdpa_program(ctx: CBContext) -> ProgramModel:
     head_dim_v = int(op.attrs["head_dim_v"]) if "head_dim_v" in op.attrs else q.shape[3]
     if mask_value is None:
         return _sdpa_prefill_program(ctx, q, k, v, causal=causal, window=window, head_dim_v=head_dim_v,
-                                     chunked_pages=pages)
+                                     chunked_pages=pages, own_v=value is not None)
     mask = _view(ctx, mask_value, f"attention mask of {name}")
     sdpa = _sdpa_prefill_program(ctx, q, k, v, causal=causal, window=window, head_dim_v=head_dim_v,
-                                 chunked_pages=pages, mask=mask)
+                                 chunked_pages=pages, mask=mask, own_v=value is not None)
     grid = sdpa.cores
     prep = ProgramModel("BinaryNgDeviceOperation::ProgramFactory", _SDPA_SRC + "; the mask's binary op measured", grid,
                         [CB(0, "mask", mask.tile_bytes, 2, grid), CB(1, "scalar", _BF16_TILE, 1, grid),
@@ -472,7 +472,7 @@ def _half_tile_bytes(t, what: str, op: Op) -> int:
 
 
 def _sdpa_decode_program(ctx: CBContext, q, k, v, *, page_table, cur_pos, mask, head_dim_v: int | None,
-                         causal: bool, window: bool) -> ProgramModel:
+                         causal: bool, window: bool, own_v: bool = True) -> ProgramModel:
     """``SdpaDecodeProgramFactory``: flash-decode, each (batch, KV head) split over ``cores_per_head`` cores
     that tree-reduce their partial results.
 
@@ -571,7 +571,7 @@ def _sdpa_decode_program(ctx: CBContext, q, k, v, *, page_table, cur_pos, mask, 
     out = result(ctx)
     cbs.append(CB(20, "out_final", out.tile_bytes, out_tiles, cores, out.sharded))
     notes = [f"{per_head} cores per head, K chunk {k_chunk or 'dynamic'}" + ("; half tiles" if half else "")]
-    ins = (q, k) + ((v,) if v is not k else ())
+    ins = (q, k) + ((v,) if own_v else ())  # own_v: a V operand (not MLA)
     return ProgramModel("SdpaDecodeDeviceOperation::SdpaDecodeProgramFactory", _DECODE_SRC, cores, cbs, notes,
                         inputs=ins, outputs=(out,), params={"q_chunk_size": 32, "k_chunk_size": k_chunk or 256,
                                                             "is_causal": causal})
@@ -597,11 +597,11 @@ def sdpa_decode_program(ctx: CBContext) -> ProgramModel:
         value = tensor_or_none(g, name) if name in g else None
         return _view(ctx, value, f"{name} of {op.name}") if value is not None else None
 
-    q, k = view("query"), view("key")
-    v = view("value") or k
+    q, k, own_v = view("query"), view("key"), view("value")
+    v = own_v or k
     head_dim_v = int(op.attrs["head_dim_v"]) if "head_dim_v" in op.attrs else None
     return _sdpa_decode_program(ctx, q, k, v, page_table=view("page_table"), cur_pos=view("cur_pos_tensor"),
-                                mask=view("attention_mask"), head_dim_v=head_dim_v,
+                                mask=view("attention_mask"), head_dim_v=head_dim_v, own_v=own_v is not None,
                                 causal=_attr_true(op, "is_causal", True),
                                 window=bool(op.attrs.get("sliding_window_size")))
 
