@@ -98,6 +98,16 @@ def findings_of(a: Analysis, rule: str | None = None):
     return [f for f in fs if rule is None or f.rule == rule]
 
 
+def assert_specs_match(specs, outputs) -> None:
+    """A spec model's output specs against the tensors ttnn returned (the probes' ``outputs`` records): shape,
+    padded shape, layout, dtype, buffer type and memory layout, output by output."""
+    assert specs is not None
+    got = [(list(s.shape), list(s.padded_shape), s.layout, s.dtype, s.buffer_type, s.memory_layout) for s in specs]
+    want = [(o["shape"], o["padded_shape"], o["layout"], o["dtype"], o["buffer_type"], o["memory_layout"])
+            for o in outputs]
+    assert got == want
+
+
 @pytest.fixture(autouse=True)
 def _own_cache_dir(tmp_path_factory, monkeypatch):
     """Each test gets an empty ``check`` cache of its own (never the user's ~/.cache/ttanalyze)."""

@@ -25,7 +25,7 @@ from ttanalyze.ir.parse import parse_text
 from ttanalyze import ops as O
 from ttanalyze.programs import context_for, program_of, run_spec_model
 
-from .conftest import BH_SYSTEM_DESC, ROOT
+from .conftest import BH_SYSTEM_DESC, ROOT, assert_specs_match
 
 FULL = 1_461_120
 RESULTS = {r["id"]: r for r in map(json.loads, (ROOT / "measurements" / "dialect" / "results_misc.jsonl")
@@ -111,8 +111,4 @@ def test_output_spec_matches_the_mock(case):
     specs = run_spec_model(op, context_for(a, op, arch=MOCK, free_l1=FULL))
     if specs is None and program_of(a, op, arch=MOCK, free_l1=FULL).status == "out_of_scope":
         pytest.skip("not modeled: the op's program model declines the configuration")
-    assert specs is not None
-    got = [(list(s.shape), list(s.padded_shape), s.layout, s.dtype, s.buffer_type, s.memory_layout) for s in specs]
-    want = [(o["shape"], o["padded_shape"], o["layout"], o["dtype"], o["buffer_type"], o["memory_layout"])
-            for o in measured["outputs"]]
-    assert got == want
+    assert_specs_match(specs, measured["outputs"])

@@ -21,7 +21,7 @@ from ttanalyze.arch import MOCK_P150_TTNN_0_81_1 as MOCK
 from ttanalyze.ir.parse import parse_text
 from ttanalyze.programs import context_for, run_spec_model
 
-from .conftest import ROOT
+from .conftest import ROOT, assert_specs_match
 from .test_ops_dialect_misc import FULL, cores, modeled, module
 
 RESULTS = {r["id"]: r for r in map(json.loads, (ROOT / "measurements" / "dialect" / "results_moe.jsonl")
@@ -62,11 +62,7 @@ def test_output_spec_matches_the_mock(case):
         pytest.skip(f"ttnn returned no tensor: {measured['error']}")
     a, op, _ = modeled(case)
     specs = run_spec_model(op, context_for(a, op, arch=MOCK, free_l1=FULL))
-    assert specs is not None
-    got = [(list(s.shape), list(s.padded_shape), s.layout, s.dtype, s.buffer_type, s.memory_layout) for s in specs]
-    want = [(o["shape"], o["padded_shape"], o["layout"], o["dtype"], o["buffer_type"], o["memory_layout"])
-            for o in measured["outputs"]]
-    assert got == want
+    assert_specs_match(specs, measured["outputs"])
 
 
 def test_every_measured_program_is_costed():

@@ -22,7 +22,7 @@ from ttanalyze import ops as O
 from ttanalyze.arch import MOCK_P150_TTNN_0_81_1 as MOCK
 from ttanalyze.programs import context_for, program_of, run_spec_model
 
-from .conftest import ROOT
+from .conftest import ROOT, assert_specs_match
 from .test_ops_dialect_misc import FULL, cores, modeled
 
 RESULTS = {r["id"]: r for r in map(json.loads, (ROOT / "measurements" / "dialect" / "results_norm.jsonl")
@@ -77,11 +77,7 @@ def test_output_spec_matches_the_mock(case):
     specs = run_spec_model(op, context_for(a, op, arch=MOCK, free_l1=FULL))
     if specs is None and program_of(a, op, arch=MOCK, free_l1=FULL).status == "out_of_scope":
         pytest.skip("not modeled: the op's program model declines the configuration")
-    assert specs is not None
-    got = [(list(s.shape), list(s.padded_shape), s.layout, s.dtype, s.buffer_type, s.memory_layout) for s in specs]
-    want = [(o["shape"], o["padded_shape"], o["layout"], o["dtype"], o["buffer_type"], o["memory_layout"])
-            for o in measured["outputs"]]
-    assert got == want
+    assert_specs_match(specs, measured["outputs"])
 
 
 COST_CASES = [c for c in IR_CASES if not RESULTS[c.id]["error"]]

@@ -25,7 +25,7 @@ from ttanalyze.ops import moe_fabric
 from ttanalyze.ops.cb import CBModelError, DeviceRejection
 from ttanalyze.programs import context_for, run_spec_model
 
-from .conftest import ROOT
+from .conftest import ROOT, assert_specs_match
 
 FULL = 1_461_120  # the mock's free L1 bank
 _LINES = [json.loads(line) for line in (ROOT / "measurements" / "moe_fabric" / "results.jsonl").read_text().splitlines()]
@@ -134,11 +134,7 @@ SPEC_CASES = [c for c in CASES if not RESULTS[c.id]["error"]]
 def test_output_spec_matches_the_mock(case):
     a, op = _analysis(case)
     specs = run_spec_model(op, context_for(a, op, arch=MOCK, free_l1=FULL))
-    assert specs is not None
-    got = [(list(s.shape), list(s.padded_shape), s.layout, s.dtype, s.buffer_type, s.memory_layout) for s in specs]
-    want = [(o["shape"], o["padded_shape"], o["layout"], o["dtype"], o["buffer_type"], o["memory_layout"])
-            for o in RESULTS[case.id]["outputs"]]
-    assert got == want
+    assert_specs_match(specs, RESULTS[case.id]["outputs"])
 
 
 def test_dispatch_by_hand_with_the_assumed_link():
