@@ -9,7 +9,7 @@ compared exactly as a campaign instance (:func:`benchmarks.opdiff.compare`); rec
 
 Usage (from the repository root; holds the device lock while it runs)::
 
-    PYTHONPATH=$PWD .venv/bin/python measurements/normred/probe.py --lock /tmp/ttnn-mock.lock
+    PYTHONPATH=$PWD .venv/bin/python measurements/normred/probe.py --lock
     PYTHONPATH=$PWD .venv/bin/python measurements/normred/probe.py --rescore   # model only, no device
 """
 
@@ -25,6 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.opdiff import compare, device_from_record, device_lock  # noqa: E402
+from ttanalyze.executor.protocol import DEVICE_LOCK  # noqa: E402
 from benchmarks.opdiff_instances import SYSTEM_DESC, OpInstance, dram  # noqa: E402
 from ttanalyze.ir.emit import module_text, single_op_func  # noqa: E402
 
@@ -107,7 +108,8 @@ def save(recs: dict[str, dict]) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--lock", help="flock this file around the device session")
+    ap.add_argument("--lock", nargs="?", const=DEVICE_LOCK,
+                    help=f"flock this file around the device session (alone: {DEVICE_LOCK})")
     ap.add_argument("--rescore", action="store_true", help="compare the current model with the stored results")
     ap.add_argument("--only", default="", help="only probes whose id starts with this")
     args = ap.parse_args()
