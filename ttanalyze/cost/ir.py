@@ -109,6 +109,7 @@ OP_CODES: tuple[tuple[str, str], ...] = (
     ("GridSample", "GridSampleOperation"),
     ("AllGather", "AllGatherAsyncDeviceOperation"),
     ("AllToAllDispatchDeviceOperation", "AllToAllDispatchDeviceOperation"),
+    ("AllToAllDispatchMetadataDeviceOperation", "AllToAllDispatchMetadataDeviceOperation"),
     ("AllToAllCombineDeviceOperation", "AllToAllCombineDeviceOperation"),
     ("FullDeviceOperation", "FullDeviceOperation"),
     ("ReduceScatter", "ReduceScatterMinimalAsyncDeviceOperation"),

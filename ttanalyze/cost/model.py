@@ -159,6 +159,9 @@ OP_KINDS: dict[str, str] = {
     # from) the devices holding its selected experts over the fabric; costed at the dense bound, every row to every
     # device of the axis: an all-gather of the dispatched [1, B*D, S, H] (combined [K, B, S, H]) tensor over ring_size
     "AllToAllDispatchDeviceOperation": "all_gather", "AllToAllCombineDeviceOperation": "all_gather",
+    # all_to_all_dispatch_metadata (experimental/ccl/all_to_all_dispatch_metadata kernels): the same dense bound on
+    # its dispatched [1, T*D, H] tensor (the all-gathered indices and scores rows are small beside it)
+    "AllToAllDispatchMetadataDeviceOperation": "all_gather",
     # moreh_full (full/device/kernels/writer_full.cpp): writes the fill value into every page, reads nothing
     "FullDeviceOperation": "unary",
 }

@@ -2,7 +2,7 @@
 
 from . import (argmax_topk, attention, ccl, conv, conv_extra, copies, creation, data_movement,  # noqa: F401
                eltwise, eltwise_extra, generic, host, kv_cache, dit_norm, layout_conversion, matmul, moe, moe_fabric,
-               norm_distributed,
+               moe_metadata, norm_distributed,
                norm_extra, quantization, random, reduction, sampling, sort_scatter, sparse_matmul, tensor_spec, training,
                transformer, tt_train)  # (registration)
 from . import indexer_score, pool_global  # noqa: F401  (registration)
