@@ -186,3 +186,135 @@ def test_costed_from_its_program():
     assert why == "" and [d.op_code for d in dops] == ["AllToAllDispatchMetadataDeviceOperation"]
     assert dops[0].attrs["ring_size"] == 2 and dops[0].attrs["num_links"] == 1
     assert op_cost(op, a, hw, load_constants()).status == "costed"
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# selective_reduce_combine against measurements/moe_fabric/results_selective.jsonl (a mock 2x1 mesh, probe_selective.py)
+# ---------------------------------------------------------------------------------------------------------------------
+
+from measurements.moe_fabric import cases_selective as SEL  # noqa: E402
+
+_SEL_LINES = [json.loads(line) for line in
+              (ROOT / "measurements" / "moe_fabric" / "results_selective.jsonl").read_text().splitlines()]
+SEL_RESULTS = {r["id"]: r for r in _SEL_LINES[1:]}
+WORKERS: CoreRangeSet = cores_set(core_range(1, 0, 3, 3))
+
+
+def _stride(e: int, buf: str) -> int:
+    align = 64 if buf == "dram" else 16
+    return -(-(2 * e + 1) * 4 // align) * align // 4
+
+
+def selective_module(case, mesh: tuple = SEL.MESH) -> str:
+    """The op as tt-mlir emits it, on the operands the probe made (cases_selective.py)."""
+    e, t, h = case.experts_local, case.batch * case.seq, case.hidden
+    rows = e * t // SEL.TOKEN_PARALLEL
+    width = -(-h // SEL.DATA_PARALLEL)
+    acts_buf, maps_buf, counts_buf = case.buffers
+    if case.input_buffer == "l1":
+        x = TensorDesc((rows * 12, width), "bf16", "row_major", "l1", "height_sharded", (12, 1), WORKERS)
+    else:
+        x = TensorDesc((rows * 12, width), "bf16", "row_major", "dram", "interleaved")
+    maps_shape = (e, (t + 1) * _stride(e, maps_buf))
+    ins = [x, TensorDesc((1, t * (_stride(e, acts_buf) + case.stride_extra)), "u32", "row_major", acts_buf),
+           TensorDesc((1, *maps_shape) if case.maps_rank3 else maps_shape, "u32", "row_major", maps_buf),
+           TensorDesc((1, e), "u32", "row_major", counts_buf)]
+    out = TensorDesc((case.k, t // mesh[0], h), "bf16", "row_major", "dram")
+    args = ", ".join(f"%arg{i}: {d.type_text()}" for i, d in enumerate(ins))
+    attrs = (f"batch_size = {case.batch} : ui32, experts = {e * mesh[0] * mesh[1]} : ui32, hidden_size = {h} : ui32, "
+             f"select_experts_k = {case.k} : ui32, seq_size = {case.seq} : ui32")
+    return f"""module {{
+  func.func @main({args}) -> {out.type_text()} {{
+    %dev = "ttnn.get_device"() <{{mesh_offset = #ttnn<mesh_offset 0x0>, mesh_shape = #ttnn<mesh_shape {mesh[0]}x{mesh[1]}>}}> : () -> !ttnn.device
+    %r = "ttnn.selective_reduce_combine"(%arg0, %arg1, %arg2, %arg3) <{{{attrs}}}> : ({", ".join(d.type_text() for d in ins)}) -> {out.type_text()}
+    return %r : {out.type_text()}
+  }}
+}}
+"""
+
+
+def _sel_analysis(case, mesh: tuple = SEL.MESH):
+    a = analyze(parse_text(selective_module(case, mesh), "t.mlir"), "blackhole")
+    return a, next(o for o in a.program.ops if o.name == moe_metadata.SELECTIVE_REDUCE_COMBINE)
+
+
+def _sel_program(case, mesh: tuple = SEL.MESH):
+    """The model on the case's mesh; an axis-1 case of the probe is the runtime's axis-0 call on the transposed mesh."""
+    if case.axis == 1:
+        mesh = (mesh[1], mesh[0])
+    a, op = _sel_analysis(case, mesh)
+    return moe_metadata.selective_reduce_combine_program(context_for(a, op, arch=MOCK, free_l1=FULL), SEL.LINKS)
+
+
+def _first_device_all_cbs(measured) -> Counter:
+    first = min(c["program"] for c in measured["cbs"])
+    return Counter((c["size"], c["borrowed"], _cores(c["core_ranges"])) for c in measured["cbs"] if c["program"] == first)
+
+
+def _model_all_cbs(p) -> Counter:
+    return Counter((cb.bytes, cb.globally_allocated, frozenset(
+        (x, y) for r in cb.cores.ranges for x in range(r.start.x, r.end.x + 1) for y in range(r.start.y, r.end.y + 1)))
+        for cb in p.cbs)
+
+
+@pytest.mark.parametrize("case", SEL.CASES, ids=[c.id for c in SEL.CASES])
+def test_selective_model_matches_the_mock(case):
+    measured = SEL_RESULTS[case.id]
+    if measured["error"]:
+        message = measured["error"].split("info:")[-1].strip().splitlines()[0]
+        with pytest.raises(DeviceRejection) as exc:
+            _sel_program(case)
+        assert message in str(exc.value)
+        return
+    p = _sel_program(case)
+    assert {c["op"] for c in measured["cbs"]} == {p.factory.split("::")[0]}
+    assert _model_all_cbs(p) == _first_device_all_cbs(measured)
+    # the two global semaphores the factory creates on the worker cores: 16 B per bank each
+    assert p.l1_buffers_per_core == sum(b["per_bank"] for b in measured["l1_buffers"])
+
+
+SEL_SPEC_CASES = [c for c in SEL.CASES if not SEL_RESULTS[c.id]["error"]]
+
+
+@pytest.mark.parametrize("case", SEL_SPEC_CASES, ids=[c.id for c in SEL_SPEC_CASES])
+def test_selective_output_spec_matches_the_mock(case):
+    a, op = _sel_analysis(case)
+    assert_specs_match(run_spec_model(op, context_for(a, op, arch=MOCK, free_l1=FULL)), SEL_RESULTS[case.id]["outputs"])
+
+
+def test_selective_by_hand():
+    """selective_reduce_combine/2: 2 local experts, batch 8, seq 1, hidden 2880, K 8 on a 2x1 mesh.  A token row is
+    5,760 B: 3 segments of 1,920 B on the 12 worker cores (1, 0)-(3, 3).  c_15 (on the dense input's buffer)
+    2 x 1,920 x 8 / 4 = 7,680; c_1 2 token-maps rows of 9 x 16 u32 (the maps in DRAM: 5 u32 per token aligned to
+    64 B) = 2 x 576; c_2 the 8-B counts row + 2 x 12 B = 32; c_3 one activations row of 8 tokens x 8 u32 (in L1:
+    aligned to 16 B) = 256; c_4 3 x 3,280 = 9,840.  The output [8, 4, 2880]: T / D = 8 / 2."""
+    case = next(c for c in SEL.CASES if c.id == "selective_reduce_combine/2")
+    a, op = _sel_analysis(case)
+    prog = a.programs[op.index]
+    assert prog.status == "modeled", prog.reason
+    [p] = prog.stages
+    maps_row = 9 * _stride(2, case.buffers[1]) * 4
+    assert [(cb.index, cb.bytes) for cb in p.cbs] == [(15, 7_680), (1, 2 * maps_row), (2, 32), (3, 256), (4, 9_840)]
+    assert p.cores.num_cores == 12 and p.l1_buffers_per_core == 32
+
+
+def test_selective_on_a_mesh_whose_axis_0_has_one_device():
+    """The runtime always combines along axis 0: on a 1x2 mesh that axis has one device, and the Ring's neighbour is
+    the device itself, which the fabric refuses (selective_reduce_combine/22: the symmetric call, axis 1 of the 2x1
+    mesh); on a single device there is no fabric: not modeled."""
+    case = next(c for c in SEL.CASES if c.axis == 1)
+    assert "Expected different src and dst chip ids" in SEL_RESULTS[case.id]["error"]
+    with pytest.raises(CBModelError, match="single-device"):
+        _sel_program(SEL_SPEC_CASES[0], (1, 1))
+
+
+def test_selective_costed_from_its_program():
+    from ttanalyze.cost.constants import load as load_constants
+    from ttanalyze.cost.ir import device_ops, hardware_of, op_cost
+
+    a, op = _sel_analysis(SEL_SPEC_CASES[0])
+    hw = hardware_of(a)
+    dops, why = device_ops(op, a, hw)
+    assert why == "" and [d.op_code for d in dops] == ["SelectiveReduceCombineDeviceOperation"]
+    assert dops[0].attrs["ring_size"] == 2 and dops[0].attrs["num_links"] == moe_metadata.RUNTIME_LINKS
+    assert op_cost(op, a, hw, load_constants()).status == "costed"

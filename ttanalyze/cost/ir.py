@@ -110,6 +110,7 @@ OP_CODES: tuple[tuple[str, str], ...] = (
     ("AllGather", "AllGatherAsyncDeviceOperation"),
     ("AllToAllDispatchDeviceOperation", "AllToAllDispatchDeviceOperation"),
     ("AllToAllDispatchMetadataDeviceOperation", "AllToAllDispatchMetadataDeviceOperation"),
+    ("SelectiveReduceCombineDeviceOperation", "SelectiveReduceCombineDeviceOperation"),
     ("AllToAllCombineDeviceOperation", "AllToAllCombineDeviceOperation"),
     ("FullDeviceOperation", "FullDeviceOperation"),
     ("ReduceScatter", "ReduceScatterMinimalAsyncDeviceOperation"),

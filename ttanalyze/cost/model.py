@@ -162,6 +162,9 @@ OP_KINDS: dict[str, str] = {
     # all_to_all_dispatch_metadata (experimental/ccl/all_to_all_dispatch_metadata kernels): the same dense bound on
     # its dispatched [1, T*D, H] tensor (the all-gathered indices and scores rows are small beside it)
     "AllToAllDispatchMetadataDeviceOperation": "all_gather",
+    # selective_reduce_combine (experimental/ccl/moe/selective_reduce_combine kernels): each expert's token segments
+    # sent back to their source devices; the same dense bound on its [K, T/D, H] output
+    "SelectiveReduceCombineDeviceOperation": "all_gather",
     # moreh_full (full/device/kernels/writer_full.cpp): writes the fill value into every page, reads nothing
     "FullDeviceOperation": "unary",
 }

@@ -17,14 +17,23 @@ all_to_all_dispatch_metadata/device/all_to_all_dispatch_metadata_program_factory
 ``measurements/moe_fabric/probe_metadata.py``): every device runs the same program on its own shard.  What the IR does
 not give (the links) is taken as :mod:`ttanalyze.ops.moe_fabric` takes it: the op's ``num_links``, else 1 link assumed
 (ttnn's ``get_num_links`` counts the machine's routing planes: 2 on the P300, measured).
+
+``selective_reduce_combine``: the runtime (``runtime/lib/ttnn/operations/ccl/selective_reduce_combine.cpp``
+@19c86fca) calls ``ttnn::prim::selective_reduce_combine`` with GPT-OSS's constants, none of which the IR carries:
+cluster axis 0, Ring, 4 links, 4 x 3 worker cores at (1, 0)-(3, 3), mux cores (4, 0)-(5, 3), a DRAM output; the op's
+``experts`` attribute is not passed (ttnn 0.81.1 takes the local experts from the token maps).  Measured on a mock 2x1
+mesh (``measurements/moe_fabric/probe_selective.py``: axis 0 has two devices there) with 2 links, the P300's
+ethernet channels (the links change no CB).
 """
 
 from __future__ import annotations
 
 from ..ir.model import Op
+from ..mesh import op_mesh
 from .cb import CB, CBContext, CBModelError, DeviceRejection, ProgramModel, core_range, cores_set
-from .ccl_programs import aligned
-from .moe_fabric import _mesh_devices, _unsure, _workaround_applied, links_of, packet_header_bytes, page, rows
+from .ccl_programs import aligned, core_set
+from .moe_fabric import (CLIENT_INTERFACE_SIZE, _mesh_devices, _unsure, _workaround_applied, links_of,
+                         packet_header_bytes, page, rows)
 from .registry import register_cb, register_check, register_passive, register_spec
 from .spec import TensorSpec
 from .tensors import MemCfg, Shard, operand, result
@@ -187,7 +196,175 @@ register_check(DISPATCH_METADATA, "mock", "tests/test_ops_moe_metadata.py agains
                "runtime passes them)", ("AllToAllDispatchMetadataDeviceOperation",))
 
 
+
+# ---------------------------------------------------------------------------------------------------------------------
+# selective_reduce_combine
+# ---------------------------------------------------------------------------------------------------------------------
+
 SELECTIVE_REDUCE_COMBINE = "ttnn.selective_reduce_combine"
+SELECTIVE_SOURCE = (
+    f"{_EXP}moe/selective_reduce_combine/device/selective_reduce_combine_program_factory.cpp (data_parallel_split, "
+    "build_selective_reduce_combine_program_artifacts: CBs c_15/c_1/c_2/c_3/c_4) @002d2845 and "
+    "selective_reduce_combine_device_operation.cpp @00bcb33e, the stored versions nearest d80d9482 (ttnn 0.81.1), "
+    "corrected by the mock: the token-counts CB and the experts per device; measured on a mock 2x1 Blackhole mesh: "
+    "measurements/moe_fabric/results_selective.jsonl")
+# tt-mlir runtime/lib/ttnn/operations/ccl/selective_reduce_combine.cpp @19c86fca: GPT-OSS constants the IR does not carry
+RUNTIME_AXIS = 0
+RUNTIME_LINKS = 4
+RUNTIME_TOKEN_PARALLEL = 4
+RUNTIME_DATA_PARALLEL = 3
+RUNTIME_WORKERS = tuple((x, y) for y in range(RUNTIME_TOKEN_PARALLEL) for x in range(1, RUNTIME_DATA_PARALLEL + 1))
+RUNTIME_MUX = ((4, 0), (5, 3))
+FABRIC_PACKET_BYTES = 4096  # std::bit_floor(get_tt_fabric_channel_buffer_size_bytes()) for bf16 (measured: H = 8192)
+TOKEN_COUNT_FIELDS = 3  # per local expert: offset into the token maps, token count, offset into the activations
+SEMAPHORES = 2  # the init and the final barrier global semaphores the factory creates on the worker cores
+
+
+def data_parallel_split(token_bytes: int, data_parallel: int, packet: int = FABRIC_PACKET_BYTES) -> list[int]:
+    """``detail::data_parallel_split``: each token row cut into segments of ``token_bytes / n`` bytes (integer),
+    ``n = max(data_parallel, token_bytes / packet)``, one per data-parallel core, up to ``data_parallel`` of them.
+
+    Returns:
+        the segment sizes in bytes (fewer than ``data_parallel`` when the row runs out first).
+
+    Raises:
+        DeviceRejection: bytes left over after ``data_parallel`` segments (ttnn 0.81.1's TT_FATAL, measured).
+    """
+    need = max(data_parallel, token_bytes // packet)
+    seg = token_bytes // need
+    sizes, left = [], token_bytes
+    for _ in range(data_parallel):
+        take = min(left, seg)
+        sizes.append(take)
+        left -= take
+        if left == 0:
+            break
+    if left:
+        raise DeviceRejection(f"selective_reduce_combine: TT_FATAL selective_reduce_combine: {data_parallel} "
+                              f"data-parallel core(s) cannot cover the token: {left} bytes left over (each segment is "
+                              f"limited to {seg} bytes by the fabric packet size); increase num_data_parallel_cores")
+    return sizes
+
+
+def _uint_attr(op: Op, name: str) -> int:
+    v = op.attrs.get(name)
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise CBModelError(f"{op.name}: no integer {name} attribute")
+    return v
+
+
+def _selective_tensors(ctx: CBContext):
+    """The operands and the figures the factory reads, checked as ttnn 0.81.1's ``validate_on_program_cache_miss``.
+
+    Returns:
+        ``(input, activations, maps, counts, experts_per_device, tokens, devices on axis 0)``.
+
+    Raises:
+        DeviceRejection: token maps not of rank 2, activations whose per-token stride is not ``2 E + 1`` u32 aligned
+            to their buffer, a mesh whose axis 0 has one device of several (the runtime's Ring along axis 0 has the
+            device as its own neighbour: "Expected different src and dst chip ids").
+        CBModelError: no mesh known; a single-device mesh (no fabric); attributes missing; block-float operands.
+    """
+    op = ctx.op
+    x, acts, maps, counts = (operand(ctx, i) for i in range(4))
+    mesh = _mesh_devices(op)
+    shape = op_mesh(op).shape
+    d = shape[RUNTIME_AXIS] if shape else 1
+    if maps.rank != 2:
+        raise DeviceRejection("selective_reduce_combine: TT_FATAL dense_token_maps_tensor must be rank 2 ([experts, "
+                              f"per-token-stride]); got rank {maps.rank}")
+    e = maps.shape[0]
+    tokens = _uint_attr(op, "batch_size") * _uint_attr(op, "seq_size")
+    if tokens <= 0:
+        raise CBModelError(f"{op.name}: batch_size * seq_size is 0")
+    datum = acts.element_bytes
+    expected = aligned((2 * e + 1) * datum, acts.alignment) // datum
+    if acts.shape[-1] // tokens != expected:
+        raise DeviceRejection("selective_reduce_combine: TT_FATAL The token activations tensor is expected to have "
+                              "aligned 2 * experts_per_device + 1 elements per token")
+    if d == 1:
+        if mesh[0] > 1:
+            raise DeviceRejection("selective_reduce_combine: TT_FATAL Expected different src and dst chip ids but got "
+                                  "same, Src: (M0, D0), Dst: (M0, D0) (the runtime combines along mesh axis 0 in a Ring, and that "
+                                  "axis has one device here: the device is its own neighbour)")
+        raise CBModelError(f"{op.name}: a single-device mesh: no fabric to combine over")
+    return x, acts, maps, counts, e, tokens, d
+
+
+def selective_reduce_combine_program(ctx: CBContext, links: int | None = None) -> ProgramModel:
+    """``SelectiveReduceCombineDeviceOperation::UnifiedSelectReduce`` on each device (ttnn 0.81.1) as tt-mlir's runtime
+    calls it: axis 0, Ring, 4 links, 4 token-parallel x 3 data-parallel worker cores (1, 0)-(3, 3), mux cores
+    (4, 0)-(5, 3) (module constants).
+
+    With ``E`` the local experts (the token maps' dim 0), ``T = batch_size * seq_size``, ``H`` the hidden size, the
+    token row of ``2 H`` bytes cut into data-parallel segments (:func:`data_parallel_split`, largest ``g``), on the
+    first ``4 x segments`` worker cores, every CB aligned to the L1 alignment (16 B on Blackhole):
+
+    * ``c_15`` data: ``E x (g * T / 4)`` bytes on the dense input's L1 buffer (globally allocated: no L1 of its own);
+    * ``c_1`` token maps: ``E`` token-maps rows;
+    * ``c_2`` token counts: the counts row plus 3 u32 per local expert;
+    * ``c_3`` activations: one activations row;
+    * ``c_4`` client interfaces: 3 x 3,280 B;
+
+    and two global semaphores (16 B per worker core each) the factory creates for the call.
+
+    Raises:
+        DeviceRejection: see :func:`_selective_tensors` and :func:`data_parallel_split`; a dense input outside L1
+            ("Only L1 buffers can have an associated circular buffer!").
+        CBModelError: see :func:`_selective_tensors`.
+    """
+    op = ctx.op
+    x, acts, maps, counts, e, tokens, d = _selective_tensors(ctx)
+    hidden = _uint_attr(op, "hidden_size")
+    sizes = data_parallel_split(hidden * x.element_bytes, RUNTIME_DATA_PARALLEL)
+    if not x.l1:
+        raise DeviceRejection("selective_reduce_combine: TT_THROW Only L1 buffers can have an associated circular "
+                              "buffer! (the dense input must be in L1: its buffer backs c_15)")
+    l1 = ctx.arch.l1_alignment
+    n_workers = RUNTIME_TOKEN_PARALLEL * len(sizes)
+    if any(cx >= ctx.grid[0] or cy >= ctx.grid[1] for cx, cy in RUNTIME_WORKERS[:n_workers]):
+        raise CBModelError(f"{op.name}: the runtime's worker cores do not fit the {ctx.grid[0]}x{ctx.grid[1]} grid")
+    cores = core_set(list(RUNTIME_WORKERS[:n_workers]))
+    block = max(sizes) * tokens // RUNTIME_TOKEN_PARALLEL
+    maps_page = aligned(page(maps), l1)
+    counts_bytes = aligned(page(counts) + TOKEN_COUNT_FIELDS * counts.element_bytes * e, l1)
+    acts_page = aligned(page(acts), l1)
+    cbs = [CB(15, "data", block * e, 1, cores, globally_allocated=True),
+           CB(1, "dense_token_maps", maps_page, e, cores), CB(2, "token_counts", counts_bytes, 1, cores),
+           CB(3, "token_activations", acts_page, 1, cores), CB(4, "client_interface", CLIENT_INTERFACE_SIZE, 3, cores)]
+    links = RUNTIME_LINKS if links is None else links
+    notes = [f"{e} local experts, {tokens} tokens, hidden {hidden}: token rows cut into {len(sizes)} segment(s) of "
+             f"{max(sizes):,} B on {n_workers} worker cores; {d} devices on mesh axis 0 (the runtime's cluster axis, "
+             "whatever the IR's mesh); each device runs this program on its own shard",
+             f"tt-mlir's runtime asks for {links} fabric links along axis 0 (Ring): a machine with fewer ethernet "
+             "channels between neighbours refuses it (\"Requested link index 2 is out of bounds. 2 ethernet channels "
+             "available\", measured on a P300); the IR does not say the machine",
+             "the fabric mux on cores (4, 0)-(5, 3) takes raw L1 outside the allocator (not modeled)"]
+    sem_bytes = SEMAPHORES * aligned(4, l1)
+    return ProgramModel("SelectiveReduceCombineDeviceOperation::UnifiedSelectReduce", SELECTIVE_SOURCE, cores, cbs,
+                        notes, inputs=(x, acts, maps, counts), outputs=(result(ctx),), l1_buffers_per_core=sem_bytes,
+                        params={"ring_size": d, "num_links": links})
+
+
+@register_spec(SELECTIVE_REDUCE_COMBINE)
+def selective_reduce_combine_spec(ctx: CBContext) -> list[TensorSpec]:
+    """``compute_output_specs``: ``[K, T / D, H]`` (``T = batch_size * seq_size``, ``D`` the devices on the runtime's
+    axis 0) in the dense input's dtype, row-major, DRAM interleaved (the runtime passes no memory config).
+
+    Raises:
+        DeviceRejection / CBModelError: see :func:`_selective_tensors`.
+    """
+    op = ctx.op
+    x, _, _, _, _, tokens, d = _selective_tensors(ctx)
+    shape = (_uint_attr(op, "select_experts_k"), tokens // d, _uint_attr(op, "hidden_size"))
+    return [x.with_(shape=shape, layout="row_major", mem=MemCfg("dram", "interleaved")).spec()]
+
+
 register_passive((SELECTIVE_REDUCE_COMBINE,), "moe", ("hidden_size", "batch_size", "seq_size", "select_experts_k",
                                                       "experts"),
-                 f"{_VERIFY} SelectiveReduceCombineOp::verify (k, experts and hidden size positive)")
+                 f"{_VERIFY} SelectiveReduceCombineOp::verify (k, experts and hidden size positive); experts is not "
+                 "passed to ttnn, which takes the local experts from the token maps")
+register_cb(SELECTIVE_REDUCE_COMBINE)(selective_reduce_combine_program)
+register_check(SELECTIVE_REDUCE_COMBINE, "mock", "tests/test_ops_moe_metadata.py against measurements/moe_fabric/"
+               "results_selective.jsonl (a mock 2x1 Blackhole mesh, the runtime's call with 2 links)",
+               ("SelectiveReduceCombineDeviceOperation",))

@@ -1,0 +1,111 @@
+"""Replay measurements/moe_fabric/cases_selective.py on a mock 2x1 Blackhole mesh and record each program's CBs.
+
+Usage (needs the executor venv; one process may hold the mock device at a time)::
+
+    flock /tmp/ttnn-mock.lock .venv-ttnn/bin/python measurements/moe_fabric/probe_selective.py
+
+Opens blackhole_P300_1x2.yaml with ``FABRIC_1D`` as a 2x1 mesh with tt-mlir's ``l1_small_size`` and writes
+results_selective.jsonl: a first line with the fabric's channel buffer size, then one line per case with ttnn's error,
+every CB of the NO_DISPATCH graph capture (per device program), the L1 buffers the capture saw and the output's spec
+(cases_selective.py says which call and why).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ["TT_METAL_MOCK_CLUSTER_DESC_PATH"] = str(HERE / "blackhole_P300_1x2.yaml")
+
+from measurements.moe_fabric.cases_selective import (CASES, DATA_PARALLEL, LINKS, MESH, MUX,  # noqa: E402
+                                                     TOKEN_PARALLEL, WORKERS)
+from ttanalyze.executor import ttnn_worker as W  # noqa: E402
+
+import ttnn  # noqa: E402
+
+W.ttnn = ttnn
+OUT = HERE / "results_selective.jsonl"
+L1_SMALL_SIZE = 1 << 16  # tt-mlir include/Constants.h L1_SMALL_SIZE, what its runtime opens devices with
+
+
+def _crs(x0, y0, x1, y1):
+    return ttnn.CoreRangeSet([ttnn.CoreRange(ttnn.CoreCoord(x0, y0), ttnn.CoreCoord(x1, y1))])
+
+
+def _mem(buf):
+    return ttnn.DRAM_MEMORY_CONFIG if buf == "dram" else ttnn.L1_MEMORY_CONFIG
+
+
+def stride(e: int, buf: str) -> int:
+    """Elements per token of the activations: ``2 E + 1`` u32 aligned to the buffer's alignment (16 / 64 B)."""
+    align = 64 if buf == "dram" else 16
+    return -(-(2 * e + 1) * 4 // align) * align // 4
+
+
+def operands(case, dev):
+    e, t, h = case.experts_local, case.batch * case.seq, case.hidden
+    rows = e * t // TOKEN_PARALLEL
+    workers = _crs(1, 0, DATA_PARALLEL, TOKEN_PARALLEL - 1)
+    width = -(-h // DATA_PARALLEL)
+    if case.input_buffer == "l1":
+        mem = ttnn.MemoryConfig(ttnn.TensorMemoryLayout.HEIGHT_SHARDED, ttnn.BufferType.L1,
+                                ttnn.ShardSpec(workers, [rows, width], ttnn.ShardOrientation.ROW_MAJOR))
+    else:
+        mem = ttnn.DRAM_MEMORY_CONFIG
+    x = ttnn.empty([rows * TOKEN_PARALLEL * DATA_PARALLEL, width], ttnn.bfloat16, ttnn.ROW_MAJOR_LAYOUT, dev, mem)
+    acts_buf, maps_buf, counts_buf = case.buffers
+    s = stride(e, acts_buf) + case.stride_extra
+    acts = ttnn.empty([1, t * s], ttnn.uint32, ttnn.ROW_MAJOR_LAYOUT, dev, _mem(acts_buf))
+    maps_shape = [e, (t + 1) * stride(e, maps_buf)]
+    if case.maps_rank3:
+        maps_shape = [1] + maps_shape
+    maps = ttnn.empty(maps_shape, ttnn.uint32, ttnn.ROW_MAJOR_LAYOUT, dev, _mem(maps_buf))
+    counts = ttnn.empty([1, e], ttnn.uint32, ttnn.ROW_MAJOR_LAYOUT, dev, _mem(counts_buf))
+    return [x, acts, maps, counts]
+
+
+def main() -> int:
+    ttnn.set_fabric_config(ttnn.FabricConfig.FABRIC_1D)
+    dev = ttnn.open_mesh_device(ttnn.MeshShape(*MESH), l1_small_size=L1_SMALL_SIZE,
+                                dispatch_core_config=ttnn.DispatchCoreConfig(ttnn.DispatchCoreType.WORKER,
+                                                                             ttnn.DispatchCoreAxis.COL))
+    dev.disable_and_clear_program_cache()
+    grid = dev.compute_with_storage_grid_size()
+    fabric = {"fabric": "FABRIC_1D", "mesh": list(MESH), "grid": [grid.x, grid.y], "num_links": LINKS,
+              "l1_small_size": L1_SMALL_SIZE,
+              "channel_buffer_size_bytes": ttnn.get_tt_fabric_channel_buffer_size_bytes()
+              if hasattr(ttnn, "get_tt_fabric_channel_buffer_size_bytes") else None}
+    workers = [ttnn.CoreCoord(x, y) for x, y in WORKERS]
+    mux = _crs(*MUX[0], *MUX[1])
+    with OUT.open("w") as f:
+        f.write(json.dumps(fabric) + "\n")
+        for case in CASES:
+            ts = operands(case, dev)
+            ttnn._ttnn.graph.begin_graph_capture(ttnn.graph.RunMode.NO_DISPATCH)
+            err, got = None, []
+            try:
+                ret = ttnn.experimental.selective_reduce_combine(
+                    *ts, case.hidden, case.batch, case.seq, case.k, case.axis, ttnn.Topology.Ring, LINKS, TOKEN_PARALLEL,
+                    DATA_PARALLEL, workers, mux)
+                got = [W.describe_tensor(ret)]
+            except Exception as exc:  # a TT_FATAL of the op: recorded
+                err = W.short_error(exc)
+            parsed = W.parse_graph(ttnn._ttnn.graph.end_graph_capture())
+            cbs = [{"size": c["size"], "core_ranges": c["core_ranges"], "borrowed": c["borrowed"], "op": c["op"],
+                    "factory": c["factory"], "kind": c["kind"], "program": c["program"]} for c in parsed["cbs"]]
+            f.write(json.dumps({"id": case.id, "error": err, "cbs": cbs, "l1_buffers": parsed["l1_buffers"],
+                                "outputs": got}) + "\n")
+            for t in ts:
+                ttnn.deallocate(t)
+    ttnn.close_mesh_device(dev)
+    print(f"{len(CASES)} cases -> {OUT}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
