@@ -175,6 +175,20 @@ def test_results_are_the_bound_buffers_in_the_allocator_replay():
     assert tied_operand(unbound, 0) is None
 
 
+def test_the_l1_timeline_counts_each_bound_buffer_once():
+    """The results are the bound buffers: the L1 tensors live at the op are the L1 inputs (indices, scores, mapping)
+    and the two drain-core buffers, each once, and no result (all_to_all_dispatch_metadata/15)."""
+    case = next(c for c in CASES if c.id == "all_to_all_dispatch_metadata/15")
+    a, op = _analysis(case)
+    live = [v for v, _ in a.memory.live_at(op.index, "l1")]
+    assert not set(live) & set(op.results)
+    assert set(live) == set(op.operands[1:4]) | set(op.operands[5:7])
+    assert a.memory.points[op.index].l1_per_core == sum(a.infos[v].placement.bytes_per_bank for v in live)
+    # the drain buffers stay live while the results do (they are returned)
+    last = a.program.ops[-1].index
+    assert set(op.operands[5:7]) <= {v for v, _ in a.memory.live_at(last, "l1")}
+
+
 def test_costed_from_its_program():
     from ttanalyze.cost.constants import load as load_constants
     from ttanalyze.cost.ir import device_ops, hardware_of, op_cost

@@ -61,15 +61,17 @@ class MemoryTimeline:
     points: dict[int, MemoryPoint]
     lifetimes: dict[Value, Lifetime]
     infos: dict[Value, L.LayoutInfo]
+    shared: set[Value] = field(default_factory=set)  # results that are an operand's buffer (:func:`_tied_ends`)
+    shared_until: dict[Value, int] = field(default_factory=dict)  # such an operand's buffer lives to this op
 
     def live_at(self, op_index: int, buffer_type: str) -> list[tuple[Value, L.LayoutInfo]]:
         """Tensors of ``buffer_type`` (``l1``/``dram``) alive at an op, largest first."""
         live = []
         for v, lt in self.lifetimes.items():
             info = self.infos.get(v)
-            if info is None or info.placement is None or info.placement.buffer_type != buffer_type:
+            if info is None or info.placement is None or info.placement.buffer_type != buffer_type or v in self.shared:
                 continue
-            if lt.live_at(op_index):
+            if lt.start <= op_index <= max(lt.end, self.shared_until.get(v, lt.end)):
                 live.append((v, info))
         live.sort(key=lambda vi: -vi[1].placement.bytes_per_bank)
         return live
@@ -95,6 +97,8 @@ def timeline(program: Program, arch: Arch, infos: dict[Value, L.LayoutInfo]) -> 
     """
     points: dict[int, MemoryPoint] = {}
     all_lifetimes: dict[Value, Lifetime] = {}
+    shared: set[Value] = set()
+    shared_until: dict[Value, int] = {}
     for func in program.funcs:
         if not func.ops:
             continue
@@ -104,21 +108,45 @@ def timeline(program: Program, arch: Arch, infos: dict[Value, L.LayoutInfo]) -> 
         n = func.ops[-1].index - first + 1
         delta_l1 = [0] * (n + 1)
         delta_dram = [0] * (n + 1)
+        ends = _tied_ends(func, lts)
+        shared |= ends["tied"]
+        shared_until.update(ends["end"])
         for v, lt in lts.items():
             info = infos.get(v)
-            if info is None or info.placement is None:
-                continue
+            if info is None or info.placement is None or v in ends["tied"]:
+                continue  # a result that is an operand's buffer holds no bytes of its own
             b = info.placement.bytes_per_bank
             delta = delta_l1 if info.placement.buffer_type == "l1" else delta_dram
             delta[lt.start - first] += b
-            delta[lt.end - first + 1] -= b
+            delta[max(lt.end, ends["end"].get(v, lt.end)) - first + 1] -= b
         l1 = dram = 0
         for op in func.ops:
             i = op.index - first
             l1 += delta_l1[i]
             dram += delta_dram[i]
             points[op.index] = MemoryPoint(op.index, l1, dram)
-    return MemoryTimeline(points, all_lifetimes, infos)
+    return MemoryTimeline(points, all_lifetimes, infos, shared, shared_until)
+
+
+def _tied_ends(func, lts: dict[Value, Lifetime]) -> dict:
+    """Results that are one of their op's operands' buffers (:func:`ttanalyze.ops.generic.tied_operand`): ``tied``,
+    the set of them, and ``end``, the last op index each such operand's buffer lives to (the latest end among the
+    values sharing it)."""
+    tied: set[Value] = set()
+    end: dict[Value, int] = {}
+    root_of: dict[Value, Value] = {}
+    for op in func.ops:
+        for k, r in enumerate(op.results):
+            t = tied_operand(op, k)
+            if t is None or t >= len(op.operands) or r not in lts:
+                continue
+            root = root_of.get(op.operands[t], op.operands[t])
+            if root not in lts:
+                continue
+            root_of[r] = root
+            tied.add(r)
+            end[root] = max(end.get(root, lts[root].end), lts[r].end)
+    return {"tied": tied, "end": end}
 
 
 # ---------------------------------------------------------------------------
