@@ -28,6 +28,7 @@ printed in a custom syntax (``d2m.*``, ``ttir.empty``...) become opaque ops.
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from dataclasses import dataclass, field
 
@@ -40,36 +41,51 @@ _STRING = r'"(?:[^"\\\n]|\\.)*"'
 # alternatives, and at a candidate character tries only those starting with it
 # (an alternative that starts with a group or a lookbehind is tried at every
 # candidate: 1.6 M 'l' and 't' of a 50,000-op file); the lookbehinds follow the
-# first character.  A token's kind is its first character (see normalize).
+# literal prefix (``loc(``, ``tt``), so that most candidates fail on a character
+# compare.  A token's kind is its first character (see normalize).  A string
+# without escapes or brackets ``()[]{}<>`` (an op name, a plain location name)
+# ends in a tight character-class loop; any other one sets group 1 (group 2
+# inside a location), and normalize records those that hold a bracket.
+_STRING_KINDS = r'"(?:[^"\\\n(){}\[\]<>]*"|((?:[^"\\\n]|\\.)*"))'
 _MASTER = re.compile(
-    rf"{_STRING}"  # a string
+    rf"{_STRING_KINDS}"  # a string
     r"|//[^\n]*"  # a comment
     # an alias definition at the start of a line: #name = / !name =
     r"|#(?<![^\n]#)[A-Za-z_][\w.$-]*(?=[ \t]*=)"
     r"|!(?<![^\n]!)[A-Za-z_][\w.$-]*(?=[ \t]*=)"
     # loc(#loc3), loc("name"), loc("file":1:2), loc(unknown) in one match;
     # other locations (loc( alone) are matched bracket by bracket.
-    rf"|l(?<![\w.$#-]l)oc\((?:(?:#[\w.$-]+|{_STRING}(?::\d+:\d+)?|unknown)\))?"
+    rf"|loc\((?<![\w.$#-]loc\()(?:(?:#[\w.$-]+|{_STRING_KINDS}(?::\d+:\d+)?|unknown)\))?"
     # property dictionaries without nested braces, strings or newlines in one match, with the '{' of an
     # attribute dictionary that follows them (merged into one dictionary); other ones (<{ alone) are
     # matched bracket by bracket
     r"|<\{(?:[^{}\"\n]*\}>(?:[ \t]*\{(?!\}))?)?"
-    r"|t(?<![\w.$\"%#!@-]t)(?:tcore|t)\.(?:device_module|cpu_module|device|load_cached|global|get_global|"
+    r"|tt(?<![\w.$\"%#!@-]tt)(?:core)?\.(?:device_module|cpu_module|device|load_cached|global|get_global|"
     r"get_tuple_element|tuple)\b"  # a custom-syntax op of the ttcore (tt) dialect
 )
 _BRACKETS = {
     opener: re.compile(rf"{_STRING}|//[^\n]*|{re.escape(opener)}|{re.escape(closer)}")
     for opener, closer in (("(", ")"), ("[", "]"), ("{", "}"), ("<", ">"))
 }
+_BRACES = re.compile(r"[{}]")
+_HAS_BRACKET = re.compile(r"[(){}\[\]<>]").search
+_HAS_BRACE = re.compile(r"[{}]").search
 
 
 @dataclass
 class AliasDef:
-    """A top-level ``#name = body`` or ``!name = body`` definition."""
+    """A top-level ``#name = body`` or ``!name = body`` definition: ``body`` starts at ``offset`` of the text,
+    :attr:`pos` (computed when asked: only a message needs it)."""
 
     name: str
     body: str
-    pos: SourcePos
+    offset: int
+    _line_starts: list[int] = field(repr=False, compare=False)
+
+    @property
+    def pos(self) -> SourcePos:
+        line = bisect.bisect_right(self._line_starts, self.offset)
+        return SourcePos(line, self.offset - self._line_starts[line - 1] + 1)
 
 
 @dataclass
@@ -92,6 +108,9 @@ class Normalized:
             const-eval, LLVM dialect), by name and position; the module itself
             is set aside (blanked), its LLVM ops are never parsed.
         opaque_ops: how many custom-syntax ops were rewritten to opaque ops.
+        loc_alias_lines: every ``#locN = loc(...)`` line of the input, in order (a redefinition too).
+        plain_strings: whether no string or comment of :attr:`text` holds a bracket character
+            ``()[]{}<>``: then every bracket of :attr:`text` is one of its structure (parse's nesting check).
     """
 
     text: str
@@ -100,8 +119,10 @@ class Normalized:
     line_locs: dict[int, list[str]] = field(default_factory=dict)
     host_functions: list[tuple[str, SourcePos]] = field(default_factory=list)
     opaque_ops: int = 0
+    loc_alias_lines: list[str] = field(default_factory=list)
+    plain_strings: bool = True
     _line_edits: dict[int, list[tuple[int, int, int]]] = field(default_factory=dict)
-    _body_pos: dict[str, SourcePos] = field(default_factory=dict)
+    _body_alias: dict[str, AliasDef] = field(default_factory=dict)  # an alias body -> its first definition
 
     def original_pos(self, line: int, col: int) -> SourcePos:
         """Map a 1-based (line, col) in :attr:`text` to the user's file."""
@@ -150,7 +171,8 @@ class Normalized:
 
     def body_pos(self, body: str) -> SourcePos | None:
         """Where an alias body (an attribute's text) is defined, if it is an alias."""
-        return self._body_pos.get(body)
+        alias = self._body_alias.get(body)
+        return alias.pos if alias is not None else None
 
 
 def _split_top_level(text: str) -> list[str]:
@@ -214,6 +236,30 @@ class _Source:
                     return m.start()
         raise self.error(f"unbalanced '{opener}' in {what}: no matching '{closer}'", open_offset)
 
+    def match_brace(self, open_offset: int, what: str, hidden: list[int]) -> int:
+        """:meth:`match_close` of the ``{`` at ``open_offset`` (a region of any size), brace by brace.
+
+        ``hidden`` holds, in order, the offsets of the strings, comments and locations of the text that
+        hold a brace (the tokens :meth:`match_close` skips, visiting every string on its way: half the
+        time on a 50,000-op module); when one lies between the braces, :meth:`match_close` decides.
+
+        Raises:
+            InputError: as :meth:`match_close`.
+        """
+        depth = 0
+        for m in _BRACES.finditer(self.text, open_offset):
+            if m.group(0) == "{":
+                depth += 1
+            else:
+                depth -= 1
+                if depth == 0:
+                    close = m.start()
+                    i = bisect.bisect_left(hidden, open_offset)
+                    if i < len(hidden) and hidden[i] < close:
+                        return self.match_close(open_offset, what)
+                    return close
+        return self.match_close(open_offset, what)  # unbalanced: its error
+
 
 def decode(data: bytes, path: str) -> str:
     """Decode UTF-8 input; raise InputError at the first invalid byte."""
@@ -252,6 +298,9 @@ def normalize(text: str, path: str = "<string>") -> Normalized:
     edits: list[_Edit] = []  # rewrites that reach beyond their token, applied after the scan by _apply
     line_locs = out.line_locs
     line, counted = 1, 0  # the line of offset `counted`
+    hidden: list[int] = []  # offsets of the strings, comments and locations that hold a brace
+    has_bracket, has_brace = _HAS_BRACKET, _HAS_BRACE
+    regions: list[tuple[int, str, str]] = []  # device modules whose closing brace is found after the scan
 
     def rewrite(m: re.Match) -> str:
         """The text of one token after normalization; same-length rewrites of the token itself are made here,
@@ -260,6 +309,10 @@ def normalize(text: str, path: str = "<string>") -> Normalized:
         token = m.group(0)
         first = token[0]
         if first == '"' or first == "/":  # a string or a comment
+            if (first == "/" or m.lastindex is not None) and has_bracket(token) is not None:
+                out.plain_strings = False
+                if has_brace(token) is not None:
+                    hidden.append(m.start())
             return token
         if first == "l" and len(token) > 4:  # a whole location (else "loc(" alone)
             loc_text = token
@@ -271,8 +324,13 @@ def normalize(text: str, path: str = "<string>") -> Normalized:
                 line_locs[line] = [loc_text]
             else:
                 locs.append(loc_text)
+            if m.lastindex is not None and has_brace(token) is not None:
+                hidden.append(start)
             return " " * len(loc_text)
         if first == "<" and len(token) > 2:  # <{a}> -> ' {a} ', and <{a}> {b} -> ' {a,    b}'
+            if "//" in token:  # a comment the match_close of a brace around it skips
+                out.plain_strings = False
+                hidden.append(m.start())
             if token[-1] != "{":
                 return " {" + token[2:-2] + "} "
             close = token.index("}")
@@ -287,25 +345,37 @@ def normalize(text: str, path: str = "<string>") -> Normalized:
         elif first == "<":
             _rewrite_properties(src, m.start(), edits)
         else:
-            _rewrite_custom(src, m, edits, out)
+            _rewrite_custom(src, m, edits, out, regions)
         return token  # tokens whose rewrite is in `edits`
 
-    rewritten = _MASTER.sub(rewrite, text)
-    for m in _CUSTOM_STMT.finditer(text):
+    try:
+        rewritten = _MASTER.sub(rewrite, text)
+    except InputError:
+        for open_brace, name, _ in regions:  # an unclosed region before the error is the first error, as in text order
+            src.match_close(open_brace, name)
+        raise
+    for open_brace, name, attrs in regions:  # once every string and comment is known (hidden)
+        close = src.match_brace(open_brace, name, hidden)
+        edits.append(_Edit(close, close + 1, f"}}){attrs} : () -> ()"))
+    first = _CUSTOM_STMT.match(text)
+    for m in itertools.chain([first] if first else [], _CUSTOM_STMT_AFTER_NEWLINE.finditer(text)):
         if m.group("name").split(".", 1)[0] not in _PARSED_DIALECTS and not _HANDLED.fullmatch(m.group("name")):
             if m.group("name") != "ttnn.d2m_subgraph" or not _rewrite_d2m_subgraph(src, m, edits):
                 _rewrite_opaque(src, m, edits, out)
+    if out.opaque_ops:
+        out.plain_strings = False  # their generic form holds types in strings (!ttanalyze.opaque<"memref<...>">)
     out.text = _apply(src, rewritten, edits, out)
     return out
 
 
 # An op printed in custom syntax at the start of a statement: ``%0 = ttnn.d2m_subgraph @f ins(...)``,
 # ``d2m.empty() : tensor<...>``, ``%a, %b = x.y ...``; not an attribute entry (``ttcore.system_desc = ...``).
-_CUSTOM_STMT = re.compile(
-    r"^[ \t]*(?P<results>%[\w.$-]+(?::\d+)?(?:[ \t]*,[ \t]*%[\w.$-]+)*[ \t]*=[ \t]*)?"
-    r"(?P<name>[A-Za-z_][\w$]*\.[\w.$]+)(?![\w.$])(?![ \t]*=)",
-    re.MULTILINE,
-)
+_CUSTOM_STMT_BODY = (r"[ \t]*(?P<results>%[\w.$-]+(?::\d+)?(?:[ \t]*,[ \t]*%[\w.$-]+)*[ \t]*=[ \t]*)?"
+                     r"(?P<name>[A-Za-z_][\w$]*\.[\w.$]+)(?![\w.$])(?![ \t]*=)")
+_CUSTOM_STMT = re.compile(_CUSTOM_STMT_BODY)  # at the start of the text
+# at the start of every other line: led by the newline, which the engine finds with a literal search (a pattern
+# led by ^ in MULTILINE mode is tried at every character)
+_CUSTOM_STMT_AFTER_NEWLINE = re.compile("\n" + _CUSTOM_STMT_BODY)
 # Dialects whose custom syntax the MLIR bindings parse, as tt-mlir prints them (func.func, func.call, return).
 _PARSED_DIALECTS = {"func", "builtin"}
 _HANDLED = re.compile(r"(?:ttcore|tt)\.(?:device_module|cpu_module|device|load_cached|global|get_global|"
@@ -513,7 +583,7 @@ def _record_alias(src: _Source, out: Normalized, m: re.Match, edits: list[_Edit]
     while body_start < line_end and text[body_start] in " \t":
         body_start += 1
     body = text[body_start:line_end].rstrip()
-    opener = re.search(r"[<(\[{]", body)
+    opener = _OPENER.search(body)
     if opener and _unbalanced(body):  # an alias printed over several lines (hand-written tests)
         close = src.match_close(body_start + opener.start(), f"alias {m.group(0)}")
         end = text.find("\n", close)
@@ -521,11 +591,14 @@ def _record_alias(src: _Source, out: Normalized, m: re.Match, edits: list[_Edit]
     name = m.group(0)
     if body.startswith("loc("):
         out.loc_aliases[name] = body
+        out.loc_alias_lines.append(text[m.start():line_end])
         edits.append(_Edit(m.start(), line_end, _blank(text[m.start():line_end])))
         return
-    pos = src.pos(body_start)
-    out.aliases[name] = AliasDef(name, body, pos)
-    out._body_pos.setdefault(body, pos)
+    alias = out.aliases[name] = AliasDef(name, body, body_start, src.line_starts)
+    out._body_alias.setdefault(body, alias)
+
+
+_OPENER = re.compile(r"[<(\[{]")
 
 
 def _unbalanced(body: str) -> bool:
@@ -573,7 +646,16 @@ def _rewrite_properties(src: _Source, start: int, edits: list[_Edit], close: int
 _SYM = r"@[\w.$-]+|@" + _STRING
 
 
-def _rewrite_custom(src: _Source, m: re.Match, edits: list[_Edit], out: Normalized) -> None:
+def _rewrite_custom(src: _Source, m: re.Match, edits: list[_Edit], out: Normalized,
+                    regions: list[tuple[int, str, str]]) -> None:
+    """Rewrite one custom-syntax op of the ttcore (tt) dialect into generic form (the module docstring).
+
+    The closing brace of a ``ttcore.device_module``'s region is found after the scan (``regions``:
+    (offset of its ``{``, op name, attribute dictionary text)), by :meth:`_Source.match_brace`.
+
+    Raises:
+        InputError: a malformed custom op.
+    """
     text = src.text
     name = m.group(0)
     line_end = text.find("\n", m.end())
@@ -595,9 +677,8 @@ def _rewrite_custom(src: _Source, m: re.Match, edits: list[_Edit], out: Normaliz
         if not brace:
             raise src.error(f"'{name}' must be followed by a region '{{'", m.start())
         open_brace = brace.end() - 1
-        close = src.match_close(open_brace, name)
         edits.append(_Edit(m.start(), open_brace + 1, f'"{name}"() ({{'))
-        edits.append(_Edit(close, close + 1, f"}}){attrs} : () -> ()"))
+        regions.append((open_brace, name, attrs))
         return
     if name == "ttcore.device":
         if re.compile(r"\s*=").match(text, m.end()):
