@@ -1,9 +1,12 @@
 """Grammar and generic tree for the bodies of ``ttnn``/``ttcore`` attributes.
 
 The MLIR bindings keep attributes of unregistered dialects as opaque text
-(``#ttnn.ttnn_layout<...>``).  This module parses that text with a Lark LALR
-grammar into a small generic tree; :mod:`ttanalyze.ir.attrs` turns the tree
-into typed objects.  The grammar covers the printed forms of tt-mlir's
+(``#ttnn.ttnn_layout<...>``).  This module defines the LALR grammar of that
+text (:data:`GRAMMAR`) and the small generic tree it is parsed into:
+:func:`parse_attr_text` reads it with the recursive-descent reader of
+:mod:`ttanalyze.ir.attr_reader`, and with Lark (:mod:`ttanalyze.ir.attr_lark`)
+what that reader declines; :mod:`ttanalyze.ir.attrs` turns the tree into typed
+objects.  The grammar covers the printed forms of tt-mlir's
 TableGen ``assemblyFormat``s (``TTNNOpsAttrs.td``, ``TTCoreOpsTypes.td`` at
 tt-mlir 19c86fca): ``struct(params)`` key/value lists (also without commas, as
 ``physical_helper_cores = {dram = [...] eth = [...]}`` of 2025), ``<...>`` parameter
@@ -18,8 +21,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from lark import Lark, Transformer, v_args
-from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput
 
 GRAMMAR = r"""
 ?start: value
@@ -344,149 +345,6 @@ def _aconst_sym(name: str):
     return sympy.Symbol(name, integer=True, nonnegative=True)
 
 
-@v_args(inline=True)
-class _ToTree(Transformer):
-    """Builds the tree while the parser reduces (Lark's embedded transformer: no parse tree is built).
-
-    ``text`` is the text being parsed (set by :func:`parse_attr_text`), from which an affine map's own
-    text is cut around its ``->`` token.
-    """
-
-    text = ""
-
-    def int(self, tok):
-        return int(tok)
-
-    def neg_int(self, tok):
-        return -int(tok)
-
-    def float(self, tok):
-        return float(tok)
-
-    def neg_float(self, tok):
-        return -float(tok)
-
-    def string(self, tok):
-        return str(tok)[1:-1].encode("utf-8").decode("unicode_escape")
-
-    def ident(self, tok):
-        name = str(tok)
-        if name in ("true", "false"):
-            return name == "true"
-        return Ident(name)
-
-    def alias(self, tok):
-        return AliasRef(str(tok))
-
-    def symbol(self, tok):
-        return SymbolRef(str(tok))
-
-    def typed_int(self, value, type_):
-        return TypedInt(int(value), str(type_))
-
-    def typed_float(self, value, _type):
-        return float(value)
-
-    def dense_array(self, elem_type, nums=None):
-        return list(nums) if nums is not None else []
-
-    def dense_elements(self, values, _type):
-        return values
-
-    def num_list(self, *nums):
-        return list(nums)
-
-    def dims(self, tok):
-        return Dims(tuple(int(x) for x in str(tok).split("x")))
-
-    def coord(self, *values):
-        return Coord(tuple(values))
-
-    def array(self, *items):
-        return [i for i in items if i is not None]
-
-    def dict(self, *kvs):
-        node = Node(None, kind="dict")
-        for kv in kvs:
-            if kv is not None:
-                node.kw[kv[0]] = kv[1]
-        return node
-
-    def kv(self, key, value):
-        key = str(key)
-        return (key[1:-1] if key.startswith('"') else key, value)
-
-    def angle(self, *items):
-        node = Node(None, kind="angle")
-        for item in items:
-            if isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str):
-                node.kw[item[0]] = item[1]
-            elif item is not None:
-                node.items.append(item)
-        return node
-
-    def verbose(self, mnemonic, *items):
-        node = self.angle(*items)
-        node.name = str(mnemonic)
-        return node
-
-    def dialect_attr(self, name, body=None):
-        node = body if body is not None else Node(None)
-        # The verbose form #ttnn<mesh_offset 0x0> names the mnemonic inside.
-        name = _dialect_name(str(name)[1:])
-        node.name = f"{name}.{node.name}" if node.name else name
-        node.kind = "attr"
-        return node
-
-    def dialect_type(self, name, body=None):
-        node = body if body is not None else Node(None)
-        node.name = _dialect_name(str(name)[1:])
-        node.kind = "type"
-        return node
-
-    def shaped_type(self, kw, prefix, elem, *extra):
-        shape = tuple(int(x) for x in str(prefix).rstrip("x").split("x")) if prefix else ()
-        return ShapedTypeV(str(kw), shape, elem, tuple(extra))
-
-    # affine maps -----------------------------------------------------------
-    def affine_map(self, dims, syms, arrow, *results):
-        return AffineMapV.parsed(dims, syms or (), tuple(r for r in results if r is not None),
-                                 _map_text(self.text, arrow.start_pos))
-
-    def dim_ids(self, *names):
-        return tuple(str(n) for n in names if n is not None)
-
-    def sym_ids(self, *names):
-        return tuple(str(n) for n in names)
-
-    def aconst(self, tok):
-        return ("c", int(tok))
-
-    def avar(self, tok):
-        return ("v", str(tok))
-
-    def add(self, a, b):
-        return ("+", a, b)
-
-    def sub(self, a, b):
-        return ("-", a, b)
-
-    def mul(self, a, b):
-        return ("*", a, b)
-
-    def floordiv(self, a, _op, b):
-        return ("floordiv", a, b)
-
-    def ceildiv(self, a, _op, b):
-        return ("ceildiv", a, b)
-
-    def mod(self, a, _op, b):
-        return ("mod", a, b)
-
-    def aneg(self, a):
-        return ("neg", a)
-
-
 def _map_text(text: str, arrow: int) -> str:
     """The text of the affine map whose ``->`` is at ``arrow``: from the ``(`` of its dims (symbols
     ``[...]`` between) to the ``)`` that closes its results."""
@@ -510,13 +368,6 @@ def _map_text(text: str, arrow: int) -> str:
     return text[start:j + 1]
 
 
-# cache=True keeps the built LALR tables in the temp dir (0.2 s saved per start).  The transformer is
-# embedded (applied as the parser reduces; 1.7x faster than transforming a parse tree).
-_TRANSFORMER = _ToTree()
-_PARSER = Lark(GRAMMAR, parser="lalr", lexer="contextual", maybe_placeholders=True, transformer=_TRANSFORMER,
-               cache=True)
-
-
 class AttrSyntaxError(ValueError):
     """Attribute text that the grammar does not accept.
 
@@ -532,19 +383,20 @@ class AttrSyntaxError(ValueError):
 def parse_attr_text(text: str) -> Any:
     """Parse one attribute/type text (e.g. ``#ttnn.ttnn_layout<...>``) to a tree.
 
+    The recursive-descent reader of :mod:`ttanalyze.ir.attr_reader` reads the common texts; any other
+    goes to Lark (:mod:`ttanalyze.ir.attr_lark`, imported then), which builds the same tree or words
+    the syntax error.
+
     Raises:
         AttrSyntaxError: the text is not valid attribute syntax; ``offset`` says where.
     """
-    _TRANSFORMER.text = text
     try:
-        return _PARSER.parse(text)
-    except UnexpectedInput as exc:
-        offset = getattr(exc, "pos_in_stream", None) or 0
-        if isinstance(exc, UnexpectedCharacters):
-            what = f"unexpected character {text[offset:offset + 1]!r}"
-        else:
-            token = getattr(exc, "token", None)
-            what = "unexpected end of attribute" if token is None or token.type == "$END" else f"unexpected {str(token)!r}"
-        raise AttrSyntaxError(f"malformed attribute: {what}", offset) from None
-    except LarkError as exc:  # pragma: no cover - grammar errors are bugs
-        raise AttrSyntaxError(f"malformed attribute: {exc}", 0) from None
+        return attr_reader.read_attr(text)
+    except attr_reader.NotRead:
+        pass
+    from .attr_lark import lark_parse
+
+    return lark_parse(text)
+
+
+from . import attr_reader  # noqa: E402 - it builds the trees defined above
