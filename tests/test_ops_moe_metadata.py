@@ -16,7 +16,7 @@ from collections import Counter
 
 import pytest
 
-from measurements.moe_fabric.cases_metadata import CASES, MESH
+from measurements.moe_fabric.cases_metadata import CASES
 from ttanalyze.analysis import analyze
 from ttanalyze.arch import MOCK_P150_TTNN_0_81_1 as MOCK
 from ttanalyze.ir.attrs import CoreRangeSet
@@ -29,10 +29,20 @@ from ttanalyze.programs import context_for, run_spec_model
 from .conftest import ROOT, assert_specs_match
 
 FULL = 1_461_120  # the mock's free L1 bank
-_LINES = [json.loads(line) for line in
-          (ROOT / "measurements" / "moe_fabric" / "results_metadata.jsonl").read_text().splitlines()]
-FABRIC = _LINES[0]
-RESULTS = {r["id"]: r for r in _LINES[1:]}
+
+
+def _load(*names: str) -> tuple[list[dict], dict[str, dict]]:
+    """The first lines (what ttnn found of each mesh's fabric) and the per-case records of the result files."""
+    heads, records = [], {}
+    for name in names:
+        lines = [json.loads(line) for line in (ROOT / "measurements" / "moe_fabric" / name).read_text().splitlines()]
+        heads.append(lines[0])
+        records.update((r["id"], r) for r in lines[1:])
+    return heads, records
+
+
+FABRICS, RESULTS = _load("results_metadata.jsonl", "results_metadata_2x2.jsonl")
+FABRIC = FABRICS[0]
 DRAIN: CoreRangeSet = cores_set(core_range(0, 0, 0, 0))
 
 
@@ -54,7 +64,7 @@ def module(case, bound: bool = True) -> str:
     args = ", ".join(f"%arg{i}: {t.type_text()}" for i, t in enumerate(ins))
     out_types = ", ".join(t.type_text() for t in outs)
     dev = (f'    %dev = "ttnn.get_device"() <{{mesh_offset = #ttnn<mesh_offset 0x0>, mesh_shape = #ttnn<mesh_shape '
-           f'{MESH[0]}x{MESH[1]}>}}> : () -> !ttnn.device\n')
+           f'{case.mesh[0]}x{case.mesh[1]}>}}> : () -> !ttnn.device\n')
     body, operands, seg = dev, [f"%arg{i}" for i in range(4)], "1, 1, 1, 1, 0, 0, 0, 0"
     types = [t.type_text() for t in ins]
     if bound:
@@ -68,7 +78,7 @@ def module(case, bound: bool = True) -> str:
         operands += ["%b0", "%b1", "%b2", "%sem"]
         types += [t.type_text() for t in outs] + ["!ttnn.global_semaphore"]
         seg = "1, 1, 1, 1, 1, 1, 1, 1"
-    attrs = (f"cluster_axis = {case.cluster_axis} : i64, num_devices = {MESH[case.cluster_axis]} : i64, "
+    attrs = (f"cluster_axis = {case.cluster_axis} : i64, num_devices = {case.mesh[case.cluster_axis]} : i64, "
              f"operandSegmentSizes = array<i32: {seg}>")
     return f"""module {{
   func.func @main({args}) -> ({out_types}) {{
@@ -105,7 +115,9 @@ def _first_device_cbs(measured) -> Counter:
 
 
 def test_the_probe_saw_the_fabric_the_model_assumes():
-    assert FABRIC["num_links_axis1"] == 2 and FABRIC["packet_header_bytes"] == 48
+    """2 links on every axis of both meshes (the model is given them), the 48-B packet header it uses."""
+    assert all(f["num_links_axis1"] == 2 and f["packet_header_bytes"] == 48 for f in FABRICS)
+    assert FABRICS[1]["mesh"] == [2, 2] and FABRICS[1]["num_links_axis0"] == 2
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
@@ -208,9 +220,7 @@ def test_costed_from_its_program():
 
 from measurements.moe_fabric import cases_selective as SEL  # noqa: E402
 
-_SEL_LINES = [json.loads(line) for line in
-              (ROOT / "measurements" / "moe_fabric" / "results_selective.jsonl").read_text().splitlines()]
-SEL_RESULTS = {r["id"]: r for r in _SEL_LINES[1:]}
+_, SEL_RESULTS = _load("results_selective.jsonl", "results_selective_2x2.jsonl")
 WORKERS: CoreRangeSet = cores_set(core_range(1, 0, 3, 3))
 
 
@@ -219,8 +229,9 @@ def _stride(e: int, buf: str) -> int:
     return -(-(2 * e + 1) * 4 // align) * align // 4
 
 
-def selective_module(case, mesh: tuple = SEL.MESH) -> str:
-    """The op as tt-mlir emits it, on the operands the probe made (cases_selective.py)."""
+def selective_module(case, mesh: tuple | None = None) -> str:
+    """The op as tt-mlir emits it, on the operands the probe made (cases_selective.py), on ``mesh`` (the case's)."""
+    mesh = mesh or case.mesh
     e, t, h = case.experts_local, case.batch * case.seq, case.hidden
     rows = e * t // SEL.TOKEN_PARALLEL
     width = -(-h // SEL.DATA_PARALLEL)
@@ -247,13 +258,14 @@ def selective_module(case, mesh: tuple = SEL.MESH) -> str:
 """
 
 
-def _sel_analysis(case, mesh: tuple = SEL.MESH):
+def _sel_analysis(case, mesh: tuple | None = None):
     a = analyze(parse_text(selective_module(case, mesh), "t.mlir"), "blackhole")
     return a, next(o for o in a.program.ops if o.name == moe_metadata.SELECTIVE_REDUCE_COMBINE)
 
 
-def _sel_program(case, mesh: tuple = SEL.MESH):
+def _sel_program(case, mesh: tuple | None = None):
     """The model on the case's mesh; an axis-1 case of the probe is the runtime's axis-0 call on the transposed mesh."""
+    mesh = mesh or case.mesh
     if case.axis == 1:
         mesh = (mesh[1], mesh[0])
     a, op = _sel_analysis(case, mesh)

@@ -12,7 +12,7 @@ NO_DISPATCH graph capture into ``results_metadata.jsonl``.
 
 A case: ``id``, ``operands`` as ``(shape, dtype, layout, buffer)`` (input, indices, scores, mapping), ``outputs``
 (the persistent buffers: ``(shape, dtype, buffer)``, the L1 ones height-sharded on (0, 0) with the whole tensor as
-one shard), ``cluster_axis``.
+one shard), ``cluster_axis``, ``mesh`` (1x2, or 2x2 where the devices on the axis and in the mesh differ).
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-MESH = (1, 2)  # the probe's mesh (num_devices 2)
+MESH = (1, 2)  # the probe's first mesh (num_devices 2): one P300 board
+MESH_2X2 = (2, 2)  # its second: two P300 boards cabled as a ring (measurements/ccl/bh_ring4.yaml) opened 2x2
 OP = "ttnn.all_to_all_dispatch_metadata"
 
 
@@ -30,6 +31,7 @@ class MetaCase:
     operands: tuple
     outputs: tuple
     cluster_axis: int = 1
+    mesh: tuple = MESH
 
 
 def _cases(rng: random.Random) -> list[MetaCase]:
@@ -62,4 +64,22 @@ def _cases(rng: random.Random) -> list[MetaCase]:
     return out
 
 
-CASES = _cases(random.Random(1111))
+def _cases_2x2(rng: random.Random) -> list[MetaCase]:
+    """On the 2x2 mesh, where the devices on the axis (2) and in the mesh (4) differ: the mapping has 4 rows."""
+    out = []
+    for i in range(8):
+        m = rng.choice([1, 8, 32, 64, 100])
+        h = rng.choice([256, 2880, 7168])
+        k = rng.choice([2, 4, 8])
+        e = rng.choice([8, 32, 128])
+        axis = i % 2
+        d = MESH_2X2[axis]
+        in_buf = "l1" if m * h * 2 <= 512 << 10 else "dram"
+        ops = (((1, 1, m, h), "bf16", "row_major", in_buf), ((1, 1, m, k), "u16", "row_major", "l1"),
+               ((1, 1, m, k), "bf16", "row_major", "l1"), ((4, e), "u16", "row_major", "dram"))
+        outs = (((1, m * d, h), "bf16", "dram"), ((1, m * d, k), "u16", "l1"), ((1, m * d, k), "bf16", "l1"))
+        out.append(MetaCase(f"all_to_all_dispatch_metadata/{24 + i}", ops, outs, axis, MESH_2X2))
+    return out
+
+
+CASES = _cases(random.Random(1111)) + _cases_2x2(random.Random(1113))

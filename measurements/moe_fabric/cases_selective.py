@@ -24,7 +24,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-MESH = (2, 1)  # the probe's mesh: the runtime's cluster axis 0 has 2 devices
+MESH = (2, 1)  # the probe's first mesh: the runtime's cluster axis 0 has 2 devices
+MESH_2X2 = (2, 2)  # its second: two P300 boards cabled as a ring (measurements/ccl/bh_ring4.yaml) opened 2x2
 TOKEN_PARALLEL, DATA_PARALLEL = 4, 3  # the runtime's kDefaultTokenParallelCoreDim / kDefaultDataParallelCoreDim
 WORKERS = [(x, y) for y in range(TOKEN_PARALLEL) for x in range(1, DATA_PARALLEL + 1)]  # the runtime's order
 MUX = ((4, 0), (5, 3))
@@ -44,6 +45,7 @@ class SelectiveCase:
     stride_extra: int = 0
     maps_rank3: bool = False
     axis: int = 0
+    mesh: tuple = MESH
 
 
 def _cases(rng: random.Random) -> list[SelectiveCase]:
@@ -70,4 +72,17 @@ def _cases(rng: random.Random) -> list[SelectiveCase]:
     return out
 
 
-CASES = _cases(random.Random(1112))
+def _cases_2x2(rng: random.Random) -> list[SelectiveCase]:
+    """On the 2x2 mesh: 2 devices on axis 0 of 4 in the mesh."""
+    out = []
+    for i in range(6):
+        e = rng.choice([1, 2, 4])
+        b = rng.choice([16, 32, 64])
+        h = rng.choice([2880, 1536, 3072])
+        k = rng.choice([2, 4, 8])
+        bufs = tuple(rng.choice(["l1", "dram"]) for _ in range(3))
+        out.append(SelectiveCase(f"selective_reduce_combine/{23 + i}", e, b, 1, h, k, bufs, mesh=MESH_2X2))
+    return out
+
+
+CASES = _cases(random.Random(1112)) + _cases_2x2(random.Random(1114))

@@ -5,7 +5,8 @@ Usage (needs the executor venv; one process may hold the mock device at a time):
     flock /tmp/ttnn-mock.lock .venv-ttnn/bin/python measurements/moe_fabric/probe_selective.py
 
 Opens blackhole_P300_1x2.yaml with ``FABRIC_1D`` as a 2x1 mesh with tt-mlir's ``l1_small_size`` and writes
-results_selective.jsonl: a first line with the fabric's channel buffer size, then one line per case with ttnn's error,
+results_selective.jsonl, then, in a second process, ../ccl/bh_ring4.yaml (two P300 boards) as a 2x2 mesh into
+results_selective_2x2.jsonl: a first line with the fabric's channel buffer size, then one line per case with ttnn's error,
 every CB of the NO_DISPATCH graph capture (per device program), the L1 buffers the capture saw and the output's spec
 (cases_selective.py says which call and why).
 """
@@ -14,13 +15,19 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT))
-os.environ["TT_METAL_MOCK_CLUSTER_DESC_PATH"] = str(HERE / "blackhole_P300_1x2.yaml")
+# One mock cluster per process: each mesh is probed by a child process (``--mesh 2x2``); without it, both.
+MESH_ARG = sys.argv[sys.argv.index("--mesh") + 1] if "--mesh" in sys.argv else None
+DESCS = {"1x2": HERE / "blackhole_P300_1x2.yaml", "2x1": HERE / "blackhole_P300_1x2.yaml",
+         "2x2": ROOT / "measurements" / "ccl" / "bh_ring4.yaml"}
+if MESH_ARG:
+    os.environ["TT_METAL_MOCK_CLUSTER_DESC_PATH"] = str(DESCS[MESH_ARG])
 
 from measurements.moe_fabric.cases_selective import (CASES, DATA_PARALLEL, LINKS, MESH, MUX,  # noqa: E402
                                                      TOKEN_PARALLEL, WORKERS)
@@ -29,7 +36,13 @@ from ttanalyze.executor import ttnn_worker as W  # noqa: E402
 import ttnn  # noqa: E402
 
 W.ttnn = ttnn
-OUT = HERE / "results_selective.jsonl"
+
+
+def out_path(mesh: tuple) -> Path:
+    """The results of one mesh: ``results_selective.jsonl`` for the first mesh, ``results_selective_2x2.jsonl`` for the
+    2x2."""
+    name = "results_selective" if tuple(mesh) == tuple(MESH) else f"results_selective_{mesh[0]}x{mesh[1]}"
+    return HERE / f"{name}.jsonl"
 L1_SMALL_SIZE = 1 << 16  # tt-mlir include/Constants.h L1_SMALL_SIZE, what its runtime opens devices with
 
 
@@ -70,21 +83,34 @@ def operands(case, dev):
 
 
 def main() -> int:
+    """Without ``--mesh``: probe each mesh of the cases in a child process; with it: that mesh's cases here."""
+    meshes = sorted({c.mesh for c in CASES})
+    if MESH_ARG is None:
+        for mesh in meshes:
+            subprocess.run([sys.executable, __file__, "--mesh", f"{mesh[0]}x{mesh[1]}"], check=True)
+        return 0
+    return probe(tuple(int(v) for v in MESH_ARG.split("x")))
+
+
+def probe(mesh: tuple) -> int:
+    """Open ``mesh`` and replay its cases into :func:`out_path`."""
+    cases = [c for c in CASES if c.mesh == mesh]
+    out = out_path(mesh)
     ttnn.set_fabric_config(ttnn.FabricConfig.FABRIC_1D)
-    dev = ttnn.open_mesh_device(ttnn.MeshShape(*MESH), l1_small_size=L1_SMALL_SIZE,
+    dev = ttnn.open_mesh_device(ttnn.MeshShape(*mesh), l1_small_size=L1_SMALL_SIZE,
                                 dispatch_core_config=ttnn.DispatchCoreConfig(ttnn.DispatchCoreType.WORKER,
                                                                              ttnn.DispatchCoreAxis.COL))
     dev.disable_and_clear_program_cache()
     grid = dev.compute_with_storage_grid_size()
-    fabric = {"fabric": "FABRIC_1D", "mesh": list(MESH), "grid": [grid.x, grid.y], "num_links": LINKS,
+    fabric = {"fabric": "FABRIC_1D", "mesh": list(mesh), "grid": [grid.x, grid.y], "num_links": LINKS,
               "l1_small_size": L1_SMALL_SIZE,
               "channel_buffer_size_bytes": ttnn.get_tt_fabric_channel_buffer_size_bytes()
               if hasattr(ttnn, "get_tt_fabric_channel_buffer_size_bytes") else None}
     workers = [ttnn.CoreCoord(x, y) for x, y in WORKERS]
     mux = _crs(*MUX[0], *MUX[1])
-    with OUT.open("w") as f:
+    with out.open("w") as f:
         f.write(json.dumps(fabric) + "\n")
-        for case in CASES:
+        for case in cases:
             ts = operands(case, dev)
             ttnn._ttnn.graph.begin_graph_capture(ttnn.graph.RunMode.NO_DISPATCH)
             err, got = None, []
@@ -103,7 +129,7 @@ def main() -> int:
             for t in ts:
                 ttnn.deallocate(t)
     ttnn.close_mesh_device(dev)
-    print(f"{len(CASES)} cases -> {OUT}")
+    print(f"{len(cases)} cases -> {out}")
     return 0
 
 
