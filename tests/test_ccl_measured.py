@@ -110,8 +110,10 @@ def test_collective_programs_match_the_mock_mesh(r):
         per_device = device[::2]
         assert [_model_cbs(p) for p in v.stages] == per_device
     freed_dram = Counter(b["size"] for b in r["buffers"] if b["type"] == "DRAM" and b["freed"])
-    modeled = Counter(buf.size for p in v.stages for buf in p.device_buffers)
+    modeled = Counter(buf.size for p in v.stages for buf in p.device_buffers if buf.buffer_type == "dram")
     assert not modeled - freed_dram, (modeled, freed_dram)
+    sems = sum(1 for b in r["buffers"] if b["type"] == "L1" and b["page_size"] == 4)
+    assert sems == sum(1 for p in v.stages for b in p.device_buffers if "global semaphore" in b.what)
 
 
 @pytest.mark.skipif(not RING, reason="measurements/ccl/results_ring.jsonl not recorded")
@@ -135,5 +137,111 @@ def test_ring_programs_match_the_mock_ring(r):
     per_device = device[::4]  # four devices run the same program; all_reduce: the reduce-scatter's, the all-gather's
     assert [_model_cbs(p) for p in v.stages] == per_device
     freed_dram = Counter(b["size"] for b in r["buffers"] if b["type"] == "DRAM" and b["freed"])
-    modeled = Counter(buf.size for p in v.stages for buf in p.device_buffers)
+    modeled = Counter(buf.size for p in v.stages for buf in p.device_buffers if buf.buffer_type == "dram")
     assert not modeled - freed_dram, (modeled, freed_dram)
+    sems = sum(1 for b in r["buffers"] if b["type"] == "L1" and b["page_size"] == 4)
+    assert sems == sum(1 for p in v.stages for b in p.device_buffers if "global semaphore" in b.what)
+
+
+_COMPOSITE = ROOT / "measurements" / "ccl" / "results_composite.jsonl"
+COMPOSITE = [json.loads(line) for line in _COMPOSITE.read_text().splitlines()] if _COMPOSITE.exists() else []
+_RING_COMPOSITE = ROOT / "measurements" / "ccl" / "results_ring_composite.jsonl"
+RING_COMPOSITE = ([json.loads(line) for line in _RING_COMPOSITE.read_text().splitlines()]
+                  if _RING_COMPOSITE.exists() else [])
+_CCL_OPS = ("AllBroadcastDeviceOperation", "ReduceScatterDeviceOperation", "AllGatherDeviceOperation")
+
+
+def _composite_ir(r: dict, mesh: str, ring: bool) -> tuple[str, str]:
+    """A composite case (any rank, tile or row-major, measurements/ccl/probe.py composite) as a one-op program on
+    ``mesh`` (its axis 1, 2 links as on the mock), and the op's name."""
+    from ttanalyze.ir.emit import TensorDesc
+
+    shape, kw = tuple(r["shape"]), r["kwargs"]
+    layout = "row_major" if kw.get("layout") == "rm" else "tile"
+    n = int(mesh.split("x")[1])
+    d = kw.get("dim", len(shape) - 1)
+    out = list(shape)
+    topo = ", topology = #ttcore.topology<ring>" if ring else ""
+    if r["op"] == "all_gather":
+        out[d] *= n
+        attrs = f"all_gather_dim = {d} : si32, cluster_axis = 1 : ui32, num_links = 2 : ui32" + topo
+    elif r["op"] == "reduce_scatter":
+        out[d] //= n
+        attrs = (f"scatter_dim = {d} : si32, cluster_axis = 1 : ui32, num_links = 2 : ui32, "
+                 "reduce_type = #ttcore.reduce_type<sum>" + (FP32_ACC if kw.get("fp32_acc") else "") + topo)
+    else:
+        attrs = "cluster_axis = 1 : ui32, num_links = 2 : ui32, reduce_type = #ttcore.reduce_type<sum>" + topo
+    ti = TensorDesc(shape, r["dtype"], layout).type_text()
+    to = TensorDesc(tuple(out), r["dtype"], layout).type_text()
+    name = f"ttnn.{r['op']}"
+    text = f"""module attributes {{ttcore.meshes = #ttcore.meshes<[<"mesh" = {mesh}>]>}} {{
+  func.func @forward(%arg0: {ti}) -> {to} {{
+    %0 = "ttnn.get_device"() <{{mesh_shape = #ttnn<mesh_shape {mesh}>}}> : () -> !ttnn.device
+    %1 = "{name}"(%arg0) <{{{attrs}}}> : ({ti}) -> {to}
+    return %1 : {to}
+  }}
+}}
+"""
+    return text, name
+
+
+def _op_programs(r: dict, n: int) -> list[tuple[str, Counter]]:
+    """The device's programs in order, by device operation; a collective's ``n`` per-device programs (alike) count
+    once, the other ops run one program over the mesh."""
+    progs: dict[int, tuple[str, Counter]] = {}
+    for c in r["cbs"]:
+        if not c["borrowed"]:
+            name, cbs = progs.setdefault(c["program"], (c["op"].split("::")[-1], Counter()))
+            cbs[(c["size"], _cores(c["core_ranges"]))] += 1
+    out, skip = [], 0
+    for k in sorted(progs):
+        if skip:
+            skip -= 1
+            continue
+        out.append(progs[k])
+        if progs[k][0] in _CCL_OPS:
+            skip = n - 1
+    return out
+
+
+def _model_l1(p) -> Counter:
+    """A program's static CBs and kernel scratchpads (bytes, cores), as the capture records them."""
+    cores = frozenset((x, y) for r in p.cores.ranges for x in range(r.start.x, r.end.x + 1)
+                      for y in range(r.start.y, r.end.y + 1))
+    return _model_cbs(p) + Counter((b, cores) for b in (p.scratchpads or ()) if b)
+
+
+def _check_composite(r: dict, mesh: str, ring: bool) -> None:
+    assert r["error"] is None
+    text, name = _composite_ir(r, mesh, ring)
+    a = analyze(parse_text(text, "ccl.mlir"), "blackhole")
+    op = next(o for o in a.program.ops if o.name == name)
+    v = program_of(a, op, arch=MOCK)
+    assert v.status == "modeled", v.reason
+    n = int(mesh.split("x")[1])
+    device = _op_programs(r, n)
+    assert [_model_l1(p) for p in v.stages] == [cbs for _, cbs in device], (
+        [p.factory for p in v.stages], [name for name, _ in device])
+    # the global semaphores: 4-B-per-core L1 buffers, one per semaphore the factories create
+    sems = sum(1 for b in r["buffers"] if b["type"] == "L1" and b["page_size"] == 4)
+    modeled = sum(1 for p in v.stages for b in p.device_buffers if "global semaphore" in b.what)
+    assert modeled == sems
+
+
+@pytest.mark.skipif(not COMPOSITE, reason="measurements/ccl/results_composite.jsonl not recorded")
+@pytest.mark.parametrize("r", COMPOSITE, ids=[r["id"] for r in COMPOSITE])
+def test_composite_paths_match_the_mock_mesh(r):
+    """The composite all_gather / reduce_scatter / all_reduce paths on the 1x2 mock mesh (measurements/ccl/probe.py
+    composite; rerun: ``flock /tmp/ttnn-mock.lock .venv-ttnn/bin/python measurements/ccl/probe.py composite``): the
+    sequence of programs, every static CB by size and cores, and the global semaphores."""
+    if r["op"] == "all_reduce":
+        pytest.skip("the all-gather + local moreh_sum composite of all_reduce is not modeled (no moreh_sum model); "
+                    "the model says so")
+    _check_composite(r, "1x2", ring=False)
+
+
+@pytest.mark.skipif(not RING_COMPOSITE, reason="measurements/ccl/results_ring_composite.jsonl not recorded")
+@pytest.mark.parametrize("r", RING_COMPOSITE, ids=[r["id"] for r in RING_COMPOSITE])
+def test_composite_paths_match_the_mock_ring(r):
+    """The composite paths on the 1x4 mock ring (probe.py ring-composite)."""
+    _check_composite(r, "1x4", ring=True)

@@ -79,11 +79,23 @@ def test_all_gather_large_on_blackhole_is_unicast_with_mux_cores():
 
 
 def test_all_gather_of_a_padded_gather_dim_is_the_composite():
+    """1x1x16x32 bf16 gathered on dim 2 over 4 devices: 16 rows pad to 32, so ttnn runs all_broadcast (one worker,
+    c_0 = 3 packets x 4,352 // 2,048 = 2 tiles = 12,288 B; 4 copies of the 2,048-B input; 2 global semaphores), then
+    concat along the padded dim: each copy untilized (untilize_with_unpadding), a row-major concat, tilized back."""
     text = _one_op("ttnn.all_gather", "all_gather_dim = 2 : si32, cluster_axis = 1 : ui32", (1, 1, 16, 32),
                    (1, 1, 64, 32))
     a = analyze(parse_text(text, "ccl.mlir"), "wormhole_b0")
     op = next(o for o in a.program.ops if o.name == "ttnn.all_gather")
-    assert a.programs[op.index].status != "modeled" and "composite" in a.programs[op.index].reason
+    v = a.programs[op.index]
+    assert v.status == "modeled"
+    bcast = v.stages[0]
+    assert bcast.factory.startswith("AllBroadcast") and bcast.cores.num_cores == 1
+    assert [(cb.page_bytes, cb.pages) for cb in bcast.cbs] == [(2048, 6)]
+    copies = [b for b in bcast.device_buffers if "copy" in b.what]
+    assert [b.size for b in copies] == [2048] * 4
+    assert sum("global semaphore" in b.what for b in bcast.device_buffers) == 2
+    assert [p.factory.split("Program")[0].split("MultiCore")[0] for p in v.stages[1:]] == (
+        ["UntilizeWithUnpadding"] * 4 + ["Concat", "TilizeWithValPadding"])
 
 
 RS = "scatter_dim = 3 : si32, cluster_axis = 1 : ui32, reduce_type = #ttcore.reduce_type<sum>"
@@ -116,8 +128,10 @@ def test_reduce_scatter_line_program(dt, tile, pages):
     assert [(cb.index, cb.page_bytes, cb.pages) for cb in p.cbs] == [(i, tile, pages) for i in range(4)]
     assert p.per_core_bytes() == 4 * 49_152
     assert _cores(p.cbs[0].cores) == {(1, 0), (2, 0), (4, 0), (5, 0)}
-    [buf] = p.device_buffers
+    buf, *sems = p.device_buffers
     assert (buf.buffer_type, buf.size, buf.page_size, buf.kept) == ("dram", 8 * tile, tile, False)
+    # 4 global semaphores (3 within the op, 1 barrier): one uint32 on each of the 8x8 Wormhole worker cores
+    assert [(s.buffer_type, s.size, s.page_size) for s in sems] == [("l1", 4 * 64, 4)] * 4
     assert p.params["ring_size"] == 4 and p.params["topology"] == "line"
 
 
@@ -141,7 +155,7 @@ def test_reduce_scatter_ring_program():
     assert [(cb.index, cb.page_bytes, cb.pages) for cb in p.cbs] == [(i, 2048, 8) for i in range(5)]
     assert p.per_core_bytes() == 81_920
     assert _cores(p.cbs[0].cores) == {(1, 0), (2, 0), (4, 0), (5, 0)}
-    [buf] = p.device_buffers
+    buf, *_ = p.device_buffers
     assert (buf.size, buf.page_size) == (163_840, 2048)
     assert any("wrap" in n for n in p.notes) and any("from source" in n for n in p.notes)
 
@@ -176,13 +190,25 @@ def test_reduce_scatter_ring_on_two_devices_runs_the_line():
     (RS + RING, "1x4", (1, 1, 32, 128), (1, 1, 32, 32), "reduce_scatter_minimal_direct"),
     # a ring of 3 devices: the ring program's TT_FATAL, or the line where the axis does not wrap
     (RS + RING + FP32_ACC, "1x3", (1, 1, 32, 96), (1, 1, 32, 32), "odd ring size"),
-    # 1x1x32x96 over 4 devices: 24 columns each, not whole tiles: the composite (split, pad, concat) path
-    (RS + FP32_ACC, "1x4", (1, 1, 32, 96), (1, 1, 32, 24), "composite"),
 ])
 def test_reduce_scatter_paths_not_modeled_say_why(attrs, mesh, shape, out, why):
     a = analyze(parse_text(_one_op("ttnn.reduce_scatter", attrs, shape, out, mesh=mesh), "ccl.mlir"), "wormhole_b0")
     op = next(o for o in a.program.ops if o.name == "ttnn.reduce_scatter")
     assert a.programs[op.index].status != "modeled" and why in a.programs[op.index].reason
+
+
+def test_reduce_scatter_of_unaligned_pieces_is_the_composite():
+    """1x1x32x96 bf16 over 4 devices on dim 3: 24 columns each, not whole tiles (use_composite_reduce_scatter).  The
+    composite: 4 slices (piece 0 from column 0: the tile slice; the others start inside a tile: untilize, row-major
+    slice, tilize back), a fill_pad of each piece to 32 columns, the concat into 1x1x32x128, the line reduce-scatter
+    of that, and the slice of its 1x1x32x32 result back to 1x1x32x24."""
+    a, op, progs = _rs((1, 1, 32, 96), (1, 1, 32, 24), attrs=RS + FP32_ACC)
+    names = [p.factory for p in progs]
+    assert names[0] == "SliceTileProgramFactory" and names[-1] == "SliceTileProgramFactory"
+    assert sum(n.startswith("FillPad") for n in names) == 4 and sum(n.startswith("Concat") for n in names) == 1
+    [rs] = [p for p in progs if p.factory.startswith("ReduceScatter")]
+    assert rs.inputs[0].shape == (1, 1, 32, 128) and rs.outputs[0].shape == (1, 1, 32, 32)
+    assert any("composite reduce_scatter" in n for n in progs[0].notes)
 
 
 def test_collective_costs_come_from_their_program():
@@ -283,8 +309,9 @@ def test_point_to_point_program(dt, send, receive, packets):
                          "wormhole_b0", "ttnn.point_to_point")
     assert p.factory.endswith("(receive)") and p.cores.num_cores == 1 and p.per_core_bytes() == receive
     assert f"{send:,} B of CBs" in p.notes[-1] and f"{packets} packet(s)" in p.notes[0]
-    [buf] = p.device_buffers
+    buf, sem = p.device_buffers
     assert (buf.buffer_type, buf.size) == ("dram", 131_072)
+    assert (sem.buffer_type, sem.size, sem.page_size) == ("l1", 4 * 64, 4)  # one semaphore on the 8x8 worker cores
 
 
 def test_a_line_assumed_without_topology_doubts_its_refusal():

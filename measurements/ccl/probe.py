@@ -5,11 +5,16 @@ every buffer it allocates.
   case runs on a 2-device line (a 2-device axis never wraps into a ring); writes results_mesh.jsonl.
 * ``ring``: a 1x4 mesh of two P300 cards cabled as a ring 0-1-2-3-0 (bh_ring4.yaml), FABRIC_1D_RING, the ops
   asking for ``Topology::Ring``; writes results_ring.jsonl.
+* ``composite``: the composite paths (a tile-padded gather or scatter dim, row-major tensors, an all_reduce with no
+  dim to scatter) on the 1x2 line: fixed cases, then random instances drawn with a fixed seed
+  (:func:`random_composite_cases`); writes results_composite.jsonl.
+* ``ring-composite``: composite all_gathers on the 1x4 ring (the 4x8 dump's ring axes); writes
+  results_ring_composite.jsonl.
 
 Usage (needs the executor venv; one process may hold the mock device at a time; the first run of a mesh compiles
 its fabric kernels, minutes)::
 
-    flock /tmp/ttnn-mock.lock .venv-ttnn/bin/python measurements/ccl/probe.py [line|ring]
+    flock /tmp/ttnn-mock.lock .venv-ttnn/bin/python measurements/ccl/probe.py [line|ring|composite|ring-composite]
 
 Each line: ttnn's error (if any), the CBs (size per core, core ranges, borrowed, device operation, program index),
 the buffers allocated during the op (size, buffer type, page size, whether freed before it returned) and each
@@ -26,7 +31,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT))
-MESH = sys.argv[1] if len(sys.argv) > 1 else "line"
+MODE = sys.argv[1] if len(sys.argv) > 1 else "line"
+MESH = "ring" if MODE.startswith("ring") else "line"
 os.environ.setdefault("TT_METAL_MOCK_CLUSTER_DESC_PATH",
                       str(HERE / ("bh_ring4.yaml" if MESH == "ring" else "blackhole_P300.yaml")))
 
@@ -35,7 +41,8 @@ from ttanalyze.executor import ttnn_worker as W  # noqa: E402
 import ttnn  # noqa: E402
 
 W.ttnn = ttnn
-OUT = HERE / ("results_ring.jsonl" if MESH == "ring" else "results_mesh.jsonl")
+OUT = HERE / {"line": "results_mesh.jsonl", "ring": "results_ring.jsonl", "composite": "results_composite.jsonl",
+              "ring-composite": "results_ring_composite.jsonl"}[MODE]
 
 # (id, op, shape, dtype, kwargs): the per-device input; scatter / gather dim 3 unless given
 CASES = [
@@ -68,6 +75,58 @@ RING_CASES = [  # on the 1x4 ring, cluster axis 1, topology Ring
     ("ring/ag/bf16/256x1024", "all_gather", (1, 1, 256, 1024), "bf16", {}),
     ("ring/ar/bf16/1024x1024", "all_reduce", (1, 1, 1024, 1024), "bf16", {}),
 ]
+
+# the composite paths on the 1x2 line: kwargs "layout": "rm" for a row-major tensor, "dim" the gather/scatter dim
+COMPOSITE_CASES = [
+    ("cag/bf16/64x1/dim1", "all_gather", (64, 1), "bf16", {"dim": 1}),  # the 4x8 dump's router gathers
+    ("cag/bf16/64x1x1/dim2", "all_gather", (64, 1, 1), "bf16", {"dim": 2}),
+    ("cag/bf16/1x1x2x64/dim2", "all_gather", (1, 1, 2, 64), "bf16", {"dim": 2}),  # the 2x4 decode dumps
+    ("cag/bfp8/1x1x50x64/dim2", "all_gather", (1, 1, 50, 64), "bfp_bf8", {"dim": 2}),
+    ("cag/f32/1x1x7x100/dim3", "all_gather", (1, 1, 7, 100), "f32", {"dim": 3}),
+    ("cag/bf16/rm/1x1x32x64/dim3", "all_gather", (1, 1, 32, 64), "bf16", {"dim": 3, "layout": "rm"}),
+    ("cag/bf16/rm/1x1x5x40/dim2", "all_gather", (1, 1, 5, 40), "bf16", {"dim": 2, "layout": "rm"}),
+    ("crs/bf16/1x1x4x256/dim2", "reduce_scatter", (1, 1, 4, 256), "bf16", {"dim": 2}),  # the 2x4 decode dumps
+    ("crs/bf16/1x1x32x96/dim3", "reduce_scatter", (1, 1, 32, 96), "bf16", {"dim": 3}),
+    ("crs/bf16/rm/1x1x32x128/dim3", "reduce_scatter", (1, 1, 32, 128), "bf16", {"dim": 3, "layout": "rm"}),
+    ("car/bf16/1x1x4x32", "all_reduce", (1, 1, 4, 32), "bf16", {}),
+    ("car/bf16/rm/1x1x32x64", "all_reduce", (1, 1, 32, 64), "bf16", {"layout": "rm"}),
+]
+RING_COMPOSITE_CASES = [  # on the 1x4 ring, cluster axis 1, topology Ring
+    ("ring/cag/bf16/64x1/dim1", "all_gather", (64, 1), "bf16", {"dim": 1}),
+    ("ring/cag/bf16/64x1x1/dim2", "all_gather", (64, 1, 1), "bf16", {"dim": 2}),
+    ("ring/cag/bf16/1x1x8x256/dim2", "all_gather", (1, 1, 8, 256), "bf16", {"dim": 2}),
+    ("ring/crs/bf16/1x1x64x256/dim3", "reduce_scatter", (1, 1, 64, 256), "bf16", {"dim": 3, "fp32_acc": True}),
+]
+
+
+def random_composite_cases(count: int = 16, seed: int = 11) -> list[tuple]:
+    """``count`` random instances of the composite paths (seeded, so every run draws the same): an all_gather of a
+    tile-padded gather dim or of a row-major tensor, or a reduce_scatter whose scattered dim does not split into whole
+    tiles (or row-major); rank 2 to 4, bf16 / f32 / bfp8 (tiled only), dims up to 160."""
+    import random
+
+    rng = random.Random(seed)
+    cases = []
+    while len(cases) < count:
+        op = rng.choice(("all_gather", "reduce_scatter"))
+        rank = rng.randint(2, 4)
+        rm = rng.random() < 0.3
+        dtype = rng.choice(("bf16", "f32") if rm else ("bf16", "f32", "bfp_bf8"))
+        shape = [rng.randint(1, 3) for _ in range(rank - 2)] + [rng.randint(1, 160), rng.randint(1, 5) * 32]
+        dim = rng.choice((rank - 2, rank - 1))
+        if op == "reduce_scatter":
+            shape[dim] = 2 * rng.randint(1, 80)
+            if not rm and shape[dim] // 2 % 32 == 0:
+                continue
+        elif not rm and shape[dim] % 32 == 0:
+            continue
+        if rm and shape[-1] * (4 if dtype == "f32" else 2) % 16:
+            continue  # rows must be 16-B aligned for every path
+        kw = {"dim": dim, **({"layout": "rm"} if rm else {})}
+        tag = "ag" if op == "all_gather" else "rs"
+        cases.append((f"rand/{tag}/{dtype}/{'rm/' if rm else ''}{'x'.join(map(str, shape))}/dim{dim}", op,
+                      tuple(shape), dtype, kw))
+    return cases
 
 
 def _width_sharded(cores: int, shard: list[int]):
@@ -104,9 +163,9 @@ def call(op: str, x, kw: dict, mesh):
         if kw.get("fp32_acc"):
             cfg = ttnn.init_device_compute_kernel_config(mesh.arch(), math_fidelity=ttnn.MathFidelity.HiFi4,
                                                          fp32_dest_acc_en=True)
-        return ttnn.reduce_scatter(x, kw.get("dim", 3), cluster_axis=1, compute_kernel_config=cfg, topology=TOPOLOGY)
+        return ttnn.reduce_scatter(x, kw.get("dim", len(x.shape) - 1), cluster_axis=1, compute_kernel_config=cfg, topology=TOPOLOGY)
     if op == "all_gather":
-        return ttnn.all_gather(x, kw.get("dim", 3), cluster_axis=1, topology=TOPOLOGY)
+        return ttnn.all_gather(x, kw.get("dim", len(x.shape) - 1), cluster_axis=1, topology=TOPOLOGY)
     if op == "all_reduce":
         return ttnn.all_reduce(x, cluster_axis=1, topology=TOPOLOGY)
     if op == "point_to_point":
@@ -141,10 +200,12 @@ def main() -> int:
     ttnn.set_fabric_config(ttnn.FabricConfig.FABRIC_1D_RING if ring else ttnn.FabricConfig.FABRIC_1D)
     mesh = ttnn.open_mesh_device(ttnn.MeshShape(1, 4 if ring else 2), dispatch_core_config=ttnn.DispatchCoreConfig(
         ttnn.DispatchCoreType.WORKER, ttnn.DispatchCoreAxis.COL))
-    cases = RING_CASES if ring else CASES
+    cases = {"line": CASES, "ring": RING_CASES, "composite": COMPOSITE_CASES + random_composite_cases(),
+             "ring-composite": RING_COMPOSITE_CASES}[MODE]
     with OUT.open("w") as f:
         for cid, op, shape, dtype, kw in cases:
-            x = ttnn.empty(list(shape), W.tt_dtype(dtype), ttnn.TILE_LAYOUT, mesh, ttnn.DRAM_MEMORY_CONFIG)
+            layout = ttnn.ROW_MAJOR_LAYOUT if kw.get("layout") == "rm" else ttnn.TILE_LAYOUT
+            x = ttnn.empty(list(shape), W.tt_dtype(dtype), layout, mesh, ttnn.DRAM_MEMORY_CONFIG)
             if op == "fused_rms_minimal":  # its operands are made before the capture starts
                 x, run = fused_rms(x, kw, mesh)
             else:
@@ -161,8 +222,11 @@ def main() -> int:
             parsed = W.parse_graph(graph)
             cbs = [{"size": c["size"], "core_ranges": c["core_ranges"], "borrowed": c["borrowed"], "op": c["op"],
                     "factory": c["factory"], "kind": c["kind"], "program": c["program"]} for c in parsed["cbs"]]
+            device_ops = [n["params"].get("name") for n in graph if n.get("node_type") == "function_start"
+                          and "DeviceOperation" in str((n.get("params") or {}).get("name", ""))]
             f.write(json.dumps({"id": cid, "op": op, "shape": shape, "dtype": dtype, "kwargs": kw, "error": err,
-                                "cbs": cbs, "buffers": buffers(graph), "outputs": outs}) + "\n")
+                                "cbs": cbs, "buffers": buffers(graph), "outputs": outs,
+                                "device_ops": device_ops}) + "\n")
             f.flush()
             print(cid, err or f"{len(cbs)} CBs", flush=True)
             ttnn.deallocate(x)

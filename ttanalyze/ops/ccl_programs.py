@@ -34,11 +34,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..ir.attrs import CoreRangeSet
+from ..ir.attrs import CoreRangeSet, DataType
 from ..mesh import Mesh, op_mesh
+from . import data_movement as DM
+from . import layout_conversion as LC
 from .cb import CB, CBContext, CBModelError, DeviceBuffer, ProgramModel, core_range, cores_set
 from .registry import int_attr, norm_dim
-from .tensors import Tensor, operand, result
+from .tensors import TILE, Tensor, operand, result
 
 PACKET_PAYLOAD_BYTES = 4 * 1088  # default_packet_payload_size_bytes = tile_size(Bfp8_b) * 4
 PACKET_HEADER_1D_BYTES = 48  # get_tt_fabric_packet_header_size_bytes on FABRIC_1D, measured (module docstring)
@@ -171,6 +173,25 @@ def _interleaved(op, *tensors: Tensor) -> None:
         raise CBModelError(f"{op.name} on sharded tensors is not modeled (the page-ratio rules of the sharded paths)")
 
 
+SEMAPHORE_BYTES = 4  # a GlobalSemaphore: one uint32 per core (global_semaphore.cpp: a sharded buffer, 1 page per core)
+SEM_SOURCE = ("tt-metal ttnn/cpp/ttnn/global_semaphore.cpp / tt_metal/impl/buffers/global_semaphore.cpp "
+              "(create_global_semaphore: a HEIGHT_SHARDED buffer of one 4-B page per core of the core range set); "
+              "measured on the 1x2 mock mesh: each a 440-B L1 buffer of 4-B pages over the 110 worker cores, freed "
+              "when the op returns")
+
+
+def global_semaphores(ctx: CBContext, count: int, who: str, buffer_type: str = "l1") -> tuple[DeviceBuffer, ...]:
+    """The ``count`` global semaphores a CCL factory creates on every worker core of the device
+    (``create_global_semaphore(mesh_device, worker_cores, 0, buffer_type)``): each one ``uint32`` per core, a
+    sharded buffer of ``4 * cores`` bytes (one L1-aligned page per core: 16 B of each core's bank), freed when the
+    op returns (measured, :data:`SEM_SOURCE`).  ``buffer_type`` ``l1``, or ``l1_small`` where the factory prefers
+    it and the device has an L1_SMALL region."""
+    cores = ctx.grid[0] * ctx.grid[1]
+    return tuple(DeviceBuffer(buffer_type, SEMAPHORE_BYTES * cores, SEMAPHORE_BYTES, False,
+                              f"global semaphore {i + 1} of {count} of {who} ({SEMAPHORE_BYTES} B on each of "
+                              f"{cores} cores, {buffer_type.upper()})") for i in range(count))
+
+
 def all_gather_program(ctx: CBContext) -> ProgramModel:
     """``ttnn::all_gather`` (ttnn 0.81.1): ``AllGatherDeviceOperation`` with its multicast or unicast factory.
 
@@ -185,7 +206,8 @@ def all_gather_program(ctx: CBContext) -> ProgramModel:
       link and page size), the first cores in row-major order (:func:`row_major_cores`).
     * CB ``c_0`` on the workers: 3 pages of ``aligned input page * max(1, 4352 // aligned input page)``,
       for TILE times ``clamp(max_l1_space // (3 * that), 1, 3 on Wormhole / 4 on Blackhole)``.
-    * Two global semaphores in L1_SMALL on the worker grid (16 B per core each), not in the CB region.
+    * Two global semaphores on every worker core (:func:`global_semaphores`), in L1_SMALL when the device has an
+      L1_SMALL region (``prefer_l1_small_buffer_type``), else in L1 (the mock's, measured).
 
     Raises:
         CBModelError: see above, or no mesh known.
@@ -196,7 +218,108 @@ def all_gather_program(ctx: CBContext) -> ProgramModel:
     if not fab.assumed:
         fab.notes.append("ttnn 0.81.1's all_gather takes the fabric's axis topology (get_axis_topology), not the "
                          "op's deprecated one, which stands here for the cabling the compiler was told of")
-    return all_gather_program_of(ctx, x, result(ctx), norm_dim(int_attr(op, "all_gather_dim"), x.rank, op), fab)
+    return all_gather_steps(ctx, x, result(ctx), norm_dim(int_attr(op, "all_gather_dim"), x.rank, op), fab)
+
+
+def all_gather_steps(ctx: CBContext, x: Tensor, out: Tensor, d: int, fab: Fabric) -> list[ProgramModel]:
+    """``ttnn::all_gather`` of ``x`` into ``out`` along dim ``d`` (all_gather.cpp ``use_composite_all_gather``): a
+    tile-padded gather dim takes :func:`composite_all_gather_steps`, else the native program
+    (:func:`all_gather_program_of`).
+
+    Raises:
+        CBModelError: see both.
+    """
+    if x.shape[d] != x.padded[d]:
+        return composite_all_gather_steps(ctx, x, out, d, fab)
+    return [all_gather_program_of(ctx, x, out, d, fab)]
+
+
+AB_SOURCE = ("tt-metal ttnn/cpp/ttnn/operations/ccl/all_broadcast/device/all_broadcast_program_factory.cpp and "
+             "all_broadcast_device_operation.cpp (d80d9482, in the 0.81.1 wheel): one worker per link, CB c_in0, "
+             "ring_size outputs, two global semaphores")
+CAG_SOURCE = ("tt-metal ttnn/cpp/ttnn/operations/ccl/all_gather/all_gather.cpp (d80d9482: use_composite_all_gather) "
+              "and experimental/ccl/composite_common.cpp composite_all_gather (@00d062bc: typecast of a block-float "
+              "tensor that is not tile-aligned, all_broadcast, concat along the gather dim, typecast back); the "
+              "sequence of programs measured on the 1x2 and 1x4-ring mock meshes")
+
+
+def all_broadcast_program(ctx: CBContext, x: Tensor, fab: Fabric) -> ProgramModel:
+    """``ttnn::prim::all_broadcast`` of ``x`` (AllBroadcastProgramFactory, :data:`AB_SOURCE`): every device sends its
+    ``x`` to the ``n - 1`` others and returns ``n`` tensors of ``x``'s spec (one per device of the axis).
+
+    * Cores: one worker per link, the first in row-major order (``choose_worker_cores``).
+    * CB ``c_0``: TILE, 3 packets of ``4352 // aligned page`` pages (``get_tt_fabric_max_payload_size_bytes``);
+      row-major, 3 x (2 rows when two fit a packet, else 1) aligned rows, a bf16 packet being 4,096 B
+      (``bit_floor``).
+    * Two global semaphores on every worker core (:func:`global_semaphores`); the ``n`` outputs are buffers of
+      ``x``'s size (:attr:`ProgramModel.device_buffers`: freed after the step that reads them, the concat).
+
+    Raises:
+        CBModelError: a sharded tensor (its width-shard pages not modeled).
+    """
+    _interleaved(ctx.op, x)
+    page = aligned(page_bytes(x), x.alignment)
+    if x.tiled:
+        pages = 3 * (PACKET_PAYLOAD_BYTES // page)
+        why = f"3 packets of {PACKET_PAYLOAD_BYTES // page} page(s) of {page:,} B"
+    else:
+        packet = 1 << (PACKET_PAYLOAD_BYTES.bit_length() - 1) if x.dtype.name == "bf16" else PACKET_PAYLOAD_BYTES
+        rows = 2 if packet // page >= 2 else 1
+        pages = 3 * rows
+        why = f"3 x {rows} row(s) of {page:,} B (a {packet:,}-B packet)"
+    workers = core_set(row_major_cores(ctx.grid, fab.links))
+    size = num_pages(x) * page_bytes(x)
+    prog = ProgramModel("AllBroadcastDeviceOperation::AllBroadcastProgramFactory", AB_SOURCE, workers,
+                        [CB(0, "input_relay", page, pages, workers)],
+                        list(fab.notes) + [f"one worker per link ({fab.links}); c_0 holds {why}",
+                                           f"returns {fab.n} tensors of the input's spec ({size:,} B each), one per "
+                                           "device of the axis"],
+                        inputs=(x,), outputs=(x,), params={"ring_size": fab.n, "num_links": fab.links,
+                                                          "topology": "line"})
+    prog.device_buffers = tuple(DeviceBuffer(x.buffer_type, size, page_bytes(x), False,
+                                             f"all_broadcast's copy {i + 1} of {fab.n} of the input")
+                                for i in range(fab.n)) + global_semaphores(ctx, 2, "all_broadcast")
+    return prog
+
+
+def composite_all_gather_steps(ctx: CBContext, x: Tensor, out: Tensor, d: int, fab: Fabric) -> list[ProgramModel]:
+    """The composite all-gather ttnn 0.81.1 runs when the gather dim is tile-padded (:data:`CAG_SOURCE`):
+
+    * a bfloat8_b/bfloat4_b tensor whose last two dims are not tile multiples is typecast to bfloat16 first and the
+      result back (:func:`ttanalyze.ops.layout_conversion.typecast_program`);
+    * :func:`all_broadcast_program`: each device receives the ``n`` shards;
+    * ``ttnn::concat`` of the ``n`` shards along ``d`` (the concat model of :mod:`ttanalyze.ops.data_movement`: a
+      padded concat dim untilizes each shard, concatenates row-major and tilizes back), into the input's memory
+      config.
+
+    Raises:
+        CBModelError: a sharded tensor, or a step the concat/typecast models do not model.
+    """
+    op = ctx.op
+    _interleaved(op, x, out)
+    steps: list[ProgramModel] = []
+    src, final = x, out
+    widen = (x.tiled and x.dtype.is_block_float and (x.shape[-1] % TILE or (x.rank > 1 and x.shape[-2] % TILE)))
+    if widen:
+        src = x.with_(dtype=DataType("bf16"))
+        steps.append(LC.typecast_program(x, src, ctx.arch))
+        final = out.with_(dtype=DataType("bf16"))
+    bcast = all_broadcast_program(ctx, src, fab)
+    steps.append(bcast)
+    cat = final if final.mem == src.mem else final.with_(mem=src.mem)
+    steps += DM._concat_steps([src] * fab.n, d, cat, ctx)
+    if widen:
+        steps.append(LC.typecast_program(cat, out, ctx.arch))
+    if cat.mem != out.mem:
+        steps[-1].notes.append("the composite concatenates in the input's memory config; the op's output memory "
+                               "config differs (only a sharded one is converted, composite_common.cpp)")
+    steps[0].notes.append(f"gather dim {d} is tile-padded ({x.shape[d]} -> {x.padded[d]}): ttnn takes the composite "
+                          "all_gather (use_composite_all_gather): "
+                          + ("typecast to bf16, " if widen else "") + f"all_broadcast to the {fab.n} devices, concat "
+                          f"along dim {d}" + (", typecast back" if widen else ""))
+    for p in steps:
+        p.notes.append(CAG_SOURCE.split(";")[0] + "; steps measured on the mock meshes (measurements/ccl)")
+    return steps
 
 
 def all_gather_program_of(ctx: CBContext, x: Tensor, out: Tensor, d: int, fab: Fabric) -> ProgramModel:
@@ -209,8 +332,8 @@ def all_gather_program_of(ctx: CBContext, x: Tensor, out: Tensor, d: int, fab: F
     op = ctx.op
     _interleaved(op, x, out)
     if x.shape[d] != x.padded[d]:
-        raise CBModelError(f"gather dim {d} is padded from {x.shape[d]} to {x.padded[d]}: ttnn takes the composite "
-                           "all_gather, not modeled")
+        raise CBModelError(f"gather dim {d} is padded from {x.shape[d]} to {x.padded[d]}: the composite all_gather "
+                           "(all_gather_steps), not the native program")
     in_page, out_page = page_bytes(x), page_bytes(out)
     in_aligned, out_aligned = aligned(in_page, x.alignment), aligned(out_page, out.alignment)
     blackhole = ctx.arch.name == "blackhole"
@@ -259,8 +382,10 @@ def all_gather_program_of(ctx: CBContext, x: Tensor, out: Tensor, d: int, fab: F
         notes.append(f"multicast ({why}): one worker core per link")
     workers_set = core_set(worker_cores)
     notes.append(MEASURED_LINE)
-    return ProgramModel(factory, AG_SOURCE, core_set(cores), [CB(0, "input_relay", cb_page, 3, workers_set)], notes,
+    prog = ProgramModel(factory, AG_SOURCE, core_set(cores), [CB(0, "input_relay", cb_page, 3, workers_set)], notes,
                         inputs=(x,), outputs=(out,), params={"ring_size": fab.n, "num_links": fab.links})
+    prog.device_buffers = global_semaphores(ctx, 2, "all_gather", "l1_small" if ctx.arch.l1_small_size else "l1")
+    return prog
 
 
 def rs_fp32_dest_acc(op, x: Tensor) -> bool:
@@ -397,7 +522,8 @@ def reduce_scatter_steps(ctx: CBContext, x: Tensor, dim: int, fab: Fabric, out: 
     prog = ProgramModel(f"ReduceScatterDeviceOperation::ReduceScatterProgram ({kind})", RS_SOURCE, core_set(cores),
                         cbs, notes, params={"ring_size": fab.n, "num_links": fab.links, "topology": kind})
     prog.device_buffers = (DeviceBuffer("dram", inter_bytes, page, False,
-                                        f"the {'x'.join(map(str, inter_shape))} intermediate tensor of reduce_scatter"),)
+                                        f"the {'x'.join(map(str, inter_shape))} intermediate tensor of reduce_scatter"),
+                           ) + global_semaphores(ctx, 4, "reduce_scatter")
     if out is not None:
         prog.inputs, prog.outputs = (x,), (out,)
     return prog
@@ -432,14 +558,117 @@ def reduce_scatter_program(ctx: CBContext) -> ProgramModel:
     fab = usable_topology(fabric_of(op, honours_num_links=True))
     x = operand(ctx, 0)
     dim = norm_dim(int_attr(op, "scatter_dim"), x.rank, op)
+    fp32 = rs_fp32_dest_acc(op, x)
+    if uses_composite_reduce_scatter(x, dim, fab.n):
+        return composite_reduce_scatter_steps(ctx, x, dim, fab, result(ctx), fp32)
     if (fab.topology == "Ring" and op.attrs.get("compute_config") is None
             and num_pages(x) * page_bytes(x) <= DIRECT_RS_MAX_INPUT_BYTES):
         raise CBModelError(f"{op.name}: a ring reduce-scatter of at most 512 KiB without a compute_config takes "
                            "reduce_scatter_minimal_direct (use_direct_reduce_scatter), not modeled")
-    fp32 = rs_fp32_dest_acc(op, x)
     prog = reduce_scatter_steps(ctx, x, dim, fab, fp32_dest_acc=fp32)
     doubt_assumed_line(ctx, prog, x, dim, fab, fp32)
     return prog
+
+
+CRS_SOURCE = ("tt-metal experimental/ccl/composite_common.cpp use_composite_reduce_scatter / composite_reduce_scatter "
+              "(@00d062bc, called by ccl/reduce_scatter/reduce_scatter.cpp at d80d9482 before the direct path): split, "
+              "tilize a row-major piece, pad each piece to whole tiles, concat, the native reduce-scatter, slice (or "
+              "untilize_with_unpadding); the sequence of programs, with the block-float typecasts around it, measured "
+              "on the 1x2 mock mesh")
+
+
+def normalize_dim_4d(dim: int, rank: int) -> int:
+    """``composite_common::normalize_dim_4d``: ``dim`` of a rank-``rank`` tensor as a dim of its 4D form."""
+    if rank == 2:
+        return 2 + dim
+    diff = rank - 4
+    return dim if dim < abs(diff) else dim - diff
+
+
+def uses_composite_reduce_scatter(x: Tensor, dim: int, n: int) -> bool:
+    """``use_composite_reduce_scatter``: the dim splits evenly over the ``n`` devices, and the tensor is row-major or
+    its scattered dim (dim 2 or 3 of the 4D form) does not split into whole tiles."""
+    if x.shape[dim] % n:
+        return False
+    if not x.tiled:
+        return True
+    return normalize_dim_4d(dim, x.rank) in (2, 3) and (x.shape[dim] // n) % TILE != 0
+
+
+def composite_reduce_scatter_steps(ctx: CBContext, x: Tensor, dim: int, fab: Fabric, out: Tensor,
+                                   fp32_dest_acc: bool) -> list[ProgramModel]:
+    """The composite reduce-scatter ttnn 0.81.1 runs (:data:`CRS_SOURCE`), each step the program model of its op:
+
+    * a block-float input is typecast to bfloat16 (its pad has no block-float path) and the result back;
+    * ``ttnn::split`` into ``n`` pieces along ``dim``: a slice each (:func:`ttanalyze.ops.data_movement._slice_steps`:
+      an unaligned piece untilizes, slices row-major and tilizes back);
+    * a row-major piece is tilized (``tilize_with_zero_padding``: tilize_with_val_padding);
+    * ``ttnn::pad`` of each piece to whole tiles on its last two dims (fill_pad);
+    * ``ttnn::concat`` of the padded pieces along ``dim``;
+    * the native reduce-scatter of that tensor (:func:`reduce_scatter_steps`);
+    * ``ttnn::slice`` back to the output's shape (row-major: ``untilize_with_unpadding``).
+
+    The intermediates live in the input's memory config.
+
+    Raises:
+        CBModelError: a sharded tensor (the composite's to_memory_config hops), or a step a model does not cover.
+    """
+    op = ctx.op
+    _interleaved(op, x, out)
+    n = fab.n
+    steps: list[ProgramModel] = []
+    widen = x.tiled and x.dtype.is_block_float
+    src = x.with_(dtype=DataType("bf16")) if widen else x
+    if widen:
+        steps.append(LC.typecast_program(x, src, ctx.arch))
+    k = x.shape[dim] // n
+    piece_shape = tuple(k if i == dim else s for i, s in enumerate(x.shape))
+    pieces = []
+    for i in range(n):
+        dims = [(i * k, (i + 1) * k, 1, k) if j == dim else (0, s, 1, s) for j, s in enumerate(x.shape)]
+        piece = src.with_(shape=piece_shape)
+        steps += DM._slice_steps(src, dims, piece, ctx)
+        pieces.append(piece)
+    if not src.tiled:
+        tiled = []
+        for piece in pieces:
+            t = piece.with_(layout="tile")
+            steps.append(DM._layout_program(LC.twvp_program, piece, t, ctx))
+            tiled.append(t)
+        pieces = tiled
+    padded = []
+    for piece in pieces:
+        full = piece.with_(shape=piece.shape[:-2] + tuple(piece.padded[-2:]) if piece.rank > 1
+                           else tuple(piece.padded))
+        padding = [(0, f - s) for s, f in zip(piece.shape, full.shape)]
+        steps += DM._pad_steps(piece, padding, True, full, ctx)
+        padded.append(full)
+    cat_shape = tuple(s * n if i == dim else s for i, s in enumerate(padded[0].shape))
+    cat = padded[0].with_(shape=cat_shape)
+    steps += DM._concat_steps(padded, dim, cat, ctx)
+    rs_out = cat.with_(shape=tuple(s // n if i == dim else s for i, s in enumerate(cat_shape)))
+    rs = reduce_scatter_steps(ctx, cat, dim, fab, rs_out, fp32_dest_acc=fp32_dest_acc)
+    steps.append(rs)
+    final = out.with_(dtype=src.dtype) if widen else out
+    if x.tiled:
+        dims = [(0, s, 1, s) for s in final.shape]
+        steps += DM._slice_steps(rs_out, dims, final, ctx)
+    else:
+        steps.append(DM._layout_program(LC.uwu_program, rs_out, final, ctx))
+    if widen:
+        steps.append(LC.typecast_program(final, out, ctx.arch))
+    steps[0].notes.append(
+        f"scatter dim {dim} ({x.shape[dim]} over {n} devices: {k} per device) "
+        + ("of a row-major tensor" if not x.tiled else "does not split into whole tiles")
+        + ": ttnn takes the composite reduce_scatter (use_composite_reduce_scatter): "
+        + ("typecast to bf16, " if widen else "") + f"split into {n} pieces, "
+        + ("tilize, " if not x.tiled else "") + f"pad each to whole tiles, concat, reduce-scatter "
+        f"{'x'.join(map(str, cat_shape))}, " + ("slice" if x.tiled else "untilize_with_unpadding")
+        + (", typecast back" if widen else ""))
+    for p in steps:
+        p.notes.append("a step of the composite reduce_scatter (composite_common.cpp); steps measured on the 1x2 mock "
+                       "mesh (measurements/ccl)")
+    return steps
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -592,5 +821,6 @@ def point_to_point_program(ctx: CBContext) -> ProgramModel:
                       f"{other.factory.split(' ')[-1]} with {other.per_core_bytes():,} B of CBs on core (0,0); "
                       "the other devices of the mesh run nothing but hold the intermediate")
     prog.device_buffers = (DeviceBuffer(x.buffer_type, inter_bytes, page_bytes(inter), False,
-                                        "the point_to_point intermediate (receive buffer) tensor"),)
+                                        "the point_to_point intermediate (receive buffer) tensor"),
+                           ) + global_semaphores(ctx, 1, "point_to_point")
     return prog
