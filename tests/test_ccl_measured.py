@@ -234,9 +234,6 @@ def test_composite_paths_match_the_mock_mesh(r):
     """The composite all_gather / reduce_scatter / all_reduce paths on the 1x2 mock mesh (measurements/ccl/probe.py
     composite; rerun: ``flock /tmp/ttnn-mock.lock .venv-ttnn/bin/python measurements/ccl/probe.py composite``): the
     sequence of programs, every static CB by size and cores, and the global semaphores."""
-    if r["op"] == "all_reduce":
-        pytest.skip("the all-gather + local moreh_sum composite of all_reduce is not modeled (no moreh_sum model); "
-                    "the model says so")
     _check_composite(r, "1x2", ring=False)
 
 

@@ -55,7 +55,7 @@ def test_all_gather_small_is_multicast_on_one_core():
     assert p.factory.endswith("AllGatherMulticastFactory") and p.cores.num_cores == 1
     [cb] = p.cbs
     assert (cb.index, cb.page_bytes, cb.pages, cb.bytes) == (0, 12_288, 3, 36_864)
-    assert p.params == {"ring_size": 4, "num_links": 1}
+    assert p.params == {"ring_size": 4, "num_links": 1, "topology": "line"}
     assert any("from source" in n for n in p.notes) and any("FABRIC_1D" in n for n in p.notes)
     _, _, [p] = _program(_one_op("ttnn.all_gather", AG, (1, 1, 32, 32), (1, 1, 32, 128)), "blackhole",
                          "ttnn.all_gather")
@@ -282,15 +282,32 @@ def test_all_reduce_async_on_a_ring():
     assert ag.factory.endswith("AllGatherUnicastFactory") and ag.cores.num_cores == 6
 
 
-@pytest.mark.parametrize("shape, why", [
-    ((1, 1, 32, 96), "all-gather + local-sum composite"),  # tiles [1, 1, 1, 3]: no dim splits over 4
-    ((1, 1, 32, 128), "reduce_scatter_minimal_direct"),  # a ring of 8 KiB
+@pytest.mark.parametrize("shape, dt, why", [
+    ((1, 1, 32, 96), "f32", "local_sum_float32"),  # tiles [1, 1, 1, 3]: no dim splits over 4; an f32 local sum
+    ((1, 1, 32, 128), "bf16", "reduce_scatter_minimal_direct"),  # a ring of 8 KiB
 ])
-def test_all_reduce_paths_not_modeled_say_why(shape, why):
-    text = _one_op("ttnn.all_reduce", AR + RING, shape, shape)
+def test_all_reduce_paths_not_modeled_say_why(shape, dt, why):
+    text = _one_op("ttnn.all_reduce", AR + RING, shape, shape, dt=dt)
     a = analyze(parse_text(text, "ccl.mlir"), "wormhole_b0")
     op = next(o for o in a.program.ops if o.name == "ttnn.all_reduce")
     assert a.programs[op.index].status != "modeled" and why in a.programs[op.index].reason
+
+
+def test_all_reduce_without_a_scatter_dim_is_the_all_gather_and_moreh_sum_composite():
+    """1x1x32x96 bf16 over a 4-device ring: its tiles [1, 1, 1, 3] have no dim that 4 divides (finding_scatter_dim),
+    so all_reduce_async views it as 1x1x1x32x96, runs the composite all-gather along dim 0 (all_broadcast of the
+    6,144-B tensor: c_0 = 3 x 2 tiles of 2,048 B; concat of the 4 copies into 4x1x1x32x96), then moreh_sum over
+    dim 0 (MorehSumNC: the 3 output tiles on 3 cores, CBs of 2 + 1 + 2 tiles = 10,240 B per core)."""
+    text = _one_op("ttnn.all_reduce", AR + RING, (1, 1, 32, 96), (1, 1, 32, 96))
+    a = analyze(parse_text(text, "ccl.mlir"), "wormhole_b0")
+    op = next(o for o in a.program.ops if o.name == "ttnn.all_reduce")
+    v = a.programs[op.index]
+    assert v.status == "modeled"
+    bcast, cat, msum = v.stages
+    assert bcast.factory.startswith("AllBroadcast") and [cb.bytes for cb in bcast.cbs] == [12_288]
+    assert cat.factory.startswith("Concat") and cat.outputs[0].shape == (4, 1, 1, 32, 96)
+    assert msum.factory.endswith("MorehSumNCFactory") and msum.cores.num_cores == 3
+    assert msum.per_core_bytes() == 5 * 2048 and msum.outputs[0].shape == (1, 1, 1, 32, 96)
 
 
 P2P = "sender_coord = array<i64: 0, 0>, receiver_coord = array<i64: 0, 1>"

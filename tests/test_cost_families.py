@@ -83,6 +83,31 @@ def test_ccl_moves_the_gathered_share_over_the_links():
     assert family("ReduceScatterMinimalAsyncDeviceOperation") == "collective"
     no_attrs = predict(DeviceOp("AllGather", "blackhole", 18, 110, (a,), (o,)), BH, C)
     assert any("ring_size not given" in n for n in no_attrs.notes)
+    assert any("topology not given" in n for n in no_attrs.notes)
+
+
+def test_ccl_ring_halves_the_busiest_links_load_and_steps():
+    """Hand-derived from ccl_common.cpp get_forward_backward_line_mcast_distance: over 8 devices a line's end link
+    carries the other 7 slices and its farthest target is 7 hops away; a ring sends ceil(7 / 2) = 4 slices each way
+    over 4 hops.  All-gather of a 1x1x3200x384 bf16 slice (2,457,600 B), 2 links at 50 GB/s: 7 x 2,457,600 / 100 =
+    172,032 ns + 7 DRAM latencies (line) against 4 x 2,457,600 / 100 = 98,304 ns + 4 latencies (ring).  An
+    all-broadcast sends the whole input as one slice; a reduce-scatter's slice is 1/8 of its input."""
+    from ttanalyze.cost.model import collective_link_load
+
+    assert collective_link_load(8, "line") == (7, 7) and collective_link_load(8, "ring") == (4, 4)
+    assert collective_link_load(4, "ring") == (2, 2) and collective_link_load(2, "ring") == (1, 1)
+    a = _t((1, 1, 3200, 384))
+    o = _t((1, 1, 3200, 3072))
+    hw = for_device("blackhole", 110, board="p150")
+    lat = 529 / 1.35  # one DRAM latency in ns (the model's dram_latency_cycles at 1.35 GHz)
+    for topo, slices, steps in (("line", 7, 7), ("ring", 4, 4)):
+        op = DeviceOp("AllGatherDeviceOperation", "blackhole", 18, 110, (a,), (o,), None, None,
+                      {"ring_size": 8, "num_links": 2, "topology": topo})
+        e = predict(op, hw, C)
+        assert e.terms["noc"] + e.terms["compute"] == pytest.approx(a.bytes * slices / 100.0 + steps * lat, rel=1e-6)
+        b = predict(DeviceOp("AllBroadcastDeviceOperation", "blackhole", 2, 110, (a,), (a,), None, None,
+                             {"ring_size": 8, "num_links": 2, "topology": topo}), hw, C)
+        assert b.terms["noc"] + b.terms["compute"] == pytest.approx(a.bytes * slices / 100.0 + steps * lat, rel=1e-6)
 
 
 @pytest.mark.parametrize("code", ["AccumulationDeviceOperation", "UpdateKVCacheOperation", "SplitDeviceOperation",

@@ -108,6 +108,8 @@ OP_CODES: tuple[tuple[str, str], ...] = (
     ("Accumulation", "AccumulationDeviceOperation"),
     ("GridSample", "GridSampleOperation"),
     ("AllGather", "AllGatherAsyncDeviceOperation"),
+    ("AllBroadcast", "AllBroadcastDeviceOperation"),  # the composite all_gather's broadcast (ops/ccl_programs.py)
+    ("MorehSumOperation::MorehSumNC", "MorehSumNCDeviceOperation"),  # the composite all_reduce's local sum
     ("AllToAllDispatchDeviceOperation", "AllToAllDispatchDeviceOperation"),
     ("AllToAllDispatchMetadataDeviceOperation", "AllToAllDispatchMetadataDeviceOperation"),
     ("SelectiveReduceCombineDeviceOperation", "SelectiveReduceCombineDeviceOperation"),
@@ -341,7 +343,7 @@ def _op_attrs(op: Op, stage: ProgramModel) -> dict:
         attrs["unary_ops"] = [short]
     for key, to in (("binary_op", "binary_op"), ("scalar", "scalar"), ("is_causal", "is_causal"),
                     ("q_chunk_size", "q_chunk"), ("k_chunk_size", "k_chunk"), ("ring_size", "ring_size"),
-                    ("num_links", "num_links"), ("matmuls", "matmuls"),
+                    ("num_links", "num_links"), ("topology", "topology"), ("matmuls", "matmuls"),
                     ("stream_share", "stream_share")):
         if key in stage.params:  # what the program model knows of the factory's choices
             attrs[to] = stage.params[key]

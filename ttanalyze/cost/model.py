@@ -134,6 +134,9 @@ OP_KINDS: dict[str, str] = {
     "ReduceScatterMinimalAsyncDeviceOperation": "reduce_scatter", "ReduceScatterAsyncDeviceOperation": "reduce_scatter",
     "ReduceScatterDeviceOperation": "reduce_scatter", "ReduceScatter": "reduce_scatter",
     "AllReduceAsyncDeviceOperation": "all_reduce", "AllReduceDeviceOperation": "all_reduce",
+    "AllBroadcastDeviceOperation": "all_broadcast",
+    # moreh_sum over N/C (moreh_sum_nc_impl_kernels): each input tile read and added, one output tile per C inputs
+    "MorehSumNCDeviceOperation": "reduce_nc",
     # dialect-misc's device operations (mappings onto existing kinds): dropout and rand stream tiles like a
     # unary op (rand reads nothing); prod over N/C is a moreh-style NC reduction, over all dims a reduce; the
     # distributed norms' local passes are LayerNorm-like; embedding_bw is one pass over the gradient's tiles.
@@ -182,7 +185,7 @@ FAMILY = {
     "sdpa": "attention", "indexer_score": "attention", "cache_update": "data movement", "split": "data movement",
     "batch_norm": "normalization", "fill_pad": "data movement", "sort": "reduction", "sampling": "reduction", "gather": "data movement",
     "all_gather": "collective", "reduce_scatter": "collective", "all_reduce": "collective",
-    "point_to_point": "collective", "fused_update": "eltwise",
+    "all_broadcast": "collective", "point_to_point": "collective", "fused_update": "eltwise",
 }
 
 # SFPU unary ops with a measured per-tile cost of their own (constant ``sfpu_<name>``); SFPU_HEAVY
@@ -1611,39 +1614,74 @@ def _indexer_score(op: DeviceOp, hw: Hardware, c: Constants) -> _Work:
     return w
 
 
-def _collective(op: DeviceOp, hw: Hardware, c: Constants, kind: str) -> _Work:
-    """All-gather / reduce-scatter / all-reduce over ``ring_size`` devices on ``num_links`` ethernet links.
+def collective_link_load(n: int, topology: str) -> tuple[int, int]:
+    """(slices through the busiest link direction, fabric steps) of a collective over ``n`` devices, a slice being
+    one device's share (an all-gather's input, a reduce-scatter's output).
 
-    tt-metal ``experimental/ccl/all_gather_async`` and
-    ``reduce_scatter_minimal_async``: each device sends ``(N - 1) / N`` of the
-    gathered tensor (all-gather: the output; reduce-scatter: the input) over
-    its links, ``N - 1`` hops of a ring or line, the link at its peak
-    [eth] (:mod:`hardware`); reduce-scatter adds the received slices on the
-    worker cores (``eltwise_tile`` per tile); the workers read and write the
-    tensors in DRAM (the usual DRAM roof).  All-reduce = reduce-scatter +
-    all-gather.  Ring size 2 and 1 link when the attributes do not say (noted).
-    Point-to-point (tt-metal ``ccl/point_to_point``: the sender's tensor written into the receiver's over
-    the fabric) sends the whole input once, one hop, no compute.
+    tt-metal ``ccl::get_forward_backward_line_mcast_distance`` (ttnn/cpp/ttnn/operations/ccl/ccl_common.cpp,
+    d80d9482) gives each device's targets per direction: on a line, device ``i`` reaches ``n - 1 - i`` devices
+    forward and ``i`` backward, so the link into an end device carries the other ``n - 1`` slices and the farthest
+    target is ``n - 1`` hops away; on a ring, ``ceil((n - 1) / 2)`` forward and the rest backward, so each link
+    direction carries ``ceil((n - 1) / 2)`` slices over as many hops.  The reduce-scatter runs the same pattern
+    in reverse (its slices flow toward their owner).
+    """
+    if n < 2:
+        return 0, 0
+    if topology == "ring":
+        half = -(-(n - 1) // 2)
+        return half, half
+    return n - 1, n - 1
+
+
+def _collective(op: DeviceOp, hw: Hardware, c: Constants, kind: str) -> _Work:
+    """All-gather / reduce-scatter / all-reduce / all-broadcast over ``ring_size`` devices on ``num_links`` links.
+
+    tt-metal ``ccl/all_gather``, ``ccl/reduce_scatter`` (``reduce_scatter_minimal_async``'s ring and line builders)
+    and ``ccl/all_broadcast``: each device's slice (all-gather: its input, ``1/N`` of the output; reduce-scatter:
+    ``1/N`` of its input; all-broadcast: its whole input, sent to every other device) crosses the fabric; the time is
+    the busiest link direction's bytes (:func:`collective_link_load`: ``N - 1`` slices on a line, ``ceil((N - 1) /
+    2)`` on a ring) at the link's peak [eth] (:mod:`hardware`) over ``num_links`` links, plus one DRAM latency per
+    fabric step; reduce-scatter adds the received slices on the worker cores (``eltwise_tile`` per tile); the
+    workers read and write the tensors in DRAM (the usual DRAM roof).  All-reduce (by name only: modeled programs
+    cost their reduce-scatter and all-gather steps) = reduce-scatter + all-gather.  The topology is the one the
+    program model runs (``topology`` of its params), else a line (noted); ring size 2 and 1 link when the
+    attributes do not say (noted).  Point-to-point (tt-metal ``ccl/point_to_point``: the sender's tensor written
+    into the receiver's over the fabric) sends the whole input once, one hop, no compute.
     """
     a = op.inputs[0]
     out = op.outputs[0]
     notes: list[str] = []
     n = op.attrs.get("ring_size")
     if kind == "point_to_point":
-        n = 2  # one hop: (n - 1) / n * 2 = the whole tensor once
+        n = 2  # one hop: the whole tensor once
     if not n:
         n = 2
         notes.append("CCL ring_size not given: 2 devices assumed")
     links = op.attrs.get("num_links") or 1
     if not op.attrs.get("num_links"):
         notes.append("CCL num_links not given: 1 link assumed")
-    full = out if kind == "all_gather" else a
-    moved = full.bytes * (n - 1) / n * (2 if kind in ("all_reduce", "point_to_point") else 1)
+    topology = {"linear": "line"}.get(op.attrs.get("topology"), op.attrs.get("topology"))  # a trace's Topology::Linear
+    if topology not in ("ring", "line"):
+        topology = "line"
+        if kind != "point_to_point":
+            notes.append("CCL topology not given: a line assumed")
+    slices, steps = collective_link_load(n, topology)
+    if kind == "all_broadcast":
+        slice_bytes = a.bytes
+    elif kind == "all_gather":
+        slice_bytes = out.bytes / n
+    else:
+        slice_bytes = a.bytes / n
+    moved = slice_bytes * slices
+    if kind == "all_reduce":
+        moved, steps = 2 * moved, 2 * steps
+    if kind == "point_to_point":
+        moved, steps = a.bytes, 1
     w = _Work(units=1, notes=notes)
     eth_ns = moved / (links * hw.eth_link_bytes_per_s / 1e9)
-    w.write = eth_ns / hw.ns_per_cycle + (n - 1) * hw.dram_latency_cycles
+    w.write = eth_ns / hw.ns_per_cycle + steps * hw.dram_latency_cycles
     if kind in ("reduce_scatter", "all_reduce"):
-        w.compute = _cdiv(full.tiles * (n - 1) / n, max(1, op.cores)) * _k(c, "eltwise_tile", op.arch)
+        w.compute = _cdiv(a.tiles * (n - 1) / n, max(1, op.cores)) * _k(c, "eltwise_tile", op.arch)
     w.core = max(w.write, w.compute)
     w.dram_io(op)
     return w
@@ -1784,7 +1822,7 @@ def work(op: DeviceOp, hw: Hardware, constants: Constants) -> _Work:
         w = _sdpa(op, hw, constants)
     elif kind == "indexer_score":
         w = _indexer_score(op, hw, constants)
-    elif kind in ("all_gather", "reduce_scatter", "all_reduce", "point_to_point"):
+    elif kind in ("all_gather", "reduce_scatter", "all_reduce", "point_to_point", "all_broadcast"):
         w = _collective(op, hw, constants, kind)
     elif kind in ("scan", "cache_update", "split", "reduce_nc", "batch_norm", "sort", "sampling", "gather", "fill_pad"):
         w = _tile_pass(op, hw, constants, kind)

@@ -23,7 +23,9 @@ of ``all_to_all_dispatch`` and ``all_to_all_combine`` are in :mod:`ttanalyze.ops
 1x2 mesh), ``moe_expert_token_remap``'s in :mod:`ttanalyze.ops.moe`, ``all_to_all_dispatch_metadata``'s and
 ``selective_reduce_combine``'s (registered there) in :mod:`ttanalyze.ops.moe_metadata`; the other MoE ops have none.  The program
 models of ``all_gather``, ``reduce_scatter``, ``all_reduce(_async)`` and ``point_to_point`` are in
-:mod:`ttanalyze.ops.ccl_programs` (from source, checked on a 1x2 and a 1x4 ring mock mesh).
+:mod:`ttanalyze.ops.ccl_programs` (from source, checked on a 1x2 and a 1x4 ring mock mesh), their composite paths
+included (all_broadcast + concat, split + pad + concat + reduce-scatter + slice, all-gather + moreh_sum), and the
+global semaphores each CCL program allocates.
 """
 
 from __future__ import annotations
@@ -257,13 +259,17 @@ register_check("ttnn.mesh_shard", "none", _MESH_SHARD_SRC)
 register_cb("ttnn.all_gather")(all_gather_program)
 register_cb("ttnn.reduce_scatter")(reduce_scatter_program)
 register_check("ttnn.all_gather", "mock", AG_SOURCE + "; measured on a 1x2 mock mesh: tests/test_ccl_measured.py against "
-               "measurements/ccl/results_mesh.jsonl (multicast and unicast)", ("AllGatherDeviceOperation",))
+               "measurements/ccl/results_mesh.jsonl (multicast and unicast); the composite (all_broadcast + concat) "
+               "against results_composite.jsonl and results_ring_composite.jsonl",
+               ("AllGatherDeviceOperation", "AllBroadcastDeviceOperation"))
 register_check("ttnn.reduce_scatter", "mock", RS_SOURCE + "; measured on mock meshes: tests/test_ccl_measured.py "
-               "(the line program on 1x2, 9 cases; the ring program on a 1x4 ring, 5 cases, and its direct path named)",
+               "(the line program on 1x2, 9 cases; the ring program on a 1x4 ring, 5 cases, and its direct path named; "
+               "the composite path, 13 cases, results_composite.jsonl)",
                ("ReduceScatterDeviceOperation",))
 register_cb(("ttnn.all_reduce", "ttnn.all_reduce_async"))(all_reduce_program)
 register_check(("ttnn.all_reduce", "ttnn.all_reduce_async"), "mock", AR_SOURCE + "; ttnn::all_reduce measured on "
-               "mock meshes (tests/test_ccl_measured.py: 2 cases on a 1x2 line, 1 on a 1x4 ring)",
+               "mock meshes (tests/test_ccl_measured.py: 2 cases on a 1x2 line, 1 on a 1x4 ring; the all-gather + "
+               "moreh_sum composite, 2 cases on the line)",
                ("ReduceScatterDeviceOperation", "AllGatherDeviceOperation"))
 register_cb("ttnn.point_to_point")(point_to_point_program)
 register_check("ttnn.point_to_point", "mock", P2P_SOURCE + "; measured on a 1x2 mock mesh: tests/test_ccl_measured.py "

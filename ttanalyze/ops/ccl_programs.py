@@ -129,6 +129,38 @@ def fabric_of(op, honours_num_links: bool) -> Fabric:
     return Fabric(topology, links, n, notes, assumed)
 
 
+def _io(steps: list[ProgramModel], ins, out: Tensor) -> list[ProgramModel]:
+    """Record the tensors each step of one data-movement op reads and writes where its model did not (the replay
+    allocates a composite's intermediates from them, the cost model reads them): the first step reads ``ins``, a
+    concat what the steps before it wrote (else ``ins``), a fill of the tile padding writes its input in place, a
+    step writes what the next one reads, and the last writes ``out``."""
+    ins = tuple(ins)
+    for i, st in enumerate(steps):
+        if not st.inputs:
+            if i and st.factory.startswith("Concat"):
+                st.inputs = tuple(t for p in steps[:i] for t in p.outputs) or ins
+            else:
+                st.inputs = steps[i - 1].outputs if i else ins
+        if not st.outputs:
+            if st.factory.startswith("FillPad"):
+                st.outputs = st.inputs[:1]
+            elif i == len(steps) - 1:
+                st.outputs = (out,)
+            elif steps[i + 1].inputs:
+                st.outputs = (steps[i + 1].inputs[0],)
+    return steps
+
+
+def _typecast(ctx: CBContext, x: Tensor, out: Tensor) -> ProgramModel:
+    """``ttnn::typecast`` of ``x`` into ``out`` (:func:`ttanalyze.ops.layout_conversion.typecast_program`)."""
+    return _io([LC.typecast_program(x, out, ctx.arch)], (x,), out)[0]
+
+
+def _topology_name(fab: Fabric) -> str:
+    """``ring`` or ``line``: the topology the program runs, as the cost model reads it (``params["topology"]``)."""
+    return "ring" if fab.topology == "Ring" else "line"
+
+
 def row_major_cores(grid: tuple[int, int], count: int) -> list[tuple[int, int]]:
     """tt-metal ``ccl::choose_worker_cores``: the first ``count`` worker cores in row-major order (rows of the
     (x, y) ``grid`` from y = 0), one per CCL worker or mux.
@@ -275,14 +307,15 @@ def all_broadcast_program(ctx: CBContext, x: Tensor, fab: Fabric) -> ProgramMode
                                            f"returns {fab.n} tensors of the input's spec ({size:,} B each), one per "
                                            "device of the axis"],
                         inputs=(x,), outputs=(x,), params={"ring_size": fab.n, "num_links": fab.links,
-                                                          "topology": "line"})
+                                                          "topology": _topology_name(fab)})
     prog.device_buffers = tuple(DeviceBuffer(x.buffer_type, size, page_bytes(x), False,
                                              f"all_broadcast's copy {i + 1} of {fab.n} of the input")
                                 for i in range(fab.n)) + global_semaphores(ctx, 2, "all_broadcast")
     return prog
 
 
-def composite_all_gather_steps(ctx: CBContext, x: Tensor, out: Tensor, d: int, fab: Fabric) -> list[ProgramModel]:
+def composite_all_gather_steps(ctx: CBContext, x: Tensor, out: Tensor, d: int, fab: Fabric,
+                               reason: str | None = None) -> list[ProgramModel]:
     """The composite all-gather ttnn 0.81.1 runs when the gather dim is tile-padded (:data:`CAG_SOURCE`):
 
     * a bfloat8_b/bfloat4_b tensor whose last two dims are not tile multiples is typecast to bfloat16 first and the
@@ -302,19 +335,19 @@ def composite_all_gather_steps(ctx: CBContext, x: Tensor, out: Tensor, d: int, f
     widen = (x.tiled and x.dtype.is_block_float and (x.shape[-1] % TILE or (x.rank > 1 and x.shape[-2] % TILE)))
     if widen:
         src = x.with_(dtype=DataType("bf16"))
-        steps.append(LC.typecast_program(x, src, ctx.arch))
+        steps.append(_typecast(ctx, x, src))
         final = out.with_(dtype=DataType("bf16"))
     bcast = all_broadcast_program(ctx, src, fab)
     steps.append(bcast)
     cat = final if final.mem == src.mem else final.with_(mem=src.mem)
-    steps += DM._concat_steps([src] * fab.n, d, cat, ctx)
+    steps += _io(DM._concat_steps([src] * fab.n, d, cat, ctx), [src] * fab.n, cat)
     if widen:
-        steps.append(LC.typecast_program(cat, out, ctx.arch))
+        steps.append(_typecast(ctx, cat, out))
     if cat.mem != out.mem:
         steps[-1].notes.append("the composite concatenates in the input's memory config; the op's output memory "
                                "config differs (only a sharded one is converted, composite_common.cpp)")
-    steps[0].notes.append(f"gather dim {d} is tile-padded ({x.shape[d]} -> {x.padded[d]}): ttnn takes the composite "
-                          "all_gather (use_composite_all_gather): "
+    steps[0].notes.append((reason or f"gather dim {d} is tile-padded ({x.shape[d]} -> {x.padded[d]})")
+                          + ": ttnn takes the composite all_gather (use_composite_all_gather): "
                           + ("typecast to bf16, " if widen else "") + f"all_broadcast to the {fab.n} devices, concat "
                           f"along dim {d}" + (", typecast back" if widen else ""))
     for p in steps:
@@ -383,7 +416,8 @@ def all_gather_program_of(ctx: CBContext, x: Tensor, out: Tensor, d: int, fab: F
     workers_set = core_set(worker_cores)
     notes.append(MEASURED_LINE)
     prog = ProgramModel(factory, AG_SOURCE, core_set(cores), [CB(0, "input_relay", cb_page, 3, workers_set)], notes,
-                        inputs=(x,), outputs=(out,), params={"ring_size": fab.n, "num_links": fab.links})
+                        inputs=(x,), outputs=(out,), params={"ring_size": fab.n, "num_links": fab.links,
+                                                             "topology": _topology_name(fab)})
     prog.device_buffers = global_semaphores(ctx, 2, "all_gather", "l1_small" if ctx.arch.l1_small_size else "l1")
     return prog
 
@@ -620,14 +654,14 @@ def composite_reduce_scatter_steps(ctx: CBContext, x: Tensor, dim: int, fab: Fab
     widen = x.tiled and x.dtype.is_block_float
     src = x.with_(dtype=DataType("bf16")) if widen else x
     if widen:
-        steps.append(LC.typecast_program(x, src, ctx.arch))
+        steps.append(_typecast(ctx, x, src))
     k = x.shape[dim] // n
     piece_shape = tuple(k if i == dim else s for i, s in enumerate(x.shape))
     pieces = []
     for i in range(n):
         dims = [(i * k, (i + 1) * k, 1, k) if j == dim else (0, s, 1, s) for j, s in enumerate(x.shape)]
         piece = src.with_(shape=piece_shape)
-        steps += DM._slice_steps(src, dims, piece, ctx)
+        steps += _io(DM._slice_steps(src, dims, piece, ctx), (src,), piece)
         pieces.append(piece)
     if not src.tiled:
         tiled = []
@@ -641,22 +675,22 @@ def composite_reduce_scatter_steps(ctx: CBContext, x: Tensor, dim: int, fab: Fab
         full = piece.with_(shape=piece.shape[:-2] + tuple(piece.padded[-2:]) if piece.rank > 1
                            else tuple(piece.padded))
         padding = [(0, f - s) for s, f in zip(piece.shape, full.shape)]
-        steps += DM._pad_steps(piece, padding, True, full, ctx)
+        steps += _io(DM._pad_steps(piece, padding, True, full, ctx), (piece,), full)
         padded.append(full)
     cat_shape = tuple(s * n if i == dim else s for i, s in enumerate(padded[0].shape))
     cat = padded[0].with_(shape=cat_shape)
-    steps += DM._concat_steps(padded, dim, cat, ctx)
+    steps += _io(DM._concat_steps(padded, dim, cat, ctx), padded, cat)
     rs_out = cat.with_(shape=tuple(s // n if i == dim else s for i, s in enumerate(cat_shape)))
     rs = reduce_scatter_steps(ctx, cat, dim, fab, rs_out, fp32_dest_acc=fp32_dest_acc)
     steps.append(rs)
     final = out.with_(dtype=src.dtype) if widen else out
     if x.tiled:
         dims = [(0, s, 1, s) for s in final.shape]
-        steps += DM._slice_steps(rs_out, dims, final, ctx)
+        steps += _io(DM._slice_steps(rs_out, dims, final, ctx), (rs_out,), final)
     else:
         steps.append(DM._layout_program(LC.uwu_program, rs_out, final, ctx))
     if widen:
-        steps.append(LC.typecast_program(final, out, ctx.arch))
+        steps.append(_typecast(ctx, final, out))
     steps[0].notes.append(
         f"scatter dim {dim} ({x.shape[dim]} over {n} devices: {k} per device) "
         + ("of a row-major tensor" if not x.tiled else "does not split into whole tiles")
@@ -701,9 +735,9 @@ def all_reduce_program(ctx: CBContext) -> list[ProgramModel]:
     * the topology as ``get_usable_topology`` resolves it (:func:`usable_topology`), the op's ``num_links`` (else 1
       assumed), the output memory config the op's (``all_reduce``) or the input's (``all_reduce_async``: tt-mlir's
       overload drops it);
-    * the scatter dim :func:`finding_scatter_dim`; with none, a row-major or sharded input, or a dim whose
-      reduce-scatter or all-gather takes the composite path, the all-gather + local ``moreh_sum`` composite runs
-      (not modeled);
+    * the scatter dim :func:`finding_scatter_dim`; with none, a row-major input, or a dim whose reduce-scatter or
+      all-gather takes the composite path, the all-gather + local ``moreh_sum`` composite runs
+      (:func:`all_reduce_composite_steps`); a sharded input first runs sharded_to_interleaved (not modeled);
     * else, without semaphores, ``ttnn::reduce_scatter`` of the input along that dim (no compute config: ``fp32_dest_acc``
       for float32 only; a ring of at most 512 KiB takes the direct path, not modeled) into a ``1/n`` tensor, then
       ``ttnn::all_gather`` of it back along the same dim: the two programs of :func:`reduce_scatter_steps` and
@@ -717,18 +751,18 @@ def all_reduce_program(ctx: CBContext) -> list[ProgramModel]:
     fab = usable_topology(fabric_of(op, honours_num_links=True))
     if x.sharded:
         raise CBModelError(f"{op.name} of a sharded input first runs sharded_to_interleaved: not modeled")
-    if not x.tiled:
-        raise CBModelError(f"{op.name} of a row-major tensor takes the all-gather + local-sum composite, not modeled")
     dim = finding_scatter_dim(x, fab.n)
-    if dim == x.rank:
-        raise CBModelError(f"{op.name}: no dim of {'x'.join(map(str, x.padded))} splits over {fab.n} devices "
-                           "(finding_scatter_dim): the all-gather + local-sum composite, not modeled")
-    if dim >= x.rank - 2 and (x.shape[dim] % fab.n == 0) and (x.shape[dim] // fab.n) % 32:
-        raise CBModelError(f"{op.name}: dim {dim} ({x.shape[dim]}) does not scatter into whole tiles over {fab.n} "
-                           "devices: the all-gather + local-sum composite, not modeled")
-    if x.shape[dim] != x.padded[dim]:
-        raise CBModelError(f"{op.name}: scatter dim {dim} is tile-padded ({x.shape[dim]} -> {x.padded[dim]}): the "
-                           "all-gather + local-sum composite, not modeled")
+    why = None
+    if not x.tiled:
+        why = "a row-major tensor"
+    elif dim == x.rank:
+        why = f"no dim of {'x'.join(map(str, x.padded))} splits over {fab.n} devices (finding_scatter_dim)"
+    elif uses_composite_reduce_scatter(x, dim, fab.n):
+        why = f"dim {dim} ({x.shape[dim]}) does not scatter into whole tiles over {fab.n} devices"
+    elif x.shape[dim] != x.padded[dim]:
+        why = f"scatter dim {dim} is tile-padded ({x.shape[dim]} -> {x.padded[dim]})"
+    if why is not None:
+        return all_reduce_composite_steps(ctx, x, out, fab, why)
     if fab.topology == "Ring" and num_pages(x) * page_bytes(x) <= DIRECT_RS_MAX_INPUT_BYTES:
         raise CBModelError(f"{op.name}: its ring reduce-scatter of at most 512 KiB (no compute_config) takes "
                            "reduce_scatter_minimal_direct (use_direct_reduce_scatter), not modeled")
@@ -742,6 +776,70 @@ def all_reduce_program(ctx: CBContext) -> list[ProgramModel]:
         p.notes.append(f"{op.name} = ttnn::reduce_scatter then ttnn::all_gather along dim {dim} (all_reduce_async "
                        f"without semaphores); this is its {step} step")
     return [rs, ag]
+
+
+MOREH_SUM_SOURCE = ("tt-metal ttnn/cpp/ttnn/operations/moreh/moreh_sum/device/moreh_sum_nc_program_factory.cpp "
+                    "(d80d9482, in the 0.81.1 wheel: dataflow buffers input 2, zero 1, out 2 tiles of the output's "
+                    "format; split_work_to_cores over the output tiles)")
+
+
+def moreh_sum_nc_program(ctx: CBContext, x: Tensor, out: Tensor) -> ProgramModel:
+    """``ttnn::moreh_sum`` of the TILE tensor ``x`` over a dim above the last two (``MorehSumNCFactory``,
+    :data:`MOREH_SUM_SOURCE`): the output's tiles split over the grid (``split_work_to_cores``), each core with CBs
+    of 2 input tiles, 1 zero tile and 2 output tiles (the output's tile size)."""
+    from .work_split import split_work_to_cores
+
+    tiles = out.physical_volume // (TILE * TILE)
+    split = split_work_to_cores(ctx.grid, tiles)
+    cores = split.all_cores
+    tile = out.tile_bytes
+    return ProgramModel("MorehSumOperation::MorehSumNCFactory", MOREH_SUM_SOURCE, cores,
+                        [CB(0, "input", tile, 2, cores), CB(1, "zero", tile, 1, cores), CB(2, "out", tile, 2, cores)],
+                        [f"{tiles} output tile(s) on {split.num_cores} core(s)"], inputs=(x,), outputs=(out,))
+
+
+def all_reduce_composite_steps(ctx: CBContext, x: Tensor, out: Tensor, fab: Fabric, why: str) -> list[ProgramModel]:
+    """The all-gather + local-sum composite of ``all_reduce_async`` (:data:`AR_SOURCE`), each step the program model
+    of its op:
+
+    * the input viewed as ``[1, *shape]`` (a reshape that keeps the last two dims: no program);
+    * the composite all-gather of that along dim 0 (:func:`composite_all_gather_steps`: all_broadcast, concat) into
+      ``[n, *shape]``;
+    * ``local_sum``: a row-major tensor is tilized (``to_layout``), a block-float one typecast to bfloat16,
+      ``moreh_sum`` over dim 0 (:func:`moreh_sum_nc_program`), then typecast and untilized back;
+    * the ``[1, *shape]`` sum viewed back as the output's shape.
+
+    Raises:
+        CBModelError: a float32 input (``local_sum_float32``: reshape, transpose, sum: not modeled), or a step the
+            models do not cover.
+    """
+    op = ctx.op
+    if x.dtype.name == "f32":
+        raise CBModelError(f"{op.name}: {why}: the all-gather + local-sum composite of a float32 tensor sums with "
+                           "local_sum_float32 (reshape, transpose, ttnn::sum), not modeled")
+    n = fab.n
+    x1 = x.with_(shape=(1,) + tuple(x.shape))
+    mem_from = out if op.name == "ttnn.all_reduce" else x
+    gathered = x1.with_(shape=(n,) + tuple(x.shape))
+    steps = composite_all_gather_steps(ctx, x1, gathered, 0, fab, reason=why)
+    t = gathered
+    if not t.tiled:
+        tiled = t.with_(layout="tile")
+        steps += DM._to_tile(t, tiled, ctx)
+        t = tiled
+    wide = t.with_(dtype=DataType("bf16")) if t.dtype.is_block_float else t
+    if wide is not t:
+        steps.append(_typecast(ctx, t, wide))
+    summed = wide.with_(shape=(1,) + tuple(x.shape), mem=mem_from.mem)
+    steps.append(moreh_sum_nc_program(ctx, wide, summed))
+    if wide is not t:
+        back = summed.with_(dtype=t.dtype)
+        steps.append(_typecast(ctx, summed, back))
+        summed = back
+    if not x.tiled:
+        steps += DM._to_row_major(summed, summed, ctx)
+    steps[0].notes.insert(0, f"{op.name}: {why}: all_reduce_async takes the all-gather + local moreh_sum composite")
+    return steps
 
 
 # ---------------------------------------------------------------------------------------------------------------
