@@ -49,3 +49,19 @@ def test_host_ops_are_modeled_and_run_no_program():
 def test_host_op_attributes_are_read():
     a = analyze(parse_text(PROGRAM, "host.mlir"), "blackhole")
     assert not [f for f in findings_of(a, "TTA009") if f.data["op"] in HOST_OPS]
+
+
+def test_the_replay_places_a_global_semaphore_in_l1():
+    """``create_global_semaphore`` on core (0,0): tt-metal's CreateGlobalSemaphore allocates one 4-B page per core of
+    its core range set in L1 (HEIGHT_SHARDED), top-down like any L1 buffer, rounded up to the allocator's block
+    (``dram_alignment``: 32 B on Wormhole), and nothing frees it before the program ends."""
+    from ttanalyze.memory import replay
+
+    a = analyze(parse_text(PROGRAM, "t.mlir"), "wormhole_b0")
+    op = next(o for o in a.program.ops if o.name == "ttnn.create_global_semaphore")
+    r = replay(a)
+    top = a.arch.l1_size - a.arch.l1_small_size
+    assert r.l1_lowest_at_op[op.index] == top - a.arch.dram_alignment
+    assert r.points[op.index].l1_allocated == a.arch.dram_alignment
+    last = a.program.ops[-1].index
+    assert r.points[last].l1_allocated >= a.arch.dram_alignment  # still held at the end

@@ -26,6 +26,7 @@ from .arch import Arch
 from .graph import Lifetime, lifetimes
 from .ir.model import Program, Value
 from .ops.generic import tied_operand
+from .ops.host import SEMAPHORE_OPS, global_semaphore_buffer
 
 
 
@@ -479,6 +480,10 @@ class _Replay:
             why = (f"{op.name} at line {op.pos.line} has no program model here ({status}): its result may be a view "
                    "of its input" if maybe_view else "")
             bufs[r] = self.value_buffer(i, r, f"result {r.name} of {op.name}", not maybe_view, why)
+        if op.name in SEMAPHORE_OPS and op.results and global_semaphore_buffer(op) is not None:
+            size, page, cores = global_semaphore_buffer(op)  # held to the program's end: no lifetime ends it
+            bufs[op.results[0]] = self.alloc(i, f"global semaphore {op.results[0].name} of {op.name} ({page} B on each "
+                                             f"of {cores} cores)", "l1", size, page, cores, True, None)
         self.l1_lowest_at_op[i] = self.lowest_l1()
         if self.inexact["l1"]:
             self.l1_inexact_at_op[i] = list(self.inexact["l1"])

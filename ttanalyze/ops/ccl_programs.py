@@ -5,7 +5,8 @@ Every device of the mesh runs the same program on its own shard (one program per
 CBs), so the figures are per device and hold on each device of the mesh.  The models follow the source and are
 checked on mock meshes of Blackhole chips (``measurements/ccl/probe.py``, tests/test_ccl_measured.py: every CB by
 size and cores and the DRAM intermediates, with the mocks' 2 links per hop): the line programs on a 1x2 mesh (17
-cases), the ring programs on a 1x4 mesh cabled as a ring (8 cases).
+cases), the ring programs on a 1x4 mesh cabled as a ring (8 cases), the composite paths (28 cases on the line, 4 on
+the ring: the sequence of programs, each the model of its op, and the global semaphores).
 
 What the IR does not say, and the models assume (each noted on the program):
 
@@ -224,11 +225,11 @@ def global_semaphores(ctx: CBContext, count: int, who: str, buffer_type: str = "
                               f"{cores} cores, {buffer_type.upper()})") for i in range(count))
 
 
-def all_gather_program(ctx: CBContext) -> ProgramModel:
+def all_gather_program(ctx: CBContext) -> list[ProgramModel]:
     """``ttnn::all_gather`` (ttnn 0.81.1): ``AllGatherDeviceOperation`` with its multicast or unicast factory.
 
-    * Path: a gather dim whose logical size is tile-padded takes the composite all-gather (not modeled:
-      :class:`CBModelError`); so do sharded tensors here (their page-ratio rules).
+    * Path: a gather dim whose logical size is tile-padded takes the composite all-gather
+      (:func:`all_gather_steps`); sharded tensors are not modeled here (their page-ratio rules).
     * Factory (``select_program_factory``): Wormhole takes unicast on a ring with at least 64 input pages
       (20 when a page is 4,096 B or more), else multicast; Blackhole takes unicast once the bytes per link,
       ``input bytes * N / links``, reach ``min(4e6, txn^2 * 1e6 / 2048^2)`` with ``txn`` the smaller of the
@@ -566,12 +567,14 @@ def reduce_scatter_steps(ctx: CBContext, x: Tensor, dim: int, fab: Fabric, out: 
 DIRECT_RS_MAX_INPUT_BYTES = 512 << 10  # reduce_scatter.cpp k_direct_rs_max_input_bytes
 
 
-def reduce_scatter_program(ctx: CBContext) -> ProgramModel:
+def reduce_scatter_program(ctx: CBContext) -> ProgramModel | list[ProgramModel]:
     """``ttnn::reduce_scatter`` (ttnn 0.81.1): ``ReduceScatterDeviceOperation``, whose program is the line or the
     ring reduce-scatter of ``reduce_scatter_minimal_async`` (``ReduceScatterProgram::create_at``).
 
     * Topology (:func:`usable_topology`): the op's ``topology`` (tt-mlir's runtime passes it when the IR has one), else
       the fabric's (a line assumed, :func:`fabric_of`); a ring only on an axis of more than 2 devices.
+    * Composite path (:func:`uses_composite_reduce_scatter`, checked first): a row-major input, or a scattered dim
+      that does not split into whole tiles, runs :func:`composite_reduce_scatter_steps`.
     * Direct path: a ring without a ``compute_config`` whose input is at most 512 KiB may take
       ``reduce_scatter_minimal_direct`` (``use_direct_reduce_scatter``): not modeled.
     * Cores (:func:`rs_workers`): per link, 2 directions of ``W`` workers, each direction led by one fabric-mux

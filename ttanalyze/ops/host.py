@@ -20,7 +20,8 @@ that it is neither reported unknown nor guessed at.  How the tt-mlir runtime exe
 * ``create_global_semaphore`` / ``allocate_moe_compute_semaphore`` ->
   ``ttnn::global_semaphore::create_global_semaphore``: one ``uint32`` per core of its core range
   set in a sharded L1 buffer (one L1-aligned page per core); ``reset_global_semaphore`` writes it
-  from the host.  No program.
+  from the host.  No program; the allocator replay places the buffer (:func:`global_semaphore_buffer`) and keeps it
+  to the end of the program (the IR never deallocates a semaphore).
 """
 
 from __future__ import annotations
@@ -68,4 +69,21 @@ def host_program(ctx: CBContext):
     raise NoDeviceProgram(f"{ctx.op.name} {HOST_OPS[ctx.op.name][1]}; no device program")
 
 
-__all__ = ["HOST_OPS", "host_program"]
+SEMAPHORE_OPS = {"ttnn.create_global_semaphore": "core_range_set",
+                 "ttnn.allocate_moe_compute_semaphore": "mux_core_range_set"}
+SEMAPHORE_BYTES = 4  # one uint32 per core
+
+
+def global_semaphore_buffer(op) -> tuple[int, int, int] | None:
+    """(bytes, page bytes, cores) of the L1 buffer a semaphore op allocates: tt-metal ``CreateGlobalSemaphore``
+    (tt_metal/impl/buffers/global_semaphore.cpp, d80d9482) makes a HEIGHT_SHARDED L1 buffer of one 4-B page per core
+    of the core range set (measured on the 1x2 mock mesh: the CCL programs' semaphores are 440-B L1 buffers of 4-B
+    pages over 110 cores, measurements/ccl).  None when the op has no core range set to read."""
+    crs = op.attrs.get(SEMAPHORE_OPS.get(op.name, ""))
+    cores = getattr(crs, "num_cores", None)
+    if not isinstance(cores, int) or cores <= 0:
+        return None
+    return SEMAPHORE_BYTES * cores, SEMAPHORE_BYTES, cores
+
+
+__all__ = ["HOST_OPS", "SEMAPHORE_OPS", "global_semaphore_buffer", "host_program"]
