@@ -95,7 +95,10 @@ RING_COMPOSITE_CASES = [  # on the 1x4 ring, cluster axis 1, topology Ring
     ("ring/cag/bf16/64x1/dim1", "all_gather", (64, 1), "bf16", {"dim": 1}),
     ("ring/cag/bf16/64x1x1/dim2", "all_gather", (64, 1, 1), "bf16", {"dim": 2}),
     ("ring/cag/bf16/1x1x8x256/dim2", "all_gather", (1, 1, 8, 256), "bf16", {"dim": 2}),
-    ("ring/crs/bf16/1x1x64x256/dim3", "reduce_scatter", (1, 1, 64, 256), "bf16", {"dim": 3, "fp32_acc": True}),
+    # 64 columns per device are whole tiles: the native ring program, beside the composite of 56 columns
+    ("ring/rs/bf16/1x1x64x256/dim3", "reduce_scatter", (1, 1, 64, 256), "bf16", {"dim": 3, "fp32_acc": True}),
+    ("ring/crs/bf16/1x1x64x224/dim3", "reduce_scatter", (1, 1, 64, 224), "bf16", {"dim": 3, "fp32_acc": True}),
+    ("ring/crs/bf16/1x1x8x1024/dim2", "reduce_scatter", (1, 1, 8, 1024), "bf16", {"dim": 2, "fp32_acc": True}),
 ]
 
 

@@ -264,7 +264,8 @@ register_check("ttnn.all_gather", "mock", AG_SOURCE + "; measured on a 1x2 mock 
                ("AllGatherDeviceOperation", "AllBroadcastDeviceOperation"))
 register_check("ttnn.reduce_scatter", "mock", RS_SOURCE + "; measured on mock meshes: tests/test_ccl_measured.py "
                "(the line program on 1x2, 9 cases; the ring program on a 1x4 ring, 5 cases, and its direct path named; "
-               "the composite path, 13 cases, results_composite.jsonl)",
+               "the composite path, 13 cases on the line and 2 on the ring, results_composite.jsonl and "
+               "results_ring_composite.jsonl)",
                ("ReduceScatterDeviceOperation",))
 register_cb(("ttnn.all_reduce", "ttnn.all_reduce_async"))(all_reduce_program)
 register_check(("ttnn.all_reduce", "ttnn.all_reduce_async"), "mock", AR_SOURCE + "; ttnn::all_reduce measured on "

@@ -5,7 +5,7 @@ Every device of the mesh runs the same program on its own shard (one program per
 CBs), so the figures are per device and hold on each device of the mesh.  The models follow the source and are
 checked on mock meshes of Blackhole chips (``measurements/ccl/probe.py``, tests/test_ccl_measured.py: every CB by
 size and cores and the DRAM intermediates, with the mocks' 2 links per hop): the line programs on a 1x2 mesh (17
-cases), the ring programs on a 1x4 mesh cabled as a ring (8 cases), the composite paths (28 cases on the line, 4 on
+cases), the ring programs on a 1x4 mesh cabled as a ring (8 cases), the composite paths (28 cases on the line, 5 on
 the ring: the sequence of programs, each the model of its op, and the global semaphores).
 
 What the IR does not say, and the models assume (each noted on the program):
