@@ -245,3 +245,25 @@ def test_locations_are_checked_as_mlir_parses_them(arg, ret, aliases, error):
     with pytest.raises(InputError, match="invalid location: " + message) as exc:
         parse_text(text)
     assert (exc.value.pos.line, exc.value.pos.col) == (line, col)
+
+
+def test_loc_alias_lines_are_read_whole_and_checked_at_once():
+    """tt-mlir's #loc alias lines (nested names, callsites, file ranges) are matched whole by normalize and
+    parsed by MLIR as they are: the one-module location check (parse._locations_parse) accepts a real file,
+    whose alias lines name aliases defined after them."""
+    from iree.compiler import ir
+
+    from ttanalyze.ir.parse import _locations_parse
+
+    text = (FIXTURES / "real" / "mlp_o0" / "ttnn.mlir").read_text()
+    norm = normalize(text)
+    lines = text.split("\n")
+    assert norm.plain_loc_aliases
+    assert norm.loc_alias_lines == {i: line for i, line in enumerate(lines, 1) if line.startswith("#loc")}
+    assert norm.loc_aliases["#loc23"] == 'loc("jit(mlp)/add"(#loc20))'
+    ctx = ir.Context()
+    ctx.allow_unregistered_dialects = True
+    assert _locations_parse(norm, ctx)
+    # an alias line with a comment is left to the per-location check
+    commented = normalize(text.replace('#loc9 = loc("max")', '#loc9 = loc("max") // c'))
+    assert not commented.plain_loc_aliases and not _locations_parse(commented, ctx)

@@ -44,12 +44,18 @@ _STRING = r'"(?:[^"\\\n]|\\.)*"'
 # literal prefix (``loc(``, ``tt``), so that most candidates fail on a character
 # compare.  A token's kind is its first character (see normalize).  A string
 # without escapes or brackets ``()[]{}<>`` (an op name, a plain location name)
-# ends in a tight character-class loop; any other one sets group 1 (group 2
+# ends in a tight character-class loop; any other one sets group 1 (group 4
 # inside a location), and normalize records those that hold a bracket.
 _STRING_KINDS = r'"(?:[^"\\\n(){}\[\]<>]*"|((?:[^"\\\n]|\\.)*"))'
+# A #loc alias line as tt-mlir prints them (``#loc5 = loc("jit(mlp)/add"(#loc3))``, callsite, fused, file
+# ranges: nothing of it for the scan to rewrite) in one match: its name is group 2, its location group 3.
+_LOC_ATOM = r'(?:#[\w.$-]+|"[^"\\\n]*"(?::\d+:\d+(?: to (?:\d+)?:\d+)?)?(?:\((?:#[\w.$-]+|"[^"\\\n]*")\))?|unknown)'
+_LOC_BODY = (rf'(?:callsite\({_LOC_ATOM} at {_LOC_ATOM}\)|fused(?:<"[^"\\\n]*">)?\[{_LOC_ATOM}(?:, {_LOC_ATOM})*\]'
+             rf'|{_LOC_ATOM})')
 _MASTER = re.compile(
     rf"{_STRING_KINDS}"  # a string
     r"|//[^\n]*"  # a comment
+    rf"|#(?<![^\n]#)([A-Za-z_][\w.$-]*)[ \t]*=[ \t]*(loc\({_LOC_BODY}\))[ \t]*(?![^\n])"  # a #loc alias line
     # an alias definition at the start of a line: #name = / !name =
     r"|#(?<![^\n]#)[A-Za-z_][\w.$-]*(?=[ \t]*=)"
     r"|!(?<![^\n]!)[A-Za-z_][\w.$-]*(?=[ \t]*=)"
@@ -103,14 +109,18 @@ class Normalized:
         text: generic-form MLIR with the same number of lines as the input.
         aliases: top-level attribute/type aliases by name (``#dram``).
         loc_aliases: ``#locN`` aliases by name, with their ``loc(...)`` text.
-        line_locs: for each line, the ``loc(...)`` texts that were blanked on it.
         host_functions: the functions of a ``ttcore.cpu_module`` (CPU-hoisted
             const-eval, LLVM dialect), by name and position; the module itself
             is set aside (blanked), its LLVM ops are never parsed.
         opaque_ops: how many custom-syntax ops were rewritten to opaque ops.
-        loc_alias_lines: every ``#locN = loc(...)`` line of the input, in order (a redefinition too).
+        loc_alias_lines: every ``#locN = loc(...)`` line of the input by line number, in order (a
+            redefinition too).
+        line_locs: for each line, the ``loc(...)`` texts that were blanked on it (on a ``#loc`` alias
+            line, none or some: MLIR checks those lines as they are).
         plain_strings: whether no string or comment of :attr:`text` holds a bracket character
             ``()[]{}<>``: then every bracket of :attr:`text` is one of its structure (parse's nesting check).
+        plain_loc_aliases: whether every ``#loc`` alias line is one location as tt-mlir prints them (no
+            comment, nothing after it: the lines the scan matches whole).
     """
 
     text: str
@@ -119,8 +129,9 @@ class Normalized:
     line_locs: dict[int, list[str]] = field(default_factory=dict)
     host_functions: list[tuple[str, SourcePos]] = field(default_factory=list)
     opaque_ops: int = 0
-    loc_alias_lines: list[str] = field(default_factory=list)
+    loc_alias_lines: dict[int, str] = field(default_factory=dict)
     plain_strings: bool = True
+    plain_loc_aliases: bool = True
     _line_edits: dict[int, list[tuple[int, int, int]]] = field(default_factory=dict)
     _body_alias: dict[str, AliasDef] = field(default_factory=dict)  # an alias body -> its first definition
 
@@ -335,6 +346,15 @@ def normalize(text: str, path: str = "<string>") -> Normalized:
                 return " {" + token[2:-2] + "} "
             close = token.index("}")
             return " {" + token[2:close] + "," + " " * (len(token) - close - 1)
+        if first == "#" and m.lastindex == 3:  # a #loc alias line: recorded and blanked
+            start = m.start()
+            line += text.count("\n", counted, start)
+            counted = start
+            out.loc_aliases["#" + m.group(2)] = m.group(3)
+            out.loc_alias_lines[line] = token
+            if has_brace(token) is not None:
+                hidden.append(start)
+            return " " * len(token)
         if first == "#" or first == "!":
             _record_alias(src, out, m, edits)
         elif first == "l":
@@ -591,7 +611,9 @@ def _record_alias(src: _Source, out: Normalized, m: re.Match, edits: list[_Edit]
     name = m.group(0)
     if body.startswith("loc("):
         out.loc_aliases[name] = body
-        out.loc_alias_lines.append(text[m.start():line_end])
+        if name[0] == "#":  # MLIR reads a !name = loc(...) line as a type alias
+            out.loc_alias_lines[src.line_of(m.start())] = text[m.start():line_end]
+            out.plain_loc_aliases = False
         edits.append(_Edit(m.start(), line_end, _blank(text[m.start():line_end])))
         return
     alias = out.aliases[name] = AliasDef(name, body, body_start, src.line_starts)

@@ -287,7 +287,9 @@ def _locations_parse(norm: Normalized, ctx: ir.Context) -> bool:
     True only when :func:`_check_locations` would accept them too.
 
     A location that is a bare alias (``loc(#loc3)``) is one MLIR resolves at the end of the file, so it
-    is valid when a ``#loc3 = loc(...)`` line defines it.  Every other ``loc(body)`` goes into one
+    is valid when a ``#loc3 = loc(...)`` line defines it.  The locations on a ``#loc`` alias line are
+    parsed with that line, as :func:`_check_locations` keeps it (alias lines that are not plain locations,
+    :attr:`Normalized.plain_loc_aliases`, are left to it).  Every other ``loc(body)`` goes into one
     placeholder op, whose location fuses their bodies (``loc(fused[a, b, ...])``; a body parses as an
     element of a fused location exactly when ``loc(body)`` parses: both are MLIR's
     ``parseLocationInstance``), placed before the ``#loc`` alias lines (:attr:`Normalized.loc_alias_lines`),
@@ -301,8 +303,13 @@ def _locations_parse(norm: Normalized, ctx: ir.Context) -> bool:
     or the end of the buffer in it; a string alone is a ``NameLoc``, LocationParser.cpp
     ``parseNameOrFileLineColRange``) always parses: it is not parsed again.
     """
+    if not norm.plain_loc_aliases:  # e.g. a comment ending an alias line would swallow the next line's placeholder
+        return False
     bodies = []
-    for locs in norm.line_locs.values():
+    alias_lines = norm.loc_alias_lines
+    for line, locs in norm.line_locs.items():
+        if line in alias_lines:  # MLIR parses the alias line itself (as _check_locations keeps it)
+            continue
         for loc in locs:
             body = loc[4:-1]
             if _PLAIN_NAME.fullmatch(body):
@@ -315,7 +322,7 @@ def _locations_parse(norm: Normalized, ctx: ir.Context) -> bool:
     text = ""
     if bodies:  # each body on its own line: a comment ending one cannot swallow the next
         text = _LOC_HOLDER + "loc(fused[" + "\n, ".join(bodies) + "\n])\n"
-    text += "\n".join(norm.loc_alias_lines)
+    text += "\n".join(alias_lines.values())
     try:
         ir.Module.parse(text, ctx)
     except ir.MLIRError:

@@ -58,9 +58,10 @@ def catalog() -> dict[str, RuleMeta]:
         raise RuntimeError(f"rule catalog not found at {CATALOG_DIR}")
     import yaml
 
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's: 10x faster, the same data
     out = {}
     for path in sorted(CATALOG_DIR.glob("TTA*.yaml")):
-        data = yaml.safe_load(path.read_text())
+        data = yaml.load(path.read_text(), Loader=loader)
         try:
             meta = RuleMeta(**{k: str(v).strip() for k, v in data.items()})
         except TypeError as exc:
