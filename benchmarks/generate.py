@@ -14,13 +14,20 @@ real output:
   matmuls ``[S, H] x [H, S]`` and ``[S, S] x [S, H]`` and a typecast round trip
   on it), with a layout alias per distinct tensor type in DRAM and L1: thousands
   of distinct op signatures and layouts, so nothing is shared between layers.
+* ``distinct_locs``: the ``distinct`` program with its ops' locations as tt-mlir
+  prints them: ``loc(#locN)`` on each op, and after the module the ``#loc``
+  alias lines, a name location on a file location defined before it
+  (``#loc7 = loc("op3"(#loc6))``, ``#loc6 = loc("layers.py":3:5)``): twice as
+  many lines to normalize and locations to check as ``distinct``'s inline
+  ``loc("op3")``.
 
-Usage: python benchmarks/generate.py N_OPS OUT.mlir [--kind repeated|distinct]
+Usage: python benchmarks/generate.py N_OPS OUT.mlir [--kind repeated|distinct|distinct_locs]
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 from pathlib import Path
 
 SYSTEM_DESC = (
@@ -212,7 +219,21 @@ def generate_distinct(n_ops: int) -> str:
     return "".join(head + body + ["    } loc(#loc1)\n  } loc(#loc1)\n} loc(#loc1)\n"])
 
 
-KINDS = {"repeated": generate, "distinct": generate_distinct}
+def generate_distinct_locs(n_ops: int) -> str:
+    """:func:`generate_distinct`'s program with tt-mlir's ``#loc`` aliases (see module docstring)."""
+    text = generate_distinct(n_ops)
+    aliases: list[str] = []
+
+    def alias(m: re.Match) -> str:
+        k = 2 * len(aliases) + 100  # #loc100, #loc102, ...: the name; the next number its file location
+        aliases.append(f'#loc{k + 1} = loc("layers.py":{m.group(1)}:5)\n#loc{k} = loc("op{m.group(1)}"(#loc{k + 1}))\n')
+        return f"loc(#loc{k})"
+
+    body = re.sub(r'loc\("op(\d+)"\)', alias, text)
+    return body + "".join(aliases)
+
+
+KINDS = {"repeated": generate, "distinct": generate_distinct, "distinct_locs": generate_distinct_locs}
 
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description="Write a generated TTNN program.")

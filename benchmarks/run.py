@@ -31,7 +31,7 @@ after.  Children run as an installed package does, from compiled bytecode
 every ``*.mlir`` under DIR: in one process without the cache, with ``-j`` workers
 into an empty cache, and again with that cache filled (a CI re-run over an
 unchanged model zoo).  ``--phases`` adds the CPU time of each phase of one
-in-process check (normalize, MLIR parse, walk to the model, analyses with their
+in-process check (normalize, nesting check, MLIR parse, location check, walk to the model, analyses with their
 op models, allocator replay, CB figures, memory timeline and mesh binding, rules
 with the five slowest rules alone).
 
@@ -184,7 +184,8 @@ def zoo(root: Path, repeat: int, tmp: Path) -> None:
 
 def phases(path: Path) -> dict[str, float]:
     """CPU seconds of each phase of one in-process check of ``path`` (the garbage collector paused, as check
-    does): the MLIR parse with the nesting and location checks :func:`ttanalyze.ir.parse.parse_modules` makes.
+    does): normalize, the nesting check, the MLIR parse, the location check, the walk to the typed model, the
+    analyses (and their parts) and the rules.
     CPU time, not wall time: on a shared machine the wall time of a phase stretches with the load."""
     import gc
 
@@ -203,11 +204,16 @@ def phases(path: Path) -> dict[str, float]:
     out["normalize"] = time.process_time() - t
     ctx = ir.Context()
     ctx.allow_unregistered_dialects = True
+    ctx.enable_multithreading(False)  # as parse does
     t = time.process_time()
     P._check_nesting(norm, str(path))
+    out["nesting check"] = time.process_time() - t
+    t = time.process_time()
     module = ir.Module.parse(norm.text, ctx)
+    out["mlir parse"] = time.process_time() - t
+    t = time.process_time()
     P._check_locations(text, norm, str(path), ctx)
-    out["mlir parse, checks"] = time.process_time() - t
+    out["location check"] = time.process_time() - t
     t = time.process_time()
     program = P._Walker(norm, text, str(path)).program(module)
     out["walk to model"] = time.process_time() - t

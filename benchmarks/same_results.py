@@ -102,11 +102,12 @@ def main() -> None:
     group.add_argument("--write", type=Path, help="Write the reports here.")
     group.add_argument("--against", type=Path, help="Compare fresh reports with the ones here.")
     ap.add_argument("--ops", type=int, default=6_000, help="Ops of each generated program (0: none).")
-    ap.add_argument("--kind", action="append", choices=sorted(KINDS), help="Generated kinds (default: both).")
+    ap.add_argument("--kind", action="append", choices=sorted(KINDS),
+                    help="Generated kinds (default: distinct and repeated).")
     ap.add_argument("--out-dir", type=Path, default=ROOT / "benchmarks" / "out",
                     help="Where generated programs are written.")
     args = ap.parse_args()
-    paths = inputs(args.roots, args.ops, args.kind or sorted(KINDS), args.out_dir)
+    paths = inputs(args.roots, args.ops, args.kind or ["distinct", "repeated"], args.out_dir)
     if args.write:
         write_reports(paths, args.write)
         print(f"wrote {len(paths) * len(FORMATS)} reports of {len(paths)} files to {args.write}")
