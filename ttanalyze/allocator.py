@@ -198,6 +198,7 @@ class FreeList:
         cap = (MAX_SIZE_CLASS_BYTES // SIZE_CLASS_BASE).bit_length()
         self.num_classes = min(max(n, 2), cap)  # num_segerated_classes
         self.classes: list[list[int]] = [[] for _ in range(self.num_classes)]
+        self.nonempty = 0  # bit k set: classes[k] holds a block (the search visits only those)
         self.free_by_start: dict[int, int] = {}
         self.free_by_end: dict[int, int] = {}
         self.allocated: dict[int, int] = {}
@@ -212,13 +213,18 @@ class FreeList:
             return
         self.free_by_start[start] = size
         self.free_by_end[start + size] = start
-        bisect.insort(self.classes[self._class(size)], start)
+        k = self._class(size)
+        bisect.insort(self.classes[k], start)
+        self.nonempty |= 1 << k
 
     def _remove_free(self, start: int) -> int:
         size = self.free_by_start.pop(start)
         del self.free_by_end[start + size]
-        lst = self.classes[self._class(size)]
+        k = self._class(size)
+        lst = self.classes[k]
         del lst[bisect.bisect_left(lst, start)]
+        if not lst:
+            self.nonempty &= ~(1 << k)
         return size
 
     def aligned(self, size: int) -> int:
@@ -226,21 +232,29 @@ class FreeList:
         return round_up(max(size, self.alignment), self.alignment)
 
     def allocate(self, size: int, bottom_up: bool) -> int | None:
-        """First fit of ``size`` bytes: the address (relative to the bank base), or None when nothing fits."""
+        """First fit of ``size`` bytes: the address (relative to the bank base), or None when nothing fits.
+
+        Visits the non-empty size classes from the request's own upwards: the first fitting block of its own
+        class in address order, the first (bottom-up) or last (top-down) block of each larger one (each of
+        those fits), and takes the lowest (bottom-up) or highest (top-down) address among them."""
         need = self.aligned(size)
         best: int | None = None
         first = self._class(need)
-        for k in range(first, self.num_classes):
-            lst = self.classes[k]
-            if not lst:
-                continue
-            if k == first:  # blocks of the request's own class may be too small: scan in address order
-                order = lst if bottom_up else reversed(lst)
-                cand = next((a for a in order if self.free_by_start[a] >= need), None)
-            else:
-                cand = lst[0] if bottom_up else lst[-1]
-            if cand is not None and (best is None or (cand < best if bottom_up else cand > best)):
-                best = cand
+        pending = self.nonempty >> first
+        k = first
+        while pending:
+            if pending & 1:
+                lst = self.classes[k]
+                if k == first:  # blocks of the request's own class may be too small: scan in address order
+                    by_start = self.free_by_start
+                    order = lst if bottom_up else reversed(lst)
+                    cand = next((a for a in order if by_start[a] >= need), None)
+                else:
+                    cand = lst[0] if bottom_up else lst[-1]
+                if cand is not None and (best is None or (cand < best if bottom_up else cand > best)):
+                    best = cand
+            pending >>= 1
+            k += 1
         if best is None:
             return None
         block = self._remove_free(best)

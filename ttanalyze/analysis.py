@@ -13,8 +13,7 @@ from .ir.model import Op, Program, TensorType, Value
 from .memory import AllocationReplay, MemoryTimeline, replay, timeline
 from .mesh import Mesh, bind_meshes, mesh_of, presharded_values
 from .ops.spec import TensorSpec
-from .programs import (MODEL_FAILURES, OpProgram, Verdicts, failure_text, free_l1_below, op_models,
-                       reraise_in_debug, summed_free_l1)
+from .programs import MODEL_FAILURES, OpProgram, Verdicts, failure_text, moved_free_l1, op_models, reraise_in_debug
 from .versions import DEFAULT_TT_METAL, check_version
 
 if TYPE_CHECKING:
@@ -76,6 +75,27 @@ class Analysis:
 
         return build_graph(self.program)
 
+    @cached_property
+    def ops_by_name(self) -> dict[str, list[Op]]:
+        """The ops of each name, in program order: built in one pass over the ops, shared by the rules that
+        look at a few op names only (:meth:`ops_named`)."""
+        out: dict[str, list[Op]] = {}
+        for op in self.program.ops:
+            got = out.get(op.name)
+            if got is None:
+                out[op.name] = [op]
+            else:
+                got.append(op)
+        return out
+
+    def ops_named(self, *names: str) -> list[Op]:
+        """The ops named one of ``names``, in program order (:attr:`ops_by_name`; a list the caller must not change)."""
+        by_name = self.ops_by_name
+        lists = [by_name[n] for n in dict.fromkeys(names) if n in by_name]
+        if len(lists) == 1:
+            return lists[0]
+        return sorted((op for ops in lists for op in ops), key=lambda op: op.index)
+
     def values(self) -> list[Value]:
         """Every SSA value in program order (arguments first in each function)."""
         out: list[Value] = []
@@ -129,10 +149,12 @@ def analyze(program: Program, arch_name: str | None = None, l1_small_size: int |
     analysis.programs, analysis.specs = op_models(analysis, verdicts)
     _program_figures(analysis)
     analysis.allocation = replay(analysis)
-    if _free_l1_moved(analysis):
+    moved = moved_free_l1(analysis, verdicts)
+    if any(analysis.programs[i].status not in ("not_device", "unmodeled") for i in moved):
         # the factories see the allocator's lowest L1 address, holes included (programs.max_l1_space)
-        programs, specs = op_models(analysis, verdicts)
-        changed = programs != analysis.programs or specs != analysis.specs
+        before = [(analysis.programs[i], analysis.specs.get(i)) for i in moved]
+        programs, specs = op_models(analysis, verdicts, only=moved)
+        changed = any(programs[i] != p or specs.get(i) != s for i, (p, s) in zip(moved, before))
         analysis.programs, analysis.specs = programs, specs
         if changed:  # equal verdicts give the same figures and the same replay
             _program_figures(analysis)
@@ -153,17 +175,15 @@ def _program_figures(analysis: Analysis) -> None:
         if point is not None:
             got = figures.get(id(prog))
             if got is None:
-                got = figures[id(prog)] = (max((p.region_bytes_per_core() for p in prog.stages), default=0),
-                                           max((p.l1_buffers_per_core for p in prog.stages), default=0))
+                stages = prog.stages
+                if not stages:
+                    got = (0, 0)
+                elif len(stages) == 1:
+                    got = (stages[0].region_bytes_per_core(), stages[0].l1_buffers_per_core)
+                else:
+                    got = (max([p.region_bytes_per_core() for p in stages]), max([p.l1_buffers_per_core for p in stages]))
+                figures[id(prog)] = got
             point.cb_per_core, point.op_l1_buffers_per_core = got
-
-
-def _free_l1_moved(analysis: Analysis) -> bool:
-    """Whether the allocator replay gives some op with a CB model another free L1 than the sums did."""
-    replayed, arch = analysis.allocation, analysis.arch
-    return any(free_l1_below(arch, replayed.l1_lowest_at_op[i]) != summed_free_l1(analysis, i, arch)
-               for i, prog in analysis.programs.items()
-               if prog.status not in ("not_device", "unmodeled") and i in replayed.l1_lowest_at_op)
 
 
 def _add_info(v: Value, arch: Arch, infos: dict[Value, L.LayoutInfo], by_type: dict[int, L.LayoutInfo | None]) -> None:

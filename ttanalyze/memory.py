@@ -314,13 +314,15 @@ class _Replay:
         self.l1_inexact_at_op: dict[int, list[str]] = {}
         self.l1_inexact_in_stage: dict[tuple[int, int], list[str]] = {}
         self.requests: dict[int, tuple[int, int, int | None]] = {}  # _request of each LayoutInfo, by id
+        self.l1, self.dram = self.dev.managers["l1"], self.dev.managers["dram"]
 
     def lowest_l1(self) -> int | None:
         """The lowest allocated L1 address now (absolute), or None."""
-        return self.dev.managers["l1"].lowest_occupied_address()
+        return self.l1.lowest_occupied_address()
 
     def reset(self) -> None:
         self.dev = DeviceAllocator(self.a.arch, self.trace_region_size)
+        self.l1, self.dram = self.dev.managers["l1"], self.dev.managers["dram"]
         self.live = {}
         self.inexact = {"l1": [], "l1_small": [], "dram": []}
         self.failed_in_func = False
@@ -387,14 +389,14 @@ class _Replay:
         pt = self.points.get(op_index)
         if pt is None:
             pt = self.points[op_index] = AllocatorPoint(op_index)
-        l1, dram = self.dev.managers["l1"], self.dev.managers["dram"]
-        if l1.free_list.allocated_bytes > pt.l1_allocated:
-            pt.l1_allocated = l1.free_list.allocated_bytes
-        if (extent := l1.in_use_extent()) > pt.l1_extent:
+        l1, dram = self.l1, self.dram
+        if (allocated := l1.free_list.allocated_bytes) > pt.l1_allocated:
+            pt.l1_allocated = allocated
+        if allocated and (extent := l1.in_use_extent()) > pt.l1_extent:  # nothing allocated: extent 0
             pt.l1_extent = extent
-        if dram.free_list.allocated_bytes > pt.dram_allocated:
-            pt.dram_allocated = dram.free_list.allocated_bytes
-        if (extent := dram.in_use_extent()) > pt.dram_extent:
+        if (allocated := dram.free_list.allocated_bytes) > pt.dram_allocated:
+            pt.dram_allocated = allocated
+        if allocated and (extent := dram.in_use_extent()) > pt.dram_extent:
             pt.dram_extent = extent
 
     # -- program walk ------------------------------------------------------------
@@ -461,22 +463,24 @@ class _Replay:
                 return False
         prog = self.a.programs.get(i)
         status = prog.status if prog is not None else "unmodeled"
+        view_capable = op.name in VIEW_CAPABLE
         for k, r in enumerate(op.results):
             tied = tied_operand(op, k)
             if tied is not None and bufs.get(op.operands[tied]) is not None:  # the result is that operand's buffer
                 bufs[r] = bufs[op.operands[tied]]
                 bufs[r].members += 1
                 continue
-            src = op.operands[0] if op.operands else None
-            info, src_info = self.a.infos.get(r), self.a.infos.get(src) if src is not None else None
-            if op.name in VIEW_CAPABLE and src is not None and status == "not_device" and info is not None \
-                    and src_info is not None and info.placement is not None and src_info.placement is not None \
-                    and info.placement.buffer_type == src_info.placement.buffer_type and bufs.get(src) is not None:
-                b = bufs[src]
-                b.members += 1
-                bufs[r] = b
-                continue
-            maybe_view = op.name in VIEW_CAPABLE and status != "modeled"
+            if view_capable and status == "not_device" and op.operands:
+                src = op.operands[0]
+                info, src_info = self.a.infos.get(r), self.a.infos.get(src)
+                if info is not None and src_info is not None and info.placement is not None \
+                        and src_info.placement is not None \
+                        and info.placement.buffer_type == src_info.placement.buffer_type and bufs.get(src) is not None:
+                    b = bufs[src]
+                    b.members += 1
+                    bufs[r] = b
+                    continue
+            maybe_view = view_capable and status != "modeled"
             why = (f"{op.name} at line {op.pos.line} has no program model here ({status}): its result may be a view "
                    "of its input" if maybe_view else "")
             bufs[r] = self.value_buffer(i, r, f"result {r.name} of {op.name}", not maybe_view, why)
@@ -497,12 +501,13 @@ class _Replay:
         device buffers its factories allocate (:attr:`ProgramModel.device_buffers`: kept ones stay until the
         device closes, once per distinct program) and each program's own L1 buffers
         (:attr:`ProgramModel.l1_buffers_per_core`)."""
-        finals = {id(t) for t in stages[-1].outputs}
+        last = len(stages) - 1
+        finals = {id(t) for t in stages[-1].outputs} if last else set()
         pending: list[Buffer] = []
         arch = self.a.arch
         for k, st in enumerate(stages):
             fresh: list[Buffer] = []
-            if k < len(stages) - 1:
+            if k < last:
                 for t in st.outputs:
                     if id(t) in finals or any(t == f for f in stages[-1].outputs) or any(t == x for x in st.inputs):
                         continue

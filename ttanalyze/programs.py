@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import traceback
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterable
 
 from . import ops as O
 from .arch import Arch
@@ -228,8 +228,8 @@ class Verdicts:
     by_op: dict[int, tuple[int, tuple]] = field(default_factory=dict)
 
 
-def op_models(analysis: "Analysis", verdicts: Verdicts | None = None) -> tuple[dict[int, OpProgram],
-                                                                             dict[int, list[TensorSpec]]]:
+def op_models(analysis: "Analysis", verdicts: Verdicts | None = None,
+              only: "Iterable[int] | None" = None) -> tuple[dict[int, OpProgram], dict[int, list[TensorSpec]]]:
     """Every op's programs (:func:`run_cb_model`) and output specs (:func:`run_spec_model`), by op index,
     from one context per op.
 
@@ -239,7 +239,9 @@ def op_models(analysis: "Analysis", verdicts: Verdicts | None = None) -> tuple[d
     is the attributes' text, the types' identities and the L1 figures.
     ``verdicts`` may be shared between calls on the same analysis: after the
     allocator replay, only the ops whose free L1 moved are looked up again (and
-    modeled, when no op alike was).
+    modeled, when no op alike was).  ``only``: the indices of the ops to look up
+    (:func:`moved_free_l1`'s); every other op keeps its verdict of ``analysis.programs`` / ``analysis.specs``,
+    which must then hold the last call's (an op whose free L1 did not move keeps its verdict anyway).
     """
     programs: dict[int, OpProgram] = {}
     specs: dict[int, list[TensorSpec]] = {}
@@ -250,7 +252,11 @@ def op_models(analysis: "Analysis", verdicts: Verdicts | None = None) -> tuple[d
     replayed = analysis.allocation
     lowest_at_op = replayed.l1_lowest_at_op if replayed is not None else {}
     no_program = OpProgram("not_device")  # the verdict of every op of NO_PROGRAM without an output model
-    for op in analysis.program.ops:
+    ops = analysis.program.ops
+    if only is not None:
+        programs, specs = dict(analysis.programs), dict(analysis.specs)
+        ops = [ops[i] for i in only]
+    for op in ops:
         i = op.index
         if op.name in NO_PROGRAM and O.spec_model(op.name) is None:  # run_cb_model reads nothing else of them
             programs[i] = no_program
@@ -272,4 +278,22 @@ def op_models(analysis: "Analysis", verdicts: Verdicts | None = None) -> tuple[d
         programs[i] = verdict[0]
         if verdict[1] is not None:
             specs[i] = verdict[1]
+        else:
+            specs.pop(i, None)
+    if only is not None and list(specs) != sorted(specs):  # an op that gained a spec: program order, as a full call
+        specs = {i: specs[i] for i in sorted(specs)}
     return programs, specs
+
+
+def moved_free_l1(analysis: "Analysis", verdicts: Verdicts) -> list[int]:
+    """The indices (in program order) of the ops whose free L1 (:func:`max_l1_space`) the allocator replay moves
+    from the one their verdict in ``verdicts`` was modeled with: the only ops :func:`op_models` must look up
+    again after the replay (the others' key is unchanged)."""
+    arch = analysis.arch
+    lowest_at_op = analysis.allocation.l1_lowest_at_op if analysis.allocation is not None else {}
+    moved = []
+    for i, (space, _) in verdicts.by_op.items():
+        if i in lowest_at_op and free_l1_below(arch, lowest_at_op[i]) != space:
+            moved.append(i)
+    moved.sort()
+    return moved

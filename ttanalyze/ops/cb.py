@@ -155,22 +155,28 @@ class ProgramModel:
         return self._static_figures()[1]
 
     def _static_figures(self) -> tuple[tuple, tuple[tuple[int, int] | None, int], int, int]:
-        """(the CB list's identity, :meth:`busiest_core`, the static CBs' bytes in all, their count), derived
-        once and again only when the CB list changes."""
-        key = tuple([id(cb) for cb in self.cbs])
+        """(the CB list as a tuple, :meth:`busiest_core`, the static CBs' bytes in all, their count), derived
+        once and again only when the CB list changes (a list equal item by item gives the same figures)."""
+        key = tuple(self.cbs)
         got = self._busiest
         if got is None or got[0] != key:
-            cbs = self.static_cbs
-            got = self._busiest = (key, self._find_busiest(cbs), sum(cb.bytes for cb in cbs), len(cbs))
+            cbs = [cb for cb in key if not cb.globally_allocated]
+            total = 0
+            for cb in cbs:
+                total += cb.page_bytes * cb.pages
+            got = self._busiest = (key, self._find_busiest(cbs, total), total, len(cbs))
         return got
 
-    def _find_busiest(self, cbs: list[CB]) -> tuple[tuple[int, int] | None, int]:
+    def _find_busiest(self, cbs: list[CB], total: int) -> tuple[tuple[int, int] | None, int]:
+        """:meth:`busiest_core` of ``cbs`` (static), whose bytes add up to ``total``."""
         best, where = 0, None
         if cbs:
             first_set = cbs[0].cores
-            if all(cb.cores is first_set or cb.cores == first_set for cb in cbs):
+            for cb in cbs:
+                if cb.cores is not first_set and cb.cores != first_set:
+                    break
+            else:
                 # one core set: every core holds all of them; the first core in (x, y) order is named
-                total = sum(c.bytes for c in cbs)
                 return (_first_core(first_set), total) if total > 0 else (None, 0)
         xs = sorted({v for cb in cbs for r in cb.cores.ranges for v in (r.start.x, r.end.x)})
         ys = sorted({v for cb in cbs for r in cb.cores.ranges for v in (r.start.y, r.end.y)})

@@ -66,28 +66,37 @@ def cb_overflow(a: Analysis, r: Reporter) -> None:
     # per program (ops alike share one): its busiest core and CB-region bytes, and whether no CB allocator can
     # grow past l1_size (ProgramModel.first_overflow is None); then l1_refusal is None unless the region clashes
     figures: dict[int, tuple[tuple[int, int] | None, int, bool]] = {}
-    for op in a.program.ops:
-        prog = a.programs.get(op.index)
-        if prog is None or not prog.stages:
+    in_stage = a.allocation.l1_lowest_in_stage if a.allocation is not None else {}
+    programs, points, ops = a.programs, a.memory.points, a.program.ops
+    base, l1_size = arch.l1_unreserved_base, arch.l1_size
+    for i, prog in programs.items():  # in program order (programs.op_models)
+        if not prog.stages:
             continue
-        point = a.memory.points.get(op.index)
-        live = point.l1_per_core if point else 0
+        live = -1  # read from the memory timeline when needed
         for n, program in enumerate(prog.stages):
             got = figures.get(id(program))
             if got is None:
                 core, cb_bytes = program.region_busiest_core()  # static CBs and the kernel scratchpads after them
-                fits = program.first_overflow(arch.l1_unreserved_base, arch.l1_size, arch.dram_alignment) is None
+                fits = program.first_overflow(base, l1_size, arch.dram_alignment) is None
                 got = figures[id(program)] = (core, cb_bytes, fits)
             core, cb_bytes, fits = got
             if core is None:
                 continue
+            end = base + cb_bytes
+            if fits and (i, n) in in_stage:  # the replay's lowest L1 address, as _lowest_l1 returns it
+                low = in_stage[(i, n)]
+                if end <= (l1_size if low is None else low):
+                    continue  # program.l1_refusal(arch, lowest) is None
+            if live < 0:
+                point = points.get(i)
+                live = point.l1_per_core if point else 0
             held = live + program.l1_buffers_per_core
             # tt-metal compares with the lowest *allocated* L1 buffer: with none, only the l1_size check applies.
-            summed = arch.l1_size - arch.l1_small_size - held if held else arch.l1_size
-            lowest, inexact = _lowest_l1(a, op.index, n, summed, arch.l1_unreserved_base + cb_bytes)
-            end = arch.l1_unreserved_base + cb_bytes
+            summed = l1_size - arch.l1_small_size - held if held else l1_size
+            lowest, inexact = _lowest_l1(a, i, n, summed, end)
             if fits and end <= lowest:
                 continue  # program.l1_refusal(arch, lowest) is None
+            op = ops[i]
             refusal = program.l1_refusal(arch, lowest)
             if refusal is None:
                 continue
@@ -156,17 +165,19 @@ def _lowest_l1(a: Analysis, op_index: int, stage: int, summed: int, end: int) ->
 
 @rule("TTA011")
 def cb_unmodeled(a: Analysis, r: Reporter) -> None:
-    for op in a.program.ops:
-        prog = a.programs.get(op.index)
-        if prog is None or prog.status not in ("unmodeled", "out_of_scope"):
+    ops = a.program.ops
+    for i, prog in a.programs.items():  # in program order (programs.op_models)
+        if prog.status not in ("unmodeled", "out_of_scope"):
             continue
+        op = ops[i]
         r.op(op, f"circular buffers of {op.name} are not modeled ({prog.reason}): L1 figures at this op "
                  f"count its live tensors only", data={"op": op.name, "status": prog.status, "reason": prog.reason})
 
 
 @rule("TTA013")
 def rejected(a: Analysis, r: Reporter) -> None:
-    for op in a.program.ops:
-        prog = a.programs.get(op.index)
-        if prog is not None and prog.status == "rejected":
+    ops = a.program.ops
+    for i, prog in a.programs.items():  # in program order (programs.op_models)
+        if prog.status == "rejected":
+            op = ops[i]
             r.op(op, f"tt-metal refuses {op.name} as configured: {prog.reason}", data={"op": op.name, "reason": prog.reason})

@@ -25,8 +25,8 @@ def _chunks(size: int, n: int) -> list[int]:
 
 @rule("TTA020")
 def uneven_distribution(a: Analysis, r: Reporter) -> None:
-    for op in a.program.ops:
-        if op.name != "ttnn.distribute_tensor" or not op.operands or not op.operands[0].is_tensor:
+    for op in a.ops_named("ttnn.distribute_tensor"):
+        if not op.operands or not op.operands[0].is_tensor:
             continue
         cfg = op.raw_attrs.get("mapper_config", "")
         mesh = mesh_of_func(op.func) or a.mesh

@@ -33,8 +33,8 @@ def chain_of(op: Op) -> list[Op]:
 
 @rule("TTA003")
 def padded_inner_dims(a: Analysis, r: Reporter) -> None:
-    for op in a.program.ops:
-        if op.name not in CHAIN_OPS or not op.results:
+    for op in a.ops_named(*CHAIN_OPS):
+        if not op.results:
             continue
         v = op.results[0]
         info = a.infos.get(v)

@@ -37,8 +37,8 @@ def _placement(lay) -> str:
 
 @rule("TTA001")
 def reshape_volume(a: Analysis, r: Reporter) -> None:
-    for op in a.program.ops:
-        if op.name != "ttnn.reshape" or not op.operands or not op.operands[0].is_tensor:
+    for op in a.ops_named("ttnn.reshape"):
+        if not op.operands or not op.operands[0].is_tensor:
             continue
         src = op.operands[0].type.shape
         targets = []
@@ -65,8 +65,8 @@ MIN_TILES_MOVED = 4
 
 @rule("TTA002")
 def reshape_data_movement(a: Analysis, r: Reporter) -> None:
-    for op in a.program.ops:
-        if op.name != "ttnn.reshape" or not op.operands or not op.results:
+    for op in a.ops_named("ttnn.reshape"):
+        if not op.operands or not op.results:
             continue
         x, y = op.operands[0], op.results[0]
         if not (x.is_tensor and y.is_tensor) or x.type.layout is None or not x.type.layout.is_tiled:

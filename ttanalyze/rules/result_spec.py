@@ -40,7 +40,7 @@ def result_spec(a: Analysis, r: Reporter) -> None:
             lay = v.type.layout
             if (not lay.is_sharded and spec.layout == info.layout and spec.buffer_type == lay.buffer_type
                     and spec.memory_layout == lay.memory_layout and tuple(spec.shape) == tuple(info.logical_shape)
-                    and tuple(spec.padded_shape) == tuple(info.padded_shape) and spec.dtype == str(info.dtype)):
+                    and tuple(spec.padded_shape) == tuple(info.padded_shape) and spec.dtype == info.dtype.name):
                 continue  # the comparison below finds no difference (no shard shape to compare)
             declared = _declared(v, info)
             real = {"shape": tuple(spec.shape), "padded_shape": tuple(spec.padded_shape), "layout": spec.layout,

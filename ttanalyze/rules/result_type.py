@@ -11,12 +11,8 @@ from __future__ import annotations
 
 from .. import fmt
 from ..analysis import Analysis
-from ..ir.model import Op
+from ..ir.model import TensorType
 from . import Reporter, rule
-
-
-def _declared(op: Op) -> list[tuple[int, ...] | None]:
-    return [v.type.shape if v.is_tensor else None for v in op.results]
 
 
 @rule("TTA007")
@@ -39,13 +35,16 @@ def result_type(a: Analysis, r: Reporter) -> None:
             expected = [v.type.shape if v.is_tensor else None for v in callee.returns]
         if expected is None:
             continue
-        declared = _declared(op)
-        if len(expected) != len(declared):
-            r.op(op, f"{op.name} produces {len(expected)} results but the IR declares {len(declared)}")
+        results = op.results
+        if len(expected) != len(results):
+            r.op(op, f"{op.name} produces {len(expected)} results but the IR declares {len(results)}")
             continue
-        for i, (exp, dec) in enumerate(zip(expected, declared)):
-            if exp is not None and dec is not None and tuple(exp) != tuple(dec):
-                ins = ", ".join(fmt.shape(v.type.shape) for v in op.operands if v.is_tensor)
+        for i, (exp, v) in enumerate(zip(expected, results)):
+            if exp is None or not isinstance(v.type, TensorType):  # the declared shape of a tensor result
+                continue
+            dec = v.type.shape
+            if tuple(exp) != tuple(dec):
+                ins = ", ".join(fmt.shape(x.type.shape) for x in op.operands if x.is_tensor)
                 r.op(op, f"{op.name} of {ins} produces {fmt.shape(exp)}, but the IR declares result #{i} "
                          f"{op.results[i].name} as {fmt.shape(dec)}",
                      data={"result": op.results[i].name, "expected_shape": list(exp), "declared_shape": list(dec)})

@@ -19,17 +19,17 @@ _IGNORED_ATTRS = frozenset({"callee"})
 
 @rule("TTA008")
 def unmodeled_ops(a: Analysis, r: Reporter) -> None:
-    for op in a.program.ops:
-        if O.lookup(op.name) is None:
-            r.op(op, f"op '{op.name}' is not modeled: its result types are taken from the IR unchecked",
-                 data={"op": op.name})
+    for op in a.ops_named(*(name for name in a.ops_by_name if O.lookup(name) is None)):
+        r.op(op, f"op '{op.name}' is not modeled: its result types are taken from the IR unchecked",
+             data={"op": op.name})
 
 
 @rule("TTA009")
 def unmodeled_attrs(a: Analysis, r: Reporter) -> None:
+    models = {name: O.lookup(name) for name in a.ops_by_name}
     for op in a.program.ops:
-        model = O.lookup(op.name)
-        if model is None:
+        model = models[op.name]
+        if model is None or not op.attrs:
             continue
         for name, value in op.attrs.items():
             if name in _IGNORED_ATTRS:

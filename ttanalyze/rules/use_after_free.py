@@ -39,16 +39,18 @@ def use_after_free(a: Analysis, r: Reporter) -> None:
     for func in a.program.funcs:
         freed: dict[Value, Op] = {}
         for op in func.ops:
+            name = op.name
             # a ttnn.deallocate of a freed tensor is a no-op (the real conv programs of
             # fixtures/real/programs free a deallocating conv2d's input again, and run)
-            reads = () if op.name == "ttnn.deallocate" else op.operands
-            for v in dict.fromkeys(reads):
-                by = freed.get(v)
-                if by is not None:
-                    r.op(op, f"{op.name} reads {v.name}, which {by.name} at line {by.pos.line} freed",
-                         data={"value": v.name, "freed_by": by.name, "freed_at_line": by.pos.line})
-            for v in frees(op):
-                freed.setdefault(v, op)
+            if freed and name != "ttnn.deallocate" and not freed.keys().isdisjoint(op.operands):
+                for v in dict.fromkeys(op.operands):
+                    by = freed.get(v)
+                    if by is not None:
+                        r.op(op, f"{name} reads {v.name}, which {by.name} at line {by.pos.line} freed",
+                             data={"value": v.name, "freed_by": by.name, "freed_at_line": by.pos.line})
+            if name == "ttnn.deallocate" or name in CONVS_THAT_FREE_THEIR_INPUT:  # the ops frees() looks at
+                for v in frees(op):
+                    freed.setdefault(v, op)
         for v in dict.fromkeys(func.returns):
             by = freed.get(v)
             if by is not None:

@@ -34,7 +34,7 @@ def _program_text(a: Analysis, op) -> tuple[str, dict]:
 
 @rule("TTA042")
 def user_programs(a: Analysis, r: Reporter) -> None:
-    for op in a.program.ops:
+    for op in a.ops_named(*USER_PROGRAM_OPS, "ttnn.d2m_subgraph"):
         if op.name in USER_PROGRAM_OPS:
             text, data = _program_text(a, op)
             r.op(op, f"{op.name} runs user kernels: {text}; their device time is not modeled", data=data)
