@@ -138,13 +138,14 @@ def analyze(program: Program, arch_name: str | None = None, l1_small_size: int |
             infos[v] = infos[shard]
     analysis = Analysis(program, arch, infos, timeline(program, arch, infos), tt_metal=tt_metal)
     checks: dict[tuple, OpShapeCheck] = {}
+    shape_checks = analysis.shape_checks
     for op in program.ops:
         # a shape rule reads the op's name, attributes and operand types only
-        key = (op.name, tuple(op.raw_attrs.items()), tuple(id(v.type) for v in op.operands))
+        key = (op.name, tuple(op.raw_attrs.items()), tuple([id(v.type) for v in op.operands]))
         check = checks.get(key)
         if check is None:
             check = checks[key] = check_shapes(op)
-        analysis.shape_checks[op.index] = check
+        shape_checks[op.index] = check
     verdicts = Verdicts()  # shared by both passes: an op whose free L1 did not move keeps its verdict
     analysis.programs, analysis.specs = op_models(analysis, verdicts)
     _program_figures(analysis)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .ir.model import Func, Program, Value
+from .ir.model import Func, Program, TensorType, Value
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -75,16 +75,21 @@ def lifetimes(func: Func) -> dict[Value, Lifetime]:
     out: dict[Value, Lifetime] = {}
     values = [(a, first) for a in func.args] + [(r, op.index) for op in func.ops for r in op.results]
     for v, start in values:
-        if not v.is_tensor:
+        if not isinstance(v.type, TensorType):
             continue
-        dealloc = [u.index for u in v.users if u.name == "ttnn.deallocate"]
-        uses = [u.index for u in v.users if u.name != "ttnn.deallocate"]
-        if dealloc:
-            out[v] = Lifetime(v, start, dealloc[0], "deallocate")
+        dealloc = last_use = None  # the first ttnn.deallocate among the users (program order), the latest other use
+        for u in v.users:
+            if u.name == "ttnn.deallocate":
+                dealloc = u.index
+                break
+            if last_use is None or u.index > last_use:
+                last_use = u.index
+        if dealloc is not None:
+            out[v] = Lifetime(v, start, dealloc, "deallocate")
         elif v in returned:
             out[v] = Lifetime(v, start, last, "returned")
-        elif uses:
-            out[v] = Lifetime(v, start, max(uses), "last use")
+        elif last_use is not None:
+            out[v] = Lifetime(v, start, last_use, "last use")
         else:
             out[v] = Lifetime(v, start, start, "unused")
     return out

@@ -256,19 +256,31 @@ def op_models(analysis: "Analysis", verdicts: Verdicts | None = None,
     if only is not None:
         programs, specs = dict(analysis.programs), dict(analysis.specs)
         ops = [ops[i] for i in only]
+    points = analysis.memory.points
+    no_live_l1, usable_l1 = arch.l1_size - arch.l1_unreserved_base, arch.usable_l1
     for op in ops:
         i = op.index
         if op.name in NO_PROGRAM and O.spec_model(op.name) is None:  # run_cb_model reads nothing else of them
             programs[i] = no_program
             continue
         # max_l1_space(analysis, op), unrolled: the replay's lowest L1 address where it has one, else the sums
-        space = free_l1_below(arch, lowest_at_op[i]) if i in lowest_at_op else summed_free_l1(analysis, i, arch)
+        if i in lowest_at_op:
+            space = free_l1_below(arch, lowest_at_op[i])
+        else:  # summed_free_l1(analysis, i, arch)
+            point = points.get(i)
+            live = point.l1_per_core if point else 0
+            space = no_live_l1 if live == 0 else max(usable_l1 - live, 0)
         known = by_op.get(i)
         if known is not None and known[0] == space:
             verdict = known[1]  # the other inputs of the key do not change within an analysis
         else:
+            out_l1 = 0  # outputs_l1_per_core(analysis, op)
+            for v in op.results:
+                info = infos.get(v)
+                if info is not None and info.placement is not None and info.placement.buffer_type == "l1":
+                    out_l1 += info.placement.bytes_per_bank
             key = (op.name, tuple(op.raw_attrs.items()), tuple([id(v.type) for v in op.operands]),
-                   tuple([id(v.type) for v in op.results]), space, outputs_l1_per_core(analysis, op))
+                   tuple([id(v.type) for v in op.results]), space, out_l1)
             verdict = seen.get(key)
             if verdict is None:  # the context (context_for's) is built only for an op whose verdict is not known yet
                 ctx = CBContext(op, arch, tuple([infos.get(v) for v in op.operands]),

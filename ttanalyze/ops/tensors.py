@@ -109,7 +109,7 @@ class Tensor:
 
     @property
     def sharded(self) -> bool:
-        return self.mem.sharded
+        return self.mem.memory_layout != "interleaved"  # MemCfg.sharded
 
     @property
     def l1(self) -> bool:
@@ -240,7 +240,11 @@ def operand(ctx: CBContext, i: int) -> Tensor:
     """
     if i >= len(ctx.op.operands):
         raise CBModelError(f"{ctx.op.name} has no operand #{i}")
-    return _view(ctx, ctx.op.operands[i], f"operand #{i} of {ctx.op.name}")
+    value = ctx.op.operands[i]
+    got = ctx.tensor_views.get(id(value.type))  # _view's cache, read without naming the operand
+    if got is not None and got[0] is value.type:
+        return got[1]
+    return _view(ctx, value, f"operand #{i} of {ctx.op.name}")
 
 
 def result(ctx: CBContext, i: int = 0) -> Tensor:
@@ -251,4 +255,8 @@ def result(ctx: CBContext, i: int = 0) -> Tensor:
     """
     if i >= len(ctx.op.results):
         raise CBModelError(f"{ctx.op.name} has no result #{i}")
-    return _view(ctx, ctx.op.results[i], f"result of {ctx.op.name}")
+    value = ctx.op.results[i]
+    got = ctx.tensor_views.get(id(value.type))  # _view's cache, read without naming the result
+    if got is not None and got[0] is value.type:
+        return got[1]
+    return _view(ctx, value, f"result of {ctx.op.name}")
