@@ -206,7 +206,9 @@ class FreeList:
         self._add_free(0, size)
 
     def _class(self, size: int) -> int:
-        return min(self.num_classes - 1, max(size // SIZE_CLASS_BASE, 1).bit_length() - 1)
+        """``min(num_classes - 1, floor(log2(max(size // 1024, 1))))`` (FreeListOpt's size class)."""
+        k = (size // SIZE_CLASS_BASE).bit_length() - 1  # -1 below 1 KiB: class 0
+        return 0 if k < 0 else k if k < self.num_classes else self.num_classes - 1
 
     def _add_free(self, start: int, size: int) -> None:
         if size <= 0:
@@ -395,5 +397,7 @@ class DeviceAllocator:
         return self.managers[buffer_type].allocate(size, page_size, num_shards, bottom_up)
 
     def deallocate(self, allocation: Allocation) -> None:
-        key = {"L1": "l1", "L1_SMALL": "l1_small", "DRAM": "dram"}[allocation.buffer_type]
-        self.managers[key].deallocate(allocation)
+        self.managers[_MANAGER_OF[allocation.buffer_type]].deallocate(allocation)
+
+
+_MANAGER_OF = {"L1": "l1", "L1_SMALL": "l1_small", "DRAM": "dram"}  # DeviceAllocator.managers' key of a buffer type

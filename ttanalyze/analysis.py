@@ -139,12 +139,19 @@ def analyze(program: Program, arch_name: str | None = None, l1_small_size: int |
     analysis = Analysis(program, arch, infos, timeline(program, arch, infos), tt_metal=tt_metal)
     checks: dict[tuple, OpShapeCheck] = {}
     shape_checks = analysis.shape_checks
+    by_name: dict[str, OpShapeCheck | None] = {}  # the check of every op of a name without a shape rule, else None
     for op in program.ops:
-        # a shape rule reads the op's name, attributes and operand types only
-        key = (op.name, tuple(op.raw_attrs.items()), tuple([id(v.type) for v in op.operands]))
-        check = checks.get(key)
+        name = op.name
+        if name not in by_name:
+            model = O.lookup(name)
+            by_name[name] = check_shapes(op) if model is None or model.infer is None else None  # reads the name only
+        check = by_name[name]
         if check is None:
-            check = checks[key] = check_shapes(op)
+            # a shape rule reads the op's name, attributes and operand types only
+            key = (name, tuple(op.raw_attrs.items()), tuple([id(v.type) for v in op.operands]))
+            check = checks.get(key)
+            if check is None:
+                check = checks[key] = check_shapes(op)
         shape_checks[op.index] = check
     verdicts = Verdicts()  # shared by both passes: an op whose free L1 did not move keeps its verdict
     analysis.programs, analysis.specs = op_models(analysis, verdicts)

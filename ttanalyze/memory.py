@@ -425,7 +425,7 @@ class _Replay:
         returned = set(func.returns)
         pinned: set[int] = set()  # buffers of load_cached results: the cache keeps them
         for op in func.ops:
-            if not self.run_op(op, bufs, pinned, depth):
+            if op.name == "ttnn.deallocate" or not self.run_op(op, bufs, pinned, depth):  # run_op returns at once
                 self.snapshot(op.index)
             for v in ends.get(op.index, ()):
                 if v in returned or (v in bound and (depth or lts[v].end_reason != "deallocate")):

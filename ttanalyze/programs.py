@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Iterable
 from . import ops as O
 from .arch import Arch
 from .ir.model import Op
-from .ops.cb import CBContext, CBModelError, DeviceRejection, NoDeviceProgram, ProgramModel
-from .ops.spec import TensorSpec
+from .ops.cb import CBContext, CBFn, CBModelError, DeviceRejection, NoDeviceProgram, ProgramModel
+from .ops.spec import SpecFn, TensorSpec
 
 if TYPE_CHECKING:
     from .analysis import Analysis
@@ -158,7 +158,28 @@ def run_cb_model(op: Op, ctx: CBContext) -> OpProgram:
     model = O.cb_model(op.name)
     if model is None:
         return OpProgram("unmodeled", reason=f"no circular-buffer model for {op.name}")
-    disagreement = _shape_rule_disagrees(op)
+    return _cb_verdict(op, ctx, model, _shape_rule_disagrees(op))
+
+
+def _verdicts(op: Op, ctx: CBContext) -> tuple[OpProgram, list[TensorSpec] | None]:
+    """``(run_cb_model(op, ctx), run_spec_model(op, ctx))``, in that order (the output-spec model reuses the
+    plans the CB model derived in ``ctx``), with the models looked up and the shape rule's guard
+    (:func:`_shape_rule_disagrees`) evaluated once for both."""
+    name = op.name
+    cb_model = None if name in NO_PROGRAM else O.cb_model(name)
+    spec_model = O.spec_model(name)
+    disagreement = _shape_rule_disagrees(op) if cb_model is not None or spec_model is not None else None
+    if name in NO_PROGRAM:
+        program = OpProgram("not_device")
+    elif cb_model is None:
+        program = OpProgram("unmodeled", reason=f"no circular-buffer model for {name}")
+    else:
+        program = _cb_verdict(op, ctx, cb_model, disagreement)
+    return program, (None if spec_model is None or disagreement else _spec_verdict(ctx, spec_model))
+
+
+def _cb_verdict(op: Op, ctx: CBContext, model: CBFn, disagreement: str | None) -> OpProgram:
+    """:func:`run_cb_model` once the op's CB ``model`` is found and the shape rule's guard evaluated."""
     if disagreement:
         return OpProgram("out_of_scope", reason=disagreement)
     try:
@@ -206,6 +227,11 @@ def run_spec_model(op: Op, ctx: CBContext) -> list[TensorSpec] | None:
     model = O.spec_model(op.name)
     if model is None or _shape_rule_disagrees(op):
         return None
+    return _spec_verdict(ctx, model)
+
+
+def _spec_verdict(ctx: CBContext, model: SpecFn) -> list[TensorSpec] | None:
+    """:func:`run_spec_model` once the op's output-spec ``model`` is found and the shape rule agrees."""
     try:
         return model(ctx)
     except CBModelError:
@@ -285,7 +311,7 @@ def op_models(analysis: "Analysis", verdicts: Verdicts | None = None,
             if verdict is None:  # the context (context_for's) is built only for an op whose verdict is not known yet
                 ctx = CBContext(op, arch, tuple([infos.get(v) for v in op.operands]),
                                 tuple([infos.get(v) for v in op.results]), space, tt_metal, key[5], views)
-                verdict = seen[key] = (run_cb_model(op, ctx), run_spec_model(op, ctx))
+                verdict = seen[key] = _verdicts(op, ctx)
             by_op[i] = (space, verdict)
         programs[i] = verdict[0]
         if verdict[1] is not None:
