@@ -29,12 +29,11 @@ def _declared(v, info):
 
 @rule("TTA012")
 def result_spec(a: Analysis, r: Reporter) -> None:
-    for op in a.program.ops:
-        specs = a.specs.get(op.index)
-        if specs is None:
-            continue
+    ops, infos = a.program.ops, a.infos
+    for i, specs in a.specs.items():  # in program order (programs.op_models)
+        op = ops[i]
         for v, spec in zip(op.results, specs):
-            info = a.infos.get(v)
+            info = infos.get(v)
             if info is None or spec is None:
                 continue
             lay = v.type.layout

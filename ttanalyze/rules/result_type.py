@@ -17,10 +17,12 @@ from . import Reporter, rule
 
 @rule("TTA007")
 def result_type(a: Analysis, r: Reporter) -> None:
-    for op in a.program.ops:
-        check = a.shape_checks.get(op.index)
-        if check is None:
-            continue
+    ops = a.program.ops
+    load_cached = {op.index for op in a.ops_named("ttcore.load_cached")}
+    for i, check in a.shape_checks.items():  # in program order (analysis.analyze)
+        if check.shapes is None and check.status != "invalid" and i not in load_cached:
+            continue  # no shape to compare (the steps below skip it)
+        op = ops[i]
         if check.status == "invalid":
             if op.name == "ttnn.reshape" and "logical volume" in check.error:
                 continue
