@@ -10,7 +10,9 @@ from ttanalyze.ops.cb import CB, CBContext, ProgramModel, core_range, cores_set,
 from ttanalyze.ops.tensors import _view, seed_views, tensor_of
 from ttanalyze.ops.work_split import (_merge, corerange_to_cores, grid_cores, grid_to_cores, merge, merge_ranges,
                                       split_work_to_cores)
-from ttanalyze.programs import op_models
+from ttanalyze import layout as L
+from ttanalyze.allocator import FreeList
+from ttanalyze.programs import Verdicts, moved_free_l1, op_models
 
 from .conftest import FIXTURES, analyze_path
 
@@ -140,3 +142,57 @@ def test_replay_peaks_equal_a_snapshot_after_every_op(monkeypatch):
     monkeypatch.setattr(memory._Replay, "run_op", lambda self, *args: run_op(self, *args) and False)
     slow = memory.replay(a)
     assert fast.points == slow.points and fast.l1_lowest_at_op == slow.l1_lowest_at_op
+
+
+def test_op_models_after_the_replay_look_up_only_the_moved_ops():
+    # attention_o2: the allocator replay moves the free L1 of 9 of its 48 ops
+    a = analyze_path(FIXTURES / "real" / "attention_o2" / "ttnn.mlir")
+    replayed, verdicts = a.allocation, Verdicts()
+    a.allocation = None  # the first pass sees the summed free L1, as in analyze
+    a.programs, a.specs = op_models(a, verdicts)
+    a.allocation = replayed
+    moved = moved_free_l1(a, verdicts)
+    assert moved and len(moved) < len(a.program.ops)
+    programs, specs = op_models(a, verdicts, only=moved)
+    full_programs, full_specs = op_models(a)  # every op looked up, with the replay's free L1
+    assert programs == full_programs and specs == full_specs
+    assert list(programs) == list(full_programs) and list(specs) == list(full_specs)  # program order
+
+
+def test_ops_named_are_the_ops_of_those_names_in_program_order():
+    a = _analysis()
+    for names in (("ttnn.matmul",), ("ttnn.deallocate", "ttnn.matmul"), ("ttnn.absent",), ()):
+        assert a.ops_named(*names) == [op for op in a.program.ops if op.name in names]
+
+
+def test_affine_map_coefficients_are_derived_once_per_map_text():
+    a = _analysis()
+    for v, info in a.infos.items():
+        linear = v.type.layout.linear
+        n, coefficients = L._map_coefficients(linear)
+        assert coefficients == tuple(linear.coefficients(k) for k in range(n))
+        assert L._map_coefficients(linear) is L._map_coefficients(linear)
+
+
+def test_free_list_takes_the_first_fitting_block():
+    """FreeList.allocate (size classes, the non-empty ones only) against first fit over every free block: the
+    lowest fitting block, carved from its low end, bottom-up; the highest, carved from its high end, top-down."""
+    rng = random.Random(11)
+    for bottom_up in (True, False):
+        fl = FreeList(4 * 1024 * 1024, 64)
+        live: list[int] = []
+        for _ in range(3000):
+            if live and rng.random() < 0.45:
+                fl.deallocate(live.pop(rng.randrange(len(live))))
+                continue
+            size = rng.choice([64, 1000, 5000, 70_000, 300_000])
+            need = fl.aligned(size)
+            fits = {start: free for start, free in fl.free_by_start.items() if free >= need}
+            block = (min(fits) if bottom_up else max(fits)) if fits else None
+            got = fl.allocate(size, bottom_up)
+            if block is None:
+                assert got is None
+                continue
+            assert got == (block if bottom_up else block + fits[block] - need)
+            live.append(got)
+        assert fl.nonempty == sum(1 << k for k, lst in enumerate(fl.classes) if lst)
