@@ -492,9 +492,57 @@ class _Replay:
         if self.inexact["l1"]:
             self.l1_inexact_at_op[i] = list(self.inexact["l1"])
         if prog is not None and prog.stages:
-            self.op_internal(op, prog.stages)
+            if any(st.events for st in prog.stages):
+                self.op_events(op, prog.stages, bufs)
+            else:
+                self.op_internal(op, prog.stages)
             return True
         return False
+
+    def op_events(self, op, stages, bufs: dict[Value, Buffer | None]) -> None:
+        """A composite op whose model lists its buffers in tt-metal's order (:attr:`ProgramModel.events`): each
+        intermediate allocated and freed where the model says, the op's results allocated at its ``("result",)``
+        event (they were allocated before its programs above: freed again first), a snapshot after every
+        allocation and at every program.  A program's own device buffers and L1 buffers are held while it runs."""
+        moved = any(ev[0] == "result" for st in stages for ev in st.events)
+        if moved:
+            for r in op.results:
+                self.free(bufs.get(r))
+        live: dict[int, Buffer] = {}
+        for k, st in enumerate(stages):
+            for ev in st.events:
+                if ev[0] == "+":
+                    t = ev[2]
+                    try:
+                        bt, size, page, shards = _tensor_request(t)
+                    except Exception:
+                        continue
+                    b = self.alloc(op.index, f"an intermediate {'x'.join(map(str, t.shape))} {t.dtype} {bt} tensor "
+                                   f"of {op.name}", bt, size, page, shards, True, None)
+                    if b is not None:
+                        live[ev[1]] = b
+                    self.snapshot(op.index)
+                elif ev[0] == "-":
+                    self.free(live.pop(ev[1], None))
+                elif ev[0] == "result":
+                    for r in op.results:
+                        bufs[r] = self.value_buffer(op.index, r, f"result {r.name} of {op.name}")
+                    self.snapshot(op.index)
+                elif ev[0] == "run":
+                    own = [self.alloc(op.index, db.what + f" in {op.name}", db.buffer_type, db.size, db.page_size,
+                                      None, True, None) for db in st.device_buffers]
+                    if st.l1_buffers_per_core:
+                        n = st.l1_buffers_per_core
+                        own.append(self.alloc(op.index, f"the L1 buffers of {st.factory} ({n} B per core)", "l1",
+                                              n * self.a.arch.num_cores, n, None, True, None))
+                    self.l1_lowest_in_stage[(op.index, k)] = self.lowest_l1()
+                    if self.inexact["l1"]:
+                        self.l1_inexact_in_stage[(op.index, k)] = list(self.inexact["l1"])
+                    self.snapshot(op.index)
+                    for b in own:
+                        self.free(b)
+        for b in live.values():
+            self.free(b)
 
     def op_internal(self, op, stages) -> None:
         """Buffers the op allocates while it runs: intermediates between the programs of a composite op, the

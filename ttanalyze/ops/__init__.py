@@ -5,7 +5,7 @@ from . import (argmax_topk, attention, ccl, conv, conv_extra, copies, creation, 
                moe_metadata, norm_distributed,
                norm_extra, quantization, random, reduction, sampling, sort_scatter, sparse_matmul, tensor_spec, training,
                transformer, tt_train)  # (registration)
-from . import indexer_score, pool_global  # noqa: F401  (registration)
+from . import indexer_score, moe_prepare, pool_global  # noqa: F401  (registration)
 from .registry import REGISTRY, OpModel, ShapeError, cb_model, lookup, spec_model
 
 __all__ = ["REGISTRY", "OpModel", "ShapeError", "cb_model", "lookup", "spec_model"]

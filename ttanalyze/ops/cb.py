@@ -123,6 +123,13 @@ class ProgramModel:
             order) where the model knows them; their sum is
             ``extra_l1_per_core``.  Each starts at an aligned address, which
             moves the region end tt-metal reports (:meth:`cb_regions`).
+        events: a composite op's device buffers in tt-metal's order, where the model
+            knows them exactly (:mod:`ttanalyze.ops.moe_prepare`): ``("+", key,
+            tensor)`` allocates, ``("-", key)`` frees, ``("run",)`` is this program
+            running, ``("result",)`` the op's IR results being allocated; a program
+            carries the events from the end of the one before through its own run,
+            the last one also what follows it.  Empty: the allocator replay
+            approximates the intermediates' lifetimes (``memory._Replay.op_internal``).
     """
 
     factory: str
@@ -137,6 +144,7 @@ class ProgramModel:
     params: dict = field(default_factory=dict)
     device_buffers: tuple = ()
     scratchpads: tuple[int, ...] = ()
+    events: tuple = ()
     _busiest: tuple | None = field(default=None, init=False, repr=False, compare=False)
     _regions: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 

@@ -137,8 +137,7 @@ register_passive(("ttnn.aggregate_tensor",), "ccl", ("composer_config",),
                  "tt-mlir runtime/lib/ttnn/operations/ccl/aggregate_tensor.cpp @19c86fca (host-side compose)")
 
 register_passive(("ttnn.all_to_all_dispatch", "ttnn.all_to_all_combine",
-                  "ttnn.moe_gpt", "ttnn.moe_compute", "ttnn.moe_expert_token_remap",
-                  "ttnn.prepare_moe_compute_w0_w1_weights", "ttnn.prepare_moe_compute_w2_weights"), "moe",
+                  "ttnn.moe_gpt", "ttnn.moe_compute", "ttnn.moe_expert_token_remap"), "moe",
                  ("num_devices", "cluster_axis", "num_experts_per_tok", "output_shard_dim", "output_height_shard_dim",
                   "output_width_shard_dim", "hidden_size", "intermediate_size", "layer_id", "has_bias", "activation",
                   "reduction_size", "batch_size", "seq_size", "select_experts_k", "experts", "operandSegmentSizes",
