@@ -74,4 +74,23 @@ def _cases() -> list[Case]:
     return out
 
 
-CASES = _cases()
+def _held_out(rng: random.Random, op: str, i: int) -> Case:
+    """Instances drawn after the model was written (seed 57): wider layer, expert and size ranges."""
+    while True:
+        k = 32 * rng.randint(3, 120)
+        n = 32 * rng.choice([rng.randint(1, 12), 8 * rng.randint(1, 8), rng.randint(13, 90)])
+        lay, exp = rng.choice([1, 1, 2, 3]), rng.choice([1, 2, 4, 6, 8])
+        if lay * exp * k * n <= 8 << 20:
+            break
+    bias = rng.random() < 0.4
+    dtype = "f32" if rng.random() < 0.15 else "bf16"
+    buffer = "l1" if i == 27 and lay * exp * k * n * 2 <= 4 << 20 else "dram"
+    return Case(f"{op.split('.')[-1]}/{i}", op, lay, exp, k, n, bias, dtype, buffer)
+
+
+def _held_out_cases() -> list[Case]:
+    rng = random.Random(57)
+    return [_held_out(rng, op, i) for op in (W0_W1, W2) for i in range(19, 29)]
+
+
+CASES = _cases() + _held_out_cases()

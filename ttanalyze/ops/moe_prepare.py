@@ -26,7 +26,7 @@ core per live DRAM bank (``get_weight_core_shard_maps``: 8 on a P150, 12 on Worm
 are blocks of 2 transactions of ``tiles_per_txn`` tiles (14, or 20 for the 2560/640 expert on 8 banks).
 
 Measured on the mock P150 (measurements/moe_prep: every program, its CBs and scratchpads, the DRAM buffer events
-and both outputs of 38 instances; tests/test_ops_moe_prepare.py).
+and both outputs of 58 instances, 58 exact; tests/test_ops_moe_prepare.py).
 """
 
 from __future__ import annotations
