@@ -223,7 +223,8 @@ def file_cases(paths: list[str]) -> list[dict]:
     out = []
     for path in paths:
         text = Path(path).read_bytes().decode("utf-8", "replace")
-        out.append({"path": path, "split": 0, "line": 1, "negative": False, "expected": "",
+        out.append({"path": path, "name": f"{Path(path).parent.name}/{Path(path).name}", "split": 0, "line": 1,
+                    "negative": False, "expected": "",
                     "key": hashlib.sha1(text.encode()).hexdigest(), "text": text})
     return out
 
@@ -264,7 +265,7 @@ def save_results(path: Path, known: dict[str, dict], per_era: dict[str, list[dic
     with gzip.open(path, "wt") as f:
         for label, cs in per_era.items():
             for c in cs:
-                f.write(json.dumps({"era": label, "path": c["path"], "split": c["split"], "line": c["line"],
+                f.write(json.dumps({"era": label, "path": c.get("name", c["path"]), "split": c["split"], "line": c["line"],
                                     "negative": c["negative"], "expected": c["expected"], "case": c["key"]}) + "\n")
         for r in known.values():
             f.write(json.dumps(r, sort_keys=True) + "\n")
@@ -335,11 +336,11 @@ def table(eras: list[tuple[str, str]], per_era: dict[str, list[dict]], known: di
 _NOT_DUMPS = ("tests/filecheck/", "test/")
 
 
-def extract_dumps(mirror: str, out_dir: Path) -> list[Path]:
+def extract_dumps(mirror: str, out_dir: Path, repo: str = "") -> list[Path]:
     """Write every ``*.mlir`` holding a TTNN op ever committed on any ref of a mirror (tenstorrent/tt-xla,
     tenstorrent/tt-mlir's branches, tt-torch...) into ``out_dir``, newest version of each path, one file per
-    distinct text, with ``INDEX.tsv`` (file, commit, date, path); test trees (``test/``,
-    ``tests/filecheck/``) are left out."""
+    distinct text, with ``INDEX.tsv`` (file, commit, date, path, repository ``repo``, default the
+    directory's name); test trees (``test/``, ``tests/filecheck/``) are left out."""
     log = git(mirror, "log", "--all", "--format=C %H %cs", "--name-only", "--diff-filter=AM", "--",
               "*.mlir").decode()
     newest: dict[str, tuple[str, str]] = {}
@@ -365,8 +366,55 @@ def extract_dumps(mirror: str, out_dir: Path) -> list[Path]:
         name = f"{i:03d}_{Path(path).name}"
         (out_dir / name).write_bytes(data)
         written.append(out_dir / name)
-        index.append(f"{name}\t{sha}\t{date}\t{path}")
+        index.append(f"{name}\t{sha}\t{date}\t{path}\t{repo or out_dir.name}")
+    head = git(mirror, "rev-parse", "HEAD").decode().strip()
+    date = git(mirror, "show", "-s", "--format=%cs", head).decode().strip()
+    docs = git(mirror, "grep", "-l", "-E", "ttnn\\.[a-z_]+", head, "--", "*.md").decode().split()
+    for path in sorted(p.split(":", 1)[1] for p in docs):
+        for k, block in enumerate(markdown_blocks(git(mirror, "show", f"{head}:{path}").decode("utf-8", "replace"))):
+            digest = hashlib.sha1(block.encode()).hexdigest()
+            if digest in seen or not is_ttnn(block) or "func.func" not in block:
+                continue
+            seen.add(digest)
+            name = f"md{len(index):03d}_{Path(path).stem}_{k}.mlir"
+            (out_dir / name).write_text(block)
+            written.append(out_dir / name)
+            index.append(f"{name}\t{head}\t{date}\t{path}#block{k}\t{repo or out_dir.name}")
     (out_dir / "INDEX.tsv").write_text("\n".join(index) + "\n")
+    return written
+
+
+FENCE = re.compile(r"^```[^\n]*\n(.*?)^```", re.M | re.S)
+
+
+def markdown_blocks(text: str) -> list[str]:
+    """The fenced code blocks of a markdown text (IR pasted in docs and issues), in order; a block printed
+    as a CSV cell, every ``"`` doubled (tt-torch's ``docs/src/ops/ttnn/README.md``), is undoubled."""
+    blocks = [m.group(1) for m in FENCE.finditer(text)]
+    return [b.replace('""', '"') if '""ttnn.' in b else b for b in blocks]
+
+
+def fetch_dumps(index: Path, mirrors: dict[str, str], out_dir: Path) -> list[Path]:
+    """Write the dumps an index names (``measurements/eras/public_dumps_index.tsv``: file, commit, date, path,
+    repository) from the mirrors (``{"owner/name": bare git dir}``) into ``out_dir/<name>/``, each with the
+    ``INDEX.tsv`` of its rows; rows of a repository without a mirror are skipped (said on stderr)."""
+    written, by_dir = [], {}
+    for line in index.read_text().splitlines():
+        name, sha, date, path, repo = line.split("\t")
+        if repo not in mirrors:
+            print(f"no mirror of {repo}: {path} skipped", file=sys.stderr)
+            continue
+        d = out_dir / repo.split("/")[-1]
+        d.mkdir(parents=True, exist_ok=True)
+        path, _, block = path.partition("#block")  # a code block of a markdown file
+        data = git(mirrors[repo], "show", f"{sha}:{path}")
+        if block:
+            data = markdown_blocks(data.decode("utf-8", "replace"))[int(block)].encode()
+        (d / name).write_bytes(data)
+        by_dir.setdefault(d, []).append(line)
+        written.append(d / name)
+    for d, lines in by_dir.items():
+        (d / "INDEX.tsv").write_text("\n".join(lines) + "\n")
     return written
 
 
@@ -375,9 +423,9 @@ def _origin(path: str) -> str:
     index = Path(path).parent / "INDEX.tsv"
     if index.exists():
         for line in index.read_text().splitlines():
-            name, sha, date, origin = line.split("\t")
+            name, sha, date, origin, *repo = line.split("\t")
             if name == Path(path).name:
-                return f"{Path(path).parent.name} `{sha[:10]}` {date} `{origin}`"
+                return f"{(repo or [Path(path).parent.name])[0]} `{sha[:10]}` {date} `{origin}`"
     return Path(path).name
 
 
@@ -409,7 +457,12 @@ def main() -> None:
     ap.add_argument("--retry", action="store_true", help="analyze again the cases not analyzed before")
     ap.add_argument("--files", nargs="+", help="analyze these files whole instead (TTNN dumps of real models)")
     ap.add_argument("--extract-dumps", nargs=2, metavar=("MIRROR", "DIR"),
-                    help="write every *ttnn*.mlir of a mirror's history into DIR (for --files)")
+                    help="write every *.mlir holding TTNN ops of a mirror's history into DIR (for --files)")
+    ap.add_argument("--repo", default="", help="with --extract-dumps: the mirror's owner/name, for the index")
+    ap.add_argument("--fetch-dumps", nargs=2, metavar=("INDEX", "DIR"),
+                    help="write the dumps INDEX names into DIR/<repo>/ from the --mirror-of mirrors")
+    ap.add_argument("--mirror-of", nargs="+", default=[], metavar="OWNER/NAME=GITDIR",
+                    help="with --fetch-dumps: the bare git directory of each repository")
     ap.add_argument("--root", default=str(ROOT), help="the ttanalyze checkout to measure (default: this one)")
     ap.add_argument("--worker", nargs=2, help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -417,7 +470,12 @@ def main() -> None:
         worker(args.worker[0], args.worker[1], args.timeout, args.root)
         return
     if args.extract_dumps:
-        for path in extract_dumps(args.extract_dumps[0], Path(args.extract_dumps[1])):
+        for path in extract_dumps(args.extract_dumps[0], Path(args.extract_dumps[1]), args.repo):
+            print(path)
+        return
+    if args.fetch_dumps:
+        mirrors = dict(m.split("=", 1) for m in args.mirror_of)
+        for path in fetch_dumps(Path(args.fetch_dumps[0]), mirrors, Path(args.fetch_dumps[1])):
             print(path)
         return
     if args.files:

@@ -132,14 +132,35 @@ def _flattened_input(op: Op, channels: int) -> None:
         )
 
 
-@register("ttnn.conv2d", "conv", _CONV2D_ATTRS, f"{_SRC} Conv2dOp::verify")
+def _unflattened_input(op: Op, channels: int) -> bool:
+    """Whether a conv2d input is ``[N, H, W, C]`` (the attributes' batch, height, width, channels) rather
+    than the flattened ``[1, 1, N*H*W, C]``.  tt-metal's conv2d takes either: it reshapes a 4D input whose
+    first two dims are not 1 to ``[1, 1, d0*d1*d2, d3]`` before sharding it
+    (``conv2d_utils.cpp shard_or_reshard_tensor_if_required``, 2024 on; measured on the mock with ttnn
+    0.81.1: an NHWC DRAM input runs the same programs as the flattened one), and tt-mlir before the
+    flattening of conv2d operands (its verifier until 2024-12 checked only the ranks) wrote such inputs."""
+    src = tensor_shape(op, 0)
+    n, h, w = int_attr(op, "batch_size"), int_attr(op, "input_height"), int_attr(op, "input_width")
+    return tuple(src) == (n, h, w, channels) and (src[0], src[1]) != (1, 1)
+
+
+@register("ttnn.conv2d", "conv", _CONV2D_ATTRS, f"{_SRC} Conv2dOp::verify; NHWC inputs of tt-mlir 2024 (see _unflattened_input)")
 def conv2d(op: Op):
-    _flattened_input(op, int_attr(op, "in_channels"))
+    """``[1, 1, N*OH*OW, C_out]`` (what tt-metal returns); from an ``[N, H, W, C]`` input, a result typed
+    ``[N, OH, OW, C_out]`` is accepted too: tt-mlir of 2024 typed its conv2d results so (its verifier checked
+    ranks only); that tt-metal returns the flattened shape is the device-output model's finding (TTA012)."""
+    c_in = int_attr(op, "in_channels")
+    unflattened = _unflattened_input(op, c_in)
+    if not unflattened:
+        _flattened_input(op, c_in)
     k, s, d = _spatial(op, rank=2)
     ph, pw = _pads(op)
     oh = out_size(int_attr(op, "input_height"), ph, k[0], s[0], d[0])
     ow = out_size(int_attr(op, "input_width"), pw, k[1], s[1], d[1])
-    return [(1, 1, int_attr(op, "batch_size") * oh * ow, int_attr(op, "out_channels"))]
+    n, c_out = int_attr(op, "batch_size"), int_attr(op, "out_channels")
+    if unflattened and op.results and op.results[0].is_tensor and tuple(op.results[0].type.shape) == (n, oh, ow, c_out):
+        return [(n, oh, ow, c_out)]
+    return [(1, 1, n * oh * ow, c_out)]
 
 
 @register(("ttnn.max_pool2d", "ttnn.avg_pool2d"), "pool", _POOL_ATTRS, f"{_SRC} verifyPoolingOp")

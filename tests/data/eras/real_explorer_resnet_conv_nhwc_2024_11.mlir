@@ -1,0 +1,23 @@
+#device = #tt.device<workerGrid = #tt.grid<8x8, (d0, d1) -> (0, d0, d1)>, l1Map = (d0, d1)[s0, s1] -> (0, d0 floordiv s0, d1 floordiv s1, (d0 mod s0) * s1 + d1 mod s1), dramMap = (d0, d1)[s0, s1] -> (0, 0, ((((d0 floordiv s0) * 8 + d1 floordiv s1) * (s1 * s0) + (d0 mod s0) * s1 + d1 mod s1) floordiv 8192) mod 12, (((d0 floordiv s0) * 8 + d1 floordiv s1) * (s1 * s0) + (d0 mod s0) * s1 + d1 mod s1) floordiv 98304 + (((d0 floordiv s0) * 8 + d1 floordiv s1) * (s1 * s0) + (d0 mod s0) * s1 + d1 mod s1) mod 8192), meshShape = , chipIds = [0]>
+#dram = #tt.memory_space<dram>
+#system = #tt.memory_space<system>
+#system_desc = #tt.system_desc<[{arch = <wormhole_b0>, grid = 8x8, l1_size = 1499136, num_dram_channels = 12, dram_channel_size = 1073741824, noc_l1_address_align_bytes = 16, pcie_address_align_bytes = 32, noc_dram_address_align_bytes = 32, l1_unreserved_base = 1024, erisc_l1_unreserved_base = 1024, dram_unreserved_base = 1024, dram_unreserved_end = 1073741824, physical_cores = {worker = [ 0x0,  0x1,  0x2,  0x3,  0x4,  0x5,  0x6,  0x7,  1x0,  1x1,  1x2,  1x3,  1x4,  1x5,  1x6,  1x7,  2x0,  2x1,  2x2,  2x3,  2x4,  2x5,  2x6,  2x7,  3x0,  3x1,  3x2,  3x3,  3x4,  3x5,  3x6,  3x7,  4x0,  4x1,  4x2,  4x3,  4x4,  4x5,  4x6,  4x7,  5x0,  5x1,  5x2,  5x3,  5x4,  5x5,  5x6,  5x7,  6x0,  6x1,  6x2,  6x3,  6x4,  6x5,  6x6,  6x7,  7x0,  7x1,  7x2,  7x3,  7x4,  7x5,  7x6,  7x7] dram = [ 8x0,  9x0,  10x0,  8x1,  9x1,  10x1,  8x2,  9x2,  10x2,  8x3,  9x3,  10x3]}, supported_data_types = [<f32>, <f16>, <bf16>, <bfp_f8>, <bfp_bf8>, <bfp_f4>, <bfp_bf4>, <bfp_f2>, <bfp_bf2>, <u32>, <u16>, <u8>], supported_tile_sizes = [ 4x16,  16x16,  32x16,  4x32,  16x32,  32x32]}], [0], [3 : i32], [ 0x0x0x0]>
+#layout7 = #tt.layout<(d0, d1, d2, d3) -> (d0 * 21 + d1 * 7 + d2, d3), undef, <1x1>, memref<1344x7xf32, #system>>
+#layout27 = #tt.layout<(d0, d1) -> (d0, d1), undef, <1x1>, memref<2048x1000xf32, #system>>
+#layout32 = #tt.layout<(d0, d1, d2, d3) -> (d0 * 50176 + d1 * 224 + d2, d3), undef, <1x1>, memref<50176x3xf32, #dram>, interleaved>
+#layout33 = #tt.layout<(d0, d1, d2, d3) -> (d0 * 12544 + d1 * 112 + d2, d3), undef, <1x1>, memref<12544x64xf32, #dram>, interleaved>
+#layout82 = #tt.layout<(d0, d1) -> (d0, d1), undef, <1x1>, memref<1x2048xf32, #dram>, interleaved>
+#layout83 = #tt.layout<(d0, d1) -> (d0, d1), undef, <1x1>, memref<2048x1000xf32, #dram>, interleaved>
+#layout84 = #tt.layout<(d0, d1) -> (d0, d1), undef, <1x1>, memref<1x1000xf32, #dram>, interleaved>
+module @ResNet attributes {tt.device = #device, tt.system_desc = #system_desc} {
+  func.func @forward(%arg0: tensor<1x224x224x3xf32, #layout32>, %arg107: tensor<64x3x7x7xf32, #layout7>, %arg108: tensor<1x2048xf32, #layout82>, %arg160: tensor<2048x1000xf32, #layout27>) -> (tensor<1x112x112x64xf32, #layout33>, tensor<1x1000xf32, #layout84>) {
+    %0 = "ttnn.get_device"() <{mesh_shape = #ttnn<mesh_shape 1x1>}> : () -> !tt.device<#device>
+    %7 = "ttnn.empty"(%0) <{dtype = #tt.supportedDataTypes<f32>, layout = #ttnn.layout<row_major>, memory_config = #ttnn.memory_config<<interleaved>, <dram>>, shape = #ttnn.shape<1x112x112x64>}> : (!tt.device<#device>) -> tensor<1x112x112x64xf32, #layout33>
+    %8 = "ttnn.conv2d"(%arg0, %arg107, %7, %0) <{batch_size = 1 : i32, dilation_height = 1 : i32, dilation_width = 1 : i32, groups = 1 : i32, in_channels = 3 : i32, input_height = 224 : i32, input_width = 224 : i32, kernel_height = 7 : i32, kernel_width = 7 : i32, out_channels = 64 : i32, padding_height = 3 : i32, padding_width = 3 : i32, stride_height = 2 : i32, stride_width = 2 : i32}> : (tensor<1x224x224x3xf32, #layout32>, tensor<64x3x7x7xf32, #layout7>, tensor<1x112x112x64xf32, #layout33>, !tt.device<#device>) -> tensor<1x112x112x64xf32, #layout33>
+    %1105 = "ttnn.to_layout"(%arg160, %0) <{layout = #ttnn.layout<tile>}> : (tensor<2048x1000xf32, #layout27>, !tt.device<#device>) -> tensor<2048x1000xf32, #layout83>
+    %1106 = "ttnn.to_device"(%1105, %0) <{memory_config = #ttnn.memory_config<<interleaved>, <dram>>}> : (tensor<2048x1000xf32, #layout83>, !tt.device<#device>) -> tensor<2048x1000xf32, #layout83>
+    %1107 = "ttnn.empty"(%0) <{dtype = #tt.supportedDataTypes<f32>, layout = #ttnn.layout<row_major>, memory_config = #ttnn.memory_config<<interleaved>, <dram>>, shape = #ttnn.shape<1x1000>}> : (!tt.device<#device>) -> tensor<1x1000xf32, #layout84>
+    %1108 = "ttnn.matmul"(%arg108, %1106, %1107) : (tensor<1x2048xf32, #layout82>, tensor<2048x1000xf32, #layout83>, tensor<1x1000xf32, #layout84>) -> tensor<1x1000xf32, #layout84>
+    return %8, %1108 : tensor<1x112x112x64xf32, #layout33>, tensor<1x1000xf32, #layout84>
+  }
+}
