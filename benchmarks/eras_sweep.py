@@ -97,7 +97,34 @@ def is_ttnn(text: str) -> bool:
 
 def cases(mirror: str, commit: str) -> list[dict]:
     """Every TTNN case of ``commit``'s test files, with its text."""
-    files = test_files(mirror, commit)
+    return _cases_of(mirror, test_files(mirror, commit))
+
+
+def branch_test_files(mirror: str, since: str, head: str) -> list[tuple[str, str]]:
+    """(path, blob sha) of every test/**.mlir added or changed on any ref since ``since`` (a date), the newest
+    version of each path, unless ``head`` holds that very version (the era sweep of ``head`` reads it): the
+    test files of tt-mlir's branches, held out from the eras' commits."""
+    log = git(mirror, "log", "--all", f"--since={since}", "--format=C %H", "--name-only", "--diff-filter=AM",
+              "--", "test/*.mlir").decode()
+    newest, commit = {}, None
+    for line in log.splitlines():
+        if line.startswith("C "):
+            commit = line[2:]
+        elif line.strip() and line not in newest:
+            newest[line] = commit
+    at_head = dict(test_files(mirror, head))
+    out = []
+    for path, commit in sorted(newest.items()):
+        try:
+            sha = git(mirror, "rev-parse", f"{commit}:{path}").decode().strip()
+        except subprocess.CalledProcessError:
+            continue
+        if at_head.get(path) != sha:
+            out.append((path, sha))
+    return out
+
+
+def _cases_of(mirror: str, files: list[tuple[str, str]]) -> list[dict]:
     blobs = read_blobs(mirror, sorted({sha for _, sha in files}))
     out = []
     for path, sha in files:
@@ -369,7 +396,10 @@ def extract_dumps(mirror: str, out_dir: Path, repo: str = "") -> list[Path]:
         index.append(f"{name}\t{sha}\t{date}\t{path}\t{repo or out_dir.name}")
     head = git(mirror, "rev-parse", "HEAD").decode().strip()
     date = git(mirror, "show", "-s", "--format=%cs", head).decode().strip()
-    docs = git(mirror, "grep", "-l", "-E", "ttnn\\.[a-z_]+", head, "--", "*.md").decode().split()
+    try:
+        docs = git(mirror, "grep", "-l", "-E", "ttnn\\.[a-z_]+", head, "--", "*.md").decode().split()
+    except subprocess.CalledProcessError:  # git grep exits 1 when nothing matches
+        docs = []
     for path in sorted(p.split(":", 1)[1] for p in docs):
         for k, block in enumerate(markdown_blocks(git(mirror, "show", f"{head}:{path}").decode("utf-8", "replace"))):
             digest = hashlib.sha1(block.encode()).hexdigest()
@@ -450,6 +480,8 @@ def main() -> None:
     ap.add_argument("mirror", nargs="?", help="bare git directory of tenstorrent/tt-mlir")
     ap.add_argument("eras", nargs="*", help="LABEL=COMMIT or COMMIT")
     ap.add_argument("--results", default=str(ROOT / "measurements/eras/results.jsonl.gz"))
+    ap.add_argument("--branches-since", metavar="DATE",
+                    help="one more era: the test files of every branch changed since DATE that the last era lacks")
     ap.add_argument("--table", help="write the per-era table (markdown) here")
     ap.add_argument("--chunk", type=int, default=300, help="cases per worker process")
     ap.add_argument("--timeout", type=int, default=60, help="seconds per case")
@@ -497,6 +529,10 @@ def main() -> None:
             ap.error(f"{commit}: not a commit of {args.mirror}")
     eras = resolved
     per_era = {label: cases(args.mirror, commit) for label, commit in eras}
+    if args.branches_since:
+        label = f"branches since {args.branches_since}"
+        per_era[label] = _cases_of(args.mirror, branch_test_files(args.mirror, args.branches_since, eras[-1][1]))
+        eras.append((label, eras[-1][1]))
     per_era, known = run_sweep(per_era, Path(args.results), args.chunk, args.timeout, args.fresh, Path(args.root), args.retry)
     text = table(eras, per_era, known, args.mirror)
     print(text)
