@@ -27,6 +27,7 @@ from .graph import Lifetime, lifetimes
 from .ir.model import Program, Value
 from .ops.generic import tied_operand
 from .ops.host import SEMAPHORE_OPS, global_semaphore_buffer
+from .ops.moe_compute import aliased_result
 
 
 
@@ -130,7 +131,8 @@ def timeline(program: Program, arch: Arch, infos: dict[Value, L.LayoutInfo]) -> 
 
 
 def _tied_ends(func, lts: dict[Value, Lifetime]) -> dict:
-    """Results that are one of their op's operands' buffers (:func:`ttanalyze.ops.generic.tied_operand`): ``tied``,
+    """Results that are one of their op's operands' buffers (:func:`ttanalyze.ops.generic.tied_operand`) or another
+    result's (:func:`ttanalyze.ops.moe_compute.aliased_result`): ``tied``,
     the set of them, and ``end``, the last op index each such operand's buffer lives to (the latest end among the
     values sharing it)."""
     tied: set[Value] = set()
@@ -139,9 +141,12 @@ def _tied_ends(func, lts: dict[Value, Lifetime]) -> dict:
     for op in func.ops:
         for k, r in enumerate(op.results):
             t = tied_operand(op, k)
-            if t is None or t >= len(op.operands) or r not in lts:
+            src = op.operands[t] if t is not None and t < len(op.operands) else None
+            j = aliased_result(op, k)
+            src = op.results[j] if src is None and j is not None else src
+            if src is None or r not in lts:
                 continue
-            root = root_of.get(op.operands[t], op.operands[t])
+            root = root_of.get(src, src)
             if root not in lts:
                 continue
             root_of[r] = root
@@ -465,6 +470,11 @@ class _Replay:
         status = prog.status if prog is not None else "unmodeled"
         view_capable = op.name in VIEW_CAPABLE
         for k, r in enumerate(op.results):
+            alias = aliased_result(op, k)
+            if alias is not None and bufs.get(op.results[alias]) is not None:  # one buffer, two views
+                bufs[r] = bufs[op.results[alias]]
+                bufs[r].members += 1
+                continue
             tied = tied_operand(op, k)
             if tied is not None and bufs.get(op.operands[tied]) is not None:  # the result is that operand's buffer
                 bufs[r] = bufs[op.operands[tied]]

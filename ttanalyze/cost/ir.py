@@ -115,6 +115,7 @@ OP_CODES: tuple[tuple[str, str], ...] = (
     ("SelectiveReduceCombineDeviceOperation", "SelectiveReduceCombineDeviceOperation"),
     ("AllToAllCombineDeviceOperation", "AllToAllCombineDeviceOperation"),
     ("FullDeviceOperation", "FullDeviceOperation"),
+    ("MoEGPT", "MoEGPTDeviceOperation"),
     ("ReduceScatter", "ReduceScatterMinimalAsyncDeviceOperation"),
     ("AllReduce", "AllReduceAsyncDeviceOperation"),
     ("PointToPoint", "PointToPointDeviceOperation"),
@@ -344,7 +345,8 @@ def _op_attrs(op: Op, stage: ProgramModel) -> dict:
     for key, to in (("binary_op", "binary_op"), ("scalar", "scalar"), ("is_causal", "is_causal"),
                     ("q_chunk_size", "q_chunk"), ("k_chunk_size", "k_chunk"), ("ring_size", "ring_size"),
                     ("num_links", "num_links"), ("topology", "topology"), ("matmuls", "matmuls"),
-                    ("stream_share", "stream_share")):
+                    ("stream_share", "stream_share"), ("moe_flops", "moe_flops"),
+                    ("moe_weight_bytes", "moe_weight_bytes"), ("moe_matmul_cores", "moe_matmul_cores")):
         if key in stage.params:  # what the program model knows of the factory's choices
             attrs[to] = stage.params[key]
     if code in ("BinaryNgDeviceOperation", "TernaryDeviceOperation") and "binary_op" not in attrs:

@@ -170,6 +170,8 @@ OP_KINDS: dict[str, str] = {
     "SelectiveReduceCombineDeviceOperation": "all_gather",
     # moreh_full (full/device/kernels/writer_full.cpp): writes the fill value into every page, reads nothing
     "FullDeviceOperation": "unary",
+    # moe_gpt (experimental/ccl/moe_gpt): the fused expert FFN, a roofline of its matmuls (_moe_experts)
+    "MoEGPTDeviceOperation": "moe_experts",
 }
 
 FAMILY = {
@@ -185,7 +187,7 @@ FAMILY = {
     "sdpa": "attention", "indexer_score": "attention", "cache_update": "data movement", "split": "data movement",
     "batch_norm": "normalization", "fill_pad": "data movement", "sort": "reduction", "sampling": "reduction", "gather": "data movement",
     "all_gather": "collective", "reduce_scatter": "collective", "all_reduce": "collective",
-    "all_broadcast": "collective", "point_to_point": "collective", "fused_update": "eltwise",
+    "all_broadcast": "collective", "point_to_point": "collective", "fused_update": "eltwise", "moe_experts": "matmul",
 }
 
 # SFPU unary ops with a measured per-tile cost of their own (constant ``sfpu_<name>``); SFPU_HEAVY
@@ -1687,6 +1689,35 @@ def _collective(op: DeviceOp, hw: Hardware, c: Constants, kind: str) -> _Work:
     return w
 
 
+def _moe_experts(op: DeviceOp, hw: Hardware, c: Constants) -> _Work:
+    """A fused MoE expert FFN (``moe_gpt``): a roofline of its matmuls, not a pipeline model.
+
+    The op model gives (``ttanalyze.ops.moe_compute``) ``moe_flops``, the FLOPs of every 32-token chunk of every
+    local expert against the W0/W1 and W2 blocks the weights hold, ``moe_weight_bytes``, the weights read once per
+    chunk, and ``moe_matmul_cores``, the ring that computes them.  Core time: the chunks' tile matmuls
+    (``flops / 65,536``) split over the ring, ``mm_cycles_per_pass`` each at the op's fidelity; DRAM: the weights
+    (8 KB transactions: 14 Bfp4 tiles, moe_gpt_ring_common.h) and a DRAM input.  The tilize, the ring exchange and
+    the combine are not costed.
+
+    Raises:
+        UnmodeledDeviceOp: the figures are missing.
+    """
+    flops, ring = op.attrs.get("moe_flops"), op.attrs.get("moe_matmul_cores")
+    if not flops or not ring:
+        raise UnmodeledDeviceOp(f"{op.op_code} without its matmul figures")
+    notes = ["fused MoE expert FFN: a roofline of its matmuls (tilize, ring exchange and combine not costed)"]
+    passes = _fidelity_passes(op, notes)
+    w = _Work(units=1, notes=notes)
+    w.compute = flops / (2 * 32 ** 3) / ring * _k(c, "mm_cycles_per_pass", op.arch) * passes
+    w.core = w.compute
+    w.dram_reads.append((float(op.attrs.get("moe_weight_bytes") or 0.0), 8192.0))
+    x = op.inputs[0]
+    if x.in_dram:
+        w.dram_reads.append((x.bytes, page_bytes(x)))
+    w.flops = flops
+    return w
+
+
 def _tile_pass(op: DeviceOp, hw: Hardware, c: Constants, kind: str) -> _Work:
     """Tile-streaming ops: scans, KV-cache updates, split, reduce over N / C, batch norm, sort, gather / scatter.
 
@@ -1806,6 +1837,8 @@ def work(op: DeviceOp, hw: Hardware, constants: Constants) -> _Work:
         w = _fused_update(op, hw, constants)
     elif kind == "matmul":
         w = _matmul(op, hw, constants)
+    elif kind == "moe_experts":
+        w = _moe_experts(op, hw, constants)
     elif kind == "conv":
         w = _conv(op, hw, constants)
     elif kind == "halo":
