@@ -219,3 +219,113 @@ def test_moe_gpt_is_costed_as_a_roofline_of_its_matmuls():
     assert dops[0].attrs["moe_flops"] == 2.0 * 32 * (8 * 4 * 4 * 4096 * 128 + 8 * 4 * 2 * 2880 * 128)
     cost = op_cost(op, a, hw, load_constants())
     assert cost.status == "costed"
+
+
+# ----------------------------------------------------------------------------- moe_compute
+
+from measurements.moe_compute.cases_compute import CASES as COMPUTE_CASES  # noqa: E402
+
+COMPUTE = {r["id"]: r for r in (json.loads(line) for line in (ROOT / "measurements" / "moe_compute" /
+                                                              "results_compute.jsonl").read_text().splitlines())}
+
+
+def compute_module(case) -> str:
+    """The op as tt-mlir emits it on a 1x1 mesh: the semaphore from ``allocate_moe_compute_semaphore``, the output
+    buffer bound as operand 6 (here a function argument), the weights in the shapes moe_compute_utils packs."""
+    p, r = case.p, COMPUTE[case.id]
+    t, h, k = p["T"], p["H"], p["k"]
+    drain = _crs([tuple(r["drain"])])
+    sharded = {"buffer_type": "l1", "memory_layout": "height_sharded", "core_ranges": drain}
+    w_kw = {"buffer_type": "dram", "memory_layout": "height_sharded", "grid": (8, 1),
+            "core_ranges": _crs([(b, 0) for b in range(8)])}
+    ins = [TensorDesc((1, t, h), "bf16", "row_major", "dram", "interleaved"),
+           TensorDesc((1, t, k), "u16", "row_major", **sharded), TensorDesc((1, t, k), "bf16", "row_major", **sharded),
+           TensorDesc((1, p["E"] * p["D"]), "u16", "row_major", "dram", "interleaved"),
+           TensorDesc(tuple(r["w0_w1_shape"]), "bfp_bf4", "tile", **w_kw),
+           TensorDesc(tuple(r["w2_shape"]), "bfp_bf4", "tile", **w_kw),
+           TensorDesc((k, t, h), "bf16", "row_major", "dram", "interleaved")]
+    out = ins[6]
+    mux = (f", mux_core_range_set = #ttnn.core_range_set<[#ttnn.core_range<({p['mux'][0]},{p['mux'][1]}), "
+           f"({p['mux'][2]},{p['mux'][3]})>]>" if p["mux"] else "")
+    args = ", ".join(f"%arg{i}: {d.type_text()}" for i, d in enumerate(ins))
+    types = ", ".join(d.type_text() for d in ins)
+    return f"""module {{
+  func.func @main({args}) -> {out.type_text()} {{
+    %dev = "ttnn.get_device"() <{{mesh_offset = #ttnn<mesh_offset 0x0>, mesh_shape = #ttnn<mesh_shape 1x1>}}> : () -> !ttnn.device
+    %sem = "ttnn.allocate_moe_compute_semaphore"(%dev) <{{hidden_size = {h} : ui32, output_height_shard_dim = {p['hs']} : ui32{mux}}}> : (!ttnn.device) -> !ttnn.global_semaphore
+    %r = "ttnn.moe_compute"(%arg0, %arg1, %arg2, %arg3, %arg4, %arg5, %arg6, %sem, %dev) <{{operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1, 1, 1>, layer_id = 0 : ui32, output_height_shard_dim = {p['hs']} : ui32, intermediate_size = {p['N']} : ui32, has_bias = false, cluster_axis = 1 : ui32{mux}}}> : ({types}, !ttnn.global_semaphore, !ttnn.device) -> {out.type_text()}
+    return %r : {out.type_text()}
+  }}
+}}
+"""
+
+
+def _compute_analysis(case):
+    a = analyze(parse_text(compute_module(case), "t.mlir"), "blackhole")
+    return a, next(o for o in a.program.ops if o.name == "ttnn.moe_compute")
+
+
+@pytest.mark.parametrize("case", COMPUTE_CASES, ids=[c.id for c in COMPUTE_CASES])
+def test_moe_compute_matches_the_mock(case):
+    measured = COMPUTE[case.id]
+    a, op = _compute_analysis(case)
+    ctx = context_for(a, op, arch=MOCK, free_l1=FULL)
+    if measured["error"]:
+        info = measured["error"].split("info:")[-1].strip().splitlines()[0]
+        with pytest.raises(DeviceRejection) as exc:
+            moe_compute.moe_compute_program(ctx)
+        assert info in str(exc.value)
+        return
+    p = moe_compute.moe_compute_program(ctx)
+    want = Counter((c["size"], _cores(c["core_ranges"]), c["borrowed"]) for c in measured["cbs"])
+    assert _model_cbs(p) == want
+    # the intermediate outputs the op holds in L1 while it runs: the measured L1 buffers but the bound output's
+    assert p.l1_buffers_per_core == sum(b["per_bank"] for b in measured["l1_buffers"])
+    assert_specs_match(run_spec_model(op, ctx), measured["outputs"][5:])
+
+
+def test_moe_compute_placement_matches_ttnns_helpers():
+    """The drain tilize core and the combine cores the model places are where ttnn's get_moe_tilize_drain_core and
+    get_moe_combine_cores put them (the probe asked them, with each case's mux cores)."""
+    for case in COMPUTE_CASES:
+        a, op = _compute_analysis(case)
+        ctx = context_for(a, op, arch=MOCK, free_l1=FULL)
+        h = case.p["H"]
+        dp = moe_compute.data_parallel_cores(h // 32)
+        ring, combine, tilize = moe_compute.place_moe_compute(ctx, case.p["hs"], dp, h // 32,
+                                                              moe_compute._mux_cells(op))
+        assert list(tilize[0]) == COMPUTE[case.id]["drain"]
+        assert sorted(map(list, combine)) == sorted(COMPUTE[case.id]["combine"])
+
+
+def test_moe_compute_result_is_the_bound_output_buffer():
+    """The combine output is the bound optional_output_tensor (operand 6): the L1/DRAM timeline counts it once."""
+    case = next(c for c in COMPUTE_CASES if not COMPUTE[c.id]["error"])
+    a, op = _compute_analysis(case)
+    assert moe_compute.tied_output(op, 0) == 6
+    out_bytes = a.infos[op.operands[6]].placement.bytes_per_bank
+    assert a.memory.points[op.index].dram_per_bank < 2 * out_bytes + sum(
+        a.infos[v].placement.bytes_per_bank for v in op.operands[:6] if a.infos[v].placement.buffer_type == "dram")
+
+
+def test_moe_compute_over_a_mesh_axis_is_not_modeled():
+    """On a 1x2 mesh with cluster_axis 1 ttnn runs the fused combine over the fabric: reported unmodeled."""
+    case = next(c for c in COMPUTE_CASES if not COMPUTE[c.id]["error"])
+    text = compute_module(case).replace("mesh_shape 1x1", "mesh_shape 1x2")
+    a = analyze(parse_text(text, "t.mlir"), "blackhole")
+    op = next(o for o in a.program.ops if o.name == "ttnn.moe_compute")
+    prog = a.programs[op.index]
+    assert prog.status != "modeled" and "fabric" in prog.reason
+
+
+def test_moe_compute_is_costed_as_a_roofline_of_its_matmuls():
+    from ttanalyze.cost.constants import load as load_constants
+    from ttanalyze.cost.ir import device_ops, hardware_of, op_cost
+
+    case = next(c for c in COMPUTE_CASES if not COMPUTE[c.id]["error"])
+    a, op = _compute_analysis(case)
+    hw = hardware_of(a)
+    dops, why = device_ops(op, a, hw)
+    assert why == "" and [d.op_code for d in dops] == ["MoEComputeDeviceOperation"]
+    assert dops[0].attrs["moe_matmul_cores"] == 8 and dops[0].attrs["moe_flops"] > 0
+    assert op_cost(op, a, hw, load_constants()).status == "costed"

@@ -116,6 +116,7 @@ OP_CODES: tuple[tuple[str, str], ...] = (
     ("AllToAllCombineDeviceOperation", "AllToAllCombineDeviceOperation"),
     ("FullDeviceOperation", "FullDeviceOperation"),
     ("MoEGPT", "MoEGPTDeviceOperation"),
+    ("MoECompute", "MoEComputeDeviceOperation"),
     ("ReduceScatter", "ReduceScatterMinimalAsyncDeviceOperation"),
     ("AllReduce", "AllReduceAsyncDeviceOperation"),
     ("PointToPoint", "PointToPointDeviceOperation"),

@@ -170,8 +170,8 @@ OP_KINDS: dict[str, str] = {
     "SelectiveReduceCombineDeviceOperation": "all_gather",
     # moreh_full (full/device/kernels/writer_full.cpp): writes the fill value into every page, reads nothing
     "FullDeviceOperation": "unary",
-    # moe_gpt (experimental/ccl/moe_gpt): the fused expert FFN, a roofline of its matmuls (_moe_experts)
-    "MoEGPTDeviceOperation": "moe_experts",
+    # moe_gpt / moe_compute (experimental/ccl/moe_{gpt,compute}): the fused expert FFN, a roofline of its matmuls
+    "MoEGPTDeviceOperation": "moe_experts", "MoEComputeDeviceOperation": "moe_experts",
 }
 
 FAMILY = {
@@ -1690,7 +1690,7 @@ def _collective(op: DeviceOp, hw: Hardware, c: Constants, kind: str) -> _Work:
 
 
 def _moe_experts(op: DeviceOp, hw: Hardware, c: Constants) -> _Work:
-    """A fused MoE expert FFN (``moe_gpt``): a roofline of its matmuls, not a pipeline model.
+    """A fused MoE expert FFN (``moe_gpt``, ``moe_compute``): a roofline of its matmuls, not a pipeline model.
 
     The op model gives (``ttanalyze.ops.moe_compute``) ``moe_flops``, the FLOPs of every 32-token chunk of every
     local expert against the W0/W1 and W2 blocks the weights hold, ``moe_weight_bytes``, the weights read once per

@@ -21,8 +21,8 @@ dims in range, ``reduce_type`` sum, ``cluster_axis`` 0 or 1.  The MoE and all-to
 preparation) keep their declared result types: their verifiers check ranks only.  The programs and output specs
 of ``all_to_all_dispatch`` and ``all_to_all_combine`` are in :mod:`ttanalyze.ops.moe_fabric` (measured on a mock
 1x2 mesh), ``moe_expert_token_remap``'s in :mod:`ttanalyze.ops.moe`, ``all_to_all_dispatch_metadata``'s and
-``selective_reduce_combine``'s (registered there) in :mod:`ttanalyze.ops.moe_metadata`, ``moe_gpt``'s (shape rule, program, specs) in
-:mod:`ttanalyze.ops.moe_compute`; the other MoE ops have none.  The program
+``selective_reduce_combine``'s (registered there) in :mod:`ttanalyze.ops.moe_metadata`, ``moe_gpt``'s and ``moe_compute``'s (shape
+rules, programs, specs) in :mod:`ttanalyze.ops.moe_compute`; the other MoE ops have none.  The program
 models of ``all_gather``, ``reduce_scatter``, ``all_reduce(_async)`` and ``point_to_point`` are in
 :mod:`ttanalyze.ops.ccl_programs` (from source, checked on a 1x2 and a 1x4 ring mock mesh), their composite paths
 included (all_broadcast + concat, split + pad + concat + reduce-scatter + slice, all-gather + moreh_sum), and the
@@ -138,7 +138,7 @@ register_passive(("ttnn.aggregate_tensor",), "ccl", ("composer_config",),
                  "tt-mlir runtime/lib/ttnn/operations/ccl/aggregate_tensor.cpp @19c86fca (host-side compose)")
 
 register_passive(("ttnn.all_to_all_dispatch", "ttnn.all_to_all_combine",
-                  "ttnn.moe_compute", "ttnn.moe_expert_token_remap"), "moe",
+                  "ttnn.moe_expert_token_remap"), "moe",
                  ("num_devices", "cluster_axis", "num_experts_per_tok", "output_shard_dim", "output_height_shard_dim",
                   "output_width_shard_dim", "hidden_size", "intermediate_size", "layer_id", "has_bias", "activation",
                   "reduction_size", "batch_size", "seq_size", "select_experts_k", "experts", "operandSegmentSizes",

@@ -48,6 +48,7 @@ from ..ir.kernel_program import GenericProgram, KernelCB, MeshGenericProgram
 from ..ir.model import Op, Program, TensorType
 from ..layout import align_up
 from .cb import CB, CBContext, CBModelError, DeviceRejection, NoDeviceProgram, ProgramModel
+from .moe_compute import tied_output
 from .moe_metadata import bound_buffer_operand
 from .registry import register_cb, register_check, register_passive
 from .verifiers import verifier
@@ -244,10 +245,12 @@ def tied_operand(op: Op, k: int) -> int | None:
     """The operand whose buffer result ``k`` of ``op`` is, for a destination-passing-style user-kernel op: a
     ``ttnn.tt_lang_op``'s result ``i`` is its ``i``-th ``"out"`` operand, the trailing ones (TTNNOps.td
     ``TTLangOp::getDpsInitsMutable`` @19c86fca), or for an op returning bound persistent buffers
-    (:func:`ttanalyze.ops.moe_metadata.bound_buffer_operand`); None for any other op."""
+    (:func:`ttanalyze.ops.moe_metadata.bound_buffer_operand`, :func:`ttanalyze.ops.moe_compute.tied_output`); None
+    for any other op."""
     if op.name == "ttnn.tt_lang_op" and k < len(op.results) <= len(op.operands):
         return len(op.operands) - len(op.results) + k
-    return bound_buffer_operand(op, k)
+    bound = bound_buffer_operand(op, k)
+    return bound if bound is not None else tied_output(op, k)
 
 
 @register_cb("ttnn.d2m_subgraph")

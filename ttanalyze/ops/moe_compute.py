@@ -18,14 +18,20 @@ activation CB's ``T + 1`` rows, follows the measurement) on four core groups:
 The tilize output (result 3, L1 HEIGHT_SHARDED over the whole worker grid, 64 rows of ``hidden_size`` per core) and
 result 4 are one buffer (``create_output_tensors`` re-perceives it as row major): :func:`aliased_result`.
 
-``moe_compute`` is not modeled here (its placement and L1 plan depend on the mux cores, the ring and the shapes;
-see ``ttnn/cpp/ttnn/operations/experimental/ccl/moe_compute/``); it stays unmodeled and is reported so.
+``moe_compute``: tt-mlir's runtime calls ``ttnn::experimental::moe_compute(..., layer_id, output_height_shard_dim,
+intermediate_size, has_bias, cluster_axis, topology, num_links, mux_core_range_set, nullopt, combine_output,
+combine_semaphore, activation, compute_only=false)`` with the output buffer and semaphore bound in the prelude
+(``ttnn.empty``, ``allocate_moe_compute_semaphore``), exposes slot 5 and frees the other five
+(``runtime/lib/ttnn/operations/ccl/moe_compute.cpp`` @19c86fca).  Modeled on the path a mesh axis of extent 1
+takes (ttnn's local output: no combine kernels, the ring writes the ``[k, T, H]`` rows), which is what a 1x1 mesh
+runs: :func:`moe_compute_program`; the fused combine over the fabric (extent > 1) is reported unmodeled.
 """
 
 from __future__ import annotations
 
-from ..ir.attrs import DataType
+from ..ir.attrs import CoreRangeSet, DataType
 from ..ir.model import Op
+from ..mesh import op_mesh
 from .cb import CB, CBContext, CBModelError, DeviceRejection, ProgramModel, core_range, cores_set
 from .ccl_programs import aligned, core_set
 from .registry import ShapeError, register, register_cb, register_check, register_spec, tensor_shape
@@ -308,3 +314,333 @@ def moe_gpt_spec(ctx: CBContext) -> list[TensorSpec]:
 register_cb("ttnn.moe_gpt")(moe_gpt_program)
 register_check("ttnn.moe_gpt", "mock", "tests/test_ops_moe_compute.py against measurements/moe_compute/results.jsonl "
                "(the mock P150 as a 1x1 mesh)", ("MoEGPTDeviceOperation",))
+
+
+# ----------------------------------------------------------------------------- moe_compute
+
+_CDIR = "tt-metal ttnn/cpp/ttnn/operations/experimental/ccl/moe_compute/"
+COMPUTE_SOURCE = (f"{_CDIR}moe_core_placement.cpp @01656bf7 (select_moe_compute_cores), device/"
+                  "moe_compute_device_operation.cpp (validate, compute_output_specs), device/moe_compute_l1_plan.hpp "
+                  "(the ring's weight pipeline) @529950a2, the stored versions nearest ttnn 0.81.1 (d80d9482); the CB "
+                  "list measured on the mock P150: measurements/moe_compute/results_compute.jsonl")
+MAX_TILIZE_CORES = 4  # kMoEComputeMaxTilizeCores
+STRIP_WIDTH = 2  # kMoEComputeCombineStripWidth
+TOKEN_SIZE = 32  # detail::TOKEN_SIZE: the shared buffer's tokens per combine core
+FAST_WEIGHT_TILES, FAST_WEIGHT_SLOTS = 28, 3  # moe_compute_l1_plan.hpp: the fast weight pipeline
+FAST_A2A_BUDGET = 512 * 1024  # beyond it the plan switches to a compact weight pipeline (not measured)
+LOCAL_OUTPUT_STAGING = 512  # the ring's last CB on the local-output path (measured on every instance: 512 B)
+TILIZE_TAIL = 16  # the tilize cores' last CB (measured on every instance: 16 B, whatever E, T, H)
+
+Cell = tuple[int, int]
+
+
+def data_parallel_cores(hidden_tiles: int) -> int:
+    """``num_data_parallel_cores``: the largest divisor of the hidden tiles up to 4 (``auto_output_width_shard_dim``,
+    ttnn.experimental.moe_compute_utils; the runtime's allocate_moe_compute_semaphore computes the same)."""
+    return next(d for d in range(4, 0, -1) if hidden_tiles % d == 0)
+
+
+def _bbox(cells) -> tuple[int, int, int, int]:
+    xs, ys = [c[0] for c in cells], [c[1] for c in cells]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _cells(b) -> set[Cell]:
+    return {(x, y) for x in range(b[0], b[2] + 1) for y in range(b[1], b[3] + 1)}
+
+
+def _intersects(a, b) -> bool:
+    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
+
+
+def _find_rect(avoid: set[Cell], grid: Cell, w: int, h: int, y_limit: int):
+    """The first ``w x h`` rectangle free of ``avoid``: eastern columns first, rows from y = 0, below ``y_limit``."""
+    for sx in range(grid[0] - w, -1, -1):
+        for sy in range(0, y_limit - h + 1):
+            if not any((sx + dx, sy + dy) in avoid for dx in range(w) for dy in range(h)):
+                return sx, sy, sx + w - 1, sy + h - 1
+    return None
+
+
+def _place_combine_and_tilize(grid: Cell, mm_bbox, mux: set[Cell], n_combine: int, n_tilize: int, hidden_tiles: int):
+    """``place_combine_and_tilize``: the combine cores in a 2-wide eastern strip (else the widest dense rectangle,
+    else row-major cells) below the top two rows, the tilize cores in the eastern 2x2 block of the top two rows
+    (legacy order), all bounding boxes disjoint; None when no layout fits."""
+    gx, gy = grid
+    avoid = set(mux) | _cells(mm_bbox)
+    y_limit = min((gy - 3 if gy >= 3 else gy - 1) + 1, gy)
+    strip = _find_rect(avoid, grid, STRIP_WIDTH, -(-n_combine // STRIP_WIDTH), y_limit) if STRIP_WIDTH <= gx else None
+    if strip is None:
+        for w in sorted((w for w in range(1, n_combine + 1) if n_combine % w == 0), reverse=True):
+            h = n_combine // w
+            if w <= gx and h <= y_limit:
+                strip = _find_rect(avoid, grid, w, h, y_limit)
+                if strip is not None:
+                    break
+    if strip is not None:
+        combine = [(x, y) for y in range(strip[1], strip[3] + 1) for x in range(strip[0], strip[2] + 1)][:n_combine]
+    else:
+        combine = [(x, y) for y in range(y_limit) for x in range(gx) if (x, y) not in avoid][:n_combine]
+    if len(combine) != n_combine:
+        return None
+    cb = _bbox(combine)
+    if (cb[2] - cb[0] + 1) * (cb[3] - cb[1] + 1) != n_combine or _intersects(cb, mm_bbox):
+        return None
+    t_avoid = avoid | _cells(cb)
+    for n in range(n_tilize, 0, -1):
+        if hidden_tiles % n:
+            continue
+        block = next((sx for sx in range(gx - 2, -1, -1)
+                      if not any((sx + dx, gy - 2 + dy) in t_avoid for dx in range(2) for dy in range(2))), None)
+        if block is not None:
+            sy = gy - 2
+            tilize = [(block + 1, sy + 1), (block + 1, sy), (block, sy + 1), (block, sy)][:n]
+        else:
+            tilize = [(x, y) for y in range(gy - 1, gy - 3, -1) for x in range(gx - 1, -1, -1)
+                      if (x, y) not in t_avoid][:n]
+        if len(tilize) != n:
+            continue
+        tb = _bbox(tilize)
+        if _intersects(tb, cb) or _intersects(tb, mm_bbox):
+            continue
+        return combine, tilize
+    return None
+
+
+def place_moe_compute(ctx: CBContext, hs: int, dp: int, hidden_tiles: int, mux: set[Cell]):
+    """``select_moe_compute_cores``: the matmul ring on the DRAM-bank workers unless it hits a mux core or leaves no
+    disjoint combine/tilize layout, else a column-0-anchored compact ring (rows from ``y_start``, west of the
+    combine strip, below the top two rows) at the first ``y_start`` that fits; then combine and tilize.
+
+    Returns:
+        (ring, combine, tilize) cores, (x, y).
+
+    Raises:
+        DeviceRejection: no layout fits (the placement's TT_FATAL).
+        CBModelError: no known ring (:func:`ring_cores`).
+    """
+    grid = ctx.grid
+    ring = ring_cores(ctx)
+    n_combine = hs * dp
+    n_tilize = min(MAX_TILIZE_CORES, hidden_tiles)
+    while n_tilize > 1 and hidden_tiles % n_tilize:
+        n_tilize -= 1
+    if not any(c in mux for c in ring):
+        placed = _place_combine_and_tilize(grid, _bbox(ring), mux, n_combine, n_tilize, hidden_tiles)
+        if placed is not None:
+            return ring, *placed
+    gx, gy = grid
+    x_limit = gx - STRIP_WIDTH if gx > STRIP_WIDTH else gx
+    y_limit = gy - 2 if gy > 2 else gy
+    for y_start in range(gy):
+        compact = [(x, y) for y in range(y_start, y_limit) if (0, y) not in mux for x in range(x_limit)
+                   if (x, y) not in mux][:len(ring)]
+        if len(compact) != len(ring):
+            break
+        placed = _place_combine_and_tilize(grid, _bbox(compact), mux, n_combine, n_tilize, hidden_tiles)
+        if placed is not None:
+            return compact, *placed
+    raise DeviceRejection(f"moe_compute: TT_FATAL could not place a column-0-anchored compact {len(ring)}-core matmul "
+                          f"ring together with {n_combine} combine + {n_tilize} tilize cores disjointly, avoiding "
+                          f"{len(mux)} mux cores, on the {gx}x{gy} worker grid")
+
+
+def _mux_cells(op: Op) -> set[Cell]:
+    crs = op.attrs.get("mux_core_range_set")
+    if crs is None:
+        return set()
+    if not isinstance(crs, CoreRangeSet):
+        raise CBModelError(f"{op.name}: mux_core_range_set is not a core range set")
+    return {(x, y) for r in crs.ranges for x in range(r.start.x, r.end.x + 1) for y in range(r.start.y, r.end.y + 1)}
+
+
+def _compute_operands(ctx: CBContext):
+    """The operands (input, indices, scores, mapping, w0_w1, w2, and the output buffer when bound: operand 6 by
+    ``operandSegmentSizes``), checked as ``MoEComputeDeviceOperation::validate_on_program_cache_miss`` on the local
+    output path (ttnn 0.81.1), with what the model covers.
+
+    Raises:
+        DeviceRejection: its TT_FATALs (ranks, the token count against the combine cores' shared buffer, the output
+            buffer's shape and memory layout).
+        CBModelError: an input, indices of another layout or dtype than the workaround pass gives, a mesh axis of extent > 1 (the fused combine over the fabric: not modeled), no mesh, bias
+            tiles, indices or scores not L1 HEIGHT_SHARDED (measured sharded on the drain core only).
+    """
+    op = ctx.op
+    x, idx, scores, mapping, w01, w2 = (operand(ctx, i) for i in range(6))
+    seg = op.attrs.get("operandSegmentSizes")
+    out = operand(ctx, 6) if isinstance(seg, list) and len(seg) > 6 and seg[6] else None
+    fatal = "moe_compute: TT_FATAL "
+    if x.tiled or x.dtype.name != "bf16" or idx.dtype.name != "u16":  # ttnn: "Input tensor must be in row major
+        # layout" / "... bfloat16" / "Indices tensor must be uint16"; tt-mlir's workaround pass gives them so
+        raise CBModelError(f"{op.name}: a {x.layout} {x.dtype} input or {idx.dtype} indices, not the row-major bf16 / "
+                           "u16 tt-mlir's workaround pass gives them (IR from before that pass; ttnn refuses it as it "
+                           "is)")
+    for t, what, rank in ((x, "tilize_input_tensor", 3), (idx, "tilize_expert_indices_tensor", 2),
+                          (scores, "tilize_expert_scores_tensor", 2)):
+        if t.rank < rank:
+            raise DeviceRejection(f"{fatal}{what} must be rank >= {rank}; got rank {t.rank}")
+    for t, what, rank in ((mapping, "tilize_expert_mapping_tensor", 2), (w01, "matmul_w0_w1_tensor", 6),
+                          (w2, "matmul_w2_tensor", 6)):
+        if t.rank != rank:
+            raise DeviceRejection(f"{fatal}{what} must be rank {rank}; got rank {t.rank}")
+    if op.attrs.get("has_bias") is True:
+        raise CBModelError(f"{op.name}: bias tiles in the weights (has_bias) are not measured")
+    mesh = op_mesh(op)
+    axis = op.attrs.get("cluster_axis")
+    if mesh is None or not isinstance(axis, int) or not 0 <= axis < len(mesh.shape):
+        raise CBModelError(f"{op.name}: no mesh with cluster_axis {axis} known")
+    if mesh.shape[axis] != 1:
+        raise CBModelError(f"{op.name}: cluster_axis {axis} of mesh {mesh.label} has extent {mesh.shape[axis]}: the "
+                           "fused combine over the fabric is not modeled (measured: the local output path, extent 1)")
+    hidden = x.shape[-1]
+    if hidden <= 0 or hidden % 32:
+        raise DeviceRejection(f"{fatal}hidden_size ({hidden}) must be a positive multiple of 32 (TILE_SIZE)")
+    tokens = x.shape[0] * x.shape[1]
+    hs = _u32(op, "output_height_shard_dim", 0)
+    dp = data_parallel_cores(hidden // 32)
+    if TOKEN_SIZE * dp * hs < tokens:
+        raise DeviceRejection(f"{fatal}Too many tokens in input, got: {tokens} but expected max: "
+                              f"{TOKEN_SIZE * dp * hs}")
+    if out is not None:
+        k = idx.shape[-1]
+        if out.shape != (k, tokens, hidden) or out.tiled or out.dtype != x.dtype:
+            raise DeviceRejection(f"{fatal}optional_output_tensor must be a [{k}, {tokens}, {hidden}] row-major bf16 "
+                                  f"tensor for the local output path; got shape {list(out.shape)}")
+        if out.memory_layout not in ("interleaved", "height_sharded"):
+            raise DeviceRejection(f"{fatal}the optional_output_tensor memory config must be INTERLEAVED or "
+                                  f"HEIGHT_SHARDED row-major; got {out.memory_layout}")
+    for t, what in ((idx, "expert indices"), (scores, "expert scores")):
+        if not (t.l1 and t.memory_layout == "height_sharded"):
+            raise CBModelError(f"{op.name}: {what} not L1 HEIGHT_SHARDED (measured sharded on the drain tilize core)")
+    return x, idx, scores, mapping, w01, w2, out, tokens, hidden, hs, dp
+
+
+def moe_compute_program(ctx: CBContext) -> ProgramModel:
+    """``MoEComputeMeshWorkloadFactory`` on the local output path (a mesh axis of extent 1), ttnn 0.81.1.
+
+    Cores: :func:`place_moe_compute`.  With ``T`` tokens (input dims 0 x 1), ``H`` hidden, ``E`` experts per
+    device (w0_w1 dim 2), ``Nt`` intermediate tiles, ``n`` tilize cores, ``l1a`` = 16 B, per core group (bytes):
+
+    * every grid core: the tilize output's shard twice (the tilize output and its row-major view as two CBs,
+      ``2 * H / 32`` bf16 tiles, tensor-backed); ring, combine and tilize cores: the token counts' shard
+      ``align(4E, l1a)`` (tensor-backed);
+    * tilize: ``e_t`` ``E * (T + 1) * l1a``; the indices' and scores' shards (tensor-backed); the mapping's pages;
+      the input sub-token ``align(ceil(P / n), l1a)`` x 32 (``P`` the input's aligned row); the activation ``T``
+      rows of ``align((2E + 1) * 4, l1a)``; ``(T / 2) * l1a * E``; ``4E``; ``T / 2`` activation rows; 4; ``n - 1``
+      rows of ``align((E + 1) * 4, l1a)``; 16;
+    * ring: the weight pipeline 28 x 3 tiles of the weights' dtype (``moe_compute_l1_plan.hpp``, fast plan); 16;
+      16; the A2A buffer ``ceil(Nt / ring) * ring`` bf16 tiles; 32; 512 (local output).
+
+    The op also holds its five intermediate outputs in L1 while it runs (:attr:`ProgramModel.l1_buffers_per_core`:
+    the tilize output ``2 * 32 * H * 2`` per core, the token counts' shard, the activation page, the ``e_t``
+    pages); tt-mlir's runtime frees them after the op.
+
+    Raises:
+        DeviceRejection / CBModelError: see :func:`_compute_operands`, :func:`place_moe_compute`.
+    """
+    op = ctx.op
+    x, idx, scores, mapping, w01, w2, out, tokens, hidden, hs, dp = _compute_operands(ctx)
+    e = w01.shape[2]
+    ht = hidden // 32
+    nt = _u32(op, "intermediate_size", 0) // 32
+    ring, combine, tilize = place_moe_compute(ctx, hs, dp, ht, _mux_cells(op))
+    a2a_tiles = -(-nt // len(ring)) * len(ring)
+    if a2a_tiles * BF16_TILE > FAST_A2A_BUDGET:
+        raise CBModelError(f"{op.name}: an A2A buffer of {a2a_tiles} tiles takes the compact weight pipeline "
+                           "(moe_compute_l1_plan.hpp), not measured")
+    l1a = ctx.arch.l1_alignment
+    gx, gy = ctx.grid
+    n = len(tilize)
+    ring_set, tilize_set = core_set(ring), core_set(tilize)
+    workers = core_set(sorted(set(ring) | set(combine) | set(tilize)))
+    grid_set = cores_set(core_range(0, 0, gx - 1, gy - 1))
+    act_row = aligned((2 * e + 1) * 4, l1a)
+    sub = aligned(-(-_aligned_page(x) // n), l1a)
+    shard_tiles = 2 * ht
+    cbs = [CB(0, "tilize output (shard)", BF16_TILE, shard_tiles, grid_set, globally_allocated=True),
+           CB(1, "matmul output (the same shard, row major)", BF16_TILE, shard_tiles, grid_set,
+              globally_allocated=True),
+           CB(2, "per_expert_total_tokens (shard)", aligned(4 * e, l1a), 1, workers, globally_allocated=True),
+           CB(3, "e_t (token ids per expert)", (tokens + 1) * l1a, e, tilize_set),
+           CB(4, "expert_indices (shard)", _aligned_page(idx), _pages(idx), tilize_set, globally_allocated=True),
+           CB(5, "expert_scores (shard)", _aligned_page(scores), _pages(scores), tilize_set, globally_allocated=True),
+           CB(6, "expert_mapping", _aligned_page(mapping), _pages(mapping), tilize_set),
+           CB(7, "tilize input (sub-tokens)", sub, TOKEN_SIZE, tilize_set),
+           CB(8, "expert_activation", act_row, tokens, tilize_set),
+           CB(9, "brisc_e_t", (tokens // 2) * l1a * e, 1, tilize_set),
+           CB(10, "brisc_expert_counts", 4 * e, 1, tilize_set),
+           CB(11, "brisc_expert_activation", act_row * (tokens // 2), 1, tilize_set),
+           CB(12, "brisc_activated_count", 4, 1, tilize_set),
+           CB(13, "remote_counts", aligned((e + 1) * 4, l1a), n - 1, tilize_set),
+           CB(14, "tilize bookkeeping (measured)", TILIZE_TAIL, 1, tilize_set),
+           CB(0, "weight pipeline (W0/W1 and W2 blocks)", w01.dtype.tile_bytes(), FAST_WEIGHT_TILES * FAST_WEIGHT_SLOTS,
+              ring_set),
+           CB(1, "ring bookkeeping", 16, 1, ring_set), CB(2, "ring bookkeeping", 16, 1, ring_set),
+           CB(3, "A2A activations", BF16_TILE, a2a_tiles, ring_set), CB(4, "ring bookkeeping", 32, 1, ring_set),
+           CB(5, "local output staging (measured)", LOCAL_OUTPUT_STAGING, 1, ring_set)]
+    banks = gx * gy
+    held = (2 * TOKEN_SIZE * hidden * 2 + aligned(4 * e, l1a) + aligned(tokens * act_row, l1a)
+            + -(-e // banks) * (tokens + 1) * l1a)
+    chunks = _chunks(tokens, mapping, idx, e)
+    notes = [f"local output path (cluster_axis of extent 1): {len(ring)}-core matmul ring, tilize cores {tilize}, "
+             f"{len(combine)} combine cores (placed, idle on this path); {tokens} tokens, {e} experts per device",
+             f"the op's intermediate outputs hold {held:,} B of L1 per core while it runs",
+             f"cost: a roofline of the expert matmuls, {chunks} chunk(s) of {TOKEN_SIZE} tokens per expert assumed"]
+    return ProgramModel("MoEComputeMeshWorkloadFactory", COMPUTE_SOURCE, core_set(sorted(set(ring) | set(tilize))),
+                        cbs, notes, l1_buffers_per_core=held, inputs=(x, idx, scores, mapping, w01, w2),
+                        outputs=(), params=_gpt_cost_params(x, w01, w2, e, chunks, len(ring)))
+
+
+@register_spec("ttnn.moe_compute")
+def moe_compute_spec(ctx: CBContext) -> list[TensorSpec]:
+    """``compute_output_specs`` slot 5 on the local output path (the one result tt-mlir exposes): ``[k, T, H]`` in
+    the input's dtype, row major, in the bound output buffer's memory config (DRAM interleaved without one).
+
+    Raises:
+        DeviceRejection / CBModelError: see :func:`_compute_operands`.
+    """
+    x, idx, _, _, _, _, out, tokens, hidden, _, _ = _compute_operands(ctx)
+    mem = out.mem if out is not None else MemCfg("dram", "interleaved")
+    shape = (idx.shape[-1], tokens, hidden)
+    return [x.with_(shape=shape, padded=shape, layout="row_major", mem=mem).spec()]
+
+
+@register("ttnn.moe_compute", "moe", ("layer_id", "output_height_shard_dim", "intermediate_size", "has_bias",
+                                      "activation_function", "cluster_axis", "num_links", "topology",
+                                      "mux_core_range_set", "operandSegmentSizes"),
+          "tt-mlir lib/Dialect/TTNN/IR/TTNNOps.cpp @19c86fca MoeComputeOp::verify")
+def moe_compute_shape(op: Op):
+    """``MoeComputeOp::verify``: ``intermediate_size`` a positive multiple of 32, ``output_height_shard_dim``
+    positive, an input of rank >= 2 whose last dim (hidden) is a positive multiple of 32; the result keeps its
+    declared type (checked against what ttnn returns by :func:`moe_compute_spec`).
+
+    Raises:
+        ShapeError: the verifier's errors, in its words.
+    """
+    inter = op.attrs.get("intermediate_size")
+    if not isinstance(inter, int) or inter <= 0 or inter % 32:
+        raise ShapeError(f"{op.name}: intermediate_size must be a positive multiple of 32")
+    hs = op.attrs.get("output_height_shard_dim")
+    if not isinstance(hs, int) or hs <= 0:
+        raise ShapeError(f"{op.name}: output_height_shard_dim must be positive")
+    x = tensor_shape(op, 0)
+    if len(x) < 2:
+        raise ShapeError(f"{op.name}: tilize_input_tensor must have rank >= 2")
+    if x[-1] <= 0 or x[-1] % 32:
+        raise ShapeError(f"{op.name}: tilize_input_tensor last dim (hidden_size) must be a positive multiple of 32")
+    return None
+
+
+def tied_output(op: Op, k: int) -> int | None:
+    """The operand whose buffer result ``k`` is: ``moe_compute``'s combine output is its bound
+    ``optional_output_tensor`` (operand 6 when ``operandSegmentSizes`` has it; the runtime returns that buffer)."""
+    seg = op.attrs.get("operandSegmentSizes")
+    if op.name == "ttnn.moe_compute" and k == 0 and isinstance(seg, list) and len(seg) > 6 and seg[6]:
+        return 6
+    return None
+
+
+register_cb("ttnn.moe_compute")(moe_compute_program)
+register_check("ttnn.moe_compute", "mock", "tests/test_ops_moe_compute.py against measurements/moe_compute/"
+               "results_compute.jsonl (the mock P150 as a 1x1 mesh: the local output path)",
+               ("MoEComputeDeviceOperation",))
