@@ -297,6 +297,7 @@ def op_models(analysis: "Analysis", verdicts: Verdicts | None = None,
             live = point.l1_per_core if point else 0
             space = no_live_l1 if live == 0 else max(usable_l1 - live, 0)
         known = by_op.get(i)
+        verdict: tuple | None
         if known is not None and known[0] == space:
             verdict = known[1]  # the other inputs of the key do not change within an analysis
         else:

@@ -449,7 +449,7 @@ def _rewrite_opaque(src: _Source, m: re.Match, edits: list[_Edit], out: Normaliz
     if results:
         first = re.match(r"%[\w.$-]+(?::(\d+))?", results.strip())
         n_results = int(first.group(1)) if first.group(1) else results.count("%")
-    types = ""
+    types: str | None = ""
     if n_results:
         at = arrow if arrow > colon else colon
         if at < 0:
@@ -691,9 +691,9 @@ def _rewrite_custom(src: _Source, m: re.Match, edits: list[_Edit], out: Normaliz
         attrs = ""
         kw = re.compile(r"\s*attributes\s*").match(text, rest)
         if kw:
-            brace = kw.end()
-            close = src.match_close(brace, f"{name} attributes")
-            attrs = " " + text[brace:close + 1]
+            attrs_open = kw.end()
+            close = src.match_close(attrs_open, f"{name} attributes")
+            attrs = " " + text[attrs_open:close + 1]
             rest = close + 1
         brace = re.compile(r"\s*\{").match(text, rest)
         if not brace:

@@ -528,9 +528,9 @@ class _Walker:
             sig = "\n".join(self.lines[func.pos.line - 1: func.pos.line + 200])
             paren = sig.find("(")
             if paren >= 0:
-                for i, m in enumerate(re.finditer(r"(%[\w.$-]+)\s*:", sig[paren:_close_paren(sig, paren)])):
+                for i, arg_m in enumerate(re.finditer(r"(%[\w.$-]+)\s*:", sig[paren:_close_paren(sig, paren)])):
                     if i < len(func.args):
-                        table[m.group(1)] = func.args[i]
+                        table[arg_m.group(1)] = func.args[i]
             self.source_seen[id(func)] = 0
         for op in func.ops[self.source_seen[id(func)]:]:
             m = _RESULT_NAMES.match(self.lines[op.pos.line - 1]) if 0 < op.pos.line <= len(self.lines) else None
@@ -627,7 +627,7 @@ class _Walker:
         if cached is not None:
             return cached
         if isinstance(t, ir.RankedTensorType):
-            result = self.tensor_type(t, pos)
+            result: TensorType | OtherType = self.tensor_type(t, pos)
         elif isinstance(t, ir.UnrankedTensorType):
             raise self.error("unranked tensor type: ttanalyze needs static shapes", pos)
         else:

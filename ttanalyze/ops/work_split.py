@@ -149,14 +149,15 @@ def _row_rectangles(cores: frozenset[Core]) -> list[tuple[int, int, int, int]]:
     cores, a run joining the rectangle that ends on the row above with the same x extent
     (``CoreRange::merge`` of vertically adjacent ranges), in no particular order."""
     by_row: dict[int, list[int]] = {}
-    for x, y in sorted(cores, key=lambda c: (c[1], c[0])):
-        by_row.setdefault(y, []).append(x)
+    for cx, cy in sorted(cores, key=lambda c: (c[1], c[0])):
+        by_row.setdefault(cy, []).append(cx)
     open_: dict[tuple[int, int], list[int]] = {}  # (x0, x1) -> [y0, y1] of the rectangle still growing
     done: list[tuple[int, int, int, int]] = []
     for y in sorted(by_row):
         runs, xs = [], by_row[y]
         start = prev = xs[0]
-        for x in xs[1:] + [None]:
+        x: int | None
+        for x in [*xs[1:], None]:
             if x is not None and x == prev + 1:
                 prev = x
                 continue
