@@ -19,7 +19,7 @@ into its own environment, not the project's, e.g. ``python3 -m venv .venv-c && .
 setuptools``, and pass ``--mypy-python .venv-c/bin/python``.  The compiled modules are for the interpreter
 that runs the trial (same CPython version needed).
 
-Writes the figures to ``--results`` (JSON; default ``measurements/mypyc/results.json``).
+Writes the figures to ``--results`` (JSON; default ``measurements/mypyc/<modules>.json``).
 
 Usage: .venv/bin/python benchmarks/mypyc_trial.py --mypy-python .venv-c/bin/python [--modules hot|wide]
        [--repeat 3] [--no-build] [--out OUT] [FILE]
@@ -44,7 +44,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.generate import KINDS  # noqa: E402
 
-# By cProfile (tottime summed by module) of check --format text on the distinct 50,000-op program.
+# By cProfile (tottime summed by module) of check --format text on the distinct 50,000-op program (docs/mypyc.md).
 HOT = [
     "layout", "allocator", "memory", "programs", "analysis", "graph", "mesh",
     "ir/model", "ir/parse", "ir/normalize", "ir/attrs",
@@ -211,8 +211,8 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3, help="Rounds; each figure is the median.")
     ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "out" / "mypyc", help="Work directory.")
     ap.add_argument("--no-build", action="store_true", help="Reuse the compiled copy already in --out.")
-    ap.add_argument("--results", type=Path, default=ROOT / "measurements" / "mypyc" / "results.json",
-                    help="Where the figures are written (JSON).")
+    ap.add_argument("--results", type=Path, help="Where the figures are written (JSON; default: "
+                    "measurements/mypyc/<modules>.json).")
     args = ap.parse_args()
     path = args.file
     if path is None:
@@ -259,9 +259,10 @@ def main() -> None:
     for k in ph.get("pure", {}):
         if k in ph.get("compiled", {}):
             print(f"    {k:<20} {ph['pure'][k]:6.3f} s -> {ph['compiled'][k]:6.3f} s")
-    args.results.parent.mkdir(parents=True, exist_ok=True)
-    args.results.write_text(json.dumps(result, indent=1) + "\n")
-    print(f"wrote {args.results}")
+    results = args.results or ROOT / "measurements" / "mypyc" / f"{args.modules}.json"
+    results.parent.mkdir(parents=True, exist_ok=True)
+    results.write_text(json.dumps(result, indent=1) + "\n")
+    print(f"wrote {results}")
 
 
 if __name__ == "__main__":
