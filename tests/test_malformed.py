@@ -39,7 +39,6 @@ CASES = [
     ("nul-byte", GOOD.replace("module", "mod\x00ule", 1), None, "NUL"),
     ("unknown-attribute-syntax", _replace("(d0, d1) -> (d0, d1), <1x1>", "(d0, d1) -> (d0 $ d1, d1), <1x1>"), LAYOUT_LINE, "malformed attribute"),
     ("dim-too-large", _retype("tensor<4294967296x32xbf16, #l>"), FUNC_LINE, "2^32-1"),
-    ("zero-dim", _retype("tensor<0x32xbf16, #l>"), FUNC_LINE, "zero-sized"),
     ("absurd-volume", _retype("tensor<131072x65536x65536xbf16, #l>"), FUNC_LINE, "absurd"),
     ("dynamic-dim", _retype("tensor<?x32xbf16, #l>"), FUNC_LINE, "dynamic"),
     ("empty", "", 1, "empty input"),

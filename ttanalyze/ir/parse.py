@@ -645,12 +645,10 @@ class _Walker:
                 encoding that is not a layout.
         """
         shape = tuple(t.shape)
-        if any(d <= 0 or d > MAX_DIM for d in shape):
+        if any(d < 0 or d > MAX_DIM for d in shape):
             text = str(t)
             if any(d < 0 for d in shape):
                 raise self.error(f"dynamic dimension in {text}: ttanalyze needs static shapes", self.text_pos(text, pos))
-            if any(d == 0 for d in shape):
-                raise self.error(f"zero-sized dimension in {text}: no TTNN tensor has an empty dimension here", self.text_pos(text, pos))
             raise self.error(f"dimension larger than 2^32-1 in {text} (tt-metal stores dims as uint32)", self.text_pos(text, pos))
         volume = 1
         for d in shape:
