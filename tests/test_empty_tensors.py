@@ -1,4 +1,4 @@
-"""Zero-volume tensors (a dim of 0): tt-mlir writes them (tt-mlir branch tests type an empty ring-SDPA output
+"""Zero-volume tensors (a dim of 0; measurements/empty_tensors/): tt-mlir writes them (tt-mlir branch tests type an empty ring-SDPA output
 ``tensor<1x40x0x128xbf16>``) and ttnn 0.81.1 accepts them (measured on the mock: ``ttnn.empty([1, 40, 0, 128])``,
 ``ttnn.slice`` to ends[2] = begins[2] and ``ttnn.add`` of two empty tensors run).  ttanalyze analyzes such files;
 what tt-metal does with an empty tensor is not modeled, so a verdict on an op that touches one is never an error."""
