@@ -5,6 +5,8 @@ what tt-metal does with an empty tensor is not modeled, so a verdict on an op th
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from .conftest import wh_module
 
 LAYOUT = ("#l = #ttnn.ttnn_layout<(d0, d1, d2, d3) -> (d0 * 1280 + d1 * 32 + d2, d3), <1x1>, "
@@ -42,3 +44,11 @@ def test_an_error_on_an_op_with_an_empty_tensor_is_a_warning(cli, tmp_path):
     assert result.exit_code == 0, result.output
     assert "warning[TTA007]" in result.stdout, result.output
     assert "zero-volume tensor [1, 40, 0, 128]" in result.stdout
+
+
+def test_a_verifier_refusal_on_empty_tensors_stays_an_error(cli):
+    """tt-mlir's verifier refuses a sampling of batch 0 (TTA018): certain before tt-metal sees the empty tensors."""
+    path = Path(__file__).parent / "data" / "eras" / "sampling_batch_0_negative.mlir"
+    result = cli("check", "--arch", "blackhole", path)
+    assert result.exit_code == 1, result.output
+    assert "error[TTA018]" in result.stdout and "batch (0) must be in [1, 32]" in result.stdout
