@@ -16,7 +16,7 @@ Known causes of mismatches come from benchmarks/accuracy_causes.yaml.
 
 Usage: .venv/bin/python benchmarks/accuracy_sweep.py [--only PREFIX] [--limit N]
 Needs the executor (scripts/setup-executor.sh); run under
-``flock /tmp/ttnn-mock.lock`` on a shared machine.
+``scripts/device-lock`` on a shared machine.
 """
 
 from __future__ import annotations

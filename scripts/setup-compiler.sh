@@ -16,7 +16,7 @@
 # Smoke test: with TT_METAL_MOCK_CLUSTER_DESC_PATH pointing at
 # ttanalyze/executor/mock/blackhole_P150.yaml, jax.devices() lists a Blackhole
 # TTDevice.  The smoke test opens the mock device, so it holds
-# /tmp/ttnn-mock.lock (shared with the executor) while it runs.
+# the mock-device lock (scripts/device-lock, shared with the executor) while it runs.
 #
 # Files it creates (keep them out of git): .venv-jax/.
 set -euo pipefail

@@ -7,7 +7,7 @@
 #                                    (re)create it from find_python
 #   MOCK_LOCK                        the command prefix that holds the mock-device
 #                                    lock (ttanalyze.executor.protocol.DEVICE_LOCK:
-#                                    /tmp/ttnn-mock.lock), empty without flock
+#                                    through scripts/device-lock), empty without flock
 
 is_python() { "$1" -c "import sys; sys.exit(sys.version_info[:2] != tuple(map(int, '$2'.split('.'))))" >/dev/null 2>&1; }
 
@@ -36,4 +36,4 @@ make_venv() {
 }
 
 MOCK_LOCK=()
-if command -v flock >/dev/null 2>&1; then MOCK_LOCK=(flock /tmp/ttnn-mock.lock); fi
+if command -v flock >/dev/null 2>&1; then MOCK_LOCK=("$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/device-lock"); fi

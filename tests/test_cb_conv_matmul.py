@@ -5,7 +5,7 @@ Every expected figure is a measurement on the mock P150 with ttnn 0.81.1 (tt-met
 op-level campaign (benchmarks/opdiff.py; the instance named in each test is the record of
 measurements/opdiff/results.jsonl.gz with that id): the per-program DFB byte lists and core ranges, the
 returned tensor, tt-metal's refusal message; conv_transpose2d's 24 random instances by
-measurements/conv_transpose2d/probe.py (rerun: ``flock /tmp/ttnn-mock.lock .venv-ttnn/bin/python
+measurements/conv_transpose2d/probe.py (rerun: ``scripts/device-lock .venv-ttnn/bin/python
 measurements/conv_transpose2d/probe.py``).  No test needs ttnn.
 """
 

@@ -1,5 +1,5 @@
 """The collectives' program models against ttnn 0.81.1 on a 1x2 mock mesh (two Blackhole chips of a P300 card):
-measurements/ccl/probe.py ran each case under NO_DISPATCH graph capture (rerun: ``flock /tmp/ttnn-mock.lock
+measurements/ccl/probe.py ran each case under NO_DISPATCH graph capture (rerun: ``scripts/device-lock
 .venv-ttnn/bin/python measurements/ccl/probe.py``) into measurements/ccl/results_mesh.jsonl.
 
 The mock mesh has 2 ethernet links between its chips, which ttnn's ``get_num_links`` counts; the IR of each case
@@ -119,8 +119,7 @@ def test_collective_programs_match_the_mock_mesh(r):
 @pytest.mark.skipif(not RING, reason="measurements/ccl/results_ring.jsonl not recorded")
 @pytest.mark.parametrize("r", RING, ids=[r["id"] for r in RING])
 def test_ring_programs_match_the_mock_ring(r):
-    """The ring programs on a 1x4 mock mesh cabled as a ring (measurements/ccl/probe.py ring; rerun: ``flock
-    /tmp/ttnn-mock.lock .venv-ttnn/bin/python measurements/ccl/probe.py ring``), the ops asking for a ring with 2 links:
+    """The ring programs on a 1x4 mock mesh cabled as a ring (measurements/ccl/probe.py ring; rerun: ``scripts/device-lock .venv-ttnn/bin/python measurements/ccl/probe.py ring``), the ops asking for a ring with 2 links:
     every static CB by size and cores per device program, and the DRAM intermediates.  A ring of at most 512 KiB
     without a compute config takes reduce_scatter_minimal_direct, which the model names and does not model."""
     assert r["error"] is None
@@ -232,7 +231,7 @@ def _check_composite(r: dict, mesh: str, ring: bool) -> None:
 @pytest.mark.parametrize("r", COMPOSITE, ids=[r["id"] for r in COMPOSITE])
 def test_composite_paths_match_the_mock_mesh(r):
     """The composite all_gather / reduce_scatter / all_reduce paths on the 1x2 mock mesh (measurements/ccl/probe.py
-    composite; rerun: ``flock /tmp/ttnn-mock.lock .venv-ttnn/bin/python measurements/ccl/probe.py composite``): the
+    composite; rerun: ``scripts/device-lock .venv-ttnn/bin/python measurements/ccl/probe.py composite``): the
     sequence of programs, every static CB by size and cores, and the global semaphores."""
     _check_composite(r, "1x2", ring=False)
 

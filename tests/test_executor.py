@@ -4,7 +4,7 @@ replays on a ttnn device (skipped, with the reason, when the executor environmen
 Device numbers were measured on a mock Blackhole P150, ttnn 0.81.1 (tt-metal d80d9482): the device
 tests below replay them (and the op-level campaign, measurements/opdiff/results.jsonl.gz, covers the
 same factories).  On a machine
-shared with other mock-device users, run the suite under ``flock /tmp/ttnn-mock.lock``.
+shared with other mock-device users, run the suite under ``scripts/device-lock``.
 """
 
 from __future__ import annotations

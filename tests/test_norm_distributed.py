@@ -110,7 +110,7 @@ MEASURED = {r["id"]: r for r in map(json.loads, _RESULTS.read_text().splitlines(
 @pytest.mark.parametrize("case", POST_CASES, ids=[c.id for c in POST_CASES])
 def test_post_all_gather_matches_the_mock(case):
     """The post-all-gather step runs on one device: measured on the mock P150 with ttnn 0.81.1
-    (measurements/distributed_norm/probe_post.py; rerun: ``flock /tmp/ttnn-mock.lock .venv-ttnn/bin/python
+    (measurements/distributed_norm/probe_post.py; rerun: ``scripts/device-lock .venv-ttnn/bin/python
     measurements/distributed_norm/probe_post.py``).  Every static CB the same size on the same cores (as multisets)."""
     measured = MEASURED[case.id]
     a = analyze(parse_text(module(case), "t.mlir"))

@@ -1,7 +1,7 @@
 """The dialect op models against what ttnn 0.81.1 allocated on the mock P150.
 
 measurements/dialect/cases.py lists the instances; measurements/dialect/probe.py replayed them
-(NO_DISPATCH graph capture; rerun: ``flock /tmp/ttnn-mock.lock .venv-ttnn/bin/python
+(NO_DISPATCH graph capture; rerun: ``scripts/device-lock .venv-ttnn/bin/python
 measurements/dialect/probe.py``) into measurements/dialect/results.jsonl.  Every static CB must have
 the same size on the same cores (as multisets), with the empty mock's free L1.
 """

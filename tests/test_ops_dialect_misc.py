@@ -2,8 +2,7 @@
 what ttnn 0.81.1 allocated on the mock P150.
 
 measurements/dialect/cases_misc.py draws the instances (seeded: shapes, dtypes, layouts, DRAM/L1);
-measurements/dialect/probe_misc.py replayed them (NO_DISPATCH graph capture; rerun: ``flock
-/tmp/ttnn-mock.lock .venv-ttnn/bin/python measurements/dialect/probe_misc.py``) into
+measurements/dialect/probe_misc.py replayed them (NO_DISPATCH graph capture; rerun: ``scripts/device-lock .venv-ttnn/bin/python measurements/dialect/probe_misc.py``) into
 measurements/dialect/results_misc.jsonl.  Every static CB of every program must have the same size on the
 same cores (as multisets), with the empty mock's free L1; a case ttnn refused must be a rejection or a
 configuration the model declines; a case the model declines (outside its scope, e.g. a sort over a

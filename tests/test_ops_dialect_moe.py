@@ -1,7 +1,7 @@
 """Engineer moe's dialect models (sampling, ...) against what ttnn 0.81.1 allocated on the mock P150.
 
 measurements/dialect/cases_moe.py draws the instances (seeded); measurements/dialect/probe_moe.py replayed
-them (NO_DISPATCH graph capture; rerun: ``flock /tmp/ttnn-mock.lock .venv-ttnn/bin/python
+them (NO_DISPATCH graph capture; rerun: ``scripts/device-lock .venv-ttnn/bin/python
 measurements/dialect/probe_moe.py``) into measurements/dialect/results_moe.jsonl.  Every static CB of every
 program must have the same size on the same cores (as multisets), the kernel scratchpads the same bytes
 per core; a case ttnn refused must be a rejection the model reproduces (or a configuration it declines).

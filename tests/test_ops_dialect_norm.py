@@ -2,8 +2,7 @@
 the mock P150.
 
 measurements/dialect/cases_norm.py draws the instances (seeded: shapes, dtypes, layouts, DRAM/L1);
-measurements/dialect/probe_norm.py replayed them (NO_DISPATCH graph capture; rerun: ``flock
-/tmp/ttnn-mock.lock .venv-ttnn/bin/python measurements/dialect/probe_norm.py``) into
+measurements/dialect/probe_norm.py replayed them (NO_DISPATCH graph capture; rerun: ``scripts/device-lock .venv-ttnn/bin/python measurements/dialect/probe_norm.py``) into
 measurements/dialect/results_norm.jsonl, with the chain of device operations each call ran.  Every program
 of the chain must be modeled in order (same program factory) with every static CB of the same size on the
 same cores; a case ttnn refused must be a rejection or a configuration the model declines; a case the model

@@ -1,8 +1,7 @@
 """The dialect models of engineer dialect-rest's ops against what ttnn 0.81.1 allocated on the mock P150.
 
 measurements/dialect/cases_rest.py draws the instances (seeded: shapes, broadcasts, dtypes, DRAM/L1);
-measurements/dialect/probe_rest.py replayed them (NO_DISPATCH graph capture; rerun: ``flock
-/tmp/ttnn-mock.lock .venv-ttnn/bin/python measurements/dialect/probe_rest.py``) into
+measurements/dialect/probe_rest.py replayed them (NO_DISPATCH graph capture; rerun: ``scripts/device-lock .venv-ttnn/bin/python measurements/dialect/probe_rest.py``) into
 measurements/dialect/results_rest.jsonl.  Every static CB of every program must have the same size on the
 same cores (as multisets), program by program in the order ttnn ran them; an op without a program model
 is skipped with the model's reason.

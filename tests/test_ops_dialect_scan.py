@@ -3,8 +3,7 @@ for the cases the opdiff campaign's generator cannot draw.
 
 measurements/dialect/cases_scan.py lists the instances (sorts over other dims and ranks, row-major and UINT16
 sorts, the cross-core and multi-core factories; cumsum/cumprod along every kind of dim);
-measurements/dialect/probe_scan.py replayed them (NO_DISPATCH graph capture; rerun: ``flock
-/tmp/ttnn-mock.lock .venv-ttnn/bin/python measurements/dialect/probe_scan.py``) into
+measurements/dialect/probe_scan.py replayed them (NO_DISPATCH graph capture; rerun: ``scripts/device-lock .venv-ttnn/bin/python measurements/dialect/probe_scan.py``) into
 measurements/dialect/results_scan.jsonl.  Every static CB of every program must have the same size on the same
 cores (as multisets), program by program in the order ttnn ran them; a case ttnn refused must be refused.
 """

@@ -1,7 +1,7 @@
 """``ttnn.generic`` against what ttnn 0.81.1 did with the same program descriptor on the mock P150.
 
 measurements/generic/cases.py draws the descriptors; measurements/generic/probe.py ran them with
-``ttnn.generic_op`` (rerun: ``flock /tmp/ttnn-mock.lock .venv-ttnn/bin/python measurements/generic/probe.py``)
+``ttnn.generic_op`` (rerun: ``scripts/device-lock .venv-ttnn/bin/python measurements/generic/probe.py``)
 into measurements/generic/results.jsonl.  For each case the whole analysis of the one-op module (its io
 tensors allocated first, as the probe does) must agree with the device:
 

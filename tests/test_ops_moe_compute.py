@@ -1,7 +1,7 @@
 """moe_gpt (ttanalyze.ops.moe_compute) against the mock Blackhole P150.
 
 measurements/moe_compute/cases.py draws the instances (seeded); measurements/moe_compute/probe.py replayed them on
-the mock P150 opened as a 1x1 mesh (NO_DISPATCH graph capture; rerun: ``flock /tmp/ttnn-mock.lock
+the mock P150 opened as a 1x1 mesh (NO_DISPATCH graph capture; rerun: ``scripts/device-lock
 .venv-ttnn/bin/python measurements/moe_compute/probe.py``) into measurements/moe_compute/results.jsonl, whose first
 line records the grid and the DRAM-bank worker cores.  The model's CBs must equal the measured ones (size and
 cores, as multisets; the tensor-backed combine CB among them), a case ttnn refused must be refused by the model

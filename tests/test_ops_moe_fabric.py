@@ -1,7 +1,7 @@
 """all_to_all_dispatch / all_to_all_combine (ttanalyze.ops.moe_fabric) against a mock 1x2 Blackhole mesh.
 
 measurements/moe_fabric/cases.py draws the instances (seeded); measurements/moe_fabric/probe.py replayed them on one
-mock P300 board opened as a 1x2 mesh with FABRIC_1D (NO_DISPATCH graph capture; rerun: ``flock /tmp/ttnn-mock.lock
+mock P300 board opened as a 1x2 mesh with FABRIC_1D (NO_DISPATCH graph capture; rerun: ``scripts/device-lock
 .venv-ttnn/bin/python measurements/moe_fabric/probe.py``) into measurements/moe_fabric/results.jsonl, whose first
 line records what ttnn found of the fabric (2 links on the axis, a 48-B packet header).  Every device runs the same
 program; each model program must have the same CBs (size and cores, as multisets) as the first device's program of

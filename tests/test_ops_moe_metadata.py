@@ -2,7 +2,7 @@
 
 measurements/moe_fabric/cases_metadata.py draws the instances (seeded); measurements/moe_fabric/probe_metadata.py
 replayed them on one mock P300 board opened as a 1x2 mesh with FABRIC_1D (NO_DISPATCH graph capture, the runtime's
-persistent buffers and global semaphore; rerun: ``flock /tmp/ttnn-mock.lock .venv-ttnn/bin/python
+persistent buffers and global semaphore; rerun: ``scripts/device-lock .venv-ttnn/bin/python
 measurements/moe_fabric/probe_metadata.py``) into measurements/moe_fabric/results_metadata.jsonl.  Each model program
 must have the same CBs (size and cores, as multisets) as the first device's program, a case ttnn refused must be
 refused by the model with ttnn's message (or, for an operand tt-mlir's workaround pass would still make row-major

@@ -2,7 +2,7 @@
 
 The semantic check (reference interpreter) runs everywhere; the device check replays on the
 companion executor and is skipped, with the reason, when its environment is absent (on a machine
-shared with other mock-device users, run the suite under ``flock /tmp/ttnn-mock.lock``).
+shared with other mock-device users, run the suite under ``scripts/device-lock``).
 """
 
 from __future__ import annotations

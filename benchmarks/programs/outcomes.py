@@ -64,7 +64,7 @@ CLASSES = [
 
 NOTES = [
     "* The plugin's mock device and the ttnn executor's ran side by side (one process each, no shared lock), so "
-    "`run.py --no-lock` skips `/tmp/ttnn-mock.lock` (the later programs were run under the lock, one per hold); two "
+    "`run.py --no-lock` skips the mock-device lock (`scripts/device-lock`) (the later programs were run under the lock, one per hold); two "
     "plugin processes do not share a `$TMPDIR`: the plugin "
     "writes `$TMPDIR/tt_pjrt_system_descriptor` and another plugin process can remove it during a compile "
     "(\"system desc does not exist\"), so each runner gets its own.",

@@ -6,7 +6,7 @@
 Stage ``run`` (needs ``.venv-jax``, ``scripts/setup-compiler.sh``): the programs of
 ``families.cases()`` without a ``result.json`` in ``--out`` are compiled and run by ``worker.py``
 in chunks of about ``--chunk-seconds``, each chunk under ``nice -n 10`` and holding
-``flock /tmp/ttnn-mock.lock`` (one mock-device user at a time; ``--no-lock`` skips it: the
+``scripts/device-lock`` (one mock-device user at a time; ``--no-lock`` skips it: the
 plugin's mock device ran while a ttnn executor held its own), so the campaign is resumable and
 leaves the device to others between chunks.  Each chunk is one process: the plugin's start
 (device init) costs 1 s on an idle host and 40 s on a loaded one.  A chunk whose process dies records the case in flight

@@ -1,7 +1,7 @@
 """Compile and run campaign programs with the real compiler (jax-tt-plugin) on the mock device.
 
 Runs inside ``.venv-jax`` (``scripts/setup-compiler.sh``), started by ``run.py`` under
-``flock /tmp/ttnn-mock.lock``:
+``scripts/device-lock``:
 
     worker.py --out DIR --budget SECONDS CASE [CASE ...]
 

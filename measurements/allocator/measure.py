@@ -19,7 +19,7 @@ Three parts, each written as JSON lines to ``--out`` (gzip):
 
 Rerun (about 2 minutes, holds the mock device):
 
-    flock /tmp/ttnn-mock.lock .venv-ttnn/bin/python measurements/allocator/measure.py \\
+    scripts/device-lock .venv-ttnn/bin/python measurements/allocator/measure.py \\
         --out measurements/allocator/raw.jsonl.gz
 """
 

@@ -7,7 +7,7 @@ tensor that stays allocated with the cache on.  Writes JSON lines to ``--out``.
 
 Rerun (holds the mock device a few seconds):
 
-    flock /tmp/ttnn-mock.lock .venv-ttnn/bin/python measurements/allocator/measure_reshape_map.py \\
+    scripts/device-lock .venv-ttnn/bin/python measurements/allocator/measure_reshape_map.py \\
         --out measurements/allocator/reshape_map.jsonl
 """
 

@@ -14,7 +14,7 @@ every buffer it allocates.
 Usage (needs the executor venv; one process may hold the mock device at a time; the first run of a mesh compiles
 its fabric kernels, minutes)::
 
-    flock /tmp/ttnn-mock.lock .venv-ttnn/bin/python measurements/ccl/probe.py [line|ring|composite|ring-composite]
+    scripts/device-lock .venv-ttnn/bin/python measurements/ccl/probe.py [line|ring|composite|ring-composite]
 
 Each line: ttnn's error (if any), the CBs (size per core, core ranges, borrowed, device operation, program index),
 the buffers allocated during the op (size, buffer type, page size, whether freed before it returned) and each

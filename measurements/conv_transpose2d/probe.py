@@ -2,7 +2,7 @@
 
 Usage (needs the executor venv; one process may hold the mock device at a time)::
 
-    flock /tmp/ttnn-mock.lock .venv-ttnn/bin/python measurements/conv_transpose2d/probe.py
+    scripts/device-lock .venv-ttnn/bin/python measurements/conv_transpose2d/probe.py
 
 The cases (:data:`CASES`, seeded) are drawn as tt-mlir emits the op: a flattened ``[1, 1, N*H*W, C]``
 bf16 input in DRAM (row-major or TILE), host weights ``[C_in, C_out, K, K]``, an optional host bias,

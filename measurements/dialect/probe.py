@@ -2,7 +2,7 @@
 
 Usage (needs the executor venv; one process may hold the mock device at a time)::
 
-    flock /tmp/ttnn-mock.lock .venv-ttnn/bin/python measurements/dialect/probe.py [ID_PREFIX,...]
+    scripts/device-lock .venv-ttnn/bin/python measurements/dialect/probe.py [ID_PREFIX,...]
 
 With an id prefix, only the cases whose id starts with it are measured and appended (a later line for an
 id replaces an earlier one in tests/test_ops_dialect_measured.py).

@@ -2,7 +2,7 @@
 
 Usage (needs the executor venv; one process may hold the mock device at a time)::
 
-    flock /tmp/ttnn-mock.lock .venv-ttnn/bin/python measurements/dialect/probe_misc.py
+    scripts/device-lock .venv-ttnn/bin/python measurements/dialect/probe_misc.py
 
 Writes measurements/dialect/results_misc.jsonl: one line per case with ttnn's error (if any) and every
 CB/DFB the NO_DISPATCH graph capture allocated (size in bytes, core ranges ``[x0, y0, x1, y1]``, whether

@@ -2,7 +2,7 @@
 
 Usage (needs the executor venv; one process may hold the mock device at a time)::
 
-    flock /tmp/ttnn-mock.lock .venv-ttnn/bin/python measurements/dialect/probe_norm.py [--minutes 4]
+    scripts/device-lock .venv-ttnn/bin/python measurements/dialect/probe_norm.py [--minutes 4]
 
 Resumable: cases already in the results file are skipped, and a run stops after ``--minutes`` (rerun until it
 reports no case left), so that one hold of the mock device stays short.

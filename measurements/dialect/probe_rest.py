@@ -2,7 +2,7 @@
 
 Usage (needs the executor venv; one process may hold the mock device at a time)::
 
-    flock /tmp/ttnn-mock.lock .venv-ttnn/bin/python measurements/dialect/probe_rest.py
+    scripts/device-lock .venv-ttnn/bin/python measurements/dialect/probe_rest.py
 
 Writes measurements/dialect/results_rest.jsonl in the format of probe_misc.py (one line per case: ttnn's
 error, every CB/DFB of the NO_DISPATCH graph capture, each output's spec).

@@ -3,7 +3,7 @@ program's circular buffers.
 
 Usage (needs the executor venv; one process may hold the mock device at a time)::
 
-    flock /tmp/ttnn-mock.lock .venv-ttnn/bin/python measurements/dialect/probe_scan.py [--stub]
+    scripts/device-lock .venv-ttnn/bin/python measurements/dialect/probe_scan.py [--stub]
 
 ``--stub`` builds the programs with the stub kernel toolchain (ttanalyze/executor/stub_toolchain.py: no kernel
 compile, the same buffers; the campaign's default) instead of the real kernel builds.

@@ -2,7 +2,7 @@
 
 Usage (needs the executor venv; one process may hold the mock device at a time)::
 
-    flock /tmp/ttnn-mock.lock .venv-ttnn/bin/python measurements/distributed_norm/probe_post.py
+    scripts/device-lock .venv-ttnn/bin/python measurements/distributed_norm/probe_post.py
 
 Writes measurements/distributed_norm/results_post.jsonl (the format of measurements/dialect/probe_misc.py's ``record``).
 """

@@ -2,7 +2,7 @@
 
 Usage (needs the executor venv; one process may hold the mock device at a time)::
 
-    flock /tmp/ttnn-mock.lock .venv-ttnn/bin/python measurements/generic/probe.py [FIRST [COUNT]]
+    scripts/device-lock .venv-ttnn/bin/python measurements/generic/probe.py [FIRST [COUNT]]
 
 Per case: ``ttnn.empty`` the io tensors (%a, %b, %out, in that order), build the
 ``ttnn.ProgramDescriptor`` the way tt-mlir's runtime does (runtime/lib/ttnn/operations/generic/

@@ -2,8 +2,8 @@
 
 Usage (needs the executor venv; one process may hold the mock device at a time)::
 
-    flock /tmp/ttnn-mock.lock .venv-ttnn/bin/python measurements/moe_compute/probe.py [ID_PREFIX]
-    flock /tmp/ttnn-mock.lock .venv-ttnn/bin/python measurements/moe_compute/probe.py --dispatch ID [ID...]
+    scripts/device-lock .venv-ttnn/bin/python measurements/moe_compute/probe.py [ID_PREFIX]
+    scripts/device-lock .venv-ttnn/bin/python measurements/moe_compute/probe.py --dispatch ID [ID...]
 
 Opens the mock P150 (a 1x1 mesh; the executor's mock cluster descriptor) and writes results.jsonl: a first line
 with what the device reports (grid, the DRAM-bank worker cores of ``get_optimal_dram_bank_to_logical_worker_

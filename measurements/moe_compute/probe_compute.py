@@ -2,7 +2,7 @@
 
 Usage (needs the executor venv; one process may hold the mock device at a time)::
 
-    flock /tmp/ttnn-mock.lock .venv-ttnn/bin/python measurements/moe_compute/probe_compute.py
+    scripts/device-lock .venv-ttnn/bin/python measurements/moe_compute/probe_compute.py
 
 Writes results_compute.jsonl: one line per case with ttnn's error, every CB of the NO_DISPATCH graph capture, the
 L1 buffers the op allocated, each output's spec, the weights' shapes and memory configs ``moe_compute_utils``

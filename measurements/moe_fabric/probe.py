@@ -2,7 +2,7 @@
 
 Usage (needs the executor venv; one process may hold the mock device at a time)::
 
-    flock /tmp/ttnn-mock.lock .venv-ttnn/bin/python measurements/moe_fabric/probe.py
+    scripts/device-lock .venv-ttnn/bin/python measurements/moe_fabric/probe.py
 
 Opens blackhole_P300_1x2.yaml (one P300 board) with ``FABRIC_1D`` (what tt-mlir's runtime opens for a line,
 ``runtime/lib/common/mesh_fabric_config.cpp``) as a 1x2 mesh, and writes results.jsonl: a first line with what

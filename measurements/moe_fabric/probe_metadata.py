@@ -2,7 +2,7 @@
 
 Usage (needs the executor venv; one process may hold the mock device at a time)::
 
-    flock /tmp/ttnn-mock.lock .venv-ttnn/bin/python measurements/moe_fabric/probe_metadata.py
+    scripts/device-lock .venv-ttnn/bin/python measurements/moe_fabric/probe_metadata.py
 
 Opens blackhole_P300_1x2.yaml with ``FABRIC_1D`` as a 1x2 mesh (as probe.py does) and writes results_metadata.jsonl,
 then, in a second process, ../ccl/bh_ring4.yaml (two P300 boards) as a 2x2 mesh into results_metadata_2x2.jsonl: a

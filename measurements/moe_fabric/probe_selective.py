@@ -2,7 +2,7 @@
 
 Usage (needs the executor venv; one process may hold the mock device at a time)::
 
-    flock /tmp/ttnn-mock.lock .venv-ttnn/bin/python measurements/moe_fabric/probe_selective.py
+    scripts/device-lock .venv-ttnn/bin/python measurements/moe_fabric/probe_selective.py
 
 Opens blackhole_P300_1x2.yaml with ``FABRIC_1D`` as a 2x1 mesh with tt-mlir's ``l1_small_size`` and writes
 results_selective.jsonl, then, in a second process, ../ccl/bh_ring4.yaml (two P300 boards) as a 2x2 mesh into

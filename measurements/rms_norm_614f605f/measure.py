@@ -1,7 +1,7 @@
 """How jax-tt-plugin's runtime (tt-metal 614f605f) runs ``ttnn.rms_norm``: measured, not read.
 
     # run rms_norm programs through the plugin (needs .venv-jax, scripts/setup-compiler.sh; takes the device lock)
-    flock /tmp/ttnn-mock.lock .venv-jax/bin/python measurements/rms_norm_614f605f/measure.py run \
+    scripts/device-lock .venv-jax/bin/python measurements/rms_norm_614f605f/measure.py run \
         --width 16384:f32 --width 36864:f32 --width 49152:bf16 ...
     # read back the layer-norm kernels tt-metal built (its JIT cache) into kernels.jsonl
     .venv/bin/python measurements/rms_norm_614f605f/measure.py kernels [--cache ~/.cache/tt-metal-cache]
