@@ -223,8 +223,7 @@ def main() -> int:
                 err = W.short_error(exc)
             graph = ttnn._ttnn.graph.end_graph_capture()
             parsed = W.parse_graph(graph)
-            cbs = [{"size": c["size"], "core_ranges": c["core_ranges"], "borrowed": c["borrowed"], "op": c["op"],
-                    "factory": c["factory"], "kind": c["kind"], "program": c["program"]} for c in parsed["cbs"]]
+            cbs = W.cb_records(parsed)
             device_ops = [n["params"].get("name") for n in graph if n.get("node_type") == "function_start"
                           and "DeviceOperation" in str((n.get("params") or {}).get("name", ""))]
             f.write(json.dumps({"id": cid, "op": op, "shape": shape, "dtype": dtype, "kwargs": kw, "error": err,

@@ -126,9 +126,7 @@ def main() -> int:
                 err = W.short_error(exc)
             graph = ttnn._ttnn.graph.end_graph_capture()
             parsed = W.parse_graph(graph)
-            cbs = [{"size": c["size"], "core_ranges": c["core_ranges"], "borrowed": c["borrowed"],
-                    "factory": c["factory"], "kind": c["kind"],
-                    "op": c["op"], "program": c["program"]} for c in parsed["cbs"]]
+            cbs = W.cb_records(parsed, ("size", "core_ranges", "borrowed", "factory", "kind", "op", "program"))
             bufs = [{k: b[k] for k in ("size", "page_size", "buffer_type", "layout", "freed")}
                     for b in parsed["l1_buffers"]]
             f.write(json.dumps({"id": case.id, "error": err, "cbs": cbs, "l1_buffers": bufs}) + "\n")

@@ -88,19 +88,9 @@ def record(cases: list, call_op, out: Path) -> None:
         for case in cases:
             ts = [ttnn.zeros(list(s), dtype=W.tt_dtype(d), layout=_layout(lay)) if buf == "system_memory" else
                   ttnn.empty(list(s), W.tt_dtype(d), _layout(lay), dev, _mem(buf)) for s, d, lay, buf in case.operands]
-            ttnn._ttnn.graph.begin_graph_capture(ttnn.graph.RunMode.NO_DISPATCH)
-            err, outs = None, []
-            try:
-                ret = call_op(case, ts, dev)
-                outs = [W.describe_tensor(t) for t in (ret if isinstance(ret, (list, tuple)) else [ret])
-                        if t is not None and hasattr(t, "padded_shape")]
-            except Exception as exc:  # a TT_FATAL of the op: recorded
-                err = W.short_error(exc)
-            graph = ttnn._ttnn.graph.end_graph_capture()
-            parsed = W.parse_graph(graph)
-            cbs = [{"size": c["size"], "core_ranges": c["core_ranges"], "borrowed": c["borrowed"], "op": c["op"],
-                    "factory": c["factory"], "kind": c["kind"], "program": c["program"]} for c in parsed["cbs"]]
-            f.write(json.dumps({"id": case.id, "error": err, "cbs": cbs, "outputs": outs}) + "\n")
+            outs, err, graph = W.capture(lambda: call_op(case, ts, dev))
+            f.write(json.dumps({"id": case.id, "error": err, "cbs": W.cb_records(W.parse_graph(graph)),
+                                "outputs": outs or []}) + "\n")
             for t in ts:
                 if t.storage_type() == ttnn.StorageType.DEVICE:
                     ttnn.deallocate(t)

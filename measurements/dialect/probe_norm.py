@@ -82,20 +82,9 @@ def main() -> int:
                 (_, hi, sq, _), dt, lay, buf = descs[2][0], *descs[2][1:]
                 descs[2] = ((1, 1, sq, hi), dt, lay, buf)
             ts = [ttnn.empty(list(s), W.tt_dtype(d), _layout(lay), dev, _mem(buf)) for s, d, lay, buf in descs]
-            ttnn._ttnn.graph.begin_graph_capture(ttnn.graph.RunMode.NO_DISPATCH)
-            err, outs = None, []
-            try:
-                ret = call(case, ts, dev)
-                outs = [W.describe_tensor(t) for t in (ret if isinstance(ret, (list, tuple)) else [ret])
-                        if t is not None and hasattr(t, "padded_shape")]
-            except Exception as exc:  # a TT_FATAL of the op: recorded
-                err = W.short_error(exc)
-            graph = ttnn._ttnn.graph.end_graph_capture()
-            parsed = W.parse_graph(graph)
-            cbs = [{"size": c["size"], "core_ranges": c["core_ranges"], "borrowed": c["borrowed"], "op": c["op"],
-                    "factory": c["factory"], "kind": c["kind"], "program": c["program"]} for c in parsed["cbs"]]
-            f.write(json.dumps({"id": case.id, "error": err, "cbs": cbs, "outputs": outs, "chain": chain(graph)})
-                    + "\n")
+            outs, err, graph = W.capture(lambda: call(case, ts, dev))
+            f.write(json.dumps({"id": case.id, "error": err, "cbs": W.cb_records(W.parse_graph(graph)),
+                                "outputs": outs or [], "chain": chain(graph)}) + "\n")
             f.flush()
             done.add(case.id)
             for t in ts:

@@ -129,24 +129,17 @@ def main(argv: list[str]) -> int:
         if not prefix:
             f.write(json.dumps(head) + "\n")
         for case in cases:
-            err, outs, parsed = None, [], {"cbs": [], "l1_buffers": []}
             try:
                 ts = tensors(dev, case)
             except Exception as exc:  # an operand ttnn cannot allocate: recorded, not measured
                 f.write(json.dumps({"id": case.id, "error": "operands: " + W.short_error(exc), "cbs": [],
                                     "outputs": [], "operands_failed": True}) + "\n")
                 continue
-            ttnn._ttnn.graph.begin_graph_capture(ttnn.graph.RunMode.NO_DISPATCH)
-            try:
-                ret = call(case, ts)
-                outs = [W.describe_tensor(t) for t in (ret if isinstance(ret, (list, tuple)) else [ret])]
-            except Exception as exc:  # a TT_FATAL of the op: recorded
-                err = W.short_error(exc)
-            parsed = W.parse_graph(ttnn._ttnn.graph.end_graph_capture())
-            cbs = [{"size": c["size"], "core_ranges": c["core_ranges"], "borrowed": c["borrowed"], "op": c["op"],
-                    "factory": c["factory"], "kind": c["kind"], "program": c["program"]} for c in parsed["cbs"]]
+            outs, err, graph = W.capture(lambda: call(case, ts))
+            parsed = W.parse_graph(graph)
             l1 = [{"size": b["size"], "per_bank": b["per_bank"], "layout": b["layout"]} for b in parsed["l1_buffers"]]
-            f.write(json.dumps({"id": case.id, "error": err, "cbs": cbs, "l1_buffers": l1, "outputs": outs}) + "\n")
+            f.write(json.dumps({"id": case.id, "error": err, "cbs": W.cb_records(parsed), "l1_buffers": l1,
+                                "outputs": outs or []}) + "\n")
             f.flush()
             for x in ts:
                 ttnn.deallocate(x)

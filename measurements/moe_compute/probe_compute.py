@@ -80,20 +80,14 @@ def main() -> int:
             MAF = ttnn._ttnn.operations.experimental.ccl_experimental.MoEActivationFunction
             act = {"silu": MAF.SILU,
                    "swiglu": MAF.SWIGLU}[p["activation"]]
-            ttnn._ttnn.graph.begin_graph_capture(ttnn.graph.RunMode.NO_DISPATCH)
-            err, outs = None, []
-            try:
-                ret = ttnn.experimental.moe_compute(
-                    ts[0], ts[1], ts[2], ts[3], ts[4], ts[5], layer_id=0, output_height_shard_dim=p["hs"],
-                    intermediate_size=p["N"], has_bias=False, cluster_axis=1, topology=None, num_links=None,
-                    mux_core_range_set=mux, output_memory_config=None, optional_output_tensor=ts[6],
-                    optional_cross_device_semaphore=sem, activation_type=act, compute_only=False)
-                outs = [W.describe_tensor(x) for x in ret]
-            except Exception as exc:  # a TT_FATAL of the op: recorded
-                err = W.short_error(exc)
-            parsed = W.parse_graph(ttnn._ttnn.graph.end_graph_capture())
-            cbs = [{"size": c["size"], "core_ranges": c["core_ranges"], "borrowed": c["borrowed"],
-                    "factory": c["factory"], "program": c["program"]} for c in parsed["cbs"]]
+            outs, err, graph = W.capture(lambda: ttnn.experimental.moe_compute(
+                ts[0], ts[1], ts[2], ts[3], ts[4], ts[5], layer_id=0, output_height_shard_dim=p["hs"],
+                intermediate_size=p["N"], has_bias=False, cluster_axis=1, topology=None, num_links=None,
+                mux_core_range_set=mux, output_memory_config=None, optional_output_tensor=ts[6],
+                optional_cross_device_semaphore=sem, activation_type=act, compute_only=False))
+            outs = outs or []
+            parsed = W.parse_graph(graph)
+            cbs = W.cb_records(parsed, ("size", "core_ranges", "borrowed", "factory", "program"))
             l1 = [{"size": b["size"], "per_bank": b["per_bank"], "layout": b["layout"]} for b in parsed["l1_buffers"]]
             f.write(json.dumps({"id": case.id, "error": err, "cbs": cbs, "l1_buffers": l1, "outputs": outs,
                                 "w0_w1_shape": w01s, "w2_shape": w2s, "drain": [drain.x, drain.y],

@@ -69,17 +69,9 @@ def main() -> int:
         f.write(json.dumps(fabric) + "\n")
         for case in CASES:
             ts = [ttnn.empty(list(s), W.tt_dtype(d), _layout(lay), dev, _mem(buf)) for s, d, lay, buf in case.operands]
-            ttnn._ttnn.graph.begin_graph_capture(ttnn.graph.RunMode.NO_DISPATCH)
-            err, outs = None, []
-            try:
-                ret = call(case, ts)
-                outs = [W.describe_tensor(t) for t in (ret if isinstance(ret, (list, tuple)) else [ret])]
-            except Exception as exc:  # a TT_FATAL of the op: recorded
-                err = W.short_error(exc)
-            parsed = W.parse_graph(ttnn._ttnn.graph.end_graph_capture())
-            cbs = [{"size": c["size"], "core_ranges": c["core_ranges"], "borrowed": c["borrowed"], "op": c["op"],
-                    "factory": c["factory"], "kind": c["kind"], "program": c["program"]} for c in parsed["cbs"]]
-            f.write(json.dumps({"id": case.id, "error": err, "cbs": cbs, "outputs": outs}) + "\n")
+            outs, err, graph = W.capture(lambda: call(case, ts))
+            f.write(json.dumps({"id": case.id, "error": err, "cbs": W.cb_records(W.parse_graph(graph)),
+                                "outputs": outs or []}) + "\n")
             for t in ts:
                 ttnn.deallocate(t)
     ttnn.close_mesh_device(dev)

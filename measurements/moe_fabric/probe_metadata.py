@@ -100,19 +100,11 @@ def probe(mesh: tuple) -> int:
             ins = [_operand(d, dev) for d in case.operands]
             outs = [_persistent(d, dev) for d in case.outputs]
             sem = ttnn.create_global_semaphore(dev, _crs(0, 0, 0, 7), 0)
-            ttnn._ttnn.graph.begin_graph_capture(ttnn.graph.RunMode.NO_DISPATCH)
-            err, got = None, []
-            try:
-                ret = ttnn.experimental.all_to_all_dispatch_metadata(
-                    *ins, cluster_axis=case.cluster_axis, output_tensors=outs, cross_device_semaphore=sem)
-                got = [W.describe_tensor(t) for t in ret]
-            except Exception as exc:  # a TT_FATAL of the op: recorded
-                err = W.short_error(exc)
-            parsed = W.parse_graph(ttnn._ttnn.graph.end_graph_capture())
-            cbs = [{"size": c["size"], "core_ranges": c["core_ranges"], "borrowed": c["borrowed"], "op": c["op"],
-                    "factory": c["factory"], "kind": c["kind"], "program": c["program"]} for c in parsed["cbs"]]
-            f.write(json.dumps({"id": case.id, "error": err, "cbs": cbs, "l1_buffers": parsed["l1_buffers"],
-                                "outputs": got}) + "\n")
+            got, err, graph = W.capture(lambda: ttnn.experimental.all_to_all_dispatch_metadata(
+                *ins, cluster_axis=case.cluster_axis, output_tensors=outs, cross_device_semaphore=sem))
+            parsed = W.parse_graph(graph)
+            f.write(json.dumps({"id": case.id, "error": err, "cbs": W.cb_records(parsed),
+                                "l1_buffers": parsed["l1_buffers"], "outputs": got or []}) + "\n")
             for t in ins + outs:
                 ttnn.deallocate(t)
     ttnn.close_mesh_device(dev)

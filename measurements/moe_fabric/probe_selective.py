@@ -112,20 +112,12 @@ def probe(mesh: tuple) -> int:
         f.write(json.dumps(fabric) + "\n")
         for case in cases:
             ts = operands(case, dev)
-            ttnn._ttnn.graph.begin_graph_capture(ttnn.graph.RunMode.NO_DISPATCH)
-            err, got = None, []
-            try:
-                ret = ttnn.experimental.selective_reduce_combine(
-                    *ts, case.hidden, case.batch, case.seq, case.k, case.axis, ttnn.Topology.Ring, LINKS, TOKEN_PARALLEL,
-                    DATA_PARALLEL, workers, mux)
-                got = [W.describe_tensor(ret)]
-            except Exception as exc:  # a TT_FATAL of the op: recorded
-                err = W.short_error(exc)
-            parsed = W.parse_graph(ttnn._ttnn.graph.end_graph_capture())
-            cbs = [{"size": c["size"], "core_ranges": c["core_ranges"], "borrowed": c["borrowed"], "op": c["op"],
-                    "factory": c["factory"], "kind": c["kind"], "program": c["program"]} for c in parsed["cbs"]]
-            f.write(json.dumps({"id": case.id, "error": err, "cbs": cbs, "l1_buffers": parsed["l1_buffers"],
-                                "outputs": got}) + "\n")
+            got, err, graph = W.capture(lambda: ttnn.experimental.selective_reduce_combine(
+                *ts, case.hidden, case.batch, case.seq, case.k, case.axis, ttnn.Topology.Ring, LINKS, TOKEN_PARALLEL,
+                DATA_PARALLEL, workers, mux))
+            parsed = W.parse_graph(graph)
+            f.write(json.dumps({"id": case.id, "error": err, "cbs": W.cb_records(parsed),
+                                "l1_buffers": parsed["l1_buffers"], "outputs": got or []}) + "\n")
             for t in ts:
                 ttnn.deallocate(t)
     ttnn.close_mesh_device(dev)

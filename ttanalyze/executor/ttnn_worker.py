@@ -218,6 +218,42 @@ def short_error(exc: BaseException) -> str:
     return (text[:cut] if cut >= 0 else text).strip()
 
 
+# The fields of a captured CB (:func:`parse_graph`) the measurement probes record, in their order.
+CB_RECORD_FIELDS = ("size", "core_ranges", "borrowed", "op", "factory", "kind", "program")
+
+
+def capture(run: Callable[[], Any], describe: Callable[[Any], Any] | None = None
+            ) -> tuple[Any, str | None, list[dict[str, Any]]]:
+    """Call ``run()`` under tt-metal's NO_DISPATCH graph capture (the op builds its programs and buffers, and
+    no kernel runs): ``(describe(what run returned), or None on an error; the op's error as
+    :func:`short_error`, or None; the captured graph)``.  ``describe`` (default :func:`output_records`) runs
+    inside the capture, so an output that cannot be described is recorded as the op's error; what ``run``
+    returned is released only after the capture ends, so its outputs' deallocation is not in the graph.
+    """
+    ttnn._ttnn.graph.begin_graph_capture(ttnn.graph.RunMode.NO_DISPATCH)
+    ret = described = err = None
+    try:
+        ret = run()
+        described = (describe or output_records)(ret)
+    except Exception as exc:  # a TT_FATAL of the op: recorded
+        err = short_error(exc)
+    graph = ttnn._ttnn.graph.end_graph_capture()
+    del ret
+    return described, err, graph
+
+
+def cb_records(parsed: dict[str, Any], fields: tuple[str, ...] = CB_RECORD_FIELDS) -> list[dict[str, Any]]:
+    """The CBs of a :func:`parse_graph` result, each reduced to ``fields`` (the probes' raw results)."""
+    return [{k: c[k] for k in fields} for c in parsed["cbs"]]
+
+
+def output_records(ret: Any) -> list[dict[str, Any]]:
+    """:func:`describe_tensor` of what an op returned: a tensor, or each tensor of a list or tuple (entries
+    that are None or not tensors skipped)."""
+    outs = ret if isinstance(ret, (list, tuple)) else [ret]
+    return [describe_tensor(t) for t in outs if t is not None and hasattr(t, "padded_shape")]
+
+
 # ---------------------------------------------------------------------------
 # Protocol names <-> ttnn objects
 # ---------------------------------------------------------------------------
