@@ -724,12 +724,16 @@ def layernorm_program(x: Tensor, out: Tensor, rms: bool, gamma: Tensor | None, b
     (large), ``fusion`` ``2 * block`` cb (gamma or beta), ``gamma`` / ``beta``
     Wtb tiles of their format.  Large-tensor variant when these exceed 95 % of
     the free L1 (measured: 100 KB of live L1 buffers switch rms_norm W 10240 to
-    the large kernel): Wtb becomes 112, halved for each of fp32 accumulation,
-    an f32 input and gamma/beta, at least 28 (measured 112, 56 and 28, and 28
-    for an f32 input with fp32 accumulation and gamma and beta).
+    the large kernel): Wtb becomes ``56`` with gamma/beta or an f32 input, else
+    ``112``, times ``bfloat16_tile_size / single_tile_size`` (halved when the
+    intermediates are f32: ``with_weights_max_size`` / ``without_weights_max_size``
+    of layernorm_op_multi_core.cpp in the stored versions after 5aa66d6b that
+    scale them; measured 112, 56 and 28: bf16 without weights, f32 with fp32
+    accumulation and gamma and beta 28, f32 with a weight and fp32 accumulation
+    off 56, g1/ttnn.rms_norm/27 and g1/ttnn.layer_norm/80).
 
     The stored source (5aa66d6b) counts CBs that are not created in the fit
-    test, has no rms large variant and uses 56 only for weights/f32 input; fitted
+    test and has no rms large variant; fitted
     to mock P150, ttnn 0.81.1: layer_norm [1,1,32,768] 49,152 + 16,384 + 8,192 +
     4,096 + 4,096 + 8,192 + 98,304 + 98,304 + 32,768 B; W 4096 single pass, 4224
     large; rms_norm W 10240 single pass (1,372,160 B), 12288 and 262,144 large
@@ -776,7 +780,10 @@ def layernorm_program(x: Tensor, out: Tensor, rms: bool, gamma: Tensor | None, b
     total = sum(p * n for _, p, n in chosen)
     notes = [f"{'rms_norm' if rms else 'layer_norm'}: Wt {wt}, block {block}, fp32 accumulation {'on' if fp32 else 'off'}"]
     if total >= 0.95 * free_l1:
-        size = 112 >> min(2, int(fp32) + int(x.dtype == F32) + int(gamma is not None or beta is not None))
+        # with_weights_max_size / without_weights_max_size: 56 or 112 bf16-tile blocks, scaled by
+        # bfloat16_tile_size / single_tile_size (halved when the intermediates are f32)
+        weighted = gamma is not None or beta is not None or x.dtype == F32
+        size = (56 if weighted else 112) * bf // cb
         chosen = specs(size, True)
         notes.append(f"large-tensor kernel, {size}-tile blocks: the single-pass CBs ({total:,} B) exceed 95 % of the "
                      f"free L1 ({free_l1:,} B)")
