@@ -196,3 +196,23 @@ def test_free_list_takes_the_first_fitting_block():
             assert got == (block if bottom_up else block + fits[block] - need)
             live.append(got)
         assert fl.nonempty == sum(1 << k for k, lst in enumerate(fl.classes) if lst)
+
+
+def test_only_the_buffer_sharing_ops_share_a_result_buffer():
+    # the replay and the timeline ask tied_operand / aliased_result about these ops only: for any other op
+    # name, with every operand segment present and many operands and results, both must answer None
+    from types import SimpleNamespace
+
+    from ttanalyze.ops import registry
+    from ttanalyze.ops.generic import BUFFER_SHARING_OPS, tied_operand
+    from ttanalyze.ops.moe_compute import aliased_result
+
+    values = [SimpleNamespace(name=f"%{i}") for i in range(12)]
+    sharing = set()
+    for name in registry.REGISTRY:
+        for n in range(1, 7):
+            op = SimpleNamespace(name=name, attrs={"operandSegmentSizes": [1] * 12}, operands=values,
+                                 results=values[:n])
+            if any(f(op, k) is not None for k in range(n) for f in (tied_operand, aliased_result)):
+                sharing.add(name)
+    assert sharing == BUFFER_SHARING_OPS

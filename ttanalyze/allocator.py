@@ -215,14 +215,22 @@ class FreeList:
             return
         self.free_by_start[start] = size
         self.free_by_end[start + size] = start
-        k = self._class(size)
+        k = (size // SIZE_CLASS_BASE).bit_length() - 1  # _class, inline: called for every block freed or split
+        if k < 0:
+            k = 0
+        elif k >= self.num_classes:
+            k = self.num_classes - 1
         bisect.insort(self.classes[k], start)
         self.nonempty |= 1 << k
 
     def _remove_free(self, start: int) -> int:
         size = self.free_by_start.pop(start)
         del self.free_by_end[start + size]
-        k = self._class(size)
+        k = (size // SIZE_CLASS_BASE).bit_length() - 1  # _class, inline
+        if k < 0:
+            k = 0
+        elif k >= self.num_classes:
+            k = self.num_classes - 1
         lst = self.classes[k]
         del lst[bisect.bisect_left(lst, start)]
         if not lst:
@@ -234,12 +242,17 @@ class FreeList:
         return round_up(max(size, self.alignment), self.alignment)
 
     def allocate(self, size: int, bottom_up: bool) -> int | None:
-        """First fit of ``size`` bytes: the address (relative to the bank base), or None when nothing fits.
+        """First fit of ``size`` bytes: the address (relative to the bank base), or None when nothing fits
+        (:meth:`take` of the :meth:`aligned` block)."""
+        return self.take(self.aligned(size), bottom_up)
+
+    def take(self, need: int, bottom_up: bool) -> int | None:
+        """First fit of a block of ``need`` bytes, already :meth:`aligned`: its address (relative to the bank
+        base), or None when nothing fits.
 
         Visits the non-empty size classes from the request's own upwards: the first fitting block of its own
         class in address order, the first (bottom-up) or last (top-down) block of each larger one (each of
         those fits), and takes the lowest (bottom-up) or highest (top-down) address among them."""
-        need = self.aligned(size)
         best: int | None = None
         first = self._class(need)
         pending = self.nonempty >> first
@@ -249,8 +262,11 @@ class FreeList:
                 lst = self.classes[k]
                 if k == first:  # blocks of the request's own class may be too small: scan in address order
                     by_start = self.free_by_start
-                    order = lst if bottom_up else reversed(lst)
-                    cand = next((a for a in order if by_start[a] >= need), None)
+                    cand = None
+                    for a in (lst if bottom_up else reversed(lst)):
+                        if by_start[a] >= need:
+                            cand = a
+                            break
                 else:
                     cand = lst[0] if bottom_up else lst[-1]
                 if cand is not None and (best is None or (cand < best if bottom_up else cand > best)):
@@ -308,7 +324,7 @@ class FreeList:
         return self.free_by_end.get(self.size, self.size)
 
 
-@dataclass
+@dataclass(slots=True)
 class Allocation:
     """One live buffer: where the model put it (absolute address) and its size per bank."""
 
@@ -325,6 +341,9 @@ class BankManager:
 
     config: BankConfig
     free_list: FreeList = field(init=False)
+    # (size, page size, banks) -> (size per bank, aligned size, the free list's block), of allocate
+    _sizes: dict[tuple[int, int, int], tuple[int, int, int]] = field(init=False, default_factory=dict, repr=False,
+                                                                       compare=False)
 
     def __post_init__(self) -> None:
         self.free_list = FreeList(self.config.bank_size, self.config.block_alignment)
@@ -350,12 +369,14 @@ class BankManager:
         """
         cfg = self.config
         banks = num_shards if num_shards is not None else cfg.num_banks
-        per_bank = size_per_bank(size, page_size, banks, cfg.page_alignment)
-        # tt-metal passes Buffer::aligned_size(): pages * round_up(page_size, alignment)
-        aligned_size = size // page_size * round_up(page_size, cfg.page_alignment) if page_size else 0
-        up = cfg.bottom_up if bottom_up is None else bottom_up
-        rel = self.free_list.allocate(per_bank, up)
-        aligned = self.free_list.aligned(per_bank)
+        sizes = self._sizes.get((size, page_size, banks))
+        if sizes is None:  # programs allocate the same few sizes again and again
+            per_bank = size_per_bank(size, page_size, banks, cfg.page_alignment)
+            # tt-metal passes Buffer::aligned_size(): pages * round_up(page_size, alignment)
+            aligned_size = size // page_size * round_up(page_size, cfg.page_alignment) if page_size else 0
+            sizes = self._sizes[(size, page_size, banks)] = (per_bank, aligned_size, self.free_list.aligned(per_bank))
+        per_bank, aligned_size, aligned = sizes
+        rel = self.free_list.take(aligned, cfg.bottom_up if bottom_up is None else bottom_up)
         if rel is None:
             return OutOfMemory(cfg.buffer_type, aligned_size, banks, per_bank, aligned, self.statistics())
         return Allocation(cfg.buffer_type, cfg.base + rel, aligned_size, per_bank, aligned)

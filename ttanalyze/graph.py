@@ -14,8 +14,7 @@ it is returned.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from .ir.model import Func, Program, TensorType, Value
 
@@ -23,11 +22,11 @@ if TYPE_CHECKING:
     import networkx as nx
 
 
-@dataclass(frozen=True)
-class Lifetime:
+class Lifetime(NamedTuple):
     """When a value holds memory, as op indices (inclusive) of :attr:`Program.ops`.
 
-    ``end_reason`` is ``deallocate``, ``last use``, ``returned`` or ``unused``.
+    ``end_reason`` is ``deallocate``, ``last use``, ``returned`` or ``unused``.  A named tuple, immutable:
+    one is made for every tensor value (a frozen dataclass's constructor takes about twice as long).
     """
 
     value: Value
@@ -73,7 +72,8 @@ def lifetimes(func: Func) -> dict[Value, Lifetime]:
     first, last = func.ops[0].index, func.ops[-1].index
     returned = set(func.returns)
     out: dict[Value, Lifetime] = {}
-    values = [(a, first) for a in func.args] + [(r, op.index) for op in func.ops for r in op.results]
+    values = [(a, first) for a in func.args]
+    values += [(r, op.index) for op in func.ops for r in op.results]
     for v, start in values:
         if not isinstance(v.type, TensorType):
             continue

@@ -25,13 +25,13 @@ from .allocator import Allocation, DeviceAllocator, OutOfMemory
 from .arch import Arch
 from .graph import Lifetime, lifetimes
 from .ir.model import Program, Value
-from .ops.generic import tied_operand
+from .ops.generic import BUFFER_SHARING_OPS, tied_operand
 from .ops.host import SEMAPHORE_OPS, global_semaphore_buffer
 from .ops.moe_compute import aliased_result
 
 
 
-@dataclass
+@dataclass(slots=True)
 class MemoryPoint:
     """Memory in use while one op runs (bytes).
 
@@ -111,22 +111,31 @@ def timeline(program: Program, arch: Arch, infos: dict[Value, L.LayoutInfo]) -> 
         delta_l1 = [0] * (n + 1)
         delta_dram = [0] * (n + 1)
         ends = _tied_ends(func, lts)
-        shared |= ends["tied"]
-        shared_until.update(ends["end"])
+        tied, tied_end = ends["tied"], ends["end"]
+        shared |= tied
+        shared_until.update(tied_end)
+        get_info = infos.get
         for v, lt in lts.items():
-            info = infos.get(v)
-            if info is None or info.placement is None or v in ends["tied"]:
+            info = get_info(v)
+            if info is None:
+                continue
+            p = info.placement
+            if p is None or (tied and v in tied):
                 continue  # a result that is an operand's buffer holds no bytes of its own
-            b = info.placement.bytes_per_bank
-            delta = delta_l1 if info.placement.buffer_type == "l1" else delta_dram
+            b = p.bytes_per_bank
+            end = lt.end
+            if tied_end and v in tied_end:
+                end = max(end, tied_end[v])
+            delta = delta_l1 if p.buffer_type == "l1" else delta_dram
             delta[lt.start - first] += b
-            delta[max(lt.end, ends["end"].get(v, lt.end)) - first + 1] -= b
+            delta[end - first + 1] -= b
         l1 = dram = 0
         for op in func.ops:
-            i = op.index - first
+            index = op.index
+            i = index - first
             l1 += delta_l1[i]
             dram += delta_dram[i]
-            points[op.index] = MemoryPoint(op.index, l1, dram)
+            points[index] = MemoryPoint(index, l1, dram)
     return MemoryTimeline(points, all_lifetimes, infos, shared, shared_until)
 
 
@@ -139,6 +148,8 @@ def _tied_ends(func, lts: dict[Value, Lifetime]) -> dict:
     end: dict[Value, int] = {}
     root_of: dict[Value, Value] = {}
     for op in func.ops:
+        if op.name not in BUFFER_SHARING_OPS:
+            continue  # every result its own buffer
         for k, r in enumerate(op.results):
             t = tied_operand(op, k)
             src = op.operands[t] if t is not None and t < len(op.operands) else None
@@ -170,7 +181,7 @@ NEAR_FULL = 0.95  # share of a bank above which a fit is reported as tight (TTA0
 MAX_REASONS = 3  # reasons of doubt kept per buffer type
 
 
-@dataclass
+@dataclass(slots=True)
 class Buffer:
     """One device buffer of the replay: an IR tensor (``value``) or an op-internal buffer.
 
@@ -229,7 +240,7 @@ class AllocationFailure:
         return self.oom.fragmentation
 
 
-@dataclass
+@dataclass(slots=True)
 class AllocatorPoint:
     """The allocator's state at the busiest moment of one op (bytes per bank).
 
@@ -319,17 +330,38 @@ class _Replay:
         self.l1_inexact_at_op: dict[int, list[str]] = {}
         self.l1_inexact_in_stage: dict[tuple[int, int], list[str]] = {}
         self.requests: dict[int, tuple[int, int, int | None]] = {}  # _request of each LayoutInfo, by id
+        self.inexact_l1_copy: list[str] | None = None  # the copy of inexact["l1"] the ops share while it is unchanged
+        self._banks()
+
+    def _banks(self) -> None:
+        """Short cuts to the L1 and DRAM free lists, read at every op (:meth:`snapshot`, :meth:`lowest_l1`)."""
         self.l1, self.dram = self.dev.managers["l1"], self.dev.managers["dram"]
+        self.l1_free, self.dram_free = self.l1.free_list, self.dram.free_list
+        self.l1_base = self.l1.config.base
+        # L1 is allocated top-down and DRAM bottom-up (allocator.bank_configs), so their extents are read at
+        # opposite ends (BankManager.in_use_extent)
+        assert not self.l1.config.bottom_up and self.dram.config.bottom_up
 
     def lowest_l1(self) -> int | None:
-        """The lowest allocated L1 address now (absolute), or None."""
-        return self.l1.lowest_occupied_address()
+        """The lowest allocated L1 address now (absolute), or None (``BankManager.lowest_occupied_address``)."""
+        fl = self.l1_free
+        return self.l1_base + fl.free_by_start.get(0, 0) if fl.allocated else None
+
+    def inexact_l1(self) -> list[str] | None:
+        """A copy of why the L1 placement may differ from tt-metal's now, or None when it is exact; the ops
+        share one copy until a reason is added (the lists are read, never changed)."""
+        if not self.inexact["l1"]:
+            return None
+        if self.inexact_l1_copy is None:
+            self.inexact_l1_copy = list(self.inexact["l1"])
+        return self.inexact_l1_copy
 
     def reset(self) -> None:
         self.dev = DeviceAllocator(self.a.arch, self.trace_region_size)
-        self.l1, self.dram = self.dev.managers["l1"], self.dev.managers["dram"]
+        self._banks()
         self.live = {}
         self.inexact = {"l1": [], "l1_small": [], "dram": []}
+        self.inexact_l1_copy = None
         self.failed_in_func = False
         self.kept = set()
 
@@ -337,7 +369,7 @@ class _Replay:
     def alloc(self, op_index: int, label: str, buffer_type: str, size: int, page: int, shards: int | None,
               certain: bool, value: Value | None = None, why_uncertain: str = "") -> Buffer | None:
         try:
-            got = self.dev.allocate(buffer_type, size, page, shards)
+            got = self.dev.managers[buffer_type].allocate(size, page, shards)  # DeviceAllocator.allocate
         except ValueError:
             return None
         if isinstance(got, OutOfMemory):
@@ -356,6 +388,10 @@ class _Replay:
             self.inexact[buffer_type].append(reason)
         elif len(self.inexact[buffer_type]) == MAX_REASONS:
             self.inexact[buffer_type].append("and more")
+        else:
+            return
+        if buffer_type == "l1":
+            self.inexact_l1_copy = None
 
     def free(self, buf: Buffer | None) -> None:
         if buf is None or id(buf) not in self.live:
@@ -363,7 +399,7 @@ class _Replay:
         buf.members -= 1
         if buf.members <= 0:
             del self.live[id(buf)]
-            self.dev.deallocate(buf.allocation)
+            self.dev.managers[buf.buffer_type].deallocate(buf.allocation)
 
     def _fail(self, op_index, label, buffer_type, oom, certain, value, why_uncertain) -> None:
         live = [LiveBuffer(b.label, b.allocation.aligned_size_per_bank, b.certain, b.value) for b in self.live.values()
@@ -391,18 +427,23 @@ class _Replay:
         self.failed_in_func = True
 
     def snapshot(self, op_index: int) -> None:
+        """Raise ``op_index``'s :class:`AllocatorPoint` to the L1 and DRAM allocated now and their extents
+        (``BankManager.in_use_extent``, read from the free lists in place: L1 top-down, DRAM bottom-up)."""
         pt = self.points.get(op_index)
         if pt is None:
             pt = self.points[op_index] = AllocatorPoint(op_index)
-        l1, dram = self.l1, self.dram
-        if (allocated := l1.free_list.allocated_bytes) > pt.l1_allocated:
-            pt.l1_allocated = allocated
-        if allocated and (extent := l1.in_use_extent()) > pt.l1_extent:  # nothing allocated: extent 0
-            pt.l1_extent = extent
-        if (allocated := dram.free_list.allocated_bytes) > pt.dram_allocated:
-            pt.dram_allocated = allocated
-        if allocated and (extent := dram.in_use_extent()) > pt.dram_extent:
-            pt.dram_extent = extent
+        fl = self.l1_free
+        if allocated := fl.allocated_bytes:  # nothing allocated: extent 0
+            if allocated > pt.l1_allocated:
+                pt.l1_allocated = allocated
+            if (extent := fl.size - fl.free_by_start.get(0, 0)) > pt.l1_extent:
+                pt.l1_extent = extent
+        fl = self.dram_free
+        if allocated := fl.allocated_bytes:
+            if allocated > pt.dram_allocated:
+                pt.dram_allocated = allocated
+            if (extent := fl.free_by_end.get(fl.size, fl.size)) > pt.dram_extent:
+                pt.dram_extent = extent
 
     # -- program walk ------------------------------------------------------------
     def value_buffer(self, op_index: int, v: Value, label: str, certain: bool = True, why: str = "") -> Buffer | None:
@@ -420,28 +461,34 @@ class _Replay:
     def run_func(self, func, bound: dict[Value, Buffer | None], depth: int = 0) -> dict[Value, Buffer | None]:
         """Replay ``func``'s ops; ``bound`` maps its arguments to buffers. Returns every value's buffer."""
         all_lts = self.a.memory.lifetimes
-        lts = {v: all_lts[v] for v in func.args if v in all_lts}
-        lts.update((r, all_lts[r]) for op in func.ops for r in op.results if r in all_lts)
-        ends: dict[int, list[Value]] = {}
-        for v, lt in lts.items():
-            if v in bound or v.producer is not None:
-                ends.setdefault(lt.end, []).append(v)
+        ends: dict[int, list[tuple[Value, Lifetime]]] = {}  # by op index, the values whose lifetime ends there
+        for v in func.args:
+            if v in bound and (lt := all_lts.get(v)) is not None:
+                ends.setdefault(lt.end, []).append((v, lt))
+        for op in func.ops:
+            for r in op.results:
+                if (lt := all_lts.get(r)) is not None and r.producer is not None:
+                    ends.setdefault(lt.end, []).append((r, lt))
         bufs: dict[Value, Buffer | None] = dict(bound)
         returned = set(func.returns)
         pinned: set[int] = set()  # buffers of load_cached results: the cache keeps them
+        run_op, snapshot, ends_at = self.run_op, self.snapshot, ends.get
         for op in func.ops:
-            if op.name == "ttnn.deallocate" or not self.run_op(op, bufs, pinned, depth):  # run_op returns at once
-                self.snapshot(op.index)
-            for v in ends.get(op.index, ()):
-                if v in returned or (v in bound and (depth or lts[v].end_reason != "deallocate")):
+            if op.name == "ttnn.deallocate" or not run_op(op, bufs, pinned, depth):  # run_op returns at once
+                snapshot(op.index)
+            ending = ends_at(op.index)
+            if ending is None:
+                continue
+            for v, lt in ending:
+                if v in returned or (v in bound and (depth or lt.end_reason != "deallocate")):
                     continue  # the caller owns arguments (an explicit ttnn.deallocate frees one); returned values outlive the function
                 b = bufs.get(v)
                 if b is None:
                     continue
-                if id(b) in pinned and not (lts[v].end_reason == "deallocate"
+                if id(b) in pinned and not (lt.end_reason == "deallocate"
                                             and self.a.program.ops[op.index].attrs.get("force") is True):
                     continue  # ttnn::deallocate(force=false) keeps a buffer the const-eval cache also holds
-                if lts[v].end_reason == "last use" and len(self.inexact[b.buffer_type]) < MAX_REASONS:
+                if lt.end_reason == "last use" and len(self.inexact[b.buffer_type]) < MAX_REASONS:
                     self.note_inexact(b.buffer_type, f"{v.name} has no ttnn.deallocate: freed at its last use here, "
                                       "while the tt-mlir runtime keeps it until the program ends")
                 self.free(b)
@@ -469,17 +516,19 @@ class _Replay:
         prog = self.a.programs.get(i)
         status = prog.status if prog is not None else "unmodeled"
         view_capable = op.name in VIEW_CAPABLE
+        sharing = op.name in BUFFER_SHARING_OPS
         for k, r in enumerate(op.results):
-            alias = aliased_result(op, k)
-            if alias is not None and bufs.get(op.results[alias]) is not None:  # one buffer, two views
-                bufs[r] = bufs[op.results[alias]]
-                bufs[r].members += 1
-                continue
-            tied = tied_operand(op, k)
-            if tied is not None and bufs.get(op.operands[tied]) is not None:  # the result is that operand's buffer
-                bufs[r] = bufs[op.operands[tied]]
-                bufs[r].members += 1
-                continue
+            if sharing:
+                alias = aliased_result(op, k)
+                if alias is not None and bufs.get(op.results[alias]) is not None:  # one buffer, two views
+                    bufs[r] = bufs[op.results[alias]]
+                    bufs[r].members += 1
+                    continue
+                tied = tied_operand(op, k)
+                if tied is not None and bufs.get(op.operands[tied]) is not None:  # the result is that operand's buffer
+                    bufs[r] = bufs[op.operands[tied]]
+                    bufs[r].members += 1
+                    continue
             if view_capable and status == "not_device" and op.operands:
                 src = op.operands[0]
                 info, src_info = self.a.infos.get(r), self.a.infos.get(src)
@@ -498,16 +547,28 @@ class _Replay:
             size, page, cores = global_semaphore_buffer(op)  # held to the program's end: no lifetime ends it
             bufs[op.results[0]] = self.alloc(i, f"global semaphore {op.results[0].name} of {op.name} ({page} B on each "
                                              f"of {cores} cores)", "l1", size, page, cores, True, None)
-        self.l1_lowest_at_op[i] = self.lowest_l1()
-        if self.inexact["l1"]:
-            self.l1_inexact_at_op[i] = list(self.inexact["l1"])
-        if prog is not None and prog.stages:
-            if any(st.events for st in prog.stages):
-                self.op_events(op, prog.stages, bufs)
-            else:
-                self.op_internal(op, prog.stages)
-            return True
-        return False
+        fl = self.l1_free  # lowest_l1 and inexact_l1, inline
+        lowest = self.l1_lowest_at_op[i] = self.l1_base + fl.free_by_start.get(0, 0) if fl.allocated else None
+        inexact = self.inexact_l1() if self.inexact["l1"] else None
+        if inexact is not None:
+            self.l1_inexact_at_op[i] = inexact
+        if prog is None or not prog.stages:
+            return False
+        stages = prog.stages
+        if len(stages) == 1:
+            st = stages[0]
+            if not st.events and not st.device_buffers and not st.l1_buffers_per_core:
+                # op_internal of one program that allocates nothing: the L1 stays as it is at the op
+                self.l1_lowest_in_stage[(i, 0)] = lowest
+                if inexact is not None:
+                    self.l1_inexact_in_stage[(i, 0)] = inexact
+                self.snapshot(i)
+                return True
+        if any(st.events for st in stages):
+            self.op_events(op, stages, bufs)
+        else:
+            self.op_internal(op, stages)
+        return True
 
     def op_events(self, op, stages, bufs: dict[Value, Buffer | None]) -> None:
         """A composite op whose model lists its buffers in tt-metal's order (:attr:`ProgramModel.events`): each
@@ -547,7 +608,7 @@ class _Replay:
                                               n * self.a.arch.num_cores, n, None, True, None))
                     self.l1_lowest_in_stage[(op.index, k)] = self.lowest_l1()
                     if self.inexact["l1"]:
-                        self.l1_inexact_in_stage[(op.index, k)] = list(self.inexact["l1"])
+                        self.l1_inexact_in_stage[(op.index, k)] = self.inexact_l1()
                     self.snapshot(op.index)
                     for b in own:
                         self.free(b)
@@ -602,7 +663,7 @@ class _Replay:
             else:
                 self.l1_lowest_in_stage[(op.index, k)] = self.lowest_l1()
             if self.inexact["l1"]:
-                self.l1_inexact_in_stage[(op.index, k)] = list(self.inexact["l1"])
+                self.l1_inexact_in_stage[(op.index, k)] = self.inexact_l1()
             self.snapshot(op.index)
             for b in pending:
                 self.free(b)

@@ -49,7 +49,7 @@ from ..ir.model import Op, Program, TensorType
 from ..layout import align_up
 from .cb import CB, CBContext, CBModelError, DeviceRejection, NoDeviceProgram, ProgramModel
 from .moe_compute import tied_output
-from .moe_metadata import bound_buffer_operand
+from .moe_metadata import DISPATCH_METADATA, bound_buffer_operand
 from .registry import register_cb, register_check, register_passive
 from .verifiers import verifier
 
@@ -239,6 +239,12 @@ def _format(c: dict):
     from ..ir.kernel_program import KernelCBFormat
 
     return KernelCBFormat(int(c["buffer_index"]), str(c["data_format"]), int(c["page_size"]))
+
+
+# The ops some of whose results are not buffers of their own: :func:`tied_operand` or
+# :func:`ttanalyze.ops.moe_compute.aliased_result` may answer for them, and only for them (each reads the op's
+# name first), so the allocator replay and the memory timeline ask about these ops' results only.
+BUFFER_SHARING_OPS = frozenset({"ttnn.tt_lang_op", DISPATCH_METADATA, "ttnn.moe_compute", "ttnn.moe_gpt"})
 
 
 def tied_operand(op: Op, k: int) -> int | None:
