@@ -78,7 +78,129 @@ def _grid() -> list[Case]:
     add("reduce", [(r, c, k, d) for (r, c) in ((32, 65536), (8192, 8192), (65536, 64), (1, 1048576))
                    for k in ("sum", "max") for d in ("bf16",)] + [(8192, 8192, "mean", "f32"), (32, 262144, "softmax", "f32")])
     add("reduce", [(8192, 8192, "sum", "bf16"), (32, 65536, "max", "bf16")], (1, 2))
+    # --- held-out families (written after the models): sizes drawn with a seed (_drawn) from ranges that
+    # straddle each family's memory boundary, two per family, each at levels 0 and 1 ------------------------
+    for family, draw in HELD_OUT.items():
+        add(family, _drawn(family, draw, 2), (0, 1))
     return out
+
+
+# Largest input of a drawn case, in elements (the host builds the inputs as numpy zeros: 24 GB shared by 8 users).
+MAX_ELEMENTS = 1 << 26
+
+
+def _log(rng, lo: int, hi: int, step: int = 1) -> int:
+    """An integer drawn log-uniformly from [lo, hi], rounded down to a multiple of ``step`` (>= step)."""
+    import math
+
+    v = math.exp(rng.uniform(math.log(lo), math.log(hi)))
+    return max(step, int(v) // step * step)
+
+
+def _drawn(family: str, draw, n: int) -> list[tuple]:
+    """``n`` parameter tuples of ``family`` from ``draw(rng)`` (None = rejected: an input above MAX_ELEMENTS),
+    with ``random.Random(family)``: the same names on every machine and Python >= 3.2."""
+    import random
+
+    rng = random.Random(f"programs:{family}")
+    out: list[tuple] = []
+    while len(out) < n:
+        p = draw(rng)
+        if p is not None and p not in out:
+            out.append(p)
+    return out
+
+
+def _capped(params: tuple, *inputs: int) -> tuple | None:
+    return params if max(inputs) <= MAX_ELEMENTS else None
+
+
+def _dt(rng) -> str:
+    return rng.choice(("f32", "bf16"))
+
+
+def _draw_mlp(rng):  # (tokens, d_model, hidden, dtype): x @ w1 + b1 -> gelu -> @ w2 + b2
+    t, d, h = _log(rng, 32, 2048, 32), _log(rng, 512, 4096, 128), _log(rng, 8192, 131072, 256)
+    return _capped((t, d, h, "bf16"), t * d, d * h, t * h)
+
+
+def _draw_embedding(rng):  # (vocab, dim, tokens, dtype): table[ids]
+    v, d, t = _log(rng, 8, 4096, 1), _log(rng, 32768, 1048576, 32), _log(rng, 32, 1024, 32)
+    return _capped((v, d, t, _dt(rng)), v * d, t * d)
+
+
+def _draw_gather(rng):  # (rows, n, k, dtype): take_along_axis(x, idx, axis=1)
+    r, n = _log(rng, 1, 256), _log(rng, 16384, 1048576, 32)
+    return _capped((r, n, _log(rng, 64, min(n, 65536), 8), _dt(rng)), r * n)
+
+
+def _draw_softmax(rng):  # (rows, cols, dtype): softmax over long rows
+    r, c = _log(rng, 1, 128), _log(rng, 65536, 4194304, 32)
+    return _capped((r, c, _dt(rng)), r * c)
+
+
+def _draw_pool(rng):  # (batch, h=w, channels): max pool 3x3/2, avg pool 2x2/2, global mean
+    n, h, c = rng.choice((1, 2, 4, 8)), _log(rng, 128, 1024, 16), _log(rng, 32, 512, 16)
+    return _capped((n, h, c), n * h * h * c)
+
+
+def _draw_encoder(rng):  # (batch, seq, hidden): layer_norm, attention (head dim 64), gelu MLP 4x
+    b, s, h = rng.choice((1, 2, 4, 8)), _log(rng, 256, 8192, 64), _log(rng, 512, 4096, 128)
+    return _capped((b, s, h), b * s * h, h * 4 * h, b * h // 64 * s * s)
+
+
+def _draw_group_norm(rng):  # (batch, h*w, channels, groups): tenstorrent.group_norm on (n, 1, hw, c)
+    n, hw, c = rng.choice((1, 2)), _log(rng, 4096, 262144, 32), _log(rng, 128, 1024, 32)
+    return _capped((n, hw, c, 32), n * hw * c)
+
+
+def _draw_depthwise(rng):  # (batch, h=w, channels, kernel): conv with feature_group_count = channels
+    n, h, c = rng.choice((1, 2)), _log(rng, 128, 1024, 16), _log(rng, 64, 1024, 32)
+    return _capped((n, h, c, rng.choice((3, 5, 7))), n * h * h * c)
+
+
+def _draw_conv_t(rng):  # (batch, h=w, c_in, c_out, kernel): transposed conv, stride 2
+    n, h, ci, co = rng.choice((1, 2)), _log(rng, 64, 512, 16), _log(rng, 64, 512, 32), _log(rng, 64, 512, 32)
+    return _capped((n, h, ci, co, rng.choice((2, 3, 4))), n * h * h * ci, 4 * n * h * h * co)
+
+
+def _draw_topk(rng):  # (rows, vocab, k): logits -> top_k and argmax
+    r, v = _log(rng, 1, 256), _log(rng, 8192, 262144, 32)
+    return _capped((r, v, _log(rng, 64, 8192)), r * v)
+
+
+def _draw_mixed(rng):  # (batch, h=w, channels): uint8 image, int32 offsets, f32 scale, bf16 math
+    n, h, c = rng.choice((1, 2, 4)), _log(rng, 256, 2048, 16), rng.choice((3, 4, 8, 16, 32, 64))
+    return _capped((n, h, c), n * h * h * c)
+
+
+def _draw_multi_reduce(rng):  # (b, c, h, w, dtype): sums, maxes and means over several dims
+    b, c, h, w = _log(rng, 1, 16), _log(rng, 8, 512, 8), _log(rng, 64, 4096, 16), _log(rng, 64, 4096, 16)
+    return _capped((b, c, h, w, _dt(rng)), b * c * h * w)
+
+
+def _draw_cumsum(rng):  # (rows, n, dtype): cumsum along both axes
+    r, n = _log(rng, 1, 1024), _log(rng, 8192, 1048576, 32)
+    return _capped((r, n, _dt(rng)), r * n)
+
+
+def _draw_concat_many(rng):  # (inputs, rows, n, dtype): concatenate along the last dim
+    k, r, n = _log(rng, 8, 64), _log(rng, 1, 64), _log(rng, 4096, 262144, 32)
+    return _capped((k, r, n, _dt(rng)), k * r * n)
+
+
+def _draw_broadcast(rng):  # (a, b, c, repeats): x[a,1,c] * y[1,b,c] + z[a,b,1], tiled and repeated
+    a, b, c, r = _log(rng, 1, 64), _log(rng, 1, 256), _log(rng, 4096, 262144, 32), rng.choice((2, 3, 4, 8))
+    return _capped((a, b, c, r), a * b * c * r)
+
+
+HELD_OUT = {
+    "softmax_rows": _draw_softmax, "topk_head": _draw_topk, "cumsum": _draw_cumsum,
+    "multi_reduce": _draw_multi_reduce, "concat_many": _draw_concat_many, "embedding": _draw_embedding,
+    "gather": _draw_gather, "group_norm": _draw_group_norm, "depthwise_conv": _draw_depthwise,
+    "conv_transpose": _draw_conv_t, "pool_net": _draw_pool, "mlp_gelu": _draw_mlp, "mixed_dtypes": _draw_mixed,
+    "broadcast_repeat": _draw_broadcast, "encoder_block": _draw_encoder,
+}
 
 
 def cases() -> list[Case]:
@@ -97,7 +219,8 @@ def cases() -> list[Case]:
 
 
 # Families of many ops (each builds many kernels the first time): after the single-op ones.
-MULTI_OP = ("decoder_block", "moe_routing", "conv_net", "unet_block", "vae_decoder", "reshape_permute")
+MULTI_OP = ("decoder_block", "moe_routing", "conv_net", "unet_block", "vae_decoder", "reshape_permute",
+            "pool_net", "mlp_gelu", "mixed_dtypes", "broadcast_repeat", "encoder_block")
 
 
 def _size(params: tuple) -> int:
@@ -246,4 +369,95 @@ def build(case: Case):
         fn = {"sum": lambda x: x.sum(-1), "max": lambda x: x.max(-1), "mean": lambda x: x.mean(0),
               "softmax": lambda x: jax.nn.softmax(x, axis=-1)}[kind]
         return fn, [((r, c), DT[d])]
+    if f == "softmax_rows":
+        r, c, d = p
+        return (lambda x: jax.nn.softmax(x, axis=-1)), [((r, c), DT[d])]
+    if f == "topk_head":
+        r, v, k = p
+
+        def head(logits):
+            vals, idx = lax.top_k(logits, k)
+            return vals, idx, jnp.argmax(logits, axis=-1).astype(jnp.int32)
+        return head, [((r, v), "bfloat16")]
+    if f == "cumsum":
+        r, n, d = p
+        return (lambda x: (jnp.cumsum(x, axis=-1), jnp.cumsum(x, axis=0))), [((r, n), DT[d])]
+    if f == "multi_reduce":
+        b, c, h, w, d = p
+        return (lambda x: (x.sum(axis=(1, 3)), x.max(axis=(0, 2)), x.mean(axis=(2, 3)))), [((b, c, h, w), DT[d])]
+    if f == "concat_many":
+        k, r, n, d = p
+        return (lambda *xs: jnp.concatenate(xs, axis=-1)), [((r, n), DT[d])] * k
+    if f == "embedding":
+        v, dim, t, d = p
+        return (lambda table, ids: jnp.take(table, ids, axis=0)), [((v, dim), DT[d]), ((t,), "int32")]
+    if f == "gather":
+        r, n, k, d = p
+        return (lambda x, idx: jnp.take_along_axis(x, idx, axis=1)), [((r, n), DT[d]), ((r, k), "int32")]
+    if f == "group_norm":
+        n, hw, c, g = p
+
+        def gn_impl(x, w, b, **_):
+            y = x.reshape(n, hw, g, c // g)
+            m = y.mean(axis=(1, 3), keepdims=True)
+            v = ((y - m) ** 2).mean(axis=(1, 3), keepdims=True)
+            return ((y - m) * lax.rsqrt(v + 1e-5)).reshape(n, 1, hw, c) * w + b
+
+        def gn(x, w, b):
+            return lax.composite(gn_impl, name="tenstorrent.group_norm")(
+                x, w, b, num_groups=np.int64(g), epsilon=np.float32(1e-5))
+        return gn, [((n, 1, hw, c), "bfloat16"), ((c,), "bfloat16"), ((c,), "bfloat16")]
+    if f == "depthwise_conv":
+        n, h, c, k = p
+
+        def dw(x, wt):
+            return lax.conv_general_dilated(x, wt, (1, 1), [(k // 2, k // 2)] * 2, feature_group_count=c,
+                                            dimension_numbers=("NHWC", "HWIO", "NHWC"))
+        return dw, [((n, h, h, c), "bfloat16"), ((k, k, 1, c), "bfloat16")]
+    if f == "conv_transpose":
+        n, h, ci, co, k = p
+        return (lambda x, wt: lax.conv_transpose(x, wt, (2, 2), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"))), \
+            [((n, h, h, ci), "bfloat16"), ((k, k, ci, co), "bfloat16")]
+    if f == "pool_net":
+        n, h, c = p
+
+        def pool(x):
+            y = lax.reduce_window(x, -jnp.inf, lax.max, (1, 3, 3, 1), (1, 2, 2, 1), "SAME")
+            y = lax.reduce_window(y, 0.0, lax.add, (1, 2, 2, 1), (1, 2, 2, 1), "VALID") / 4
+            return y, y.mean(axis=(1, 2))
+        return pool, [((n, h, h, c), "bfloat16")]
+    if f == "mlp_gelu":
+        t, dm, h, d = p
+        return (lambda x, w1, b1, w2, b2: jax.nn.gelu(x @ w1 + b1) @ w2 + b2), \
+            [((t, dm), DT[d]), ((dm, h), DT[d]), ((h,), DT[d]), ((h, dm), DT[d]), ((dm,), DT[d])]
+    if f == "mixed_dtypes":
+        n, h, c = p
+
+        def mixed(img, offset, scale):
+            x = img.astype(jnp.float32) / 255.0 - 0.5
+            y = (x * scale).astype(jnp.bfloat16) + offset.astype(jnp.bfloat16)
+            return y.max(axis=(1, 2)), jnp.argmax(y.reshape(n, h * h, c), axis=1).astype(jnp.int32)
+        return mixed, [((n, h, h, c), "uint8"), ((n, 1, 1, c), "int32"), ((c,), "float32")]
+    if f == "broadcast_repeat":
+        a, b, c, r = p
+
+        def bcast(x, y, z):
+            s = x * y + z
+            return jnp.tile(s, (1, r, 1)), jnp.repeat(x, r, axis=0)
+        return bcast, [((a, 1, c), "bfloat16"), ((1, b, c), "bfloat16"), ((a, b, 1), "bfloat16")]
+    if f == "encoder_block":
+        b, s, h = p
+        heads = h // 64
+
+        def enc(x, g1, b1, wqkv, wo, g2, b2, w1, c1, w2, c2):
+            y = layer_norm(x, g1, b1)
+            q, k, v = jnp.split(y @ wqkv, 3, axis=-1)
+            q, k, v = (t.reshape(b, s, heads, 64).transpose(0, 2, 1, 3).reshape(b * heads, s, 64) for t in (q, k, v))
+            a = attn(q, k, v).reshape(b, heads, s, 64).transpose(0, 2, 1, 3).reshape(b, s, h)
+            x = x + a @ wo
+            y = layer_norm(x, g2, b2)
+            return x + jax.nn.gelu(y @ w1 + c1) @ w2 + c2
+        bf = "bfloat16"
+        return enc, [((b, s, h), bf), ((h,), bf), ((h,), bf), ((h, 3 * h), bf), ((h, h), bf), ((h,), bf), ((h,), bf),
+                     ((h, 4 * h), bf), ((4 * h,), bf), ((4 * h, h), bf), ((h,), bf)]
     raise ValueError(f"unknown family {f}")

@@ -1,6 +1,6 @@
 """One command for the whole-program campaign: compile + run every program, then check each IR.
 
-    .venv/bin/python benchmarks/programs/run.py [--only SUBSTR] [--chunk-seconds 150]
+    .venv/bin/python benchmarks/programs/run.py [--only SUBSTR[,SUBSTR...]] [--opt 0,1] [--chunk-seconds 150]
         [--out benchmarks/out/programs] [--stage run|check|all]
 
 Stage ``run`` (needs ``.venv-jax``, ``scripts/setup-compiler.sh``): the programs of
@@ -41,9 +41,10 @@ from ttanalyze.executor.protocol import DEVICE_LOCK  # noqa: E402
 LOCK = DEVICE_LOCK
 
 
-def _pending(out: Path, only: str | None, shard: tuple[int, int] = (0, 1)) -> list[str]:
+def _pending(out: Path, only: str | None, shard: tuple[int, int] = (0, 1), opts: set[int] | None = None) -> list[str]:
     names = [c.name for i, c in enumerate(families.cases())
-             if (not only or only in c.name) and i % shard[1] == shard[0]]
+             if (not only or any(s in c.name for s in only.split(","))) and (opts is None or c.opt in opts)
+             and i % shard[1] == shard[0]]
     return [n for n in names if not any((d / n / "result.json").exists() for d in (out, *out.parent.iterdir()))
             and not _committed(n)]
 
@@ -55,7 +56,7 @@ def _committed(name: str) -> bool:
 
 
 def run_stage(out: Path, only: str | None, chunk: float, timeout: float, lock: bool,
-              shard: tuple[int, int] = (0, 1), reverse: bool = False) -> None:
+              shard: tuple[int, int] = (0, 1), reverse: bool = False, opts: set[int] | None = None) -> None:
     jax_py = ROOT / ".venv-jax" / "bin" / "python"
     if not jax_py.exists():
         sys.exit("run.py: .venv-jax is missing: run scripts/setup-compiler.sh first")
@@ -75,7 +76,7 @@ def run_stage(out: Path, only: str | None, chunk: float, timeout: float, lock: b
             link.unlink()
     env["TMPDIR"] = str(tmp)
     while True:
-        todo = _pending(out, only, shard)[::-1 if reverse else 1]
+        todo = _pending(out, only, shard, opts)[::-1 if reverse else 1]
         if not todo:
             break
         t = time.time()
@@ -93,7 +94,7 @@ def run_stage(out: Path, only: str | None, chunk: float, timeout: float, lock: b
             (out / name / "result.json").write_text(json.dumps(res, indent=1))
             cur.unlink()
         done = [ln for ln in p.stdout.splitlines() if ln.startswith("worker:")]
-        print(f"run.py: chunk of {len(done)} in {time.time() - t:.0f} s, {len(_pending(out, only, shard))} left", flush=True)
+        print(f"run.py: chunk of {len(done)} in {time.time() - t:.0f} s, {len(_pending(out, only, shard, opts))} left", flush=True)
         for ln in done:
             print("  " + ln, flush=True)
 
@@ -101,7 +102,8 @@ def run_stage(out: Path, only: str | None, chunk: float, timeout: float, lock: b
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "out" / "programs")
-    ap.add_argument("--only", help="only the cases whose name contains this")
+    ap.add_argument("--only", help="only the cases whose name contains this (or one of these, comma-separated)")
+    ap.add_argument("--opt", help="only these optimization levels, comma-separated (e.g. 0,1)")
     ap.add_argument("--chunk-seconds", type=float, default=150.0)
     ap.add_argument("--timeout", type=float, default=900.0, help="kill a chunk after this many seconds")
     ap.add_argument("--stage", choices=("run", "check", "all"), default="all")
@@ -115,7 +117,8 @@ def main() -> int:
     a = ap.parse_args()
     if a.stage in ("run", "all"):
         run_stage(a.out, a.only, a.chunk_seconds, a.timeout, a.lock,
-                  tuple(int(x) for x in a.shard.split("/")), a.reverse)
+                  tuple(int(x) for x in a.shard.split("/")), a.reverse,
+                  {int(x) for x in a.opt.split(",")} if a.opt else None)
     if a.stage in ("check", "all"):
         import outcomes
         outcomes.main([x for d in sorted(p for p in a.out.iterdir() if p.is_dir()) + [a.out]
