@@ -260,8 +260,19 @@ def render(rows: list[dict], seconds: float) -> str:
     for f in fams:
         c = per[f]
         n = sum(1 for r in rows if r["family"] == f)
-        lines.append(f"| {f} | {n} | " + " | ".join(str(c[k]) for k in cells) + f" | {c[None]} |")
+        name = f"{f} (held-out)" if f in families.HELD_OUT else f
+        lines.append(f"| {name} | {n} | " + " | ".join(str(c[k]) for k in cells) + f" | {c[None]} |")
     lines.append(f"| **all** | {len(rows)} | " + " | ".join(f"**{tot[k]}**" for k in cells) + f" | {tot[None]} |")
+    held = [r for r in rows if r["family"] in families.HELD_OUT]
+    if held:
+        h = Counter(r["score"] for r in held)
+        ho = Counter(r["outcome"] for r in held)
+        lines += ["", f"Held-out families (marked above; `families.HELD_OUT`, written after the models, their sizes drawn "
+                  f"with a seed per family from ranges around each family's memory boundary, levels 0 and 1): "
+                  f"{len(held)} of {sum(1 for c in families.cases() if c.family in families.HELD_OUT)} programs run; "
+                  "outcomes " + ", ".join(f"{k} {v}" for k, v in sorted(ho.items())) + f"; {h['false_alarm']} false "
+                  f"alarms among {h['false_alarm'] + h['true_pass']} that ran, {h['miss']} misses among "
+                  f"{h['true_alarm'] + h['miss']} refusals."]
     lines += ["", "How the campaign runs, and what it found about the stack:", "", *NOTES]
     bad = [r for r in rows if r["score"] in ("false_alarm", "miss", "analyzer_error")]
     lines += ["", "### Every false alarm and miss", ""]
