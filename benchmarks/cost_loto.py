@@ -37,6 +37,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks import fit_cost as F  # noqa: E402
 from ttanalyze.cost import constants as K  # noqa: E402
 from ttanalyze.cost.accuracy import Score, compare_profile, score  # noqa: E402
+from ttanalyze.cost.hardware import DEFAULT_BOARD  # noqa: E402
 from ttanalyze.cost.profile import load_profile  # noqa: E402
 
 DOC = ROOT / "docs" / "accuracy.md"
@@ -86,7 +87,8 @@ def unseen(data: Path) -> dict:
             per_op.append({"op_code": s.op_code, "rows": s.rows, "share": round(cmp.share(share), 4),
                            "model": _score_dict(s.model)})
         slow = cmp.slowest
-        out[name] = {"board": meta.get("board"), "rows": len(cmp.rows), "skipped": len(cmp.skipped),
+        out[name] = {"board": meta.get("board"), "archs": sorted({p.row.op.arch for p in cmp.rows}),
+                     "rows": len(cmp.rows), "skipped": len(cmp.skipped), "measured_ns": cmp.measured_ns,
                      "devices": len(cmp.devices), "coverage": round(cmp.coverage, 4),
                      "program_measured_ns": slow.measured_ns if slow else 0.0,
                      "program_predicted_ns": max((d.predicted_ns for d in cmp.devices), default=0.0),
@@ -115,14 +117,20 @@ def render(res: dict, seconds: float) -> str:
             lines.append(f"| {name} | {', '.join(f'`{t}`' for t in r['train'])} | `{r['test']}` | {s['rows']} | "
                          f"{s['median_ape']:.1f}% | {s['mape']:.1f}% | {'yes' if ok else 'no'} |")
         lines.append("")
-    lines += ["Unseen public traces (`measurements/perf/unseen`, tt-perf-report's test data; no fit used them), "
-              "predicted with the committed constants:", "",
+    unseen_rows = sum(r["rows"] for r in res["unseen"].values())
+    unseen_ns = sum(r.get("measured_ns", 0.0) for r in res["unseen"].values())
+    lines += [f"Unseen public traces (`measurements/perf/unseen`, test and demo data of tt-perf-report and "
+              f"ttnn-visualizer, README there; no fit used them; {len(res['unseen'])} traces, {unseen_rows:,} "
+              f"device-op rows, {unseen_ns / 1e6:,.1f} ms of measured device kernel time), predicted with the "
+              "committed constants:", "",
               "| trace | board | rows (skipped) | devices | time predicted | median APE | MAPE | PM IDEAL median APE "
               "| program time, measured / predicted (slowest device) |",
               "|---|---|---|---|---|---|---|---|---|"]
     for name, r in res["unseen"].items():
         s, pm = r["score"] or {}, r["pm_ideal"] or {}
-        lines.append(f"| `{name}` | {r['board'] or 'not given (p150 assumed)'} | {r['rows']} ({r['skipped']}) | "
+        board = r["board"] or "not given ({} assumed)".format(
+            ", ".join(DEFAULT_BOARD.get(a, a) for a in r.get("archs", ["blackhole"])))
+        lines.append(f"| `{name}` | {board} | {r['rows']} ({r['skipped']}) | "
                      f"{r['devices']} | {100 * r['coverage']:.1f}% | {s.get('median_ape', float('nan')):.1f}% | "
                      f"{s.get('mape', float('nan')):.1f}% | {pm.get('median_ape', float('nan')):.1f}% | "
                      f"{r['program_measured_ns'] / 1e3:,.0f} / {r['program_predicted_ns'] / 1e3:,.0f} us |")
