@@ -361,3 +361,29 @@ def test_mcast_matmul_writer_overlaps_the_last_k_block():
     write = 210 * C.get("mm_out_tile", "blackhole")
     core = _pipe(16, read, compute) + max(write - compute, write / 30)
     assert e.ns == pytest.approx(C.get("launch_ns", "blackhole") + core * p150.ns_per_cycle, rel=1e-9)
+
+
+def test_untilize_with_unpadding_waits_for_each_real_stick_write():
+    # ops_perf_results_2025_09_18 line-like: 7 x 25281 x 256 bf16 tiles (25312 padded rows) untilized and
+    # unpadded to DRAM row-major on 20 cores; the writer (writer_unary_stick_layout_split_rows_multicore.cpp)
+    # waits for each stick's write, so a block of 32 rows costs 32 stick round trips, not one.
+    a = TensorInfo((1, 7, 25281, 256), (1, 7, 25312, 256), "bf16", "tile", "dram")
+    o = TensorInfo((1, 7, 25281, 256), (1, 7, 25281, 256), "bf16", "row_major", "dram")
+    op = DeviceOp("UntilizeWithUnpaddingDeviceOperation", "blackhole", 20, 20, (a,), (o,))
+    e = predict(op, BH, C)
+    blocks = -(-7 * 25312 // 32 // 20)  # 277 tile rows on the busiest core
+    real = min(32, -(-7 * 25281 // (7 * 25312 // 32)))  # 32 real rows in a block (rounded up)
+    read = 8 * (BH.dram_latency_cycles + max(BH.noc_txn_cycles, 2048 / BH.core_noc_bytes_per_cycle))
+    compute = 8 * C.get("untilize_tile", "blackhole")
+    write = real * (C.get("stick_read_dram", "blackhole") + max(BH.noc_txn_cycles, 512 / BH.core_noc_bytes_per_cycle))
+    core = read + compute + write + (blocks - 1) * max(read, compute, write)
+    assert e.terms["noc"] + e.terms["compute"] == pytest.approx(core * BH.ns_per_cycle, rel=1e-9)
+    # the plain untilize's writer waits once per block
+    plain = predict(DeviceOp("UntilizeDeviceOperation", "blackhole", 20, 20, (a,), (o,)), BH, C)
+    assert plain.ns < e.ns / 2.5
+
+
+@pytest.mark.parametrize("old,new", [("LayerNorm", "LayerNormDeviceOperation"), ("Softmax", "SoftmaxDeviceOperation"),
+                                     ("Pad", "PadDeviceOperation")])
+def test_2024_op_codes_map_to_their_renamed_kinds(old, new):
+    assert OP_KINDS[old] == OP_KINDS[new]

@@ -92,10 +92,11 @@ OP_KINDS: dict[str, str] = {
     "ReshardDeviceOperation": "reshard", "MoveDeviceOperation": "move",
     "UpsampleOperation": "upsample", "UpsampleDeviceOperation": "upsample",
     "EmbeddingsDeviceOperation": "embedding", "EmbeddingDeviceOperation": "embedding",
-    "PadDeviceOperation": "pad", "RepeatDeviceOperation": "repeat",
+    "PadDeviceOperation": "pad", "Pad": "pad", "RepeatDeviceOperation": "repeat",
     "NlpCreateHeadsDeviceOperation": "concat", "NLPCreateHeadsDeviceOperation": "concat",
     "NlpConcatHeadsDeviceOperation": "concat", "NLPConcatHeadsDeviceOperation": "concat",
     "NlpCreateHeadsDecodeDeviceOperation": "concat", "NlpConcatHeadsDecodeDeviceOperation": "concat",
+    "NlpCreateHeadsSegformerDeviceOperation": "concat",
     # matmul
     "Matmul": "matmul", "MatmulDeviceOperation": "matmul", "SparseMatmulDeviceOperation": "matmul",
     "MinimalMatmulOp": "matmul", "MinimalMatmulDeviceOperation": "matmul",
@@ -105,6 +106,7 @@ OP_KINDS: dict[str, str] = {
     "Pool2D": "pool", "Pool2DDeviceOperation": "pool",
     # reductions and normalization
     "LayerNormDeviceOperation": "norm", "SoftmaxDeviceOperation": "softmax",
+    "LayerNorm": "norm", "Softmax": "softmax",  # before the 2025 rename
     "ReduceDeviceOperation": "reduce", "Reduce": "reduce",
     "GroupNormDeviceOperation": "group_norm", "GroupNorm": "group_norm",
     "FastReduceNCDeviceOperation": "reduce_nc",
@@ -516,6 +518,12 @@ def _tile_stream(op: DeviceOp, hw: Hardware, c: Constants, compute: float, src: 
     return w
 
 
+# Untilize-with-unpadding op codes whose interleaved writer (tt-metal d80d9482
+# ``data_movement/untilize_with_unpadding/device/kernels/dataflow/writer_unary_stick_layout_split_rows_multicore.cpp``)
+# waits for each row-major stick's write before the next.
+_UNPADDING_WRITERS = frozenset({"UntilizeWithUnpaddingDeviceOperation", "UntilizeWithUnpadding"})
+
+
 def _data_movement(op: DeviceOp, hw: Hardware, c: Constants, kind: str) -> _Work:
     """Layout conversions, transposes, slices, concat, resharding, moves, upsample, embeddings.
 
@@ -524,7 +532,9 @@ def _data_movement(op: DeviceOp, hw: Hardware, c: Constants, kind: str) -> _Work
     * tilize: 32-stick blocks (sticks read one by one, ``stick_read_*``),
       ``tilize_tile`` per tile, tiles written; padding rows filled by a RISC-V
       core at ``fill_byte`` cycles per byte;
-    * untilize: tiles read one by one, ``untilize_tile`` per tile, sticks written;
+    * untilize: tiles read one by one, ``untilize_tile`` per tile, sticks written (untilize with
+      unpadding to an interleaved tensor: each real stick written and waited for, its write ack a NoC
+      round trip like a stick read's, ``stick_read_*``);
     * transpose WH: per tile read, a transpose on the compute core
       (``eltwise_tile``), write; HC / CN: per output
       tile, its 64 face lines (16 elements each) read as separate transactions;
@@ -566,13 +576,22 @@ def _data_movement(op: DeviceOp, hw: Hardware, c: Constants, kind: str) -> _Work
         w.dram_io(op)
     elif kind == "untilize":
         out_rows = prod(out.padded[:-1])
-        blocks = _cdiv(_cdiv(src.rows, TILE), cores)
+        tile_rows = _cdiv(src.rows, TILE)
+        blocks = _cdiv(tile_rows, cores)
         width_tiles = _cdiv(src.padded[-1], TILE)
         w.units = max(1, blocks)
         w.read = 0.0 if _local(src) else width_tiles * (_latency(hw, src) + _xfer(hw, 1, tile_bytes(src)))
         w.compute = width_tiles * _k(c, "untilize_tile", arch)
         sticks = min(TILE, out_rows)
-        w.write = 0.0 if _local(out) else _latency(hw, out) + _xfer(hw, sticks, page_bytes(out))
+        if _local(out):
+            w.write = 0.0
+        elif op.op_code in _UNPADDING_WRITERS and not out.sharded:
+            # writer_unary_stick_layout_split_rows_multicore.cpp: each of the block's real rows written with
+            # noc_async_write and waited for (noc_async_write_barrier) before the next one
+            real = min(TILE, _cdiv(prod(out.shape[:-1]) if out.shape else out_rows, tile_rows))
+            w.write = real * _stick_read(hw, c, out, (out.shape[-1] if out.shape else out.padded[-1]) * _bpe(out))
+        else:
+            w.write = _latency(hw, out) + _xfer(hw, sticks, page_bytes(out))
         w.dram_io(op)
     elif kind == "transpose":
         dim = op.attrs.get("dim")
