@@ -156,7 +156,7 @@ READING = [
     "largest CORE COUNT, noted); `ATTRIBUTES` empty or `None`; `*_ND_SHARDED` memory; empty optional tensors "
     "(a dim of `0[0]`) and host tensors left out; pre-2025-10 op codes (`OptimizedConvNew`, "
     "`TilizeWithValPadding`, `UntilizeWithUnpadding`, `Tilize`, `Untilize`, `Transpose`, `GridSample`, "
-    "`GroupNorm`); `.csv.gz`.  A row it cannot read is skipped and reported with its line, reason and share of "
+    "`GroupNorm`) and 2024 ones (`LayerNorm`, `Softmax`, `Pad`); host-side `python_fallback` rows left out; `.csv.gz`.  A row it cannot read is skipped and reported with its line, reason and share of "
     "the measured time (text and JSON); `--strict` stops on it instead.  Multi-device traces: per-device "
     "totals and the slowest device's time as the program's.  The board (`--board n150|n300|p100|p150|p300`) "
     "sets the DRAM channels and is never guessed from the grid: without it Wormhole rows are costed as on an "
@@ -188,8 +188,10 @@ LIMITS = [
     "last dim follows its kernel (the forward permutes 1.5x), but that trace's older format gives only padded "
     "dims, so the reverse permutes' one real row per tile reads as 32 and they are over-predicted about 6x "
     "(with the real row count the formula gives 1.46 ms against 1.58 ms measured).",
-    "* `UntilizeWithUnpadding` on the OFT and 2025-09 traces is not yet modeled from its kernel (off by "
-    "about 63%).",
+    "* Softmax with `math_approx_mode=1` (the SegFormer traces) runs the SFPU's approximate exp, which the "
+    "model costs as the exact one (`sfpu_exp`, fitted on `ttnn.exp`): those rows are over-predicted up to 8x.",
+    "* `Pad` of the 2024 SegFormer trace (1 core, tiled, channels 3 -> 32) is over-predicted about 17x: the "
+    "model streams every output tile, the kernel fills the padding of each tile it writes.",
     "* The 2025-09 trace's row-major reshape of 6,471,936 x 7 to 25,281 x 1,792 (44% of its time) runs at one "
     "kernel's rate per core (predicted 0.49x): the model follows the tt-metal whose row-major reshape runs "
     "two kernels per core when one stick width divides the other, and that trace's rate is the single "
