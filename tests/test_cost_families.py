@@ -8,7 +8,7 @@ import pytest
 from ttanalyze.cost import constants as K
 from ttanalyze.cost.device_op import DeviceOp, TensorInfo
 from ttanalyze.cost.hardware import for_device
-from ttanalyze.cost.model import FAMILY, OP_KINDS, UnmodeledDeviceOp, family, predict, reshape_tile_map
+from ttanalyze.cost.model import FAMILY, OP_KINDS, UnmodeledDeviceOp, family, predict, reshape_tile_map, work
 
 
 def _t(shape, dtype="bf16", layout="tile", buf="dram", mem="interleaved", shard=None, shard_cores=None):
@@ -387,3 +387,38 @@ def test_untilize_with_unpadding_waits_for_each_real_stick_write():
                                      ("Pad", "PadDeviceOperation")])
 def test_2024_op_codes_map_to_their_renamed_kinds(old, new):
     assert OP_KINDS[old] == OP_KINDS[new]
+
+
+def test_group_norm_on_an_interleaved_input_rereads_each_groups_tiles_per_pass():
+    # bh20_oft.csv-like: 25344 x 256 bf16 tiles in DRAM, 16 groups of 16 channels (a group spans one tile
+    # column, two groups share it) on 16 cores; the non-sharded reader (reader_mcast_sender_unary_gn.cpp)
+    # reads a group's tiles three times and re-reads its output tiles once, each read waited for.
+    a = _t((1, 1, 25344, 256))
+    op = DeviceOp("GroupNormDeviceOperation", "blackhole", 16, 20, (a,), (a,), "HiFi4", False, {"num_groups": 16})
+    w_ = work(op, BH, C)
+    block_h = -(-25344 // 16 // 32)  # 50 tile rows per core
+    tile_groups = block_h * 16 * 1
+    read = 4 * tile_groups * (BH.dram_latency_cycles + max(BH.noc_txn_cycles, 2048 / BH.core_noc_bytes_per_cycle))
+    assert w_.read == pytest.approx(read, rel=1e-9)
+    assert w_.write == pytest.approx(tile_groups * max(BH.noc_txn_cycles, 2048 / BH.core_noc_bytes_per_cycle))
+    welford = DeviceOp("GroupNormDeviceOperation", "blackhole", 16, 20, (a,), (a,), "HiFi4", False,
+                       {"num_groups": 16, "use_welford": True})
+    tiles_pc = block_h * 8
+    assert work(welford, BH, C).read == pytest.approx(
+        2 * tiles_pc * (BH.dram_latency_cycles + max(BH.noc_txn_cycles, 2048 / BH.core_noc_bytes_per_cycle)))
+
+
+def test_tiled_pad_writes_padding_tiles_from_one_filled_tile():
+    # wh_seg_encoder_2024_10_04-like: 1 x 3 x 512 x 512 -> 1 x 32 x 512 x 512 on one core, L1 interleaved:
+    # 768 input tiles read and written (a wait each), 7424 padding tiles written from one pad tile, filled once.
+    wh = for_device("wormhole_b0", 64, board="n150")
+    a = _t((1, 3, 512, 512), buf="l1")
+    o = _t((1, 32, 512, 512), buf="l1")
+    op = DeviceOp("PadDeviceOperation", "wormhole_b0", 1, 64, (a,), (o,))
+    w_ = work(op, wh, C)
+    assert w_.units == 768
+    xfer = max(wh.noc_txn_cycles, 2048 / wh.core_noc_bytes_per_cycle)
+    assert w_.write == pytest.approx(wh.l1_latency_cycles + xfer)
+    runs = 1536 // 32 + 4  # one per input tile row (1 x 3 x 512 rows), plus the outer padded dims
+    assert w_.extra == pytest.approx(2048 * C.get("fill_byte", "wormhole_b0") + runs * wh.l1_latency_cycles
+                                     + 7424 * xfer)

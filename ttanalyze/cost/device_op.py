@@ -39,7 +39,8 @@ model (:mod:`ttanalyze.cost.model`).
 * ``dim``: the reduced / transposed / concatenated dim; for transposes and
   reductions tt-metal's ``TransposeOpDim`` / ``ReduceOpDim`` in lower case
   (``wh``, ``hc``, ``cn``; ``w``, ``h``, ``hw``); ``perm``: permutation;
-* ``norm``: ``layer`` / ``rms``; ``scale``: upsample factors (sh, sw).
+* ``norm``: ``layer`` / ``rms``; ``scale``: upsample factors (sh, sw);
+* ``num_groups``: GroupNorm groups; ``use_welford``: GroupNorm's Welford kernels.
 """
 
 from __future__ import annotations

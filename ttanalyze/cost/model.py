@@ -545,6 +545,8 @@ def _data_movement(op: DeviceOp, hw: Hardware, c: Constants, kind: str) -> _Work
     * permute: row-major input and output sticks streamed (no wait per stick);
       tiled permutes as transpose HC;
     * concat / slice / repeat / pad / copy-like: per output page, one read (wait) and one write;
+      a tiled interleaved pad (``writer_unary_pad_dims_interleaved.cpp``) reads and writes only the
+      input's tiles (a wait each) and writes the padding tiles from one pad tile, filled once, in runs;
       slices read only the slice, SliceWrite writes only its input;
     * interleaved_to_sharded: the shard's tiles read in one batch (one wait),
       or its sticks one by one; sharded_to_interleaved and reshard: the shard
@@ -628,6 +630,20 @@ def _data_movement(op: DeviceOp, hw: Hardware, c: Constants, kind: str) -> _Work
             w.write = 0.0 if _local(out) else _xfer(hw, _cdiv(out.rows, cores), page_bytes(out))
         if not w.dram_reads and not w.dram_writes:
             w.dram_io(op)
+    elif kind == "pad" and out.layout == "tile" and src.layout == "tile" and not out.sharded:
+        # writer_unary_pad_dims_interleaved.cpp: one pad tile filled once (fill_byte per byte); each input tile
+        # (read by reader_unary_interleaved_start_id.cpp, a wait each) written and waited for; the padding tiles
+        # written from the pad tile in runs, one wait per run (a run per padded dim and row of tiles, at most as
+        # many runs as input tile rows plus the outer padded dims)
+        data = _cdiv(src.tiles, cores)
+        pad_tiles = max(0, _cdiv(out.tiles, cores) - data)
+        runs = min(pad_tiles, _cdiv(_cdiv(src.rows, TILE), cores) + len(out.padded))
+        w.units = max(1, data)
+        w.read = 0.0 if _local(src) else _latency(hw, src) + _xfer(hw, 1, tile_bytes(src))
+        w.write = 0.0 if _local(out) else _latency(hw, out) + _xfer(hw, 1, tile_bytes(out))
+        w.extra = (tile_bytes(out) * _k(c, "fill_byte", arch)
+                   + (0.0 if _local(out) else runs * _latency(hw, out) + _xfer(hw, pad_tiles, tile_bytes(out))))
+        w.dram_io(op)
     elif kind in ("concat", "slice", "pad", "repeat"):
         if out.layout == "tile":
             w = _tile_stream(op, hw, c, 0.0, src, _per_core_units(out, cores))
@@ -1478,8 +1494,12 @@ def _group_norm(op: DeviceOp, hw: Hardware, c: Constants) -> _Work:
     one partial tile from each core sharing the group's rows (all the cores
     of a height-sharded or interleaved input, the row shards of a
     block-sharded one), a remote L1 read and wait each.  Row-major input is tilized and
-    the output untilized on the core (``tilize_tile`` / ``untilize_tile``); DRAM
-    input is streamed tile by tile (latency + transfer per tile).
+    the output untilized on the core (``tilize_tile`` / ``untilize_tile``); a sharded
+    input held in DRAM is streamed tile by tile (latency + transfer per tile).
+    An interleaved input runs the non-sharded kernels (``reader_mcast_sender_unary_gn.cpp``,
+    ``writer_unary_gn_rm_gb.cpp``): per group three passes over the group's tiles plus a
+    re-read of its output tiles, each read waited for (Welford: the block read twice), and
+    the group's tiles written per group.
     """
     a = op.inputs[0]
     out = op.outputs[0]
@@ -1516,10 +1536,21 @@ def _group_norm(op: DeviceOp, hw: Hardware, c: Constants) -> _Work:
     w.extra = groups_pc * 2 * gather
     if a.layout != "tile":
         w.compute += tiles_pc * (_k(c, "tilize_tile", arch) + _k(c, "untilize_tile", arch))
-    if not _local(a):
-        w.read = tiles_pc * (_latency(hw, a) + _xfer(hw, 1, tile_bytes(a)))
-    if not _local(out):
-        w.write = tiles_pc * _xfer(hw, 1, tile_bytes(out))
+    if a.sharded:
+        if not _local(a):
+            w.read = tiles_pc * (_latency(hw, a) + _xfer(hw, 1, tile_bytes(a)))
+        if not _local(out):
+            w.write = tiles_pc * _xfer(hw, 1, tile_bytes(out))
+    else:
+        # Interleaved input: the GroupNormMultiCoreProgramConfig kernels (reader_mcast_sender_unary_gn.cpp and
+        # its receiver) read tile by tile, each read waited for (noc_async_read_barrier).  Two-pass (mean and
+        # variance, then normalize) reads each group's block of tiles three times (num_reads_of_input = 3) and,
+        # on the last pass, re-reads the output tiles written for the groups before it (cb_reread_out), 4
+        # reads per tile a group spans; the writer (writer_unary_gn_rm_gb.cpp) writes a group's tiles per group.
+        # Welford (use_welford) reads the core's whole block twice (stats, then normalize).
+        reads = 2 * tiles_pc if op.attrs.get("use_welford") else 4 * tile_groups
+        w.read = reads * (_latency(hw, a) + _xfer(hw, 1, tile_bytes(a)))
+        w.write = (tiles_pc if op.attrs.get("use_welford") else tile_groups) * _xfer(hw, 1, tile_bytes(out))
     w.core = max(w.read, w.compute, w.write)
     w.dram_io(op)
     w.flops = 10.0 * a.elements

@@ -527,7 +527,7 @@ def op_attrs(raw: dict[str, str]) -> tuple[dict[str, Any], str | None, bool | No
         attrs["perm"] = perm
     _copy_ints(v, attrs, (("num_groups", "num_groups"), ("ring_size", "ring_size"), ("num_links", "num_links"),
                           ("logical_n", "logical_n")))
-    for key in ("is_causal", "use_precomputed_grid", "batch_output_channels"):
+    for key in ("is_causal", "use_precomputed_grid", "batch_output_channels", "use_welford"):
         if isinstance(v.get(key), bool):
             attrs[key] = v[key]
     if isinstance(v.get("mode"), str):
