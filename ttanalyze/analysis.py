@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import chain
 from typing import TYPE_CHECKING
 
 from . import layout as L
@@ -13,7 +14,8 @@ from .ir.model import Op, Program, TensorType, Value
 from .memory import AllocationReplay, MemoryTimeline, replay, timeline
 from .mesh import Mesh, bind_meshes, mesh_of, presharded_values
 from .ops.spec import TensorSpec
-from .programs import MODEL_FAILURES, OpProgram, Verdicts, failure_text, moved_free_l1, op_models, reraise_in_debug
+from .programs import (MODEL_FAILURES, OpProgram, Verdicts, failure_text, moved_free_l1, op_models, reraise_in_debug,
+                       sign_ops)
 from .versions import DEFAULT_TT_METAL, check_version
 
 if TYPE_CHECKING:
@@ -127,33 +129,21 @@ def analyze(program: Program, arch_name: str | None = None, l1_small_size: int |
     infos: dict[Value, L.LayoutInfo] = {}
     by_type: dict[int, L.LayoutInfo | None] = {}  # the parser makes one object per distinct type
     for func in program.funcs:
-        for v in func.args:
-            _add_info(v, arch, infos, by_type)
-        for op in func.ops:
-            for v in op.results:
-                _add_info(v, arch, infos, by_type)
+        for v in chain(func.args, *[op.results for op in func.ops]):
+            t = v.type
+            info = by_type.get(id(t), _UNSEEN)
+            if info is _UNSEEN:
+                info = by_type[id(t)] = L.analyze(t, arch) if isinstance(t, TensorType) else None
+            if info is not None:
+                infos[v] = info
     bind_meshes(program)  # the mesh of each function, for the op models (mesh.op_mesh)
     for v, shard in presharded_values(program).items():  # a presharded global holds a shard per device (mesh.py)
         if shard in infos:
             infos[v] = infos[shard]
     analysis = Analysis(program, arch, infos, timeline(program, arch, infos), tt_metal=tt_metal)
-    checks: dict[tuple, OpShapeCheck] = {}
-    shape_checks = analysis.shape_checks
-    by_name: dict[str, OpShapeCheck | None] = {}  # the check of every op of a name without a shape rule, else None
-    for op in program.ops:
-        name = op.name
-        if name not in by_name:
-            model = O.lookup(name)
-            by_name[name] = check_shapes(op) if model is None or model.infer is None else None  # reads the name only
-        check = by_name[name]
-        if check is None:
-            # a shape rule reads the op's name, attributes and operand types only
-            key = (name, tuple(op.raw_attrs.items()), tuple([id(v.type) for v in op.operands]))
-            check = checks.get(key)
-            if check is None:
-                check = checks[key] = check_shapes(op)
-        shape_checks[op.index] = check
-    verdicts = Verdicts()  # shared by both passes: an op whose free L1 did not move keeps its verdict
+    # shared by both op-model passes: an op whose free L1 did not move keeps its verdict
+    verdicts = Verdicts(sign_ops(program.ops))
+    _check_shapes(analysis, verdicts.signatures)
     analysis.programs, analysis.specs = op_models(analysis, verdicts)
     _program_figures(analysis)
     analysis.allocation = replay(analysis)
@@ -194,14 +184,31 @@ def _program_figures(analysis: Analysis) -> None:
             point.cb_per_core, point.op_l1_buffers_per_core = got
 
 
-def _add_info(v: Value, arch: Arch, infos: dict[Value, L.LayoutInfo], by_type: dict[int, L.LayoutInfo | None]) -> None:
-    if isinstance(v.type, TensorType):
-        key = id(v.type)
-        if key not in by_type:
-            by_type[key] = L.analyze(v.type, arch)
-        info = by_type[key]
-        if info is not None:
-            infos[v] = info
+def _check_shapes(analysis: Analysis, signatures: list[int]) -> None:
+    """Every op's shape check (:func:`check_shapes`) into ``analysis.shape_checks``.
+
+    A shape rule reads the op's name, attributes and operand types only, so the ops of one signature
+    (``signatures``, :func:`~ttanalyze.programs.sign_ops`; those it does not number by their name, attributes
+    and operand types) share one check, and the ops of a name without a shape rule share one.
+    """
+    shape_checks = analysis.shape_checks
+    checks: dict = {}  # by signature number, or by (name, attributes, operand types)
+    by_name: dict[str, OpShapeCheck | None] = {}  # the check of every op of a name without a shape rule, else None
+    for op, sig in zip(analysis.program.ops, signatures):
+        name = op.name
+        if name not in by_name:
+            model = O.lookup(name)
+            by_name[name] = check_shapes(op) if model is None or model.infer is None else None  # reads the name only
+        check = by_name[name]
+        if check is None:
+            key = sig if sig >= 0 else (name, tuple(op.raw_attrs.items()), tuple([id(v.type) for v in op.operands]))
+            check = checks.get(key)
+            if check is None:
+                check = checks[key] = check_shapes(op)
+        shape_checks[op.index] = check
+
+
+_UNSEEN = object()  # a type not analyzed yet (analyze's by_type)
 
 
 def check_shapes(op: Op) -> OpShapeCheck:

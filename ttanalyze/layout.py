@@ -31,8 +31,8 @@ row-major L1 tensor takes ceil(330 / 110) * align(200, 16) = 624 B, rounded to
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import lru_cache
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
 from math import prod
 
 from .arch import Arch
@@ -55,11 +55,30 @@ def tile_padded_shape(shape: tuple[int, ...], tile: tuple[int, int] = (TILE_HEIG
 
     The last two dims are rounded up to the tile; a rank-1 tensor gets rank 2
     (``[W] -> [32, align(W, 32)]``) and a rank-0 one ``[32, 32]``
-    (``TensorLayout::compute_padded_shape``).
+    (``TensorLayout::compute_padded_shape``).  Remembered per (shape, tile): a
+    program asks for the same few shapes many times (the op models, per view).
 
     >>> tile_padded_shape((1, 768, 4, 60, 106))
     (1, 768, 4, 64, 128)
     """
+    key = (shape, tile)
+    try:
+        return _PADDED[key]
+    except KeyError:
+        pass
+    except TypeError:  # a list: not remembered
+        return _tile_padded_shape(shape, tile)
+    if len(_PADDED) >= _PADDED_MAX:
+        _PADDED.clear()
+    got = _PADDED[key] = _tile_padded_shape(shape, tile)
+    return got
+
+
+_PADDED: dict[tuple, tuple[int, ...]] = {}  # tile_padded_shape by (shape, tile)
+_PADDED_MAX = 1 << 16
+
+
+def _tile_padded_shape(shape, tile: tuple[int, int]) -> tuple[int, ...]:
     th, tw = tile
     if len(shape) == 0:
         return (th, tw)
@@ -171,9 +190,11 @@ class LayoutInfo:
         padding_pct: share of the physical volume that is padding, in %.
         expected_memref: the memref tt-mlir derives from the logical shape.
         ir_memref: the memref written in the IR.
-        strides: per-dim strides of the layout's affine map.
+        strides: per-dim strides of the layout's affine map (:attr:`strides`, derived when first read:
+            only the detailed reports read them; a wrong stride is among ``problems`` from the start).
         placement: device placement, None for system memory or no layout.
         problems: disagreements between the IR encoding and the recomputation.
+        layout_attr: the TTNN layout the numbers were computed from (its map gives :attr:`strides`).
     """
 
     logical_shape: tuple[int, ...]
@@ -192,9 +213,15 @@ class LayoutInfo:
     grid: tuple[int, ...]
     expected_memref: tuple[int, ...]
     ir_memref: tuple[int, ...]
-    strides: tuple[Stride, ...]
     placement: Placement | None
     problems: tuple[str, ...]
+    layout_attr: TTNNLayout = field(compare=False, repr=False)
+
+    @cached_property
+    def strides(self) -> tuple[Stride, ...]:
+        """Each logical dim's stride in the layout's affine map against tt-mlir's collapse (:class:`Stride`);
+        empty when the map's dims are not the tensor's rank (a problem)."""
+        return _strides(self.layout_attr, self.logical_shape, self.tile is not None)
 
     @property
     def logical_tiles(self) -> float:
@@ -212,21 +239,17 @@ class LayoutInfo:
 def analyze(t: TensorType, arch: Arch) -> LayoutInfo | None:
     """Compute :class:`LayoutInfo` for a tensor type; None without a TTNN layout.
 
-    Results are cached per (type, arch): MLIR uniques types, so a program has few.
+    The analysis (:func:`ttanalyze.analysis.analyze`) computes it once per type object (the parser makes one
+    per distinct type); the per-dim strides are derived when first read (:attr:`LayoutInfo.strides`).
     """
-    if t.layout is None:
-        return None
-    return _analyze(t, arch)
-
-
-@lru_cache(maxsize=4096)
-def _analyze(t: TensorType, arch: Arch) -> LayoutInfo:
     lay = t.layout
-    assert lay is not None
+    if lay is None:
+        return None
     shape = t.shape
     dtype = lay.dtype
-    tiled = isinstance(lay.element, TileType)
-    tile = (lay.element.height, lay.element.width) if tiled else None
+    element = lay.element
+    tiled = isinstance(element, TileType)
+    tile = (element.height, element.width) if tiled else None
     padded = tile_padded_shape(shape, tile) if tiled else (shape if shape else (1,))
     logical_2d = collapse_2d(shape)
     physical_2d = collapse_2d(padded)
@@ -235,7 +258,7 @@ def _analyze(t: TensorType, arch: Arch) -> LayoutInfo:
     if tiled:
         tile_grid = (physical_2d[0] // tile[0], physical_2d[1] // tile[1])
         physical_tiles = tile_grid[0] * tile_grid[1]
-        tile_bytes = lay.element.bytes
+        tile_bytes = element.bytes
         physical_bytes = physical_tiles * tile_bytes
     else:
         tile_grid = (0, 0)
@@ -245,9 +268,12 @@ def _analyze(t: TensorType, arch: Arch) -> LayoutInfo:
     problems: list[str] = []
     if not tiled and dtype.is_block_float:
         problems.append(f"{dtype} is a block-float type and cannot be stored row-major")
-    strides = _strides(lay, shape, tiled, problems)
-    expected_memref = _memref_of(physical_2d, tile, lay.buffer_type, lay.memory_layout, tuple(lay.grid))  # derive_memref
-    if expected_memref != tuple(lay.memref_shape):
+    if not _strides_as_expected(lay.linear, shape, tiled):
+        _strides(lay, shape, tiled, problems)  # names each wrong stride
+    grid = tuple(lay.grid)
+    expected_memref = _memref_of(physical_2d, tile, lay.buffer_type, lay.memory_layout, grid)  # derive_memref
+    ir_memref = tuple(lay.memref_shape)
+    if expected_memref != ir_memref:
         problems.append(
             f"memref {'x'.join(map(str, lay.memref_shape))} disagrees with the "
             f"{'x'.join(map(str, expected_memref))} that the logical shape "
@@ -256,19 +282,63 @@ def _analyze(t: TensorType, arch: Arch) -> LayoutInfo:
     problems.extend(_placement_problems(lay, arch))
     placement = _placement(lay, tiled, tile_bytes, dtype, physical_2d, tile_grid, arch)
     padding_pct = 100.0 * (physical_volume - logical_volume) / physical_volume if physical_volume else 0.0
-    return LayoutInfo(
-        logical_shape=shape, dtype=dtype, layout="tile" if tiled else "row_major", tile=tile,
-        padded_shape=padded if tiled else shape, logical_2d=logical_2d, physical_2d=physical_2d,
-        tile_grid=tile_grid, logical_volume=logical_volume, physical_volume=physical_volume,
-        physical_tiles=physical_tiles, physical_bytes=physical_bytes, padding_pct=padding_pct,
-        grid=tuple(lay.grid), expected_memref=expected_memref, ir_memref=tuple(lay.memref_shape),
-        strides=strides, placement=placement, problems=tuple(problems),
-    )
+    return LayoutInfo(shape, dtype, "tile" if tiled else "row_major", tile, padded if tiled else shape, logical_2d,
+                      physical_2d, tile_grid, logical_volume, physical_volume, physical_tiles, physical_bytes,
+                      padding_pct, grid, expected_memref, ir_memref, placement, tuple(problems), lay)
 
 
-def _strides(lay: TTNNLayout, shape: tuple[int, ...], tiled: bool, problems: list[str]) -> tuple[Stride, ...]:
+def _strides_as_expected(linear, shape: tuple[int, ...], tiled: bool) -> bool:
+    """Whether every dim of a linear map has the stride and result :func:`_strides` expects (then it finds no
+    problem): the map's per-dim coefficients (:func:`_dim_strides`, once per map text) against
+    :func:`expected_strides` of ``shape``.  False also for a map :func:`_strides` must look at (another rank,
+    a non-linear result), which it then does."""
+    dims = _dim_strides(linear)
+    if dims is None or len(dims[0]) != len(shape):
+        return False
+    results, values, expected_results = dims
+    return results == expected_results and values == expected_strides(shape, tiled)
+
+
+_DIM_STRIDES: dict[str, tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]] | None] = {}  # by map text
+
+
+def _dim_strides(linear) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]] | None:
+    """For a map whose results are all linear: each dim's result index and coefficient as :func:`_strides`
+    reads them (a dim in no result: its expected result, 0), and each dim's expected result index (the last
+    dim the column result, the others the one before); None for a map with a non-linear result.  Derived once
+    per map text for maps read from IR text (see :func:`_map_coefficients`)."""
+    cacheable = linear.exprs is not None and linear.text
+    if cacheable and linear.text in _DIM_STRIDES:
+        return _DIM_STRIDES[linear.text]
+    n_results, coefficients = _map_coefficients(linear)
+    got = None
+    if all(c is not None for c in coefficients):
+        rank = len(linear.dim_names)
+        results, values, expected = [], [], []
+        for i, name in enumerate(linear.dim_names):
+            expected_result = n_results - 1 if i == rank - 1 else max(n_results - 2, 0)
+            expected.append(expected_result)
+            for k in range(n_results):
+                if name in coefficients[k]:
+                    results.append(k)
+                    values.append(coefficients[k][name])
+                    break
+            else:
+                results.append(expected_result)
+                values.append(0)
+        got = (tuple(results), tuple(values), tuple(expected))
+    if cacheable:
+        if len(_DIM_STRIDES) >= _COEFFICIENTS_MAX:
+            _DIM_STRIDES.clear()
+        _DIM_STRIDES[linear.text] = got
+    return got
+
+
+def _strides(lay: TTNNLayout, shape: tuple[int, ...], tiled: bool, problems: list[str] | None = None) -> tuple[Stride, ...]:
     """Strides of the IR map (each dim's coefficient; a sympy derivative where the map is not a plain
-    linear combination) against the expected collapse."""
+    linear combination) against the expected collapse; each disagreement appended to ``problems``."""
+    if problems is None:
+        problems = []
     rank = len(shape)
     linear = lay.linear
     if len(linear.dim_names) != rank:

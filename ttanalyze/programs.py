@@ -245,13 +245,42 @@ def _spec_verdict(ctx: CBContext, model: SpecFn) -> list[TensorSpec] | None:
 class Verdicts:
     """The op models' verdicts of one analysis, kept between :func:`op_models` calls.
 
-    ``by_key``: (programs, specs) by the key of the inputs the models read (see :func:`op_models`);
-    ``by_op``: each op's free L1 (bytes per core) and verdict at its last call, so that a later call
-    (after the allocator replay) looks up again only an op whose free L1 moved.
+    ``signatures``: per op index, the number of its signature (:func:`sign_ops`; :func:`op_models` numbers the
+    ops when it is empty); ``by_key``: (programs, specs) by (signature number, free L1 in bytes per core), the
+    inputs the models read (see :func:`op_models`), or by signature number alone for a verdict whose models
+    did not read the free L1 (:attr:`~ttanalyze.ops.cb.CBContext.read_free_l1`); ``by_op``: each op's free L1
+    (None: its verdict holds at every free L1) and verdict at its last call, so that a later call (after the
+    allocator replay) looks up again only an op whose free L1 moved and whose verdict depends on it.
     """
 
+    signatures: list[int] = field(default_factory=list)
     by_key: dict = field(default_factory=dict)
     by_op: dict[int, tuple[int, tuple]] = field(default_factory=dict)
+
+
+def sign_ops(ops: "list[Op]") -> list[int]:
+    """Per op (by index), the number of its signature: its name, attributes' text and the identities of its
+    operand and result types (the parser makes one type object per distinct type), numbered from 0 in order
+    of first appearance; -1 for an op of :data:`NO_PROGRAM` without an output model, whose verdict reads
+    nothing of it (:func:`op_models`)."""
+    ids: dict[tuple, int] = {}
+    skip: dict[str, bool] = {}
+    out = []
+    for op in ops:
+        name = op.name
+        skipped = skip.get(name)
+        if skipped is None:
+            skipped = skip[name] = name in NO_PROGRAM and O.spec_model(name) is None
+        if skipped:
+            out.append(-1)
+            continue
+        sig = (name, tuple(op.raw_attrs.items()), tuple([id(v.type) for v in op.operands]),
+               tuple([id(v.type) for v in op.results]))
+        n = ids.get(sig)
+        if n is None:
+            n = ids[sig] = len(ids)
+        out.append(n)
+    return out
 
 
 def op_models(analysis: "Analysis", verdicts: Verdicts | None = None,
@@ -261,9 +290,10 @@ def op_models(analysis: "Analysis", verdicts: Verdicts | None = None,
 
     The models read only the op's name, attributes, operand and result types
     and the free L1 around it, so ops alike in all of those share one
-    verdict: the parser makes one type object per distinct type, and the key
-    is the attributes' text, the types' identities and the L1 figures.
-    ``verdicts`` may be shared between calls on the same analysis: after the
+    verdict: the key is the op's signature number (``verdicts.signatures``) and
+    the free L1 (the L1 of its L1 results is a function of its result types),
+    or the signature alone when the models did not read the free L1.
+    ``verdicts`` may be shared between the calls on one analysis: after the
     allocator replay, only the ops whose free L1 moved are looked up again (and
     modeled, when no op alike was).  ``only``: the indices of the ops to look up
     (:func:`moved_free_l1`'s); every other op keeps its verdict of ``analysis.programs`` / ``analysis.specs``,
@@ -273,7 +303,9 @@ def op_models(analysis: "Analysis", verdicts: Verdicts | None = None,
     specs: dict[int, list[TensorSpec]] = {}
     if verdicts is None:
         verdicts = Verdicts()
-    seen, by_op = verdicts.by_key, verdicts.by_op
+    if not verdicts.signatures:
+        verdicts.signatures = sign_ops(analysis.program.ops)
+    seen, by_op, signatures = verdicts.by_key, verdicts.by_op, verdicts.signatures
     arch, infos, views, tt_metal = analysis.arch, analysis.infos, analysis.tensor_views, analysis.tt_metal
     replayed = analysis.allocation
     lowest_at_op = replayed.l1_lowest_at_op if replayed is not None else {}
@@ -283,37 +315,44 @@ def op_models(analysis: "Analysis", verdicts: Verdicts | None = None,
         programs, specs = dict(analysis.programs), dict(analysis.specs)
         ops = [ops[i] for i in only]
     points = analysis.memory.points
-    no_live_l1, usable_l1 = arch.l1_size - arch.l1_unreserved_base, arch.usable_l1
+    no_live_l1, usable_l1, l1_base = arch.l1_size - arch.l1_unreserved_base, arch.usable_l1, arch.l1_unreserved_base
     for op in ops:
         i = op.index
-        if op.name in NO_PROGRAM and O.spec_model(op.name) is None:  # run_cb_model reads nothing else of them
+        sig = signatures[i]
+        if sig < 0:  # an op of NO_PROGRAM without an output model: run_cb_model reads nothing else of them
             programs[i] = no_program
             continue
         # max_l1_space(analysis, op), unrolled: the replay's lowest L1 address where it has one, else the sums
         if i in lowest_at_op:
-            space = free_l1_below(arch, lowest_at_op[i])
+            lowest = lowest_at_op[i]  # free_l1_below(arch, lowest)
+            space = no_live_l1 if lowest is None else max(lowest - l1_base, 0)
         else:  # summed_free_l1(analysis, i, arch)
             point = points.get(i)
             live = point.l1_per_core if point else 0
             space = no_live_l1 if live == 0 else max(usable_l1 - live, 0)
         known = by_op.get(i)
         verdict: tuple | None
-        if known is not None and known[0] == space:
+        if known is not None and (known[0] == space or known[0] is None):
             verdict = known[1]  # the other inputs of the key do not change within an analysis
         else:
-            out_l1 = 0  # outputs_l1_per_core(analysis, op)
-            for v in op.results:
-                info = infos.get(v)
-                if info is not None and info.placement is not None and info.placement.buffer_type == "l1":
-                    out_l1 += info.placement.bytes_per_bank
-            key = (op.name, tuple(op.raw_attrs.items()), tuple([id(v.type) for v in op.operands]),
-                   tuple([id(v.type) for v in op.results]), space, out_l1)
-            verdict = seen.get(key)
-            if verdict is None:  # the context (context_for's) is built only for an op whose verdict is not known yet
-                ctx = CBContext(op, arch, tuple([infos.get(v) for v in op.operands]),
-                                tuple([infos.get(v) for v in op.results]), space, tt_metal, key[5], views)
-                verdict = seen[key] = _verdicts(op, ctx)
-            by_op[i] = (space, verdict)
+            read_free_l1 = False
+            verdict = seen.get(sig)  # a verdict that holds at every free L1
+            if verdict is None:
+                read_free_l1 = True
+                key = (sig, space)
+                verdict = seen.get(key)
+                if verdict is None:  # the context (context_for's) is built only for an op whose verdict is not known yet
+                    out_l1 = 0  # outputs_l1_per_core(analysis, op)
+                    for v in op.results:
+                        info = infos.get(v)
+                        if info is not None and info.placement is not None and info.placement.buffer_type == "l1":
+                            out_l1 += info.placement.bytes_per_bank
+                    ctx = CBContext(op, arch, tuple([infos.get(v) for v in op.operands]),
+                                    tuple([infos.get(v) for v in op.results]), space, tt_metal, out_l1, views)
+                    verdict = _verdicts(op, ctx)
+                    read_free_l1 = ctx.read_free_l1
+                    seen[key if read_free_l1 else sig] = verdict
+            by_op[i] = (space if read_free_l1 else None, verdict)
         programs[i] = verdict[0]
         if verdict[1] is not None:
             specs[i] = verdict[1]
@@ -326,13 +365,13 @@ def op_models(analysis: "Analysis", verdicts: Verdicts | None = None,
 
 def moved_free_l1(analysis: "Analysis", verdicts: Verdicts) -> list[int]:
     """The indices (in program order) of the ops whose free L1 (:func:`max_l1_space`) the allocator replay moves
-    from the one their verdict in ``verdicts`` was modeled with: the only ops :func:`op_models` must look up
-    again after the replay (the others' key is unchanged)."""
+    from the one their verdict in ``verdicts`` was modeled with, of the verdicts that read it: the only ops
+    :func:`op_models` must look up again after the replay (the others' verdict is unchanged)."""
     arch = analysis.arch
     lowest_at_op = analysis.allocation.l1_lowest_at_op if analysis.allocation is not None else {}
     moved = []
     for i, (space, _) in verdicts.by_op.items():
-        if i in lowest_at_op and free_l1_below(arch, lowest_at_op[i]) != space:
+        if space is not None and i in lowest_at_op and free_l1_below(arch, lowest_at_op[i]) != space:
             moved.append(i)
     moved.sort()
     return moved

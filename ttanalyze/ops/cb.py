@@ -336,10 +336,11 @@ class CBContext:
         op: the op.
         arch: chip parameters (grid, L1 size and base, alignments).
         inputs / outputs: layout info of each operand / result (None without a layout).
-        max_l1_space: bytes per core from the L1 allocator base up to the lowest
+        free_l1: bytes per core from the L1 allocator base up to the lowest
             live L1 buffer (``l1_size`` when none, L1_SMALL not subtracted):
             tt-metal's ``get_max_l1_space``, which data-movement factories use to
-            size their blocks.
+            size their blocks.  Models read it as :attr:`max_l1_space`, which
+            records the read (:attr:`read_free_l1`).
         tt_metal: the tt-metal version whose factories to follow
             (:mod:`ttanalyze.versions`).
         output_l1_per_core: L1 bytes per core of the op's L1-resident results.
@@ -359,11 +360,26 @@ class CBContext:
     arch: Arch
     inputs: tuple[LayoutInfo | None, ...]
     outputs: tuple[LayoutInfo | None, ...]
-    max_l1_space: int
+    free_l1: int
     tt_metal: str = "0.81.1"
     output_l1_per_core: int = 0
     tensor_views: dict = field(default_factory=dict, compare=False, repr=False)
     plans: dict = field(default_factory=dict, init=False, compare=False, repr=False)
+    _reads: list = field(default_factory=list, init=False, compare=False, repr=False)  # :attr:`read_free_l1`
+
+    @property
+    def max_l1_space(self) -> int:
+        """``get_max_l1_space`` at the op (:attr:`free_l1`, bytes per core); the read is recorded."""
+        if not self._reads:
+            self._reads.append(True)
+        return self.free_l1
+
+    @property
+    def read_free_l1(self) -> bool:
+        """Whether a model read :attr:`max_l1_space` in this context: a verdict derived without reading it
+        holds at every free L1 (:func:`ttanalyze.programs.op_models` shares it between ops alike but in the
+        free L1 around them)."""
+        return bool(self._reads)
 
     @property
     def grid(self) -> tuple[int, int]:

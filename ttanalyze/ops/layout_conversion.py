@@ -1337,7 +1337,6 @@ def layout_conversion_program(ctx: CBContext) -> ProgramModel:
         CBModelError: host tensors, and the configurations the factory models do not cover.
     """
     c = _plan(ctx)
-    free = ctx.max_l1_space
     if c.kind == "typecast":
         return typecast_program(c.input, c.result, ctx.arch)
     if c.kind == "to_memory_config":
@@ -1345,7 +1344,7 @@ def layout_conversion_program(ctx: CBContext) -> ProgramModel:
         if prog is None:
             raise NoDeviceProgram("same memory config: ttnn returns the input")
         return prog
-    return conversion_program(c, ctx.arch, free, _routing_free(ctx, c.result), ctx.tt_metal)
+    return conversion_program(c, ctx.arch, ctx.max_l1_space, _routing_free(ctx, c.result), ctx.tt_metal)
 
 
 @register_spec(("ttnn.to_layout", "ttnn.to_memory_config", "ttnn.typecast", "ttnn.tilize", "ttnn.untilize"))

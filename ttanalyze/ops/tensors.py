@@ -128,8 +128,16 @@ class Tensor:
 
     @property
     def tile_bytes(self) -> int:
-        """``tt::tile_size`` of the data format: one 32x32 tile."""
-        return self.dtype.tile_bytes()
+        """``tt::tile_size`` of the data format: one 32x32 tile (:meth:`DataType.tile_bytes`, once per dtype).
+
+        Raises:
+            AttrError: an unknown data type.
+        """
+        name = self.dtype.name
+        got = _TILE_BYTES.get(name)
+        if got is None:
+            got = _TILE_BYTES[name] = self.dtype.tile_bytes()
+        return got
 
     @property
     def alignment(self) -> int:
@@ -179,6 +187,8 @@ class Tensor:
 
 
 _TENSOR_FIELDS = frozenset(f.name for f in fields(Tensor))
+_TILE_BYTES: dict[str, int] = {}  # Tensor.tile_bytes by dtype name
+_INTERLEAVED: dict[str, MemCfg] = {}  # the interleaved MemCfg of each buffer type (tensor_of)
 
 
 def tensor_of(value, arch: Arch, what: str) -> Tensor:
@@ -209,9 +219,16 @@ def tensor_of(value, arch: Arch, what: str) -> Tensor:
         th, tw = (lay.element.height, lay.element.width) if lay.is_tiled else (1, 1)
         shard = Shard(lay.core_ranges, (lay.memref_shape[0] * th, lay.memref_shape[1] * tw))
     shape = tuple(t.shape)
-    padded = tile_padded_shape(shape) if lay.is_tiled else shape
-    return Tensor(shape, padded, lay.dtype, lay.layout_name, MemCfg(lay.buffer_type, lay.memory_layout, shard),
-                  arch.l1_alignment, arch.dram_alignment)
+    tiled = lay.is_tiled
+    padded = tile_padded_shape(shape) if tiled else shape
+    if shard is None and lay.memory_layout == "interleaved":
+        mem = _INTERLEAVED.get(lay.buffer_type)
+        if mem is None:
+            mem = _INTERLEAVED[lay.buffer_type] = MemCfg(lay.buffer_type, "interleaved")
+    else:
+        mem = MemCfg(lay.buffer_type, lay.memory_layout, shard)
+    return Tensor(shape, padded, lay.dtype, "tile" if tiled else "row_major", mem, arch.l1_alignment,
+                  arch.dram_alignment)
 
 
 def _view(ctx: CBContext, value, what: str) -> Tensor:
