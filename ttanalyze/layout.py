@@ -147,7 +147,7 @@ class Stride:
     formula: str
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)  # immutable by convention, not frozen for speed (ops/cb.py, CB)
 class Placement:
     """Where a tensor's bytes live on the device.
 
@@ -173,7 +173,7 @@ class Placement:
     total_bytes: int
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)  # immutable by convention, not frozen for speed (ops/cb.py, CB)
 class LayoutInfo:
     """Every layout number of one tensor value.
 

@@ -314,7 +314,7 @@ def op_models(analysis: "Analysis", verdicts: Verdicts | None = None,
     if only is not None:
         programs, specs = dict(analysis.programs), dict(analysis.specs)
         ops = [ops[i] for i in only]
-    points = analysis.memory.points
+    points, checks = analysis.memory.points, analysis.shape_checks
     no_live_l1, usable_l1, l1_base = arch.l1_size - arch.l1_unreserved_base, arch.usable_l1, arch.l1_unreserved_base
     for op in ops:
         i = op.index
@@ -348,7 +348,8 @@ def op_models(analysis: "Analysis", verdicts: Verdicts | None = None,
                         if info is not None and info.placement is not None and info.placement.buffer_type == "l1":
                             out_l1 += info.placement.bytes_per_bank
                     ctx = CBContext(op, arch, tuple([infos.get(v) for v in op.operands]),
-                                    tuple([infos.get(v) for v in op.results]), space, tt_metal, out_l1, views)
+                                    tuple([infos.get(v) for v in op.results]), space, tt_metal, out_l1, views,
+                                    checks[i].shapes if i in checks else None)
                     verdict = _verdicts(op, ctx)
                     read_free_l1 = ctx.read_free_l1
                     seen[key if read_free_l1 else sig] = verdict

@@ -1885,8 +1885,13 @@ def device_programs(ctx: CBContext) -> list[ProgramModel]:
 
 def _spec(shape: tuple[int, ...], like: Tensor, where: Tensor, layout: str | None = None,
           dtype: DataType | None = None) -> TensorSpec:
-    """A TensorSpec of ``shape`` with ``like``'s layout and dtype (unless given) placed as ``where``."""
-    return like.with_(shape=tuple(shape), layout=layout or like.layout, dtype=dtype or like.dtype, mem=where.mem).spec()
+    """A TensorSpec of ``shape`` with ``like``'s layout and dtype (unless given) placed as ``where``
+    (``like.with_(shape=..., layout=..., dtype=..., mem=where.mem).spec()``, without the tensor in between)."""
+    shape = tuple(shape)
+    layout = layout or like.layout
+    mem = where.mem
+    return TensorSpec(shape, tile_padded_shape(shape) if layout == "tile" else shape, layout, str(dtype or like.dtype),
+                      mem.buffer_type, mem.memory_layout, mem.shard.shape if mem.shard is not None else None)
 
 
 def _output_spec(ctx: CBContext) -> list[TensorSpec]:
@@ -1907,11 +1912,13 @@ def _output_spec(ctx: CBContext) -> list[TensorSpec]:
     x = xs[0]
     if out.sharded and ctx.op.name != "ttnn.reshape":
         raise CBModelError(f"the output shard spec {ctx.op.name} derives is not modeled")
-    rule = lookup(ctx.op.name)
-    try:
-        shape = rule.infer(ctx.op)[0]
-    except ShapeError as exc:
-        raise CBModelError(str(exc)) from exc
+    if ctx.shapes is not None:  # the shape rule's, as the analysis checked it
+        shape = ctx.shapes[0]
+    else:
+        try:
+            shape = lookup(ctx.op.name).infer(ctx.op)[0]
+        except ShapeError as exc:
+            raise CBModelError(str(exc)) from exc
     if ctx.op.name == "ttnn.reshape":
         view = x.volume == 0 or _this_is_view(x, tuple(shape), out) or (
             x.shape == tuple(shape) and x.mem == out.mem)

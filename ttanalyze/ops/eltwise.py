@@ -292,7 +292,7 @@ def binary_native_sharding(a: Tensor, b: Tensor, c: Tensor, bcast: str) -> bool:
             and a.mem == c.mem and a.shape == c.shape and not is_uneven(a))
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)  # immutable by convention, not frozen for speed (ops/cb.py, CB)
 class BinaryCall:
     """What the binary_ng factory reads of one IR binary op.
 

@@ -1170,7 +1170,7 @@ _TO_LAYOUT = ("tt-metal ttnn/cpp/ttnn/operations/core/to_layout/to_layout_op.cpp
               "read from the experimental/quasar mirror 54511694610 and checked on the mock)")
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)  # immutable by convention, not frozen for speed (ops/cb.py, CB)
 class Conversion:
     """What one layout-conversion op does on the device: the programs' input and output tensors.
 

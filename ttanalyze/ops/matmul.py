@@ -197,7 +197,7 @@ def _batch(t: Tensor) -> int:
     return prod(t.padded[:-2]) if len(t.padded) > 2 else 1
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)  # immutable by convention, not frozen for speed (ops/cb.py, CB)
 class _Compute:
     """The resolved compute kernel config fields that size CBs."""
 
@@ -219,7 +219,7 @@ def _compute(cfg: ComputeKernelConfig | None, out_dtype: DataType) -> _Compute:
     return _Compute(bool(cfg.fp32_dest_acc_en), bool(cfg.packer_l1_acc))
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)  # immutable by convention, not frozen for speed (ops/cb.py, CB)
 class _Cfg:
     """A matmul program config (``MatmulMultiCore*ProgramConfig``), in tiles.
 
@@ -294,7 +294,7 @@ def _cfg_from_ir(pc: MatmulProgramConfig) -> _Cfg:
                 num_global_cb_receivers=num("num_global_cb_receivers", 1))
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)  # immutable by convention, not frozen for speed (ops/cb.py, CB)
 class _Mm:
     """Everything the config choice and the factories read about one matmul/linear.
 

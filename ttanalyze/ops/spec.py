@@ -15,7 +15,7 @@ from typing import Callable
 from ..layout import LayoutInfo
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)  # immutable by convention, not frozen for speed (ops/cb.py, CB)
 class TensorSpec:
     """A device tensor as tt-metal builds it.
 

@@ -32,7 +32,7 @@ TILE = 32  # tile height and width (elements)
 FACE = 16  # tile face height and width (elements)
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)  # immutable by convention, not frozen for speed (ops/cb.py, CB)
 class Shard:
     """A legacy 2D shard spec: the core grid, the shard shape ``(height, width)`` in elements, orientation."""
 
@@ -57,7 +57,7 @@ class Shard:
         return h * w
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)  # immutable by convention, not frozen for speed (ops/cb.py, CB)
 class MemCfg:
     """A ttnn MemoryConfig: ``buffer_type`` (``dram``/``l1``), ``memory_layout`` (``interleaved``/``*_sharded``), shard."""
 
@@ -70,7 +70,7 @@ class MemCfg:
         return self.memory_layout != "interleaved"
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)  # immutable by convention, not frozen for speed (ops/cb.py, CB)
 class Tensor:
     """A device tensor: logical and padded shape (elements), dtype, ``tile``/``row_major`` layout, memory config.
 

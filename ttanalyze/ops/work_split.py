@@ -211,10 +211,26 @@ def merge(cores) -> CoreRangeSet:
     return _merge(frozenset(cores))
 
 
-@lru_cache(maxsize=4096)
 def merge_ranges(crs: CoreRangeSet) -> CoreRangeSet:
     """``merge(corerange_to_cores(crs))``: the cores of ``crs`` as ``CoreRangeSet::merge`` ranges them (once per
-    core range set: a work split's ranges are merged for every program that runs on them)."""
+    core range set: a work split's ranges are merged for every program that runs on them).  Looked up by
+    identity first: the work splits hand out one object per split (:func:`num_cores_to_corerangeset`,
+    :func:`full_grid`), whose value hash walks every range."""
+    known = _MERGED_RANGES.get(id(crs))
+    if known is not None and known[0] is crs:  # the entry holds the set: the id is its
+        return known[1]
+    if len(_MERGED_RANGES) >= 4096:
+        _MERGED_RANGES.clear()
+    got = _merge_ranges(crs)
+    _MERGED_RANGES[id(crs)] = (crs, got)
+    return got
+
+
+_MERGED_RANGES: dict[int, tuple[CoreRangeSet, CoreRangeSet]] = {}  # merge_ranges by id of the set
+
+
+@lru_cache(maxsize=4096)
+def _merge_ranges(crs: CoreRangeSet) -> CoreRangeSet:
     return merge(corerange_to_cores(crs))
 
 
@@ -240,7 +256,7 @@ def full_grid(grid: tuple[int, int]) -> CoreRangeSet:
 # ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)  # immutable by convention, not frozen for speed (ops/cb.py, CB)
 class WorkSplit:
     """What tt-metal's ``split_work_to_cores`` returns.
 
