@@ -136,6 +136,8 @@ def presharded_values(program: Program) -> dict[Value, Value]:
                 and "identity" in op.raw_attrs.get("shard_type", "")
                 and "full_to_shard" in op.raw_attrs.get("shard_direction", "") and op.operands[0].producer is None):
             out[op.operands[0]] = op.results[0]
+    if not out:  # nothing to carry up through calls
+        return out
     funcs = {f.name: f for f in program.funcs}
     for _ in range(8):  # call depth
         added = False

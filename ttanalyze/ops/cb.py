@@ -359,6 +359,8 @@ class CBContext:
             shared by the contexts of one analysis.
         shapes: the op's result shapes by its shape rule, where the analysis checked them (None: not
             checked, or the rule refused the op); a model reads them instead of running the rule again.
+            They are ``op``'s: a context made for another op (``dataclasses.replace(ctx, op=...)``) must
+            reset them to None.
         plans: what the models derived from this context, by the function that
             derived it (:func:`plan_of`): the CB model and the output-spec model
             of one op read the same context and share one plan.
