@@ -101,3 +101,25 @@ def test_put_is_atomic_and_get_round_trips(tmp_path):
         cache.put(Cache.key("other"), 1)  # an unwritable cache is skipped, not an error
     finally:
         os.chmod(tmp_path, 0o700)
+
+
+def test_the_command_ends_with_its_report_flushed_and_its_exit_status(cli, tmp_path):
+    """``python -m ttanalyze`` ends with ``os._exit`` (ttanalyze.__main__): stdout, stderr and the status are
+    those of the command run in process."""
+    import subprocess
+    import sys
+
+    from .conftest import ROOT
+
+    for args, status in (([SEED0, FIXTURES / "seeds" / "simple_mlp_wh.mlir", "--fail-on", "warning"], 1),
+                         ([SEED0, "--format", "json", "--fail-on", "never"], 0)):
+        expected = cli("check", *args, "--no-cache")
+        env = dict(os.environ, PYTHONPATH=str(ROOT), TTANALYZE_CACHE_DIR=str(tmp_path))
+        run = subprocess.run([sys.executable, "-m", "ttanalyze", "check", *map(str, args), "--no-cache"],
+                             capture_output=True, text=True, env=env, timeout=300)
+        assert (run.returncode, run.stdout) == (status, expected.stdout)
+    bad = tmp_path / "bad.mlir"
+    bad.write_text("module {\n")
+    run = subprocess.run([sys.executable, "-m", "ttanalyze", "check", str(bad), "--no-cache"], capture_output=True,
+                         text=True, env=env, timeout=300)
+    assert run.returncode == 2 and run.stderr == f"{bad}:1:8: error: unbalanced '{{' in module: no matching '}}'\n"
