@@ -184,7 +184,7 @@ def zoo(root: Path, repeat: int, tmp: Path) -> None:
 
 def phases(path: Path) -> dict[str, float]:
     """CPU seconds of each phase of one in-process check of ``path`` (the garbage collector paused, as check
-    does): normalize, the nesting check, the MLIR parse, the location check, the walk to the typed model, the
+    does): the module split and dialect check, normalize, the nesting check, the MLIR parse, the location check, the walk to the typed model, the
     analyses (and their parts) and the rules.
     CPU time, not wall time: on a shared machine the wall time of a phase stretches with the load."""
     import gc
@@ -199,6 +199,10 @@ def phases(path: Path) -> dict[str, float]:
     out = {}
     text = path.read_text()
     gc.disable()
+    t = time.process_time()
+    if N.split_modules(text, str(path)) is None:  # one module: parse_modules then checks it is TTNN
+        P._check_is_ttnn(text, str(path))
+    out["module split"] = time.process_time() - t
     t = time.process_time()
     norm = N.normalize(text, str(path))
     out["normalize"] = time.process_time() - t

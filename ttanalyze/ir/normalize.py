@@ -52,10 +52,21 @@ _STRING_KINDS = r'"(?:[^"\\\n(){}\[\]<>]*"|((?:[^"\\\n]|\\.)*"))'
 _LOC_ATOM = r'(?:#[\w.$-]+|"[^"\\\n]*"(?::\d+:\d+(?: to (?:\d+)?:\d+)?)?(?:\((?:#[\w.$-]+|"[^"\\\n]*")\))?|unknown)'
 _LOC_BODY = (rf'(?:callsite\({_LOC_ATOM} at {_LOC_ATOM}\)|fused(?:<"[^"\\\n]*">)?\[{_LOC_ATOM}(?:, {_LOC_ATOM})*\]'
              rf'|{_LOC_ATOM})')
+# A stretch of an op's line in which no token starts (see _MASTER): no string, comment, brace or newline, no
+# 'loc(', '<{' or custom-op name (one excluded more widely than its token is, the op line is scanned token
+# by token instead).
+_NO_TOKEN = (r"(?:[^\"\n{}/<lt]++|<(?!\{)|l(?!oc\()"
+             r"|t(?!t(?:core)?\.(?:device_module|cpu_module|device|load_cached|global|get_global|get_tuple_element"
+             r"|tuple)\b))*+")
 _MASTER = re.compile(
-    rf"{_STRING_KINDS}"  # a string
+    # the usual op line from its name on, in one match: '"ttnn.add"(%1, %2) <{...}> : (...) -> ... loc(#loc3)',
+    # a plain name, at most one property dictionary without braces, strings or '//', and a plain location;
+    # the tokens it holds are those the alternatives below would match in it, rewritten alike (normalize)
+    rf'"[^"\\\n(){{}}\[\]<>]*"{_NO_TOKEN}(?:<\{{(?P<props>[^{{}}"\n/]*)\}}>{_NO_TOKEN})?'
+    rf'(?P<oploc>loc\((?<![\w.$#-]loc\()(?:#[\w.$-]+|"[^"\\\n(){{}}\[\]<>]*"(?::\d+:\d+)?|unknown)\))'
+    rf"|{_STRING_KINDS}"  # a string
     r"|//[^\n]*"  # a comment
-    rf"|#(?<![^\n]#)([A-Za-z_][\w.$-]*)[ \t]*=[ \t]*(loc\({_LOC_BODY}\))[ \t]*(?![^\n])"  # a #loc alias line
+    rf"|#(?<![^\n]#)(?P<locname>[A-Za-z_][\w.$-]*)[ \t]*=[ \t]*(?P<locbody>loc\({_LOC_BODY}\))[ \t]*(?![^\n])"  # a #loc alias line
     # an alias definition at the start of a line: #name = / !name =
     r"|#(?<![^\n]#)[A-Za-z_][\w.$-]*(?=[ \t]*=)"
     r"|!(?<![^\n]!)[A-Za-z_][\w.$-]*(?=[ \t]*=)"
@@ -316,12 +327,30 @@ def normalize(text: str, path: str = "<string>") -> Normalized:
     hidden: list[int] = []  # offsets of the strings, comments and locations that hold a brace
     has_bracket, has_brace = _HAS_BRACKET, _HAS_BRACE
     regions: list[tuple[int, str, str]] = []  # device modules whose closing brace is found after the scan
+    groups = _MASTER.groupindex
+    oploc, props_group, loc_name, loc_body = groups["oploc"], groups["props"], groups["locname"], groups["locbody"]
 
     def rewrite(m: re.Match) -> str:
         """The text of one token after normalization; same-length rewrites of the token itself are made here,
         the others are added to ``edits``."""
         nonlocal line, counted
         token = m.group(0)
+        if m.lastindex == oploc:  # an op line: its name, properties <{a}> -> ' {a} ' and location, blanked
+            start = m.start(oploc)
+            loc_text = m.group(oploc)
+            line += text.count("\n", counted, start)
+            counted = start
+            locs = line_locs.get(line)
+            if locs is None:
+                line_locs[line] = [loc_text]
+            else:
+                locs.append(loc_text)
+            base = m.start()
+            props = m.start(props_group)
+            if props < 0:
+                return token[:start - base] + " " * len(loc_text)
+            return (token[:props - 2 - base] + " {" + m.group(props_group) + "} " + token[m.end(props_group) + 2 - base:
+                                                                                       start - base] + " " * len(loc_text))
         first = token[0]
         if first == '"' or first == "/":  # a string or a comment
             if (first == "/" or m.lastindex is not None) and has_bracket(token) is not None:
@@ -350,11 +379,11 @@ def normalize(text: str, path: str = "<string>") -> Normalized:
                 return " {" + token[2:-2] + "} "
             close = token.index("}")
             return " {" + token[2:close] + "," + " " * (len(token) - close - 1)
-        if first == "#" and m.lastindex == 3:  # a #loc alias line: recorded and blanked
+        if first == "#" and m.lastindex == loc_body:  # a #loc alias line: recorded and blanked
             start = m.start()
             line += text.count("\n", counted, start)
             counted = start
-            out.loc_aliases["#" + m.group(2)] = m.group(3)
+            out.loc_aliases["#" + m.group(loc_name)] = m.group(loc_body)
             out.loc_alias_lines[line] = token
             if has_brace(token) is not None:
                 hidden.append(start)
