@@ -155,7 +155,7 @@ def analyze(program: Program, arch_name: str | None = None, l1_small_size: int |
         changed = any(programs[i] != p or specs.get(i) != s for i, (p, s) in zip(moved, before))
         analysis.programs, analysis.specs = programs, specs
         if changed:  # equal verdicts give the same figures and the same replay
-            _program_figures(analysis)
+            _program_figures(analysis, moved)
             analysis.allocation = replay(analysis)
     for index, ap in analysis.allocation.points.items():
         if index in analysis.memory.points:
@@ -164,16 +164,23 @@ def analyze(program: Program, arch_name: str | None = None, l1_small_size: int |
     return analysis
 
 
-def _program_figures(analysis: Analysis) -> None:
-    """Each op's CB region and own L1 buffers (its busiest program) into the memory timeline."""
-    points = analysis.memory.points
+def _program_figures(analysis: Analysis, only: list[int] | None = None) -> None:
+    """Each op's CB region and own L1 buffers (its busiest program) into the memory timeline: of every op, or of
+    the ops ``only`` (the ones whose verdict the second :func:`op_models` pass may have changed).  The first pass
+    skips the ops that run no program: their memory points hold 0 from :func:`timeline`."""
+    points, programs = analysis.memory.points, analysis.programs
     figures: dict[int, tuple[int, int]] = {}  # by id of the verdict: ops alike share one (programs.op_models)
-    for index, prog in analysis.programs.items():
+    for index in programs if only is None else only:
+        prog = programs.get(index)
+        if prog is None:
+            continue
+        stages = prog.stages
+        if not stages and only is None:
+            continue
         point = points.get(index)
         if point is not None:
             got = figures.get(id(prog))
             if got is None:
-                stages = prog.stages
                 if not stages:
                     got = (0, 0)
                 elif len(stages) == 1:

@@ -216,8 +216,9 @@ class ProgramModel:
         return core, cb_bytes + self.extra_l1_per_core
 
     def region_bytes_per_core(self) -> int:
-        """The most CB-region bytes (static CBs plus kernel scratchpads) any single core holds."""
-        return self.region_busiest_core()[1]
+        """The most CB-region bytes (static CBs plus kernel scratchpads) any single core holds
+        (:meth:`region_busiest_core`'s bytes, without locating the core)."""
+        return self._static_figures()[1][1] + self.extra_l1_per_core
 
     def cb_regions(self, base: int, alignment: int = 1) -> list[tuple[CoreRange, int]]:
         """Each CB allocator's core range and the end address of its CB region (bytes), in creation order.

@@ -43,6 +43,11 @@ def verifier(names: str | tuple[str, ...]) -> Callable[[Verifier], Verifier]:
     return wrap
 
 
+def has_verifier(name: str) -> bool:
+    """Whether ops named ``name`` have a verifier here (:func:`verify` returns None for every other op)."""
+    return name in _VERIFIERS
+
+
 def verify(op: Op, program: Program) -> str | None:
     """tt-mlir's verifier message for ``op``, or None when it passes (or has no verifier here).
 

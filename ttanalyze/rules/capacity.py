@@ -105,9 +105,10 @@ def near_full(a: Analysis, r: Reporter) -> None:
         bank = a.allocation.configs[bt].bank_size
         if bank <= 0:
             continue
-        used = {i: (p.l1_allocated if bt == "l1" else p.dram_allocated) for i, p in a.allocation.points.items()}
-        if max(used.values(), default=0) <= NEAR_FULL * bank:
+        points = a.allocation.points.values()
+        if max([p.l1_allocated if bt == "l1" else p.dram_allocated for p in points], default=0) <= NEAR_FULL * bank:
             continue  # no op is above the margin
+        used = {i: (p.l1_allocated if bt == "l1" else p.dram_allocated) for i, p in a.allocation.points.items()}
         run: list[int] = []
         for op in ops + [None]:
             hot = op is not None and op.index not in failed and used.get(op.index, 0) > NEAR_FULL * bank

@@ -49,9 +49,12 @@ def result_spec(a: Analysis, r: Reporter) -> None:
             if info is None or spec is None:
                 continue
             lay = v.type.layout
-            if (not lay.is_sharded and spec.layout == info.layout and spec.buffer_type == lay.buffer_type
-                    and spec.memory_layout == lay.memory_layout and tuple(spec.shape) == tuple(info.logical_shape)
-                    and tuple(spec.padded_shape) == tuple(info.padded_shape) and spec.dtype == info.dtype.name):
+            if (spec.layout == info.layout and spec.buffer_type == lay.buffer_type
+                    and spec.memory_layout == lay.memory_layout and spec.dtype == info.dtype.name
+                    and (spec.shape == info.logical_shape or tuple(spec.shape) == tuple(info.logical_shape))
+                    and (spec.padded_shape == info.padded_shape
+                         or tuple(spec.padded_shape) == tuple(info.padded_shape))
+                    and not lay.is_sharded):
                 continue  # the comparison below finds no difference (no shard shape to compare)
             declared = _declared(v, info)
             real = {"shape": tuple(spec.shape), "padded_shape": tuple(spec.padded_shape), "layout": spec.layout,

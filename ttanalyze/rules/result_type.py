@@ -45,7 +45,7 @@ def result_type(a: Analysis, r: Reporter) -> None:
             if exp is None or not isinstance(v.type, TensorType):  # the declared shape of a tensor result
                 continue
             dec = v.type.shape
-            if tuple(exp) != tuple(dec):
+            if exp != dec and tuple(exp) != tuple(dec):
                 ins = ", ".join(fmt.shape(x.type.shape) for x in op.operands if x.is_tensor)
                 r.op(op, f"{op.name} of {ins} produces {fmt.shape(exp)}, but the IR declares result #{i} "
                          f"{op.results[i].name} as {fmt.shape(dec)}",
