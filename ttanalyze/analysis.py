@@ -157,10 +157,12 @@ def analyze(program: Program, arch_name: str | None = None, l1_small_size: int |
         if changed:  # equal verdicts give the same figures and the same replay
             _program_figures(analysis, moved)
             analysis.allocation = replay(analysis)
+    points = analysis.memory.points
     for index, ap in analysis.allocation.points.items():
-        if index in analysis.memory.points:
-            analysis.memory.points[index].l1_extent_per_core = ap.l1_extent
-            analysis.memory.points[index].dram_extent_per_bank = ap.dram_extent
+        point = points.get(index)
+        if point is not None:
+            point.l1_extent_per_core = ap.l1_extent
+            point.dram_extent_per_bank = ap.dram_extent
     return analysis
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import gc
 from dataclasses import dataclass, field
 from math import prod
+from operator import attrgetter
 
 from . import layout as L
 from .allocator import Allocation, DeviceAllocator, OutOfMemory
@@ -80,12 +81,17 @@ class MemoryTimeline:
 
     @property
     def peak_l1(self) -> MemoryPoint | None:
-        """The op with the most L1 per core: live tensors plus its circular buffers."""
-        return max(self.points.values(), key=lambda p: p.l1_total_per_core, default=None)
+        """The (first) op with the most L1 per core: live tensors, its op buffers and its circular buffers."""
+        peak, most = None, 0
+        for p in self.points.values():  # l1_total_per_core, inline: one pass over 50,000 points per report
+            if (total := p.l1_per_core + p.op_l1_buffers_per_core + p.cb_per_core) > most or peak is None:
+                peak, most = p, total
+        return peak
 
     @property
     def peak_dram(self) -> MemoryPoint | None:
-        return max(self.points.values(), key=lambda p: p.dram_per_bank, default=None)
+        """The (first) op with the most DRAM per bank in live tensors."""
+        return max(self.points.values(), key=attrgetter("dram_per_bank"), default=None)
 
 
 def timeline(program: Program, arch: Arch, infos: dict[Value, L.LayoutInfo]) -> MemoryTimeline:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict
+from operator import attrgetter
 from typing import Any, Callable
 
 import orjson
@@ -176,7 +177,7 @@ def finding_record(f: Finding) -> dict[str, Any]:
 
 def _peak_extent(a: Analysis, attr: str) -> dict[str, int] | None:
     """The op with the widest address range in use (allocator replay), bytes per bank."""
-    peak = max(a.memory.points.values(), key=lambda p: getattr(p, attr), default=None)
+    peak = max(a.memory.points.values(), key=attrgetter(attr), default=None)
     return {"bytes": getattr(peak, attr), "op_index": peak.op_index} if peak else None
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from rich.console import Console
 from rich.table import Table
 
@@ -99,7 +101,7 @@ def summary_line(a: Analysis, findings: list[Finding]) -> str:
     if peak is not None:
         where = f" at line {a.program.ops[peak.op_index].pos.line}" if peak.dram_per_bank else ""
         text += f"; peak DRAM {fmt.nbytes(peak.dram_per_bank)}/bank{where}"
-        widest = max(a.memory.points.values(), key=lambda p: p.dram_extent_per_bank)
+        widest = max(a.memory.points.values(), key=attrgetter("dram_extent_per_bank"))
         if widest.dram_extent_per_bank > peak.dram_per_bank:  # holes left by frees (allocator replay)
             text += (f" (address range in use up to {fmt.nbytes(widest.dram_extent_per_bank)}/bank at line "
                      f"{a.program.ops[widest.op_index].pos.line})")
