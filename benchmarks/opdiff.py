@@ -232,7 +232,7 @@ def _rescore(args) -> None:
     out = []
     for n, rec in enumerate(recs.values()):
         op, i = rec["op"], int(rec["id"].rsplit("/", 1)[1])
-        if rec["outcome"] in ("invalid", "not_replayed") or (args.only and not op.startswith(args.only)):
+        if rec["outcome"] in ("invalid", "not_replayed") or (args.only and not op.startswith(tuple(args.only.split(",")))):
             out.append(rec)
             continue
         new = compare(prepare(op, i, gens), device_from_record(rec["device"]))
@@ -343,7 +343,7 @@ def main() -> None:
     r = sub.add_parser("run", help="run (or resume) the campaign")
     r.add_argument("--base", type=int, default=60, help="instances per op (times the op's weight)")
     r.add_argument("--chunk", type=int, default=400, help="instances per device session (lock held per chunk)")
-    r.add_argument("--only", help="only ops whose name starts with this")
+    r.add_argument("--only", help="only ops whose name starts with this (or one of these, comma-separated)")
     r.add_argument("--lock", nargs="?", const=DEVICE_LOCK,
                    help=f"flock this file around each chunk's device session (alone: {DEVICE_LOCK})")
     r.add_argument("--timeout", type=float, default=120.0, help="seconds per replay")
@@ -360,7 +360,7 @@ def main() -> None:
     mg = sub.add_parser("merge", help="add the records of a `run --results` file to the committed results")
     mg.add_argument("path")
     rs = sub.add_parser("rescore", help="re-run the model on the stored device results (after a model fix)")
-    rs.add_argument("--only", help="only ops whose name starts with this")
+    rs.add_argument("--only", help="only ops whose name starts with this (or one of these, comma-separated)")
     args = ap.parse_args()
     if args.cmd == "run":
         run(args)

@@ -1000,7 +1000,7 @@ def _concatenate_heads(c: Call):
 
 
 # Ops that write into an operand and declare no result (TTNNOps.td @19c86fca: FillCacheOp, UpdateCacheOp).
-IN_PLACE_OPS = frozenset({"ttnn.fill_cache", "ttnn.update_cache"})
+IN_PLACE_OPS = frozenset({"ttnn.fill_cache", "ttnn.update_cache", "ttnn.copy"})
 
 
 @handler("ttnn.fill_cache", ("batch_offset",))
@@ -1188,6 +1188,190 @@ def _global_avg_pool2d(c: Call):
                           dtype=c.dtype if c.attrs.get("dtype") is not None else x.dtype,
                           output_layout=c.layout)
     return ttnn.reshape(out, [n, 1, 1, ch], memory_config=c.mc)
+
+
+# engineer gens's ops: the calls tt-mlir's runtime makes (runtime/lib/ttnn/operations/* @19c86fca); the
+# memory config is the declared result's, as for the ops above.
+
+
+@handler("ttnn.prod", ("dim_arg", "keep_dim", "memory_config"))
+def _prod(c: Call):
+    # reduction/prod.cpp: ttnn::prod(in, dim_arg (optional), keep_dim, memory_config)
+    dim = c.attrs.get("dim_arg")
+    return ttnn.prod(c.operand(0), None if dim is None else int(dim), bool(c.attrs.get("keep_dim", False)),
+                     memory_config=c.mc)
+
+
+@handler("ttnn.clamp_tensor", ("memory_config",))
+def _clamp_tensor(c: Call):
+    # eltwise/unary/unary_composite.cpp runEltwiseUnaryCompositeClampTensorOp: ttnn::clamp(in, min, max, memcfg)
+    return ttnn.clamp(c.operand(0), c.operand(1), c.operand(2), memory_config=c.mc)
+
+
+@handler("ttnn.copy")
+def _copy(c: Call):
+    # data_movement/copy.cpp: ttnn::copy(src, dst) writes dst; no result
+    return ttnn.copy(c.operand(0), c.operand(1))
+
+
+@handler("ttnn.rand", ("size", "dtype", "layout", "memory_config", "low", "high", "seed"))
+def _rand(c: Call):
+    # rand/rand.cpp: ttnn::rand(size, device, dtype, layout, memcfg (DRAM when absent), low, high, seed)
+    size = c.attrs["size"]
+    size = size["dims"] if isinstance(size, dict) else size
+    return ttnn.rand(list(size), c.device, dtype=c.dtype, layout=c.layout, memory_config=c.mc,
+                     low=float(c.attrs.get("low", 0.0)), high=float(c.attrs.get("high", 1.0)),
+                     seed=int(c.attrs.get("seed", 0)))
+
+
+@handler("ttnn.conv1d", ("in_channels", "out_channels", "batch_size", "input_length", "kernel_size", "stride",
+                         "padding", "dilation", "groups", "conv2d_config", "compute_config", "conv2d_slice_config"))
+def _conv1d(c: Call):
+    # conv/conv1d.cpp: geometry positionally, padding a (left, right) pair, the result's memory config
+    a, ts = c.attrs, c.tensors
+    return ttnn.conv1d(
+        input_tensor=c.operand(0), weight_tensor=c.operand(1), device=c.device, in_channels=int(a["in_channels"]),
+        out_channels=int(a["out_channels"]), batch_size=int(a["batch_size"]), input_length=int(a["input_length"]),
+        kernel_size=int(a["kernel_size"]), stride=int(a.get("stride", 1)), padding=tuple(a.get("padding", (0, 0))),
+        dilation=int(a.get("dilation", 1)), groups=int(a.get("groups", 1)), bias_tensor=ts[2] if len(ts) > 2 else None,
+        conv_config=conv2d_config(a.get("conv2d_config")), compute_config=compute_config(a.get("compute_config")),
+        memory_config=c.mc, slice_config=conv2d_slice_config(a.get("conv2d_slice_config")))
+
+
+_CONVT_ATTRS = ("in_channels", "out_channels", "batch_size", "input_height", "input_width", "kernel_size", "stride",
+                "padding", "output_padding", "dilation", "groups", "conv2d_config", "compute_config",
+                "conv2d_slice_config")
+
+
+@handler("ttnn.conv_transpose2d", (*_CONVT_ATTRS, "dtype"))
+def _conv_transpose2d(c: Call):
+    # conv/conv_transpose2d.cpp: geometry, the IR's conv2d config, compute config and the result's memory config
+    a, ts = c.attrs, c.tensors
+    return ttnn.conv_transpose2d(
+        input_tensor=c.operand(0), weight_tensor=c.operand(1), device=c.device, in_channels=int(a["in_channels"]),
+        out_channels=int(a["out_channels"]), batch_size=int(a["batch_size"]), input_height=int(a["input_height"]),
+        input_width=int(a["input_width"]), kernel_size=list(a["kernel_size"]), stride=list(a["stride"]),
+        padding=list(a["padding"]), output_padding=list(a.get("output_padding", [0, 0])),
+        dilation=list(a.get("dilation", [1, 1])), groups=int(a.get("groups", 1)),
+        bias_tensor=ts[2] if len(ts) > 2 else None, conv_config=conv2d_config(a.get("conv2d_config")),
+        compute_config=compute_config(a.get("compute_config")), memory_config=c.mc,
+        dram_slice_config=conv2d_slice_config(a.get("conv2d_slice_config")))
+
+
+@handler(("ttnn.prepare_conv_transpose2d_weights", "ttnn.prepare_conv_transpose2d_bias"),
+         (*_CONVT_ATTRS, "input_memory_config", "input_tensor_layout", "weights_format", "has_bias", "input_dtype",
+          "output_dtype"), {"mirror_kernel": True})
+def _prepare_conv_transpose2d(c: Call):
+    # conv/prepare_conv_transpose2d_weights.cpp / _bias.cpp: the input's memory config and layout as the IR gives them
+    a = c.attrs
+    kw: dict[str, Any] = dict(
+        input_memory_config=memory_config(a["input_memory_config"] | {"shard": None}),
+        input_layout=tt_layout(name_of(a["input_tensor_layout"], "layout")), in_channels=int(a["in_channels"]),
+        out_channels=int(a["out_channels"]), batch_size=int(a["batch_size"]), input_height=int(a["input_height"]),
+        input_width=int(a["input_width"]), kernel_size=list(a["kernel_size"]), stride=list(a["stride"]),
+        padding=list(a["padding"]), dilation=list(a.get("dilation", [1, 1])), groups=int(a.get("groups", 1)),
+        device=c.device, input_dtype=tt_dtype(name_of(a["input_dtype"], "dtype")),
+        output_dtype=tt_dtype(name_of(a["output_dtype"], "dtype")) if a.get("output_dtype") is not None else None,
+        conv_config=conv2d_config(a.get("conv2d_config")), compute_config=compute_config(a.get("compute_config")))
+    if c.op.endswith("_bias"):
+        return ttnn.prepare_conv_transpose2d_bias(bias_tensor=c.operand(0), **kw)
+    return ttnn.prepare_conv_transpose2d_weights(
+        weight_tensor=c.operand(0), weights_format=str(a.get("weights_format", "IOHW")),
+        output_padding=list(a.get("output_padding", [0, 0])), has_bias=bool(a.get("has_bias", False)), **kw)
+
+
+@handler("ttnn.slice_dynamic", ("step", "memory_config"))
+def _slice_dynamic(c: Call):
+    # data_movement/slice.cpp runSliceDynamicOp: begins/ends device tensors, step only when the IR has one
+    step = c.attrs.get("step")
+    return ttnn.slice(c.operand(0), c.operand(1), c.operand(2), list(step) if step else None, memory_config=c.mc)
+
+
+@handler("ttnn.embedding_bw", ("dtype", "memory_config"))
+def _embedding_bw(c: Call):
+    # embedding/embedding_backward.cpp: ttnn::embedding_bw(input, weight, in_grad, dtype, memcfg)
+    return ttnn.embedding_bw(c.operand(0), c.operand(1), c.operand(2), dtype=c.dtype, memory_config=c.mc)
+
+
+@handler("ttnn.sparse_matmul", ("is_input_a_sparse", "is_input_b_sparse", "nnz", "program_config", "compute_config",
+                                "memory_config"))
+def _sparse_matmul(c: Call):
+    # matmul/matmul.cpp: the IR's 1D program config, nnz, the sparse flags, the result's memory config
+    a = c.attrs
+    nnz = a.get("nnz")
+    return ttnn.sparse_matmul(c.operand(0), c.operand(1), sparsity=c.operand(2),
+                              program_config=matmul_program_config(a.get("program_config")),
+                              nnz=None if nnz is None else int(nnz),
+                              is_input_a_sparse=bool(a.get("is_input_a_sparse", False)),
+                              is_input_b_sparse=bool(a.get("is_input_b_sparse", True)), memory_config=c.mc,
+                              compute_kernel_config=compute_config(a.get("compute_config")))
+
+
+@handler("ttnn.sampling", ("seed",))
+def _sampling(c: Call):
+    # reduction/sampling.cpp: a thin 1:1 dispatch
+    seed = c.attrs.get("seed")
+    return ttnn.sampling(*(c.operand(i) for i in range(5)), seed=None if seed is None else int(seed))
+
+
+@handler(("ttnn.rms_norm_pre_all_gather", "ttnn.layer_norm_pre_all_gather"),
+         ("dtype", "compute_config", "memory_config", "use_2d_core_grid"))
+def _pre_all_gather(c: Call):
+    # normalization/{rms,layer}_norm_pre_all_gather.cpp: dtype, residual, compute config, memory config
+    kw: dict[str, Any] = {"dtype": c.dtype, "residual_input_tensor": c.segment(1), "memory_config": c.mc,
+                          "compute_kernel_config": compute_config(c.attrs.get("compute_config"))}
+    if c.op == "ttnn.rms_norm_pre_all_gather":
+        if c.attrs.get("use_2d_core_grid") is not None:
+            kw["use_2d_core_grid"] = bool(c.attrs["use_2d_core_grid"])
+        return ttnn.rms_norm_pre_all_gather(c.segment(0), **kw)
+    return ttnn.layer_norm_pre_all_gather(c.segment(0), recip_tensor=c.segment(2), **kw)
+
+
+@handler("ttnn.layer_norm_post_all_gather", ("epsilon", "dtype", "compute_config", "memory_config"))
+def _layer_norm_post_all_gather(c: Call):
+    # normalization/layer_norm_post_all_gather.cpp: input, stats, epsilon, weight?, bias?, memcfg, compute, dtype
+    dtype = c.attrs.get("dtype")
+    return ttnn.layer_norm_post_all_gather(
+        c.segment(0), c.segment(1), epsilon=float(c.attrs.get("epsilon", 1e-12)), weight=c.segment(2),
+        bias=c.segment(3), memory_config=c.mc, compute_kernel_config=compute_config(c.attrs.get("compute_config")),
+        dtype=tt_dtype(name_of(dtype, "dtype")) if dtype is not None else None)
+
+
+@handler("ttnn.dit_rms_norm_unary_fused", ("epsilon", "activation", "compute_config", "memory_config"))
+def _dit_rms_norm_unary_fused(c: Call):
+    # normalization/dit_rms_norm_unary_fused.cpp: the activation string as ttnn's string_to_unary_with_param reads it
+    return ttnn.experimental.dit_rms_norm_unary_fused(
+        c.segment(0), epsilon=float(c.attrs.get("epsilon", 1e-12)), weight=c.segment(1), bias=c.segment(2),
+        residual_input_tensor=c.segment(3), memory_config=c.mc,
+        compute_kernel_config=compute_config(c.attrs.get("compute_config")), activation=c.attrs.get("activation"))
+
+
+@handler("ttnn.topk_router_gpt", ("k", "num_experts"))
+def _topk_router_gpt(c: Call):
+    # reduction/topk_router_gpt.cpp
+    return ttnn.experimental.topk_router_gpt(c.operand(0), weight_tensor=c.operand(1), bias_tensor=c.operand(2),
+                                             k=int(c.attrs["k"]), num_experts=int(c.attrs["num_experts"]))
+
+
+@handler("ttnn.moe_expert_token_remap", ("reduction_size", "memory_config"))
+def _moe_expert_token_remap(c: Call):
+    # ccl/moe_expert_token_remap.cpp
+    return ttnn.moe_expert_token_remap(c.operand(0), c.operand(1), c.operand(2), memory_config=c.mc,
+                                       reduction_size=int(c.attrs.get("reduction_size", 32)))
+
+
+@handler("ttnn.paged_flash_multi_latent_attention_decode", ("head_dim_v", "is_causal", "scale"))
+def _paged_flash_mla_decode(c: Call):
+    # transformer/paged_flash_multi_latent_attention_decode.cpp: SDPAProgramConfig{k_chunk_size = 32, the device's grid}
+    grid = c.device.compute_with_storage_grid_size()
+    # (a value-initialized C++ struct: q_chunk_size 0, sdpa_config.hpp)
+    pc = ttnn.SDPAProgramConfig(compute_with_storage_grid_size=grid, q_chunk_size=0, k_chunk_size=32)
+    scale = c.attrs.get("scale")
+    return ttnn.transformer.paged_flash_multi_latent_attention_decode(
+        c.segment(0), c.segment(1), c.segment(2), head_dim_v=int(c.attrs["head_dim_v"]), page_table_tensor=c.segment(3),
+        is_causal=bool(c.attrs.get("is_causal", True)), attn_mask=c.segment(4), cur_pos_tensor=c.segment(5),
+        attention_sink=c.segment(6), scale=None if scale is None else float(scale), memory_config=c.mc,
+        program_config=pc)
 
 
 # ---------------------------------------------------------------------------

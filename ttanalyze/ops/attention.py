@@ -458,6 +458,13 @@ def _largest_pow2_divisor(n: int) -> int:
     return n & -n if n > 0 else 1
 
 
+# tt-mlir's runtime ignores the IR's program config of the paged MLA decode and always passes
+# SDPAProgramConfig{device grid, q_chunk_size 0, k_chunk_size 32} (max_cores_per_head_batch keeps its default
+# 16: sdpa_config.hpp): runtime/lib/ttnn/operations/transformer/paged_flash_multi_latent_attention_decode.cpp
+# @19c86fca (measured: the op-level campaign's paged_flash_multi_latent_attention_decode instances)
+MLA_DECODE_RUNTIME_CONFIG = {"k_chunk_size": 32, "max_cores_per_head_batch": 16}
+
+
 def _decode_config(op: Op):
     """The op's ``#ttnn.sdpa_program_config`` (a :class:`~ttanalyze.ir.attrs.StructAttr`), or None."""
     pc = op.attrs.get("program_config")
@@ -503,6 +510,8 @@ def _sdpa_decode_program(ctx: CBContext, q, k, v, *, page_table, cur_pos, mask, 
     """
     op = ctx.op
     pc = _decode_config(op)
+    if op.name == "ttnn.paged_flash_multi_latent_attention_decode":
+        pc = MLA_DECODE_RUNTIME_CONFIG
     if pc is not None and pc.get("sub_core_grids") is not None:
         raise CBModelError(f"{op.name}: sub_core_grids in the program config (not modeled)")
     if q.sharded and head_dim_v is not None:
@@ -612,6 +621,6 @@ register_check("ttnn.scaled_dot_product_attention_decode", "mock",
 register_check("ttnn.paged_scaled_dot_product_attention_decode", "mock",
                "tests/test_ops_dialect_measured.py against measurements/dialect/results.jsonl",
                ("SdpaDecodeDeviceOperation",))
-register_check("ttnn.paged_flash_multi_latent_attention_decode", "source",
-               "sdpa_decode_program_factory.cpp (the factory measured for the plain and paged decode)",
+register_check("ttnn.paged_flash_multi_latent_attention_decode", "mock",
+               "tests/test_cb_gens.py against measurements/opdiff/runs/gens.jsonl.gz (the op-level campaign)",
                ("FlashMLADecodeDeviceOperation",))

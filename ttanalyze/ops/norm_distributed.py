@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 
-from .cb import CB, CBContext, CBModelError, ProgramModel
+from .cb import CB, CBContext, CBModelError, DeviceRejection, ProgramModel
 from .operands import operand_groups, tensor_or_none
 from .registry import int_attr, register_cb, register_check
 from .tensors import Tensor, operand, result
@@ -91,6 +91,48 @@ def post_all_gather_program(x: Tensor, stats: Tensor, out: Tensor, gamma: Tensor
                         cores, cbs, notes, inputs=(x, stats), outputs=(out,))
 
 
+POST_VALIDATE_SOURCE = ("tt-metal ttnn/cpp/ttnn/operations/normalization/layernorm_distributed/device/"
+                        "layernorm_post_all_gather_device_operation.cpp @031b0aba validate_on_program_cache_miss, "
+                        "layernorm_post_all_gather_program_factory.cpp:129 (ttnn 0.81.1's message)")
+_NORM_DTYPES = ("bf16", "bfp_bf8", "f32")
+
+
+def post_all_gather_refusal(x: Tensor, stats: Tensor, gamma: Tensor | None, beta: Tensor | None,
+                            fp32_dest_acc: bool) -> str | None:
+    """Why tt-metal refuses ``layer_norm_post_all_gather(x, stats, gamma, beta)`` (:data:`POST_VALIDATE_SOURCE`),
+    or None: the input and statistics dtypes (bf16, bfloat8_b, f32), the statistics' dims 0-2 equal to the
+    input's (padded; ``padded_shape()[2]`` of a rank-2 input is out of range), a TILE gamma/beta with the input's
+    last dim and one tile row (``[W]`` or ``[1, W]``), a row-major one ``[W / 32, 32]`` (padded last dim 32 and
+    ``physical volume / 32 == padded W / 32``), gamma/beta bf16 or f32, and f32 input or statistics only with
+    ``fp32_dest_acc_en`` (the factory's TT_FATAL)."""
+    for t, what in ((x, "input"), (stats, "stats")):
+        if t.dtype.name not in _NORM_DTYPES:
+            return f"{what} tensor must be BFLOAT16, BFLOAT8_B, or FLOAT32, got {t.dtype}"
+    if stats.padded[-1] % 32:
+        return f"stats inner dimension must be divisible by 32, got {stats.padded[-1]}"
+    for d in range(3):  # in the validator's order
+        if d >= min(x.rank, stats.rank):
+            return f"a rank-{min(x.rank, stats.rank)} input or statistics: padded_shape()[{d}] is out of range"
+        if stats.padded[d] != x.padded[d]:
+            return f"stats and input dim{d} must match, got stats: {stats.padded[d]} vs input: {x.padded[d]}"
+    for t, what in ((gamma, "gamma"), (beta, "beta")):
+        if t is None:
+            continue
+        if t.tiled:
+            if t.shape[-1] != x.shape[-1] or t.padded[-1] != x.padded[-1]:
+                return f"input and {what} last logical and padded dims must match"
+            if t.rank >= 2 and t.padded[-2] != 32:  # a rank-1 TILE tensor's padded shape is [32, W]
+                return f"{what} tensor height must equal tile height (32)"
+        elif not (t.padded[-1] == 32 and t.physical_volume // 32 == x.padded[-1] // 32):
+            return (f"{what} tensor dimensions must align with input tensor (row-major [W / 32, 32]), got padded "
+                    f"{list(t.padded)}")
+        if t.dtype.name not in ("bf16", "f32"):
+            return f"{what} tensor must be BFLOAT16 or FLOAT32, got {t.dtype}"
+    if (x.dtype.name == "f32" or stats.dtype.name == "f32") and not fp32_dest_acc:
+        return "FLOAT32 input/stats require fp32_dest_acc_en"
+    return None
+
+
 def _fp32_acc(op) -> bool:
     cc = op.attrs.get("compute_config")
     return bool(cc is not None and getattr(cc, "fp32_dest_acc_en", None))
@@ -100,6 +142,8 @@ def post_all_gather_cb(ctx: CBContext) -> ProgramModel:
     """``ttnn.layer_norm_post_all_gather``: :func:`post_all_gather_program` on the op's operands.
 
     Raises:
+        DeviceRejection: what tt-metal validates (:func:`post_all_gather_refusal`; measured: the op-level
+            campaign's layer_norm_post_all_gather instances, measurements/opdiff/runs/gens).
         CBModelError: a program config (the sharded factory), or see :func:`post_all_gather_program`.
     """
     op = ctx.op
@@ -108,6 +152,9 @@ def post_all_gather_cb(ctx: CBContext) -> ProgramModel:
     g = operand_groups(op, ("input", "stats", "weight?", "bias?"))
     tensors = {name: (operand(ctx, op.operands.index(v)) if v is not None else None)
                for name, v in ((n, tensor_or_none(g, n)) for n in ("input", "stats", "weight", "bias"))}
+    why = post_all_gather_refusal(tensors["input"], tensors["stats"], tensors["weight"], tensors["bias"], _fp32_acc(op))
+    if why is not None:
+        raise DeviceRejection(f"{op.name}: TT_FATAL {why} (layernorm_post_all_gather_device_operation.cpp)")
     arch = ctx.arch
     return post_all_gather_program(tensors["input"], tensors["stats"], result(ctx), tensors["weight"],
                                    tensors["bias"], ctx.grid, arch.l1_size - arch.l1_unreserved_base, _fp32_acc(op))

@@ -18,7 +18,7 @@ and the distributed norms are in :mod:`ttanalyze.ops.norm_distributed`, ``dit_rm
 from __future__ import annotations
 
 from ..ir.model import Op
-from .cb import CB, CBContext, CBModelError, ProgramModel
+from .cb import CB, CBContext, CBModelError, DeviceRejection, ProgramModel
 from .data_movement import fill_pad_program
 from .operands import operand_groups, shape_of, tensor_or_none
 from .registry import ShapeError, register, register_cb, register_check, register_spec, tensor_shape
@@ -289,11 +289,17 @@ def pre_all_gather_cb(ctx: CBContext) -> list[ProgramModel]:
     (:func:`~ttanalyze.ops.data_movement.fill_pad_program`; measured).
 
     Raises:
-        CBModelError: a program config, a 2D core grid, a non-bf16 or sharded input, or a row-major one.
+        DeviceRejection: an input of rank < 4 (``compute_output_specs`` sets ``output_shape[3]``: TT_THROW
+            "ShapeBase[] index out of range", layernorm_pre_all_gather_device_operation.cpp @00b0fa3f; measured).
+        CBModelError: a program config, a 2D core grid, or see :func:`pre_all_gather_steps`.
     """
     op = ctx.op
     if op.attrs.get("program_config") is not None or op.attrs.get("use_2d_core_grid"):
         raise CBModelError(f"{op.name} with a program config or a 2D core grid is not modeled")
+    if operand(ctx, 0).rank < 4:
+        raise DeviceRejection(f"{op.name} of a rank-{operand(ctx, 0).rank} input: compute_output_specs sets "
+                              "output_shape[3] (TT_THROW ShapeBase[] index out of range; "
+                              "layernorm_pre_all_gather_device_operation.cpp)")
     g = operand_groups(op, ("input", "residual?", "recip?") if op.name == "ttnn.layer_norm_pre_all_gather"
                        else ("input", "residual?"))
     residual = tensor_or_none(g, "residual")
@@ -309,11 +315,18 @@ def pre_all_gather_steps(x: Tensor, r: Tensor | None, out: Tensor, name: str, gr
     ``name`` (``ttnn.rms_norm_pre_all_gather`` / ``ttnn.layer_norm_pre_all_gather``), for the op or a step of
     a distributed norm.
 
+    The input CB takes the input's format (bf16, bfloat8_b or f32: measured exact on the op-level campaign's
+    held-out draws, measurements/opdiff/runs/gens.jsonl.gz).
+
     Raises:
-        CBModelError: a non-bf16, sharded or row-major input.
+        DeviceRejection: a f32 input without ``fp32_dest_acc_en`` (ttnn 0.81.1's TT_FATAL).
+        CBModelError: another dtype, a sharded or a row-major input.
     """
-    if not x.tiled or x.sharded or out.sharded or x.dtype.name != "bf16":
-        raise CBModelError(f"{name} is modeled for bf16 TILE interleaved inputs")
+    if not x.tiled or x.sharded or out.sharded or x.dtype.name not in ("bf16", "bfp_bf8", "f32"):
+        raise CBModelError(f"{name} is modeled for bf16, bfloat8_b and f32 TILE interleaved inputs")
+    if x.dtype.name == "f32" and not fp32_dest_acc:
+        raise DeviceRejection(f"{name} of a f32 input without fp32_dest_acc_en: TT_FATAL !(input.dtype() == FLOAT32 && "
+                              "!fp32_dest_acc_en) (layernorm_pre_all_gather_device_operation.cpp:57 in ttnn 0.81.1)")
     inter = 4096 if fp32_dest_acc else 2048
     wt = x.padded[-1] // 32
     rows = x.physical_volume // (x.padded[-1] * 32)
@@ -332,12 +345,15 @@ def pre_all_gather_steps(x: Tensor, r: Tensor | None, out: Tensor, name: str, gr
 
 @register_spec(("ttnn.rms_norm_pre_all_gather", "ttnn.layer_norm_pre_all_gather"))
 def pre_all_gather_spec(ctx: CBContext) -> list[TensorSpec]:
-    """``LayerNormPreAllGatherDeviceOperation::compute_output_specs``: the input's leading dims and a last dim of
-    one (RMS: sum of squares) or two (LayerNorm: sum and sum of squares) tiles, TILE, the requested dtype and
-    memory config (the IR result's; measured)."""
+    """``LayerNormPreAllGatherDeviceOperation::compute_output_specs``: the input's shape with dim 3 (the last dim of
+    a 4D input) set to one (RMS: sum of squares) or two (LayerNorm: sum and sum of squares) tiles, TILE, the
+    requested dtype and memory config (the IR result's; measured; layernorm_pre_all_gather_device_operation.cpp
+    @00b0fa3f sets ``output_shape[3]``, which for a rank-5 input is not the last dim)."""
     x, out = operand(ctx, 0), result(ctx)
     width = 32 if ctx.op.name == "ttnn.rms_norm_pre_all_gather" else 64
-    return [x.with_(shape=(*x.shape[:-1], width), dtype=out.dtype, mem=out.mem).spec()]
+    if x.rank < 4:
+        raise DeviceRejection(f"{ctx.op.name} of a rank-{x.rank} input (output_shape[3] out of range)")
+    return [x.with_(shape=(*x.shape[:3], width, *x.shape[4:]), dtype=out.dtype, mem=out.mem).spec()]
 
 
 register_check(("ttnn.rms_norm_pre_all_gather", "ttnn.layer_norm_pre_all_gather"), "mock",

@@ -61,10 +61,15 @@ def embedding_bw_cb(ctx: CBContext) -> ProgramModel:
 
     Raises:
         DeviceRejection: a gradient that is not bf16 (``embedding_backward_device_operation.cpp`` TT_FATAL
-            ``grad_tensor.dtype() == DataType::BFLOAT16``; measured: every f32 instance).
+            ``grad_tensor.dtype() == DataType::BFLOAT16``; measured: every f32 instance), or an index tensor that
+            is neither uint32 nor bf16 (the same file's ``index_tensor.dtype() == DataType::UINT32 or ...
+            BFLOAT16``; measured: every uint16 index of the op-level campaign, measurements/opdiff/runs/gens).
         CBModelError: a row-major gradient or a sharded tensor.
     """
     idx, grad, out = operand(ctx, 0), operand(ctx, 2), result(ctx)
+    if idx.dtype.name not in ("u32", "bf16"):
+        raise DeviceRejection(f"embedding_bw with a {idx.dtype} index tensor: TT_FATAL index_tensor.dtype() == "
+                              "UINT32 or BFLOAT16 (embedding_backward_device_operation.cpp)")
     if grad.dtype.name != "bf16":
         raise DeviceRejection(f"embedding_bw of a {grad.dtype} gradient: TT_FATAL grad_tensor.dtype() == BFLOAT16 "
                               "(embedding_backward_device_operation.cpp)")
