@@ -30,7 +30,7 @@ EXACT_AT_LEAST = {
     "ttnn.dit_rms_norm_unary_fused": 59, "ttnn.embedding_bw": 60, "ttnn.layer_norm_post_all_gather": 60,
     "ttnn.layer_norm_pre_all_gather": 60, "ttnn.moe_expert_token_remap": 60,
     "ttnn.paged_flash_multi_latent_attention_decode": 54, "ttnn.prepare_conv_transpose2d_bias": 60,
-    "ttnn.prepare_conv_transpose2d_weights": 60, "ttnn.prod": 10, "ttnn.rand": 43, "ttnn.rms_norm_pre_all_gather": 60,
+    "ttnn.prepare_conv_transpose2d_weights": 60, "ttnn.prod": 10, "ttnn.rand": 60, "ttnn.rms_norm_pre_all_gather": 60,
     "ttnn.sampling": 60, "ttnn.slice_dynamic": 24, "ttnn.sparse_matmul": 60, "ttnn.topk_router_gpt": 60,
 }
 
@@ -168,6 +168,20 @@ def test_dit_rms_norm_with_a_residual_adds_two_double_blocks():
             "epsilon = 9.99999974E-6 : f32, operandSegmentSizes = array<i32: 1, 1, 0, 1>")
     cbs = {c.name: c.bytes for c in v.program.static_cbs}
     assert cbs["in0"] == 8 * 2048 and cbs["residual (in1)"] == cbs["x + residual"] == 17_408
+
+
+def test_rand_into_row_major_generates_tiles_then_converts():
+    # g1/ttnn.rand/4 (measured 8,192 B peak): [5146, 64] bf16 row-major in DRAM; RandProgramFactory writes 161 x 2 tiles
+    # (2 x 2,048 B on the cores of the split), then to_layout: padded rows (5146 -> 5152), so untilize_with_unpadding's
+    # interleaved factory, one padded row of 2 tiles in and out (4,096 B each)
+    v = run("ttnn.rand", [], T((5146, 64), layout="row_major"),
+            "size = #ttnn.shape<5146x64>, dtype = #ttcore.supportedDataTypes<bf16>, layout = #ttnn.layout<row_major>, "
+            "memory_config = #ttnn.memory_config<#ttnn.buffer_type<dram>, <interleaved>>, low = 0.000000e+00 : f32, "
+            "high = 1.000000e+00 : f32, seed = 0 : ui32")
+    assert [s.factory.rsplit("::", 1)[-1] for s in v.stages] == \
+        ["RandProgramFactory", "UntilizeWithUnpaddingMultiCoreInterleavedProgramFactory"]
+    assert [c.bytes for c in v.stages[0].static_cbs] == [4096]
+    assert [c.bytes for c in v.stages[1].static_cbs] == [4096, 4096]
 
 
 def test_embedding_bw_refuses_a_uint16_index():

@@ -49,7 +49,7 @@ _TM = "tt-metal ttnn/cpp/ttnn/operations/"
 
 
 @register_cb("ttnn.rand")
-def rand_cb(ctx: CBContext) -> ProgramModel:
+def rand_cb(ctx: CBContext) -> ProgramModel | list[ProgramModel]:
     """``RandDeviceOperation::RandProgramFactory`` of a TILE result.
 
     The result's tiles (``padded volume / 1024``) are split column-major over the grid
@@ -57,21 +57,34 @@ def rand_cb(ctx: CBContext) -> ProgramModel:
     those cores (measured: bf16 2 x 2,048 B, f32 2 x 4,096 B; the stored source at 01ab699a, a later
     metal-2 port, has a 2-entry fp32 DFB and a 1-entry output DFB instead).
 
+    A row-major result: ttnn generates a TILE tensor in the result's memory config, then converts it with
+    ``to_layout`` (measured: the op-level campaign's row-major draws, measurements/opdiff/runs/gens.jsonl.gz,
+    RandProgramFactory then UntilizeCodegen or UntilizeWithUnpadding), modeled by
+    :func:`~ttanalyze.ops.layout_conversion.plan_to_layout` / ``conversion_program`` with the TILE tensor's L1
+    (when the result is in L1) taken from the free L1 they route on.
+
     Raises:
-        CBModelError: a row-major result (ttnn generates tiles, then runs ``untilize_with_unpadding``:
-            that second program is not modeled here), or a dtype other than bf16/f32 (the writer
-            kernel throws for them).
+        CBModelError: a dtype other than bf16/f32 (the writer kernel throws for them), a sharded row-major result.
     """
     out = result(ctx)
-    if not out.tiled:
-        raise CBModelError("ttnn.rand with a row-major result runs rand then untilize_with_unpadding: not modeled")
     if out.dtype.name not in ("bf16", "f32"):
         raise CBModelError(f"ttnn.rand of {out.dtype}: the writer kernel supports bf16 and f32 only")
-    split = split_work_to_cores(ctx.grid, out.physical_volume // (TILE * TILE))
+    tile = out if out.tiled else out.with_(layout="tile")
+    if not out.tiled and out.sharded:
+        raise CBModelError("ttnn.rand into a sharded row-major result is not modeled")
+    split = split_work_to_cores(ctx.grid, tile.physical_volume // (TILE * TILE))
     cores = split.all_cores
-    return ProgramModel("RandDeviceOperation::RandProgramFactory", _TM + "rand/device/rand_program_factory.cpp "
-                        "(measured on ttnn 0.81.1)", cores, [CB(0, "rand_out", out.tile_bytes, 2, cores)],
-                        [f"{split.units} tiles on {split.num_cores} cores"], inputs=(), outputs=(out,))
+    gen = ProgramModel("RandDeviceOperation::RandProgramFactory", _TM + "rand/device/rand_program_factory.cpp "
+                       "(measured on ttnn 0.81.1)", cores, [CB(0, "rand_out", tile.tile_bytes, 2, cores)],
+                       [f"{split.units} tiles on {split.num_cores} cores"], inputs=(), outputs=(tile,))
+    if out.tiled:
+        return gen
+    from .layout_conversion import _routing_free, conversion_program, pending_l1_output, plan_to_layout
+
+    held = pending_l1_output(ctx.arch, tile)  # the TILE tensor, live while the conversion runs
+    conv = plan_to_layout(tile, "row_major", out.dtype, out.mem, ctx.arch)
+    return [gen, conversion_program(conv, ctx.arch, ctx.max_l1_space - held, _routing_free(ctx, out) - held,
+                                    ctx.tt_metal)]
 
 
 @register_cb("ttnn.dropout")
