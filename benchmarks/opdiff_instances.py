@@ -1273,7 +1273,7 @@ def gen_indexer_score_dsa(rng: random.Random, i: int) -> Draw:
 # ---------------------------------------------------------------------------
 
 # ops whose tt-mlir form takes the device as an operand: where it goes ("first" or "last")
-DEVICE_OPERAND = {"ttnn.rand": "first", "ttnn.conv1d": "last", "ttnn.conv_transpose2d": "last",
+DEVICE_OPERAND = {"ttnn.rand": "first", "ttnn.load_tensor": "first", "ttnn.conv1d": "last", "ttnn.conv_transpose2d": "last",
                   "ttnn.prepare_conv_transpose2d_weights": "last", "ttnn.prepare_conv_transpose2d_bias": "last"}
 _GET_DEVICE = ('%dev = "ttnn.get_device"() <{mesh_offset = #ttnn<mesh_offset 0x0>, mesh_shape = #ttnn<mesh_shape 1x1>}> '
                ': () -> !ttnn.device')
@@ -1639,6 +1639,31 @@ def gen_paged_flash_mla_decode(rng: random.Random, i: int) -> Draw:
                 f"{b}x{h}/{dqk}->{dv}/{block}x{pages}/{dt}")
 
 
+def _host_io_tensor(rng: random.Random, i: int) -> TensorDesc:
+    dtype = rng.choice(("bf16", "bf16", "f32", "si32", "bfp_bf8"))
+    return placement(rng, draw_shape(rng, _cls(rng, i)), dtype, _layout(rng, dtype, 0.4), ("dram", "l1"), (3, 1))
+
+
+def gen_write_tensor(rng: random.Random, i: int) -> Draw:
+    """``write_tensor(host, device)``: a host tensor copied into a device tensor of its shape, dtype and layout
+    (no result; a host-to-device write, no program)."""
+    t = _host_io_tensor(rng, i)
+    host = TensorDesc(t.shape, t.dtype, t.layout, "system_memory", None)
+    return Draw([host, t], [], "blocking = false, cq_id = 0 : ui32", f"host->{_desc(t)}")
+
+
+def gen_dump_tensor(rng: random.Random, i: int) -> Draw:
+    """``dump_tensor(t)``: a device tensor written to a file from the host (no result, no program)."""
+    t = _host_io_tensor(rng, i)
+    return Draw([t], [], f'file_path = "gens_{i}.tensorbin"', _desc(t))
+
+
+def gen_load_tensor(rng: random.Random, i: int) -> Draw:
+    """``load_tensor(device)``: a device tensor read from a file (a host read, then a host-to-device write)."""
+    t = _host_io_tensor(rng, i)
+    return Draw([], [t], f'file_path = "gens_{i}.tensorbin"', _desc(t))
+
+
 def gens_generators() -> dict[str, Callable[[random.Random, int], Draw]]:
     """The generators above, by op name."""
     g: dict[str, Callable[[random.Random, int], Draw]] = {
@@ -1649,6 +1674,7 @@ def gens_generators() -> dict[str, Callable[[random.Random, int], Draw]]:
         "ttnn.dit_rms_norm_unary_fused": gen_dit_rms_norm_unary_fused, "ttnn.topk_router_gpt": gen_topk_router_gpt,
         "ttnn.moe_expert_token_remap": gen_moe_expert_token_remap,
         "ttnn.paged_flash_multi_latent_attention_decode": gen_paged_flash_mla_decode,
+        "ttnn.write_tensor": gen_write_tensor, "ttnn.dump_tensor": gen_dump_tensor, "ttnn.load_tensor": gen_load_tensor,
     }
     for n in ("ttnn.rms_norm_pre_all_gather", "ttnn.layer_norm_pre_all_gather"):
         g[n] = gen_pre_all_gather(n)

@@ -32,6 +32,8 @@ EXACT_AT_LEAST = {
     "ttnn.paged_flash_multi_latent_attention_decode": 54, "ttnn.prepare_conv_transpose2d_bias": 60,
     "ttnn.prepare_conv_transpose2d_weights": 60, "ttnn.prod": 10, "ttnn.rand": 60, "ttnn.rms_norm_pre_all_gather": 60,
     "ttnn.sampling": 60, "ttnn.slice_dynamic": 24, "ttnn.sparse_matmul": 60, "ttnn.topk_router_gpt": 60,
+    # host I/O: both run no program (write_tensor/19: its L1 operand could not be allocated, not an instance)
+    "ttnn.write_tensor": 59, "ttnn.dump_tensor": 60, "ttnn.load_tensor": 60,
 }
 
 
@@ -55,7 +57,7 @@ def test_every_new_generator_draws_modules_the_analyzer_reads():
 @pytest.mark.parametrize("op", OPS)
 def test_the_campaign_measured_the_op_and_the_model_matches_it(op):
     recs = _records(op)
-    assert len(recs) >= 50
+    assert len(recs) >= 59
     gens = generators()
     exact = 0
     for rec in recs:

@@ -1000,7 +1000,7 @@ def _concatenate_heads(c: Call):
 
 
 # Ops that write into an operand and declare no result (TTNNOps.td @19c86fca: FillCacheOp, UpdateCacheOp).
-IN_PLACE_OPS = frozenset({"ttnn.fill_cache", "ttnn.update_cache", "ttnn.copy"})
+IN_PLACE_OPS = frozenset({"ttnn.fill_cache", "ttnn.update_cache", "ttnn.copy", "ttnn.write_tensor", "ttnn.dump_tensor"})
 
 
 @handler("ttnn.fill_cache", ("batch_offset",))
@@ -1372,6 +1372,33 @@ def _paged_flash_mla_decode(c: Call):
         is_causal=bool(c.attrs.get("is_causal", True)), attn_mask=c.segment(4), cur_pos_tensor=c.segment(5),
         attention_sink=c.segment(6), scale=None if scale is None else float(scale), memory_config=c.mc,
         program_config=pc)
+
+
+@handler("ttnn.write_tensor", ("blocking", "cq_id"))
+def _write_tensor(c: Call):
+    # data_movement/write_tensor.cpp: ttnn::copy_to_device(host, device, cq) (ttnn 0.81.1: copy_host_to_device_tensor)
+    if int(c.attrs.get("cq_id", 0)) != 0:
+        raise Unsupported("write_tensor on command queue 1")
+    ttnn.copy_host_to_device_tensor(c.operand(0), c.operand(1))
+
+
+@handler(("ttnn.dump_tensor", "ttnn.load_tensor"), ("file_path",))
+def _tensor_file_io(c: Call):
+    # tensor_serialization/{dump,load}_tensor.cpp: ttnn::dump_tensor_flatbuffer / load_tensor_flatbuffer (ttnn 0.81.1:
+    # dump_tensor / load_tensor, its own format); the file is a temporary one, not the IR's path.  load_tensor
+    # loads what a device tensor of the declared result dumps (made and dumped inside the capture: host reads).
+    fd, path = tempfile.mkstemp(suffix=".tensorbin")  # ttnn checks the extension
+    os.close(fd)
+    try:
+        if c.op == "ttnn.dump_tensor":
+            ttnn.dump_tensor(path, c.operand(0))
+            return None
+        src = create_tensor(c.res[0], c.device)
+        ttnn.dump_tensor(path, src)
+        ttnn.deallocate(src)
+        return ttnn.load_tensor(path, device=c.device)
+    finally:
+        os.unlink(path)
 
 
 # ---------------------------------------------------------------------------
