@@ -266,3 +266,31 @@ def test_load_cached_results_stay_in_the_cache():
     assert [o.name for o in main.ops].count("ttcore.load_cached") == 2
     freed = a.infos[last.operands[0]].placement.bytes_per_bank
     assert a.allocation.points[last.index].dram_allocated == 2 * 2048 + 4096 + 2048 + 16_384 + freed
+
+
+def test_size_classes_give_plain_first_fit():
+    # the size-class search (FreeList.take) against a linear scan of every free block, on random sequences of
+    # allocations and frees in both directions: the lowest (bottom-up) or highest (top-down) fitting block, carved
+    # at its low or high end
+    import random
+
+    rng = random.Random(14)
+    for trial in range(40):
+        bottom_up = trial % 2 == 0
+        fl = FreeList(1 << 26, 64)
+        live: list[int] = []
+        for _ in range(300):
+            if live and rng.random() < 0.45:
+                fl.deallocate(live.pop(rng.randrange(len(live))))
+                continue
+            size = rng.choice([64, 1000, 2048, 5000, 70_000, 1 << 20, 3 << 20]) * rng.randint(1, 4)
+            need = fl.aligned(size)
+            fitting = [a for a, s in fl.free_by_start.items() if s >= need]
+            expected = None
+            if fitting:
+                block = min(fitting) if bottom_up else max(fitting)
+                expected = block if bottom_up else block + fl.free_by_start[block] - need
+            got = fl.allocate(size, bottom_up)
+            assert got == expected
+            if got is not None:
+                live.append(got)

@@ -258,19 +258,21 @@ class FreeList:
         pending = self.nonempty >> first
         k = first
         while pending:
-            if pending & 1:
-                lst = self.classes[k]
-                if k == first:  # blocks of the request's own class may be too small: scan in address order
-                    by_start = self.free_by_start
-                    cand = None
-                    for a in (lst if bottom_up else reversed(lst)):
-                        if by_start[a] >= need:
-                            cand = a
-                            break
-                else:
-                    cand = lst[0] if bottom_up else lst[-1]
-                if cand is not None and (best is None or (cand < best if bottom_up else cand > best)):
-                    best = cand
+            skip = (pending & -pending).bit_length() - 1  # to the next non-empty class, past the empty ones
+            k += skip
+            pending >>= skip
+            lst = self.classes[k]
+            if k == first:  # blocks of the request's own class may be too small: scan in address order
+                by_start = self.free_by_start
+                cand = None
+                for a in (lst if bottom_up else reversed(lst)):
+                    if by_start[a] >= need:
+                        cand = a
+                        break
+            else:
+                cand = lst[0] if bottom_up else lst[-1]
+            if cand is not None and (best is None or (cand < best if bottom_up else cand > best)):
+                best = cand
             pending >>= 1
             k += 1
         if best is None:
