@@ -32,6 +32,7 @@ Usage::
     .venv/bin/python benchmarks/opdiff.py run --base 60 [--lock [FILE]] [--real-kernels]
     .venv/bin/python benchmarks/opdiff.py rescore   # the current model against the stored device results
     .venv/bin/python benchmarks/opdiff.py report    # rewrites the cb-sweep section of docs/accuracy.md
+    .venv/bin/python benchmarks/opdiff.py report --results-only RUNS [--write]  # one runs file's draws alone
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.opdiff_instances import GENERATOR, generators, instance, instances  # noqa: E402
+from benchmarks.opdiff_instances import GENERATOR, WEIGHT, generators, instance, instances  # noqa: E402
 from ttanalyze.executor.protocol import DEVICE_LOCK  # noqa: E402
 
 RESULTS = ROOT / "measurements" / "opdiff" / "results.jsonl.gz"
@@ -226,19 +227,25 @@ def rescore(args) -> None:
         _rescore(args)
 
 
-def _rescore(args) -> None:
-    recs = load_results()
+def rescore_records(recs, only: str | None = None) -> list[dict]:
+    """``recs`` scored again by the current model on their stored device parts (no device needed); records not
+    replayed or invalid, and those of ops not starting with ``only``, are kept as they are."""
     gens = generators()
     out = []
-    for n, rec in enumerate(recs.values()):
+    for rec in recs:
         op, i = rec["op"], int(rec["id"].rsplit("/", 1)[1])
-        if rec["outcome"] in ("invalid", "not_replayed") or (args.only and not op.startswith(tuple(args.only.split(",")))):
+        if rec["outcome"] in ("invalid", "not_replayed") or (only and not op.startswith(tuple(only.split(",")))):
             out.append(rec)
             continue
         new = compare(prepare(op, i, gens), device_from_record(rec["device"]))
         new["device"] = rec["device"] | {k: v for k, v in new["device"].items() if k == "l1_intermediate"}
         new |= {k: rec[k] for k in ("seconds", "build") if k in rec}  # how the device part was measured
         out.append(new)
+    return out
+
+
+def _rescore(args) -> None:
+    out = rescore_records(list(load_results().values()), args.only)
     tmp = RESULTS.with_suffix(".tmp")
     with gzip.open(tmp, "wt") as f:
         for r in out:
@@ -277,6 +284,17 @@ def merge(args) -> None:
     print(f"merged {len(added)} records; {len(recs)} in all")
 
 
+def interleaved(todo: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    """``(op, i)`` pairs ordered by each one's rank among its op's pairs over the op's WEIGHT, so every chunk (and a
+    partial campaign) covers every op in proportion, also when earlier campaigns measured some ops further."""
+    rank: dict[str, int] = {}
+    order = []
+    for op, i in todo:
+        rank[op] = rank.get(op, -1) + 1
+        order.append((rank[op] / WEIGHT.get(op, 1), op, i))
+    return [(op, i) for _, op, i in sorted(order)]
+
+
 def run(args) -> None:
     from ttanalyze.executor import client
     from ttanalyze.executor.client import DeviceResult
@@ -294,8 +312,7 @@ def run(args) -> None:
     out = Path(args.results) if args.results else RESULTS
     done = {k for path in {RESULTS, out} for k, r in load_results(path).items() if r["outcome"] != "not_replayed"}
     todo = [(op, i) for op, i in instances(args.base, args.only) if f"{GENERATOR}/{op}/{i}" not in done]
-    # interleave ops so every chunk (and a partial campaign) covers them all
-    todo.sort(key=lambda t: (t[1], t[0]))
+    todo = interleaved(todo)
     print(f"{len(done)} done, {len(todo)} to run", flush=True)
     gens = generators()
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -356,7 +373,12 @@ def main() -> None:
                    help="build the real kernels (default: the stub toolchain, ttanalyze.executor.stub_toolchain)")
     r.add_argument("--stub-cache", default=str(Path(tempfile.gettempdir()) / "ttanalyze-stub-toolchain"),
                    help="directory of the stub toolchain's runtime root, templates and kernel cache")
-    sub.add_parser("report", help="rewrite the cb-sweep section of docs/accuracy.md from the results")
+    rp = sub.add_parser("report", help="rewrite the cb-sweep section of docs/accuracy.md from the results")
+    rp.add_argument("--results-only", metavar="FILE",
+                    help="score only the records of this `run --results` file (held-out draws), as measured and "
+                         "rescored by the current model; print the table (and, with --write, rewrite the "
+                         "opdiff-heldout section of docs/accuracy.md)")
+    rp.add_argument("--write", action="store_true", help="with --results-only: rewrite its section of the doc")
     mg = sub.add_parser("merge", help="add the records of a `run --results` file to the committed results")
     mg.add_argument("path")
     rs = sub.add_parser("rescore", help="re-run the model on the stored device results (after a model fix)")
@@ -368,6 +390,10 @@ def main() -> None:
         rescore(args)
     elif args.cmd == "merge":
         merge(args)
+    elif args.results_only:
+        from benchmarks.opdiff_heldout import main as heldout_main
+
+        heldout_main(Path(args.results_only), write=args.write)
     else:
         from benchmarks.opdiff_report import main as report_main
 

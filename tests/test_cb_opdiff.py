@@ -93,6 +93,29 @@ def test_results_load_last_record_wins_and_report_counts(tmp_path, monkeypatch):
     assert text.startswith(opdiff_report.BEGIN) and text.endswith(opdiff_report.END)
 
 
+def test_heldout_section_scores_a_runs_file_as_measured_and_now(tmp_path):
+    from benchmarks import opdiff_heldout
+
+    raw = [_rec("g1/ttnn.relu/200", "ttnn.relu", "bytes_differ", False, peak=(2048, 4096)),
+           _rec("g1/ttnn.relu/201", "ttnn.relu", "exact", True),
+           _rec("g1/ttnn.add/300", "ttnn.add", "exact", True, family="eltwise_binary"),
+           _rec("g1/ttnn.add/301", "ttnn.add", "invalid", False, family="eltwise_binary")]
+    now = [_rec("g1/ttnn.relu/200", "ttnn.relu", "exact", True)] + raw[1:]
+    text = opdiff_heldout.section(tmp_path / "fresh.jsonl.gz", raw, now, 0.1)
+    assert text.startswith(opdiff_heldout.BEGIN) and text.endswith(opdiff_heldout.END)
+    assert "| eltwise_unary | 2 | 1 (50.0%) | 2 (100.0%) | 0 |" in text
+    assert "| **all** | 3 | 2 (66.7%) | 3 (100.0%) | 0 |" in text
+    assert "| `ttnn.add` | 1 | 1 (100.0%) | 1 (100.0%) |" in text
+    assert "None: every held-out instance is exact." in text and "1 draws whose operands" in text
+
+
+def test_run_interleaves_ops_by_their_remaining_instances():
+    # ops measured further than others still get fresh ids in the first chunks (the order of `run`)
+    todo = [("ttnn.relu", i) for i in range(99, 103)] + [("ttnn.to_layout", i) for i in range(594, 606)]
+    assert opdiff.interleaved(todo)[:4] == [("ttnn.relu", 99), ("ttnn.to_layout", 594), ("ttnn.to_layout", 595),
+                                            ("ttnn.to_layout", 596)]
+
+
 def test_device_record_round_trip():
     d = {"ok": True, "error": "", "unsupported": False, "crashed": False, "peak": 8192,
          "cbs": [[4096, "dfb", [[0, 0, 1, 0]], 0], [4096, "dfb", [[0, 0, 1, 0]], 0]], "l1": [[2048, True]],
