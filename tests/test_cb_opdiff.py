@@ -190,6 +190,17 @@ def test_single_core_untilize_refuses_uneven_shards():
     assert p.status == "rejected" and "uneven input shard" in p.reason
 
 
+def test_sharded_tilize_refuses_an_input_shard_that_is_not_tile_sized():
+    # g1/ttnn.tilize/297 (held-out draw, measurements/opdiff/runs/fresh.jsonl.gz): [1, 2, 2, 896, 512] u32 row-major
+    # width-sharded on 43 cores (shards 3584 x 12) into a width-sharded TILE result of 3584 x 32 shards: the sharded
+    # factory takes it and the output keeps the input's shard spec, which TensorLayout refuses (TT_FATAL
+    # tensor_layout.cpp:171 "Physical shard shape (3584, 12) must be tile {32, 32} sized!").
+    inst = instance("ttnn.tilize", 297)
+    a = analyze(parse_text(inst.text, "t.mlir"))
+    p = program_of(a, next(o for o in a.program.ops if o.pos.line == inst.line), arch=MOCK, free_l1=FULL)
+    assert p.status == "rejected" and "(3584, 12) must be tile {32, 32} sized" in p.reason
+
+
 def test_tile_pad_with_front_padding_is_a_refusal():
     # g1/ttnn.pad/0: TT_FATAL "ttnn.pad: on device tile padding does not support front padding".
     p = run("ttnn.pad", [T((3, 3, 1), "f32")], T((3, 99, 1), "f32"),

@@ -69,6 +69,9 @@ def test_model_matches_the_mock(case):
     model = Counter((cb.bytes, frozenset((x, y) for r in cb.cores.ranges for x in range(r.start.x, r.end.x + 1)
                                          for y in range(r.start.y, r.end.y + 1)))
                     for p in v.stages for cb in p.static_cbs)
+    model += Counter((size, frozenset((x, y) for r in p.cores.ranges for x in range(r.start.x, r.end.x + 1)
+                                      for y in range(r.start.y, r.end.y + 1)))
+                     for p in v.stages for size in p.scratchpads)  # the device lists kernel scratchpads beside its CBs
     device = Counter((c["size"], cores(c["core_ranges"])) for c in measured["cbs"] if not c["borrowed"])
     assert model == device
 

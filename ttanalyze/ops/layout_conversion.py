@@ -255,10 +255,21 @@ def _sharded_tilize_ok(t: Tensor, out_mem: MemCfg, arch: Arch) -> bool:
 
 def tilize_output(t: Tensor, out_mem: MemCfg, dtype: DataType, arch: Arch) -> Tensor:
     """``TilizeDeviceOperation::compute_output_specs``: a sharded output taken by the sharded factory
-    keeps the input's shard spec (and memory layout)."""
+    keeps the input's shard spec (and memory layout).
+
+    Raises:
+        DeviceRejection: that input shard is not tile-sized.  A width- or block-sharded input passes
+            ``can_use_sharded_optimized_factories`` on the requested output shard alone, and TensorLayout's shard
+            check refuses the TILE output of the row-major input's shard (TT_FATAL tensor_layout.cpp:171
+            "Physical shard shape (3584, 12) must be tile {32, 32} sized!", measured: g1/ttnn.tilize/297).
+    """
     mem = out_mem
     if out_mem.sharded and _sharded_tilize_ok(t, out_mem, arch):
         mem = MemCfg(out_mem.buffer_type, t.mem.memory_layout, t.mem.shard)
+        if t.mem.shard.shape[0] % TILE or t.mem.shard.shape[1] % TILE:
+            raise DeviceRejection(f"tilize: Physical shard shape {tuple(t.mem.shard.shape)} must be tile {{32, 32}} "
+                                  "sized: the TILE output takes the input's shard spec (TilizeDeviceOperation::"
+                                  "compute_output_specs; TT_FATAL tensor_layout.cpp:171)")
     return Tensor(t.shape, tile_padded_shape(t.shape), dtype, "tile", mem)
 
 

@@ -293,7 +293,11 @@ def rotary_embedding_llama_program(ctx: CBContext) -> ProgramModel:
     ``rows = ceil(S/32 / seq_parallel)``); unless the factory reloads (``rows * heads > 8``, or cos/sin per head:
     ``cos.padded[1] == heads``) c_0 holds ``rows * 2 * Wt`` input tiles and c_1/c_2 ``rows * 2 * Wt`` cos/sin
     tiles, else ``2 * Wt`` each; c_3 one trans-mat tile, c_24/c_25/c_26 ``Wt`` tiles, c_16 ``2 * Wt`` output
-    tiles, and ttnn 0.81.1 one more ``Wt``-tile CB (measured).  Every tensor must be bf16.
+    tiles, and the writer's zero-fill scratchpad (``zero_scratchpad``, ``Wt`` output tiles: a scratchpad, not a
+    DFB, in ttnn 0.81.1, measured as such: the opdiff campaign's ``g1/ttnn.rotary_embedding_llama/1`` and
+    ``measurements/dialect``; 0016fcf7 has no such buffer, the factory's Metal-2.0 port reads
+    ``ScratchpadSpec zero_scratchpad{.size_per_node = output_single_tile_size * num_interm_tiles}``).
+    Every tensor must be bf16.
 
     Raises:
         DeviceRejection: a dtype other than bf16 (ttnn 0.81.1's TT_FATAL "All input tensors must have dtype =
@@ -318,11 +322,12 @@ def rotary_embedding_llama_program(ctx: CBContext) -> ProgramModel:
     cbs = [CB(0, "input", x.tile_bytes, per, cores), CB(1, "cos", cos.tile_bytes, per, cores),
            CB(2, "sin", sin.tile_bytes, per, cores), CB(3, "trans_mat", trans.tile_bytes, 1, cores),
            CB(24, "rotated_input_interm", x.tile_bytes, wt, cores), CB(25, "cos_interm", cos.tile_bytes, wt, cores),
-           CB(26, "sin_interm", sin.tile_bytes, wt, cores), CB(16, "out", out.tile_bytes, 2 * wt, cores),
-           CB(-1, "interm (ttnn 0.81.1, measured)", x.tile_bytes, wt, cores)]
+           CB(26, "sin_interm", sin.tile_bytes, wt, cores), CB(16, "out", out.tile_bytes, 2 * wt, cores)]
+    zero = out.tile_bytes * wt
     return ProgramModel("RotaryEmbeddingLlamaDeviceOperation::RotaryEmbeddingLlamaMultiCore", _ROTARY_LLAMA_SRC, cores,
-                        cbs, [f"{rows} sequence tile rows per core" + ("; reload" if reload else "")],
-                        inputs=(x, cos, sin, trans), outputs=(out,))
+                        cbs, [f"{rows} sequence tile rows per core" + ("; reload" if reload else ""),
+                              f"scratchpad zero {zero:,} B"],
+                        extra_l1_per_core=zero, inputs=(x, cos, sin, trans), outputs=(out,), scratchpads=(zero,))
 
 
 register_check("ttnn.rotary_embedding_llama", "mock",
