@@ -201,6 +201,30 @@ def test_sharded_tilize_refuses_an_input_shard_that_is_not_tile_sized():
     assert p.status == "rejected" and "(3584, 12) must be tile {32, 32} sized" in p.reason
 
 
+@pytest.mark.parametrize("idx, refused", [(646, True), (627, False)])
+def test_rank1_to_layout_into_a_shard_narrower_than_the_row_is_refused(idx, refused):
+    # g1/ttnn.to_layout/646 (held-out): [97] u32 row-major -> TILE width-sharded on 2 cores: to_layout reshapes the
+    # rank-1 result back from padded [32, 128] and the view refuses a sharded tensor whose shard width (64) is not
+    # the padded last dim (tensor_ops.cpp:380); g1/ttnn.to_layout/627 ([952] into a one-core shard) runs.
+    inst = instance("ttnn.to_layout", idx)
+    a = analyze(parse_text(inst.text, "t.mlir"))
+    p = program_of(a, next(o for o in a.program.ops if o.pos.line == inst.line), arch=MOCK, free_l1=FULL)
+    assert (p.status == "rejected" and "Changing the last dimension of a sharded tensor" in p.reason) == refused
+
+
+def test_rank5_sharded_untilize_checks_its_padded_output_against_the_shard_grid():
+    # g1/ttnn.untilize/337 (held-out): [2, 8, 8, 31, 92] si32 TILE height-sharded on 43 cores into 93-row shards:
+    # build_ndiml_untilize's native untilize keeps the padded height 2*8*8*32 = 4,096 rows, 45 shards of 93 rows
+    # for 43 cores (TT_FATAL tensor_spec.cpp:173); g1/ttnn.untilize/106 (rank 5, 192 padded rows in 3 shards of
+    # 64) ran.
+    for idx, refused in ((337, True), (106, False)):
+        inst = instance("ttnn.untilize", idx)
+        a = analyze(parse_text(inst.text, "t.mlir"))
+        p = program_of(a, next(o for o in a.program.ops if o.pos.line == inst.line), arch=MOCK, free_l1=FULL)
+        assert (p.status == "rejected" and "Number of shards along height 45 must not exceed number of cores 43"
+                in p.reason) == refused, (idx, p.status, p.reason)
+
+
 def test_tile_pad_with_front_padding_is_a_refusal():
     # g1/ttnn.pad/0: TT_FATAL "ttnn.pad: on device tile padding does not support front padding".
     p = run("ttnn.pad", [T((3, 3, 1), "f32")], T((3, 99, 1), "f32"),

@@ -1246,7 +1246,17 @@ def plan_to_layout(t: Tensor, layout: str, dtype: DataType, out_mem: MemCfg, arc
     if v.mem.memory_layout == "height_sharded":
         res = tilize_output(v.with_(padded=tile_padded_shape(v.shape)), out_mem, dtype, arch)
         return Conversion("pad_tilize", v, res, reason="ttnn::pad (PadRmShardedHeightOnlyProgramFactory) then tilize")
-    return Conversion("tilize_with_val_padding", v, twvp_output(v, out_mem, dtype))
+    res = twvp_output(v, out_mem, dtype)
+    if len(t.shape) == 1 and res.mem.shard is not None and res.mem.shard.shape[1] != res.padded[-1]:
+        # to_layout_op.cpp reshapes a rank-1 result back to its original shape (ttnn::reshape(tensor,
+        # original_shape)); the view of a sharded tensor changing its last padded dim needs the shard width to
+        # be that dim (tensor_ops.cpp:380 at d80d9482; measured: g1/ttnn.to_layout/646, 97 u32 on 2 cores,
+        # refused; 627, one core, ran)
+        raise DeviceRejection(f"ttnn::to_layout: the rank-1 result is reshaped back from padded {list(res.padded)}: "
+                              "Changing the last dimension of a sharded tensor is not supported unless the shard "
+                              f"width ({res.mem.shard.shape[1]}) matches the input last dimension (TT_FATAL "
+                              "tensor_ops.cpp:380)")
+    return Conversion("tilize_with_val_padding", v, res)
 
 
 def conversion_program(c: Conversion, arch: Arch, free: int, routing_free: int, tt_metal: str) -> ProgramModel:
@@ -1327,6 +1337,8 @@ def _derive_plan(ctx: CBContext) -> Conversion:
                 f"{list(t.padded)} over a buffer of the logical size (TT_FATAL buffer.cpp 'size % page_size == 0' "
                 "or 'MeshBuffer must be large enough to hold the tensor')")
         res = untilize_output(t, declared.mem)
+        if t.rank > 4 and t.mem.sharded and declared.mem.shard is not None and t.shape != t.padded:
+            _native_untilize_shard_fit(t, declared.mem)
         if t.mem.sharded and not declared.mem.sharded:
             # untilize.cpp sends only a padded *interleaved* input to untilize_with_unpadding: the native
             # UntilizeDeviceOperation keeps the input's padded shape (compute_output_specs: fromPaddedShape with
@@ -1335,6 +1347,32 @@ def _derive_plan(ctx: CBContext) -> Conversion:
             res = res.with_(padded=t.padded)
         return Conversion("untilize", t, res, multicore)
     raise CBModelError(f"no layout-conversion model for {name}")
+
+
+def _native_untilize_shard_fit(t: Tensor, out_mem: MemCfg) -> None:
+    """The shard-grid check (``TensorSpec``'s ``validate_shard_spec_with_tensor_shape``, tensor_spec.cpp:173 at
+    d80d9482) of the native untilize's output for a rank > 4 padded sharded input: ``build_ndiml_untilize``
+    squeezes it to 4D and runs ``UntilizeDeviceOperation``, whose output keeps the input's *padded* shape
+    (``compute_output_specs``: ``fromPaddedShape(..., input padded)``) in the requested memory config, so the
+    declared shard (sized for the logical shape) must cover the padded rows.  (Rank <= 4 sharded inputs come back
+    unpadded and pass: g1/ttnn.untilize/76, 81, 120, 228 ran with shards of their logical rows.)
+
+    Raises:
+        DeviceRejection: a height-sharded shard whose shards along the padded height outnumber the cores, or a
+            width-sharded shard whose height is not the padded height (measured: g1/ttnn.untilize/337, padded
+            height 4,096 in 93-row shards on 43 cores: "Number of shards along height 45 must not exceed number
+            of cores 43").
+    """
+    height = prod(t.padded[:-1]) if len(t.padded) > 1 else 1
+    sh, cores = out_mem.shard.shape, len(out_mem.shard.cores)
+    if out_mem.memory_layout == "height_sharded" and ceil_div(height, sh[0]) > cores:
+        raise DeviceRejection(f"untilize: the native untilize's output keeps the padded height {height}: Number of "
+                              f"shards along height {ceil_div(height, sh[0])} must not exceed number of cores {cores} "
+                              "(TT_FATAL tensor_spec.cpp:173)")
+    if out_mem.memory_layout == "width_sharded" and sh[0] != height:
+        raise DeviceRejection(f"untilize: the native untilize's output keeps the padded height {height}: Shard height "
+                              f"{sh[0]} must match physical height {height} for width sharded (TT_FATAL "
+                              "tensor_spec.cpp:173)")
 
 
 @register_cb(("ttnn.to_layout", "ttnn.to_memory_config", "ttnn.typecast", "ttnn.tilize", "ttnn.untilize"))
