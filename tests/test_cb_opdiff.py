@@ -225,6 +225,26 @@ def test_rank5_sharded_untilize_checks_its_padded_output_against_the_shard_grid(
                 in p.reason) == refused, (idx, p.status, p.reason)
 
 
+def test_pad_of_a_sharded_tile_tensor_into_a_sharded_result_fills_its_padding_first():
+    # g1/ttnn.pad/398 (held-out): a [2, 4, 7, 47, 88] f32 TILE height-sharded input padded into a sharded result:
+    # pad.cpp fills the input's tile padding first, and FillPadL1ShardedProgramFactory refuses 56 2D slices.
+    inst = instance("ttnn.pad", 398)
+    a = analyze(parse_text(inst.text, "t.mlir"))
+    p = program_of(a, next(o for o in a.program.ops if o.pos.line == inst.line), arch=MOCK, free_l1=FULL)
+    assert p.status == "rejected" and "N_slices > 1 not yet supported (got 56)" in p.reason
+
+
+def test_block_split_without_a_sub_block_solution_is_a_refusal():
+    # g1/ttnn.concat/453 (held-out): four [196608, w] si32 L1 inputs concatenated on dim 1 go through untilize; the
+    # block factory's split of a 6144x2-tile slice finds no sub-block within the 38 tiles the free L1 holds, and
+    # compute_ncores_wh_sb throws (TT_FATAL work_split_tilize.hpp:189 "No solution found for single_block_size").
+    inst = instance("ttnn.concat", 453)
+    a = analyze(parse_text(inst.text, "t.mlir"))
+    # the free L1 the capture saw below the four L1 inputs (the record's model.free_l1)
+    p = program_of(a, next(o for o in a.program.ops if o.pos.line == inst.line), arch=MOCK, free_l1=314_240)
+    assert p.status == "rejected" and "No solution found for single_block_size" in p.reason
+
+
 def test_tile_pad_with_front_padding_is_a_refusal():
     # g1/ttnn.pad/0: TT_FATAL "ttnn.pad: on device tile padding does not support front padding".
     p = run("ttnn.pad", [T((3, 3, 1), "f32")], T((3, 99, 1), "f32"),

@@ -1011,6 +1011,10 @@ def _pad_steps(x: Tensor, padding: list[tuple[int, int]], multicore: bool, out: 
     if all(a == 0 and b == 0 for a, b in padding):
         return []
     if out.sharded or (x.sharded and x.mem.buffer_type != "l1"):
+        if x.tiled:
+            # pad.cpp invoke_tile fills the input's tile padding first, whatever the result's config: an L1-sharded
+            # input of several 2D slices is refused there (measured: g1/ttnn.pad/398, a height-sharded result)
+            check_fill_pad(x)
         # pad.cpp: a sharded result (the sharded factories, height-sharded width/height pads in two steps) and
         # the DRAM-sharded composite are not modeled
         raise CBModelError("pad into a sharded config, or of a DRAM-sharded tensor, is not modeled")

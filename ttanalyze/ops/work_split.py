@@ -501,8 +501,9 @@ def split_blocks_for_tilize_wh(grid: tuple[int, int], nblocks: int, width: int, 
 
     Raises:
         DeviceRejection: ``block_limit < 1`` (tt-metal: ``TT_FATAL single_block_size_limit >= 1``,
-            measured with a full L1).
-        CBModelError: no sub-block split exists, or the split needs more cores than the grid holds.
+            measured with a full L1), or no sub-block split exists (``TT_FATAL`` "No solution found for
+            single_block_size", work_split_tilize.hpp:189 at d80d9482).
+        CBModelError: the split needs more cores than the grid holds.
     """
     area = grid[0] * grid[1]
     per_core = ceil_div(nblocks, area) if area else 1
@@ -514,7 +515,10 @@ def split_blocks_for_tilize_wh(grid: tuple[int, int], nblocks: int, width: int, 
         if s > block_limit:
             found = try_compute_ncores_wh_sb(area, width, height, block_limit)
             if found is None:
-                raise CBModelError(f"no sub-block split of a {height}x{width}-tile slice fits {block_limit} tiles")
+                # compute_ncores_wh_sb, the throwing wrapper of try_compute_ncores_wh_sb (measured:
+                # g1/ttnn.concat/453, an untilize of a 6144x2-tile slice with 38 tiles of free L1 per block)
+                raise DeviceRejection(f"TT_FATAL No solution found for single_block_size (work_split_tilize.hpp:189): "
+                                      f"no sub-block split of a {height}x{width}-tile slice fits {block_limit} tiles")
             sub, parts = found
             s = sub * parts
     full_per_row, rem_w = divmod(width, s)
