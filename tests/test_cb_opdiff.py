@@ -245,6 +245,17 @@ def test_block_split_without_a_sub_block_solution_is_a_refusal():
     assert p.status == "rejected" and "No solution found for single_block_size" in p.reason
 
 
+def test_rank5_row_major_sharded_transpose_is_a_permute():
+    # g1/ttnn.transpose/331 (held-out) and 112: rank-5 row-major height-sharded transposes run
+    # PermuteDeviceOperation::MultiCoreBlockedGeneric (transpose.cpp sends rank > 4 to ttnn::permute): 12,288 B.
+    for idx in (331, 112):
+        inst = instance("ttnn.transpose", idx)
+        a = analyze(parse_text(inst.text, "t.mlir"))
+        p = program_of(a, next(o for o in a.program.ops if o.pos.line == inst.line), arch=MOCK, free_l1=FULL)
+        assert p.status == "modeled" and p.stages[0].factory == "PermuteDeviceOperation::MultiCoreBlockedGeneric"
+        assert p.stages[0].busiest_core()[1] == 12_288
+
+
 def test_tile_pad_with_front_padding_is_a_refusal():
     # g1/ttnn.pad/0: TT_FATAL "ttnn.pad: on device tile padding does not support front padding".
     p = run("ttnn.pad", [T((3, 3, 1), "f32")], T((3, 99, 1), "f32"),

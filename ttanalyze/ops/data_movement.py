@@ -770,6 +770,13 @@ def transpose_steps(x: Tensor, d1: int, d2: int, out: Tensor, grid: tuple[int, i
         prog = _transpose_wh_sharded(x, d1, d2, out)
         if prog is not None:
             return [prog]
+    if x.rank > 4 and not x.tiled:
+        # transpose.cpp sends rank > 4 to ttnn::permute before any sharding choice; a row-major sharded input runs
+        # the permute factories (measured: g1/ttnn.transpose/112, 113, 331, height-sharded, exact through the
+        # permute model)
+        perm = list(range(x.rank))
+        perm[d1], perm[d2] = perm[d2], perm[d1]
+        return _permute_steps(x, tuple(perm), out, grid, arch)
     if x.sharded and (not x.tiled or out.sharded):
         raise CBModelError("transpose of a sharded tensor (sharded factories) is not modeled")
     if x.rank > 4:
