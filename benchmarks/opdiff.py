@@ -229,7 +229,8 @@ def rescore(args) -> None:
 
 def rescore_records(recs, only: str | None = None) -> list[dict]:
     """``recs`` scored again by the current model on their stored device parts (no device needed); records not
-    replayed or invalid, and those of ops not starting with ``only``, are kept as they are."""
+    replayed or invalid, and those of ops not starting with one of ``only``'s comma-separated prefixes, are kept
+    as they are."""
     gens = generators()
     out = []
     for rec in recs:
