@@ -250,6 +250,7 @@ def analyze(t: TensorType, arch: Arch) -> LayoutInfo | None:
     element = lay.element
     tiled = isinstance(element, TileType)
     tile = (element.height, element.width) if tiled else None
+    # a rank-0 row-major tensor is padded to [1]: compute_padded_shape keeps max(rank, len(alignment)) dims
     padded = tile_padded_shape(shape, tile) if tiled else (shape if shape else (1,))
     logical_2d = collapse_2d(shape)
     physical_2d = collapse_2d(padded)
@@ -282,7 +283,7 @@ def analyze(t: TensorType, arch: Arch) -> LayoutInfo | None:
     problems.extend(_placement_problems(lay, arch))
     placement = _placement(lay, tiled, tile_bytes, dtype, physical_2d, tile_grid, arch)
     padding_pct = 100.0 * (physical_volume - logical_volume) / physical_volume if physical_volume else 0.0
-    return LayoutInfo(shape, dtype, "tile" if tiled else "row_major", tile, padded if tiled else shape, logical_2d,
+    return LayoutInfo(shape, dtype, "tile" if tiled else "row_major", tile, padded, logical_2d,
                       physical_2d, tile_grid, logical_volume, physical_volume, physical_tiles, physical_bytes,
                       padding_pct, grid, expected_memref, ir_memref, placement, tuple(problems), lay)
 

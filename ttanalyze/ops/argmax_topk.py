@@ -343,7 +343,10 @@ def argmax_spec(ctx: CBContext) -> list[TensorSpec]:
     if not (call.nc_path or call.h_via_tile):
         validate_argmax(call.x, call.dim, call.mem)
     shape = call.out_shape
-    return [TensorSpec(shape, shape, "row_major", "u32", call.mem.buffer_type, call.mem.memory_layout)]
+    # a rank-0 result (every dim reduced, keep_dim false) has padded shape [1]: TensorLayout::compute_padded_shape
+    # gives max(rank, len(alignment)) dims and a row-major tensor's alignment has one (measured: 24 argmax
+    # instances of the op-level campaign, e.g. g1/ttnn.argmax/10)
+    return [TensorSpec(shape, shape or (1,), "row_major", "u32", call.mem.buffer_type, call.mem.memory_layout)]
 
 
 # ---------------------------------------------------------------------------
@@ -836,7 +839,8 @@ def topk_cb(ctx: CBContext) -> list[ProgramModel]:
 def topk_spec(ctx: CBContext) -> list[TensorSpec]:
     """What ``ttnn.topk`` returns: values in the input's dtype and indices (:func:`index_dtype` of the
     transposed, padded 4D input), both TILE, the input shape with ``dim`` set to ``k``, in the requested memory
-    config (``TopKDeviceOperation::compute_output_specs``; the route returns the same).
+    config (``TopKDeviceOperation::compute_output_specs``; the route returns the same), or over another dim than
+    the last in the input's (the transpose back of ``post_topk_transform_tensor``).
 
     Raises:
         DeviceRejection / CBModelError: see :func:`topk_call` and :func:`topk_device_programs`.
@@ -848,5 +852,10 @@ def topk_spec(ctx: CBContext) -> list[TensorSpec]:
         x4 = x4.with_(shape=x4.shape[:-1] + (MIN_DIM_PER_CORE,))
     shape = call.out_shape
     padded = tile_padded_shape(shape)
-    return [TensorSpec(shape, padded, "tile", str(d), call.mem.buffer_type, call.mem.memory_layout)
+    # over another dim, post_topk_transform_tensor transposes both results back into the input's memory config
+    # (measured: g1/ttnn.topk/28 and 79, L1 inputs with DRAM results requested return L1 results)
+    mem = call.mem if call.dim_last else call.x.mem
+    if mem.sharded:
+        raise CBModelError("topk over another dim of a sharded input returns sharded results: not modeled")
+    return [TensorSpec(shape, padded, "tile", str(d), mem.buffer_type, mem.memory_layout)
             for d in (call.x.dtype, index_dtype(x4))]
