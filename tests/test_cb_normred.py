@@ -285,3 +285,23 @@ def test_group_norm_reads_tall_cores_in_two_blocks():
     p = model("ttnn.group_norm", 31)
     assert sum(c.bytes for c in p.program.static_cbs) == 137216
     assert sum(c.bytes for c in model("ttnn.group_norm", 2).program.static_cbs) == 122880
+
+
+def test_block_float_global_avg_pool_reshapes_through_bf16():
+    # g1/ttnn.global_avg_pool2d/21: bfp8 [1,112,14,64] (H * W = 1568, a tile multiple; W not): the fold to
+    # [1,1,1568,64] runs on bf16 between two typecasts (2,176 + 4,096 B; ReshapeViewTiled; 4,096 + 2,176 B),
+    # then the two H passes (pass 1: 8 bfp8 input tiles, 8,704 + 2,048 + 8,192 B).
+    p = model("ttnn.global_avg_pool2d", 21)
+    assert [s.factory.split("::")[-1] for s in p.stages] == [
+        "TypecastProgramFactory", "ReshapeViewTiledProgramFactory", "TypecastProgramFactory",
+        "ReduceMultiCoreHProgramFactory", "ReduceMultiCoreHProgramFactory"]
+    assert cb_bytes(p)[0] == [2176, 4096] and cb_bytes(p)[3] == [2048, 8192, 8704]
+
+
+def test_block_float_global_avg_pool_off_the_fast_path_is_refused_with_the_shard_heights():
+    # g1/ttnn.global_avg_pool2d/10: bfp8 [3,3,56,2048] (H * W = 168): tt-metal refuses "Shard height 576 must
+    # match physical height 512 for width sharded" (3 * 3 * 64 against round_up(504, 32)).
+    p = model("ttnn.global_avg_pool2d", 10)
+    assert p.status == "rejected" and "Shard height 576 must match physical height 512" in p.reason
+    # g1/ttnn.global_avg_pool2d/32: [1,1,13,2048], both heights 32: the sliding-window path is not modeled
+    assert model("ttnn.global_avg_pool2d", 32).status == "out_of_scope"

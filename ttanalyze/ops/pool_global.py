@@ -20,16 +20,22 @@ is public, so the rule below is the measured one):
   row-major one.  With ``N = 1`` the reduction writes the result.
 
 A sharded input is first converted to interleaved in its buffer type (ShardedToInterleaved: measured by the
-op-level campaign, measurements/opdiff/runs/norm.jsonl.gz).  Not modeled
-(:class:`~ttanalyze.ops.cb.CBModelError`): a sharded result, block-float tensors (typecasts around each
-reshape; ttnn refuses several of them on the mock) and a row-major result of a one-pass TILE reduction (not
-measured).
+op-level campaign, measurements/opdiff/runs/norm.jsonl.gz).  A block-float tensor takes the same chain when
+``H * W`` is a tile multiple, each reshape that is not a view running on bfloat16 between two typecasts
+(:func:`~ttanalyze.ops.data_movement.reshape_steps`; measured: 11 bfloat8_b instances of the op-level
+campaign, e.g. g1/ttnn.global_avg_pool2d/21: Typecast, ReshapeViewTiled, Typecast, the two H passes).
+Otherwise a block-float input leaves the fast path for pool2d's sliding-window path, which width-shards the
+folded tensor with a shard as high as the 4D input's padded height ``N * H * round_up(W, 32)``; tt-metal's
+``TensorSpec`` check refuses it when that is not the folded tensor's physical height ``round_up(N * H * W,
+32)`` (:class:`~ttanalyze.ops.cb.DeviceRejection`; measured: the 11 refusals quote both figures).  Not
+modeled (:class:`~ttanalyze.ops.cb.CBModelError`): a sharded result, the sliding-window path when the two
+heights agree, and a row-major result of a one-pass TILE reduction (not measured).
 """
 
 from __future__ import annotations
 
 from ..ir.attrs import DataType
-from .cb import CB, CBContext, CBModelError, ProgramModel
+from .cb import CB, CBContext, CBModelError, DeviceRejection, ProgramModel
 from .data_movement import _layout_program, _to_row_major, reshape_steps
 from .layout_conversion import to_memory_config_program, twvp_program
 from .reduction import BF16, F32, _REDUCE_SRC, dims4, h_two_pass, reduce_h_programs
@@ -85,12 +91,20 @@ def _io(ctx: CBContext) -> tuple[Tensor, Tensor]:
         raise CBModelError("global_avg_pool2d needs a 4D input")
     if out.sharded:
         raise CBModelError("global_avg_pool2d into a sharded result is not modeled")
-    if x.dtype.is_block_float or out.dtype.is_block_float:
-        if x.rank == 4 and (x.shape[1] * x.shape[2]) % TILE:
-            raise CBModelError("global_avg_pool2d of a block-float tensor whose H * W is not a tile multiple leaves the "
-                               "reduction fast path for the sliding-window path, which ttnn 0.81.1 refused in all 13 "
-                               "measured instances (shard-height or pool CB checks); not modeled")
-        raise CBModelError("global_avg_pool2d of a block-float tensor runs typecasts around its reshapes: not modeled")
+    n, h, w, _ = x.shape
+    if x.dtype.is_block_float and x.tiled and not x.sharded and (h * w) % TILE:
+        # the sliding-window path width-shards the folded [1, 1, N * H * W, C] tensor with a shard as high as the
+        # 4D input's padded height; tensor_spec.cpp's width-sharded check refuses a shard height that is not the
+        # tensor's physical height (measured: 9 of 9 refusals of the op-level campaign and 2 of its fresh draws
+        # quote these two figures, e.g. g1/ttnn.global_avg_pool2d/10: 576 and 512)
+        shard_h, phys_h = n * h * -(-w // TILE) * TILE, -(-(n * h * w) // TILE) * TILE
+        if shard_h != phys_h:
+            raise DeviceRejection(f"global_avg_pool2d of a {x.dtype} tensor whose H * W ({h * w}) is not a tile multiple "
+                                  f"takes the sliding-window path: Shard height {shard_h} must match physical height "
+                                  f"{phys_h} for width sharded (TT_FATAL, tensor_spec.cpp)")
+    if (x.dtype.is_block_float or out.dtype.is_block_float) and (x.shape[1] * x.shape[2]) % TILE:
+        raise CBModelError("global_avg_pool2d of a block-float tensor whose H * W is not a tile multiple leaves the "
+                           "reduction fast path for the sliding-window path (pool2d's sharded programs): not modeled")
     return x, out
 
 
@@ -100,7 +114,8 @@ def global_avg_pool2d_programs(ctx: CBContext) -> list[ProgramModel]:
     docstring).  Tensors: ``x`` ``[N, H, W, C]`` in, the result ``[N, 1, 1, C]`` out.
 
     Raises:
-        CBModelError: a sharded result, a block-float tensor, a row-major result of a one-pass TILE reduction.
+        DeviceRejection: a block-float input refused on the sliding-window path (module docstring).
+        CBModelError: a sharded result, the sliding-window path, a row-major result of a one-pass TILE reduction.
     """
     x, out = _io(ctx)
     n, h, w, c = x.shape
