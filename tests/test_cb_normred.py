@@ -305,3 +305,15 @@ def test_block_float_global_avg_pool_off_the_fast_path_is_refused_with_the_shard
     assert p.status == "rejected" and "Shard height 576 must match physical height 512" in p.reason
     # g1/ttnn.global_avg_pool2d/32: [1,1,13,2048], both heights 32: the sliding-window path is not modeled
     assert model("ttnn.global_avg_pool2d", 32).status == "out_of_scope"
+
+
+def test_sharded_block_float_fill_runs_between_two_split_typecasts():
+    # g1/ttnn.max/38: bfp8 [163,280] width-sharded on 1x5 cores, over dim 1: TypecastProgramFactory to bf16 split
+    # over 54 cores (2,176 + 4,096 B), the sharded FillPad on the 5 shard cores (4,096 + 2,048 + 2,048 + 4,096 B),
+    # the typecast back (4,096 + 2,176 B), then the W reduce.
+    p = model("ttnn.max", 38)
+    assert [s.factory.split("::")[-1] for s in p.stages] == [
+        "TypecastProgramFactory", "FillPadL1ShardedProgramFactory", "TypecastProgramFactory",
+        "ReduceMultiCoreWProgramFactory"]
+    assert [s.cores.num_cores for s in p.stages[:3]] == [54, 5, 54]
+    assert cb_bytes(p)[:3] == [[2176, 4096], [2048, 2048, 4096, 4096], [2176, 4096]]
