@@ -317,3 +317,28 @@ def test_sharded_block_float_fill_runs_between_two_split_typecasts():
         "ReduceMultiCoreWProgramFactory"]
     assert [s.cores.num_cores for s in p.stages[:3]] == [54, 5, 54]
     assert cb_bytes(p)[:3] == [[2176, 4096], [2048, 2048, 4096, 4096], [2176, 4096]]
+
+
+def test_h_step_after_w_splits_only_when_leading_dims_are_reduced_too():
+    # g1/ttnn.mean/31: bfp8 [2,8,2566,1225] over (2, 3) (Ht 81, 16 columns): one H pass after W; g1/ttnn.mean/99:
+    # bf16 [1,1,1,1375,2768] over every dim: the H step (Ht 43, one column) splits in two, the first pass on 43
+    # cores with 2 f32 partial tiles.
+    h = [s for s in model("ttnn.mean", 31).stages if "ReduceMultiCoreH" in s.factory]
+    assert len(h) == 1
+    h = [s for s in model("ttnn.mean", 99).stages if "ReduceMultiCoreH" in s.factory]
+    assert [s.cores.num_cores for s in h[:2]] == [43, 1] and sorted(cb_bytes_of(h[0])) == [2048, 8192, 16384]
+
+
+def test_sum_of_every_dim_widens_w_and_slices_only_padded_tensors():
+    # g1/ttnn.sum/131: bf16 [2,3,2,128,1025], every dim, no compute config: FillPad, three FastReduceNC (bf16),
+    # SliceTile (W not a tile multiple), the W reduce writing 2 f32 tiles (8,192 B) and the H reduce reading them
+    # with an f32 scaler (8,192 + 4,096 + 4,096 B).
+    p = model("ttnn.sum", 131)
+    assert [s.factory.split("::")[-1] for s in p.stages] == [
+        "FillPadProgramFactory"] + ["FastReduceNCProgramFactory"] * 3 + [
+        "SliceTileProgramFactory", "ReduceMultiCoreWProgramFactory", "ReduceMultiCoreHProgramFactory"]
+    assert cb_bytes(p)[-2:] == [[2048, 8192, 16384], [4096, 4096, 8192]]
+
+
+def cb_bytes_of(stage) -> list[int]:
+    return [c.bytes for c in stage.static_cbs]

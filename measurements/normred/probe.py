@@ -78,6 +78,18 @@ PROBES = {
     "gn_mcast_c256_g32": _group_norm((1, 1, 1024, 256), 32),
     "sum_all_rank4_bf16": _reduce("ttnn.sum", (2, 3, 64, 96), [0, 1, 2, 3], "bf16"),
     "sum_all_rank4_bfp8": _reduce("ttnn.sum", (2, 3, 64, 96), [0, 1, 2, 3], "bfp_bf8"),
+    # the H step after a W reduce (Ht 32, one column): one pass for a non-f32 (H, W) reduction, as a plain H reduce
+    # (two passes here) when leading dims are reduced too; f32 splits unless max or fp32 accumulation is off
+    "hw_mean_bf16": _reduce("ttnn.mean", (1, 1, 1024, 64), [2, 3], "bf16"),
+    "hw_mean_bf16_lead": _reduce("ttnn.mean", (1, 1, 1024, 64), [0, 1, 2, 3], "bf16"),
+    "hw_max_bf16_lead": _reduce("ttnn.max", (2, 1024, 64), [0, 1, 2], "bf16"),
+    "hw_mean_bfp8": _reduce("ttnn.mean", (1, 1, 1024, 64), [2, 3], "bfp_bf8"),
+    "hw_mean_bfp8_lead": _reduce("ttnn.mean", (2, 1, 1024, 64), [0, 1, 2, 3], "bfp_bf8"),
+    "hw_max_bfp8_lead": _reduce("ttnn.max", (2, 1, 1024, 64), [0, 1, 2, 3], "bfp_bf8"),
+    "hw_sum_f32": _reduce("ttnn.sum", (1024, 64), [0, 1], "f32"),
+    "hw_max_f32": _reduce("ttnn.max", (1024, 64), [0, 1], "f32"),
+    "hw_max_f32_lead": _reduce("ttnn.max", (2, 1024, 64), [0, 1, 2], "f32"),
+    "hw_mean_f32_off_lead": _reduce("ttnn.mean", (2, 1024, 64), [0, 1, 2], "f32", "false"),
 }
 
 

@@ -175,10 +175,8 @@ def h_two_pass(x: Tensor, grid: tuple[int, int], fp32_acc: bool | None = None) -
     (g1/ttnn.sum/10).  Measured on mock P150: Ht 19 one pass, Ht 20 two; 56 and 64
     columns with Ht 32 one pass, 16 columns with Ht 64 two; an H-only bf16 sum
     with fp32 accumulation off two (g1/ttnn.sum/52).  The H step after a W
-    reduce (an (H, W) reduction) is one pass for bf16, for max, and for f32 with
-    fp32 accumulation off (:func:`reduce_steps`; g1/ttnn.max/4, 7, 18, 60, 62,
-    g1/ttnn.mean/14, g1/ttnn.sum/4), two for the rest (g1/ttnn.min/2,
-    g1/ttnn.mean/2, 22).
+    reduce runs one pass in more cases (:func:`reduce_steps`: a non-f32 (H, W)
+    reduction without leading dims, max, f32 with fp32 accumulation off).
     """
     nc, ht, wt = dims4(x)
     return x.dtype.name not in ("si32", "u32", "u16", "u8") and ht >= 20 and (grid[0] * grid[1]) // (nc * wt) >= 2
@@ -360,14 +358,14 @@ def reduce_steps(kind: str, x: Tensor, dims: list[int], keep: bool, out: Tensor,
     # an integer sum moves the leading dims into H with transposes, as max/min do (measured: g1/ttnn.sum/0, si32
     # over (1, 2, 3): W, H, TransposeHC, H, TransposeHC; no FastReduceNC)
     nc_sum = kind == "sum" and x.dtype != F32 and not integer and bool(others)
-    # a non-f32 float sum over every dim keeps every intermediate in the input's format and slices the
-    # FastReduceNC result (a tile-layout slice of the same shape) before the W and H reduces (measured:
-    # g1/ttnn.sum/7, bf16 [1,4,4,949,3212]: FillPad, three FastReduceNC with 2 bf16 output tiles, SliceTile
-    # 4,096 + 20 B, W on 30 cores and H on one, bf16 throughout; probes normred/sum_all_rank4_*); with a single
-    # leading dim the intermediates widen to f32 and nothing is sliced (g1/ttnn.sum/26, bf16 [4,448,1216])
-    full_nc = nc_sum and len(dims) == r and len(others) >= 2
+    # a non-f32 float sum over every dim keeps the FastReduceNC results in the input's format and, when the
+    # last two dims are not tile multiples, slices them (a tile-layout slice of the same shape) before the W
+    # and H reduces (measured: g1/ttnn.sum/7, bf16 [1,4,4,949,3212]: FillPad, three FastReduceNC with 2 bf16
+    # output tiles, SliceTile 4,096 + 20 B, W on 30 cores and H on one; g1/ttnn.sum/108, one leading dim,
+    # sliced too; g1/ttnn.sum/26 and probe normred/sum_all_rank4_bf16, tile-aligned, not sliced)
+    full_nc = nc_sum and len(dims) == r
     plan: list[tuple[str, int]] = [("nc", d) for d in others] if nc_sum else []
-    if full_nc:
+    if full_nc and (x.shape[-1] % TILE or x.shape[-2] % TILE):
         plan.append(("slice", -1))
     if red_w and red_h and not others and dims4(x) == (1, 1, 1) and x.dtype != F32:
         plan.append(("hw", -1))
@@ -388,14 +386,15 @@ def reduce_steps(kind: str, x: Tensor, dims: list[int], keep: bool, out: Tensor,
         # a bf16 (H, W) sum keeps W's output in bf16 without fp32 accumulation (keep_w_fp32 needs it; measured
         # g1/ttnn.sum/64: [4,64,928] over (1, 2), 2 bf16 output tiles)
         inter_dtype = x.dtype
-    # a sum over every dim with one leading dim: FastReduceNC keeps the input's format and the W reduce writes
-    # f32 for a bf16 input with fp32 accumulation (generic_reductions.cpp keep_w_fp32; measured
-    # g1/ttnn.sum/26: bf16 [4,448,1216], NC output 2 bf16 tiles, W output 2 f32 tiles)
-    single_nc_all = nc_sum and len(dims) == r and len(others) == 1
+    # a sum over every dim: FastReduceNC keeps the input's format and the W reduce writes f32 for a bf16 input
+    # unless the compute config turns fp32 accumulation off (generic_reductions.cpp keep_w_fp32; measured
+    # g1/ttnn.sum/26: bf16 [4,448,1216], NC output 2 bf16 tiles, W output 2 f32 tiles; g1/ttnn.sum/131 and
+    # 142, rank 5, and probe normred/sum_all_rank4_bf16 the same; g1/ttnn.sum/7, 69, 92 with fp32_dest_acc_en
+    # = false bf16 throughout)
     for i, (step, d) in enumerate(plan):
         last = i == len(plan) - 1
         dtype = out.dtype if last else inter_dtype
-        if single_nc_all and not last:
+        if full_nc and not last:
             dtype = x.dtype if step == "nc" else (F32 if x.dtype == BF16 and fp32_acc is not False else x.dtype)
         if step == "t":
             moved = list(cur.shape)
@@ -423,11 +422,20 @@ def reduce_steps(kind: str, x: Tensor, dims: list[int], keep: bool, out: Tensor,
             elif step == "w":
                 steps.append(reduce_w_program(cur, nxt, grid, negate))
             else:
-                # the H step of an (H, W) reduction of a bf16 tensor runs in one pass (measured: g1/ttnn.max/18,
-                # g1/ttnn.mean/14, bf16 Ht 44 and 33; f32 and bfloat8_b ones split as an H reduce does:
-                # g1/ttnn.min/2 f32 Ht 20, g1/ttnn.mean/2 bfp8 Ht 45)
-                hw_path = red_w and (x.dtype == BF16 or kind == "max"
-                                     or (fp32_acc is False and not x.dtype.is_block_float))
+                # whether the H step after the W reduce splits in two passes (measured rule, no 0.81.1 source of
+                # generic_reductions.cpp found): one pass when only (H, W) are reduced (or what is left after
+                # FastReduceNC) for a non-f32 tensor or an f32 one without fp32 accumulation set on, for max (of
+                # a block-float tensor also with leading dims), and for f32 with fp32 accumulation off; otherwise
+                # as a plain H reduce (h_two_pass).  Measured: one pass g1/ttnn.max/18, g1/ttnn.mean/14, 31,
+                # g1/ttnn.sum/49, 71, 96, 118, g1/ttnn.max/52, 74, 138, g1/ttnn.max/60, 76, g1/ttnn.mean/146, probes
+                # normred/hw_mean_bf16, hw_mean_bfp8, hw_sum_f32, hw_max_f32; two g1/ttnn.min/2, 38,
+                # g1/ttnn.mean/2, 22, 99, 112, g1/ttnn.max/148, g1/ttnn.sum/57, probes normred/hw_*_lead.  Not
+                # settled: probe normred/hw_mean_f32_off_lead (f32, fp32 accumulation off, leading dims) splits
+                # where g1/ttnn.mean/146, 149, 154 do not
+                lead = bool(others)
+                hw_path = red_w and (((not lead or nc_sum) and (x.dtype != F32 or fp32_acc is not True))
+                                     or (kind == "max" and (not lead or x.dtype.is_block_float))
+                                     or (fp32_acc is False and x.dtype == F32))
                 steps += reduce_h_programs(cur, nxt, grid, fp32_acc, negate, two_pass=not hw_path,
                                            free_l1=ctx.max_l1_space, select=kind in ("max", "min"))
         cur = nxt
