@@ -342,3 +342,12 @@ def test_sum_of_every_dim_widens_w_and_slices_only_padded_tensors():
 
 def cb_bytes_of(stage) -> list[int]:
     return [c.bytes for c in stage.static_cbs]
+
+
+def test_softmax_c_large_keeps_block_float_intermediates_without_fp32_accumulation():
+    # g1/ttnn.softmax/134: bfp8 [2,3,1,3] over -3, fp32_dest_acc_en = false: CLarge's intermediates are in the
+    # input's format (softmax_program_factory_general_c_large.cpp intermed_data_format): 2 x 2,176 + 1,088 +
+    # 1,088 + 2,176 + 1,088 + 1,088 B.
+    p = model("ttnn.softmax", 134)
+    assert [s.factory for s in p.stages] == ["SoftmaxDeviceOperation::SoftmaxProgramFactoryGeneralCLarge"]
+    assert cb_bytes(p) == [[1088, 1088, 1088, 1088, 2176, 2176, 2176]]

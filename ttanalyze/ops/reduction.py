@@ -661,9 +661,12 @@ def softmax_general_program(x: Tensor, out: Tensor, dim: int, fp32_acc: bool | N
     ht, wt = ceil_div(h, TILE), ceil_div(w, TILE)
     num = prod(x4) // (h * w)
     data = x.tile_bytes
-    # intermediates: f32 with fp32 accumulation, else the input's format, bf16 for a block-float input (measured:
-    # g1/ttnn.softmax/37, bfp8 with fp32 off, 2,048-B intermediates)
-    im = F32.tile_bytes() if fp32 else (BF16.tile_bytes() if x.dtype.is_block_float else data)
+    # intermediates: f32 with fp32 accumulation, else the input's format, bf16 for a block-float input in the W/H
+    # factories (measured: g1/ttnn.softmax/37, bfp8 with fp32 off, 2,048-B intermediates); CLarge keeps the input's
+    # format (softmax_program_factory_general_c_large.cpp ``intermed_data_format = fp32_dest_acc_en ? Float32 :
+    # data_format``; measured: g1/ttnn.softmax/134, bfp8 with fp32 off, 1,088-B intermediates)
+    block_im = BF16.tile_bytes() if x.dtype.is_block_float and dim >= rank - 2 else data
+    im = F32.tile_bytes() if fp32 else block_im
     ms = BF16.tile_bytes() if x.dtype.is_block_float else data
 
     if dim >= rank - 2:
