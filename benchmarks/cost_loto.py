@@ -189,7 +189,14 @@ LIMITS = [
     "dims, so the reverse permutes' one real row per tile reads as 32 and they are over-predicted about 6x "
     "(with the real row count the formula gives 1.46 ms against 1.58 ms measured).",
     "* Softmax with `math_approx_mode=1` (the SegFormer traces) runs the SFPU's approximate exp, which the "
-    "model costs as the exact one (`sfpu_exp`, fitted on `ttnn.exp`): those rows are over-predicted up to 8x.",
+    "model costs as the exact one (`sfpu_exp`, fitted on `ttnn.exp`): those rows are over-predicted up to 8x; "
+    "no training row has an approximate exp to fit one on.",
+    "* The Wormhole SegFormer traces (2024-10, 2025-02 tt-metal) disagree with the 2025-12 Blackhole "
+    "calibration trace on two sharding kernels: their row-major `InterleavedToSharded` reads a shard's sticks "
+    "and waits once (the aligned case of `reader_unary_stick_layout_sharded_blocks_interleaved_start_id.cpp`: "
+    "about 50 cycles a stick, predicted 4x slower), the calibration row waits per stick; their "
+    "`ShardedToInterleaved` into L1 takes about 500 cycles a tile (predicted 2-7x faster, one wait per shard). "
+    "The model follows the calibration era.",
     "* The 2024 SegFormer trace's single-core `TilizeWithValPadding` (`use_multicore=false`, "
     "`reader_unary_pad_dims_split_rows.cpp`; 82% of that trace's time) is under-predicted 2.1x: its reader "
     "fills each tile's padding rows with a loop of 32-bit volatile stores, which the trace shows at 13.5 "
