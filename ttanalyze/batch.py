@@ -29,15 +29,17 @@ if TYPE_CHECKING:
 
 FIX_MAX_OPS = 5_000  # beyond this many ops, `check` lists fixes without evaluating them
 
-# What check_file analyzed, kept alive until the process ends when the command line asks for it
+# The last file check_file analyzed, kept alive until the process ends when the command line asks for it
 # (keep_until_exit): freeing a 50,000-op analysis object by object takes 0.1 s of CPU, which a process
-# about to exit need not spend (ttanalyze.__main__ ends it with os._exit).  None: freed as usual.
+# about to exit need not spend (ttanalyze.__main__ ends it with os._exit).  Only the last one: a check of
+# many files in one process frees each earlier analysis as it goes, so memory stays that of one file.
+# None: freed as usual.
 _kept: list[Any] | None = None
 
 
 def keep_until_exit() -> None:
-    """Keep every analysis :func:`check_file` makes in this process alive until the process exits (for a
-    command that ends with ``os._exit``, which skips freeing them; never in a long-lived process)."""
+    """Keep the last analysis :func:`check_file` makes in this process alive until the process exits (for a
+    command that ends with ``os._exit``, which skips freeing it; never in a long-lived process)."""
     global _kept
     if _kept is None:
         _kept = []
@@ -158,7 +160,7 @@ def check_file(path: str, opts: CheckOptions, baseline: "Baseline | None" = None
             off = ignored_for_path(name, opts.per_file_ignores, opts.config_dir)
             results = [(a, [f for f in run(a, opts.select) if f.rule not in off]) for a in analyses]
             if _kept is not None:
-                _kept.append(results)
+                _kept[:] = [results]
     except InputError as exc:
         pos = exc.pos or SourcePos(1, 1)
         out.error = (exc.message, pos.line, pos.col)
