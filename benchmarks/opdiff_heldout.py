@@ -23,7 +23,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from benchmarks.opdiff import ROOT, load_results, rescore_records
-from benchmarks.opdiff_report import DOC, END as CAMPAIGN_END, causes, cause_of, counted, mismatch_class
+from benchmarks.opdiff_report import END as CAMPAIGN_END, causes, cause_of, counted, mismatch_class, write_doc
 
 BEGIN, END = "<!-- opdiff-heldout:begin -->", "<!-- opdiff-heldout:end -->"
 
@@ -94,20 +94,6 @@ def section(path: Path, raw: list[dict], now: list[dict], minutes: float) -> str
     return "\n".join(lines)
 
 
-def write_doc(text: str) -> None:
-    """Put ``text`` between the held-out markers of docs/accuracy.md (after the campaign's section when new)."""
-    doc = DOC.read_text()
-    if BEGIN in doc:
-        head, rest = doc.split(BEGIN, 1)
-        doc = head + text + rest.split(END, 1)[1]
-    elif CAMPAIGN_END in doc:
-        head, tail = doc.split(CAMPAIGN_END, 1)
-        doc = head + CAMPAIGN_END + "\n\n" + text + tail
-    else:
-        doc = doc.rstrip() + "\n\n" + text + "\n"
-    DOC.write_text(doc)
-
-
 def main(path: Path, write: bool = False) -> None:
     """Score ``path``'s records as measured and now; print the section, and write it into the doc when ``write``.
 
@@ -121,5 +107,5 @@ def main(path: Path, write: bool = False) -> None:
     now = rescore_records(raw)
     text = section(path, raw, now, (time.monotonic() - t0) / 60)
     print(text)
-    if write:
-        write_doc(text)
+    if write:  # after the campaign's section when new
+        write_doc(text, BEGIN, END, after=CAMPAIGN_END)

@@ -199,12 +199,18 @@ def section(recs: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def write_doc(text: str) -> None:
+def write_doc(text: str, begin: str = BEGIN, end: str = END, after: str | None = None) -> None:
+    """Put ``text`` (a section from ``begin`` to ``end``, markers included) in place of that section of
+    docs/accuracy.md; when the doc has none yet, after the marker ``after`` (when the doc holds it), else at the
+    end."""
     doc = DOC.read_text()
-    if BEGIN in doc:
-        head, rest = doc.split(BEGIN, 1)
-        tail = rest.split(END, 1)[1] if END in rest else ""
+    if begin in doc:
+        head, rest = doc.split(begin, 1)
+        tail = rest.split(end, 1)[1] if end in rest else ""
         doc = head + text + tail
+    elif after is not None and after in doc:
+        head, tail = doc.split(after, 1)
+        doc = head + after + "\n\n" + text + tail
     else:
         doc = doc.rstrip() + "\n\n" + text + "\n"
     DOC.write_text(doc)
