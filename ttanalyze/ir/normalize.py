@@ -330,6 +330,17 @@ def normalize(text: str, path: str = "<string>") -> Normalized:
     groups = _MASTER.groupindex
     oploc, props_group, loc_name, loc_body = groups["oploc"], groups["props"], groups["locname"], groups["locbody"]
 
+    def record_loc(loc_text: str, start: int) -> None:
+        """Record the location ``loc_text`` found at offset ``start`` on its line (``line_locs``)."""
+        nonlocal line, counted
+        line += text.count("\n", counted, start)
+        counted = start
+        locs = line_locs.get(line)
+        if locs is None:
+            line_locs[line] = [loc_text]
+        else:
+            locs.append(loc_text)
+
     def rewrite(m: re.Match) -> str:
         """The text of one token after normalization; same-length rewrites of the token itself are made here,
         the others are added to ``edits``."""
@@ -338,13 +349,7 @@ def normalize(text: str, path: str = "<string>") -> Normalized:
         if m.lastindex == oploc:  # an op line: its name, properties <{a}> -> ' {a} ' and location, blanked
             start = m.start(oploc)
             loc_text = m.group(oploc)
-            line += text.count("\n", counted, start)
-            counted = start
-            locs = line_locs.get(line)
-            if locs is None:
-                line_locs[line] = [loc_text]
-            else:
-                locs.append(loc_text)
+            record_loc(loc_text, start)
             base = m.start()
             props = m.start(props_group)
             if props < 0:
@@ -361,13 +366,7 @@ def normalize(text: str, path: str = "<string>") -> Normalized:
         if first == "l" and len(token) > 4:  # a whole location (else "loc(" alone)
             loc_text = token
             start = m.start()
-            line += text.count("\n", counted, start)
-            counted = start
-            locs = line_locs.get(line)
-            if locs is None:
-                line_locs[line] = [loc_text]
-            else:
-                locs.append(loc_text)
+            record_loc(loc_text, start)
             if m.lastindex is not None and has_brace(token) is not None:
                 hidden.append(start)
             return " " * len(loc_text)
