@@ -10,6 +10,7 @@ every size, so a result never depends on anything but its name.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 
@@ -82,6 +83,10 @@ def _grid() -> list[Case]:
     # straddle each family's memory boundary, two per family, each at levels 0 and 1 ------------------------
     for family, draw in HELD_OUT.items():
         add(family, _drawn(family, draw, 2), (0, 1))
+    # --- held-out wide draws (written after the first held-out runs, none of which was refused): sizes drawn
+    # on both sides of a refusal boundary computed from tt-metal's rule (each draw function says which) ----------
+    for family, (draw, n) in HELD_OUT_WIDE.items():
+        add(family, _drawn(family, draw, n), (0,))
     return out
 
 
@@ -91,8 +96,6 @@ MAX_ELEMENTS = 1 << 26
 
 def _log(rng, lo: int, hi: int, step: int = 1) -> int:
     """An integer drawn log-uniformly from [lo, hi], rounded down to a multiple of ``step`` (>= step)."""
-    import math
-
     v = math.exp(rng.uniform(math.log(lo), math.log(hi)))
     return max(step, int(v) // step * step)
 
@@ -194,6 +197,62 @@ def _draw_broadcast(rng):  # (a, b, c, repeats): x[a,1,c] * y[1,b,c] + z[a,b,1],
     return _capped((a, b, c, r), a * b * c * r)
 
 
+# Wide draws: each straddles a refusal boundary computed from tt-metal's rule (not from ttanalyze's output).
+DFB_REGION = 1_572_864 - 177_280  # Blackhole P150 l1_size - l1_unreserved_base of the plugin's build (614f605f)
+DRAM_BYTES = 8 * (4_278_190_080 - 1_048_704)  # P150: 8 DRAM banks of 4,278,190,080 B above the reserved base
+
+
+def _draw_topk_wide(rng):  # (rows, vocab, k): topk_head with k around TopKSingleCoreProgramFactory's L1 limit
+    # topk_single_core_program_factory.cpp: DFBs of 2 + 4 + 2 Kt + Kt tiles of values (bf16, 2,048 B) and as many
+    # of indices (uint16 2,048 B; 32-bit 4,096 B when the padded width exceeds 65,536: resolve_index_dtype); they
+    # fit when (6 + 3 Kt) (2,048 + index tile) <= DFB_REGION: Kt <= 111 (k <= 3,552) or Kt <= 73 (k <= 2,336).
+    r, v = _log(rng, 1, 64), _log(rng, 8192, 262144, 32)
+    index_tile = 4096 if v > 65536 else 2048
+    kt = (DFB_REGION // (2048 + index_tile) - 6) // 3
+    k = _log(rng, int(kt * 32 * 0.7), min(v, int(kt * 32 * 1.4)))
+    return _capped((r, v, k), r * v)
+
+
+def _draw_concat_1d_many(rng):  # (inputs, n, last, dtype): k - 1 1-D inputs of n elements and a last one of `last`
+    # The plugin's row-major ConcatProgramFactory: one DFB entry of an output row plus the last input's row
+    # (measured on two-input concats, docs/accuracy.md), refused above DFB_REGION: ((k-1) n + 2 last) x element.
+    k, d = _log(rng, 3, 12), _dt(rng)
+    elem = 4 if d == "f32" else 2
+    total = int(DFB_REGION / elem * math.exp(rng.uniform(math.log(0.6), math.log(1.6))))
+    frac = rng.choice((0.05, 0.5, 1.0, 2.0))
+    n = max(8, int(total / (k - 1 + 2 * frac)))
+    return _capped((k, n, max(8, int(n * frac)), d), k * n)
+
+
+def _draw_pool_wide(rng):  # (batch, h=w, channels): max pools 3x3/2 SAME and 2x2/2, then the global mean
+    # pool2d runs on an L1-sharded input (the halo'd shard, the output shard and the DFBs on each core): the whole
+    # input goes through L1, about 110 cores x DFB_REGION / 3 (input, halo, output) ~ 51 MB; drawn from 16 MB to 128 MB.
+    n, c = rng.choice((1, 2, 4)), rng.choice((16, 32, 64, 128, 256))
+    total = math.exp(rng.uniform(math.log(8 << 20), math.log(64 << 20)))  # elements, bf16
+    h = max(64, int(math.sqrt(total / (n * c))) // 16 * 16)
+    return _capped((n, h, c), n * h * h * c)
+
+
+def _draw_bcast_reduce(rng):  # (a, b, c): (x[a, 1, c] * y[1, b, c]).sum(-1): an a x b x c bf16 intermediate in DRAM
+    # The interleaved intermediate needs a*b*c*2 B of DRAM (c a tile multiple); DRAM_BYTES hold 17.1 G bf16 elements:
+    # drawn from a quarter to four times that.
+    a, b = _log(rng, 512, 8192, 32), _log(rng, 512, 8192, 32)
+    total = DRAM_BYTES / 2 * math.exp(rng.uniform(math.log(0.25), math.log(4.0)))
+    c = int(total / (a * b)) // 32 * 32
+    return _capped((a, b, c), a * c, b * c) if 32 <= c <= 65536 else None
+
+
+def _draw_embedding_batch(rng):  # (batch, seq, vocab, dim, dtype): table[ids], int32 ids of shape (batch, seq)
+    b, s, v, d = rng.choice((2, 4, 8)), _log(rng, 32, 2048, 32), _log(rng, 256, 65536), _log(rng, 256, 8192, 32)
+    return _capped((b, s, v, d, _dt(rng)), v * d, b * s * d)
+
+
+# family -> (draw, number of programs)
+HELD_OUT_WIDE = {
+    "topk_wide": (_draw_topk_wide, 10), "concat_1d_many": (_draw_concat_1d_many, 10), "pool_wide": (_draw_pool_wide, 8),
+    "bcast_reduce": (_draw_bcast_reduce, 8), "embedding_batch": (_draw_embedding_batch, 4),
+}
+
 HELD_OUT = {
     "softmax_rows": _draw_softmax, "topk_head": _draw_topk, "cumsum": _draw_cumsum,
     "multi_reduce": _draw_multi_reduce, "concat_many": _draw_concat_many, "embedding": _draw_embedding,
@@ -220,7 +279,7 @@ def cases() -> list[Case]:
 
 # Families of many ops (each builds many kernels the first time): after the single-op ones.
 MULTI_OP = ("decoder_block", "moe_routing", "conv_net", "unet_block", "vae_decoder", "reshape_permute",
-            "pool_net", "mlp_gelu", "mixed_dtypes", "broadcast_repeat", "encoder_block")
+            "pool_net", "mlp_gelu", "mixed_dtypes", "broadcast_repeat", "encoder_block", "pool_wide", "embedding_batch")
 
 
 def _size(params: tuple) -> int:
@@ -372,7 +431,7 @@ def build(case: Case):
     if f == "softmax_rows":
         r, c, d = p
         return (lambda x: jax.nn.softmax(x, axis=-1)), [((r, c), DT[d])]
-    if f == "topk_head":
+    if f in ("topk_head", "topk_wide"):
         r, v, k = p
 
         def head(logits):
@@ -382,6 +441,23 @@ def build(case: Case):
     if f == "cumsum":
         r, n, d = p
         return (lambda x: (jnp.cumsum(x, axis=-1), jnp.cumsum(x, axis=0))), [((r, n), DT[d])]
+    if f == "concat_1d_many":
+        k, n, last, d = p
+        return (lambda *xs: jnp.concatenate(xs)), [((n,), DT[d])] * (k - 1) + [((last,), DT[d])]
+    if f == "pool_wide":
+        n, h, c = p
+
+        def pools(x):  # max pools only: the bf16 window-sum / 4 of pool_net crashed the compiler
+            y = lax.reduce_window(x, -jnp.inf, lax.max, (1, 3, 3, 1), (1, 2, 2, 1), "SAME")
+            y = lax.reduce_window(y, -jnp.inf, lax.max, (1, 2, 2, 1), (1, 2, 2, 1), "VALID")
+            return y, y.mean(axis=(1, 2))
+        return pools, [((n, h, h, c), "bfloat16")]
+    if f == "bcast_reduce":
+        a, b, c = p
+        return (lambda x, y: (x * y).sum(-1)), [((a, 1, c), "bfloat16"), ((1, b, c), "bfloat16")]
+    if f == "embedding_batch":
+        b, s, v, dim, d = p
+        return (lambda table, ids: jnp.take(table, ids, axis=0)), [((v, dim), DT[d]), ((b, s), "int32")]
     if f == "multi_reduce":
         b, c, h, w, d = p
         return (lambda x: (x.sum(axis=(1, 3)), x.max(axis=(0, 2)), x.mean(axis=(2, 3)))), [((b, c, h, w), DT[d])]
