@@ -225,6 +225,19 @@ def test_rank5_sharded_untilize_checks_its_padded_output_against_the_shard_grid(
                 in p.reason) == refused, (idx, p.status, p.reason)
 
 
+def test_rank5_sharded_untilize_views_its_result_back_through_the_shard_width():
+    # g1/ttnn.untilize/405 (held-out): [2, 7, 5, 12, 88] u32 TILE block-sharded in 120 x 44 shards: the native
+    # untilize's row-major sharded output is aligned to its shard width (88 wide), and build_ndiml_untilize's view
+    # back to the padded width 96 refuses a shard narrower than the row (TT_FATAL tensor_ops.cpp:380);
+    # g1/ttnn.untilize/106 (height-sharded, the shard as wide as the row) ran.
+    for idx, refused in ((405, True), (106, False)):
+        inst = instance("ttnn.untilize", idx)
+        a = analyze(parse_text(inst.text, "t.mlir"))
+        p = program_of(a, next(o for o in a.program.ops if o.pos.line == inst.line), arch=MOCK, free_l1=FULL)
+        assert (p.status == "rejected" and "Changing the last dimension of a sharded tensor" in p.reason
+                and "from padded width 88 to 96" in p.reason) == refused, (idx, p.status, p.reason)
+
+
 def test_pad_of_a_sharded_tile_tensor_into_a_sharded_result_fills_its_padding_first():
     # g1/ttnn.pad/398 (held-out): a [2, 4, 7, 47, 88] f32 TILE height-sharded input padded into a sharded result:
     # pad.cpp fills the input's tile padding first, and FillPadL1ShardedProgramFactory refuses 56 2D slices.

@@ -1339,6 +1339,7 @@ def _derive_plan(ctx: CBContext) -> Conversion:
         res = untilize_output(t, declared.mem)
         if t.rank > 4 and t.mem.sharded and declared.mem.shard is not None and t.shape != t.padded:
             _native_untilize_shard_fit(t, declared.mem)
+            _ndiml_untilize_view(t, declared.mem)
         if t.mem.sharded and not declared.mem.sharded:
             # untilize.cpp sends only a padded *interleaved* input to untilize_with_unpadding: the native
             # UntilizeDeviceOperation keeps the input's padded shape (compute_output_specs: fromPaddedShape with
@@ -1373,6 +1374,36 @@ def _native_untilize_shard_fit(t: Tensor, out_mem: MemCfg) -> None:
         raise DeviceRejection(f"untilize: the native untilize's output keeps the padded height {height}: Shard height "
                               f"{sh[0]} must match physical height {height} for width sharded (TT_FATAL "
                               "tensor_spec.cpp:173)")
+
+
+def _ndiml_untilize_view(t: Tensor, out_mem: MemCfg) -> None:
+    """The view that ends ``build_ndiml_untilize`` for a rank > 4 padded sharded input (untilize/untilize.cpp at
+    d80d9482: ``post_transform`` reshapes the 4D result to the input's logical *and padded* shapes; reshape.cpp's
+    ``this_is_view`` path sends a row-major tensor to ``PerformView`` -> ``tt::tt_metal::view``).
+
+    The native untilize's row-major sharded output is laid out by ``TensorLayout::fromPaddedShape``, whose
+    ``legacyShapeToAlignment`` (tensor_layout.cpp) aligns a row-major 2D-sharded tensor's width to its shard
+    width: its padded width is ``round_up(W, shard_w)``.  The view to the input's tile-padded width
+    ``round_up(W, 32)`` changes the last dimension when the two differ, and ``view_device`` (tensor_ops.cpp:380)
+    refuses that for a sharded tensor whose shard width is not the padded width, i.e. a shard narrower than
+    the row.  Checked only when the shard row is 16-B aligned (the row-major default alignment then leaves the
+    shard width as the width alignment); otherwise the model stays silent.
+
+    Args:
+        t: the TILE input (rank > 4, sharded, padded).
+        out_mem: the requested sharded output memory config.
+
+    Raises:
+        DeviceRejection: ``shard_w < W``, ``round_up(W, shard_w) != round_up(W, 32)`` (measured:
+            g1/ttnn.untilize/405, [2, 7, 5, 12, 88] u32 block-sharded in 44-wide shards: 88 -> 96, refused).
+    """
+    width, shard_w = t.shape[-1], out_mem.shard.shape[1]
+    out_width, padded_width = align_up(width, shard_w), t.padded[-1]
+    if shard_w < width and out_width != padded_width and (shard_w * (t.dtype.scalar_bytes or 2)) % 16 == 0:
+        raise DeviceRejection(
+            f"untilize: the rank-{t.rank} result is viewed back from padded width {out_width} to {padded_width}: "
+            "Changing the last dimension of a sharded tensor is not supported unless the shard width "
+            f"({shard_w}) matches the input last dimension (TT_FATAL tensor_ops.cpp:380)")
 
 
 @register_cb(("ttnn.to_layout", "ttnn.to_memory_config", "ttnn.typecast", "ttnn.tilize", "ttnn.untilize"))
