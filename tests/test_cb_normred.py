@@ -351,3 +351,28 @@ def test_softmax_c_large_keeps_block_float_intermediates_without_fp32_accumulati
     p = model("ttnn.softmax", 134)
     assert [s.factory for s in p.stages] == ["SoftmaxDeviceOperation::SoftmaxProgramFactoryGeneralCLarge"]
     assert cb_bytes(p) == [[1088, 1088, 1088, 1088, 2176, 2176, 2176]]
+
+
+def test_hw_reduce_runs_its_h_step_in_one_pass_for_f32_with_fp32_accumulation():
+    # g1/ttnn.sum/177 (held-out): [1424, 96] f32 sum over (0, 1) with fp32_dest_acc_en = true is one ReduceOpDim::HW
+    # op: FillPad, W on 45 cores, then H on one core in one pass (20,480 B peak), not a two-pass H (36,864 B).
+    p = model("ttnn.sum", 177)
+    assert [s.factory.split("::")[-1] for s in p.stages] == [
+        "FillPadProgramFactory", "ReduceMultiCoreWProgramFactory", "ReduceMultiCoreHProgramFactory"]
+    assert p.stages[-1].cores.num_cores == 1 and cb_bytes(p)[-1] == [4096, 8192, 8192]
+
+
+def test_single_tile_negated_min_runs_on_one_core():
+    # g1/ttnn.min/81 (held-out): [1, 2] f32 min over (0, 1) with fp32 accumulation off (the fused negate):
+    # FillPad, then ReduceSingleCoreHw with f32 scaler, acc and ineg: 8,192 + 4,096 + 8,192 + 4,096 + 4,096 B.
+    p = model("ttnn.min", 81)
+    assert p.stages[-1].factory.endswith("ReduceSingleCoreHwProgramFactory")
+    assert cb_bytes(p)[-1] == [4096, 4096, 4096, 8192, 8192]
+
+
+def test_block_float_max_over_h_alone_is_one_pass():
+    # g1/ttnn.max/192 (held-out): [1, 1, 1, 4013, 1] bfp8 max over H (Ht 126, one column): typecast, FillPad,
+    # typecast, then the H reduce on one core in one pass (2,176 + 2,048 + 2,176 B).
+    p = model("ttnn.max", 192)
+    assert p.stages[-1].cores.num_cores == 1 and cb_bytes(p)[-1] == [2048, 2176, 2176]
+    assert max(sum(c) for c in cb_bytes(p)) == 12288

@@ -267,14 +267,21 @@ def reduce_h_programs(x: Tensor, out: Tensor, grid: tuple[int, int], fp32_acc: b
     return [p1, p2]
 
 
-def reduce_hw_single_core_program(x: Tensor, out: Tensor) -> ProgramModel:
-    """ReduceSingleCoreHwProgramFactory (a single-tile non-f32 tensor): 2 input, 1 scaler, 2 output tiles on core (0,0).
+def reduce_hw_single_core_program(x: Tensor, out: Tensor, negate: bool = False) -> ProgramModel:
+    """ReduceSingleCoreHwProgramFactory (a single-tile tensor, see :func:`reduce_steps`): 2 input, 1 scaler, 2
+    output tiles on core (0,0); the scaler is f32 for an f32 input (as for the H reduce); the fused negate of
+    min (reduce_hw_neg.cpp) adds ``acc`` and ``ineg``, one output tile each.
 
     Measured on mock P150, ttnn 0.81.1: [1,1,32,32] bf16 sum over (-2,-1)
-    4,096 + 2,048 + 4,096 B; bfp8 2,176 + 2,048 + 2,176 B.
+    4,096 + 2,048 + 4,096 B; bfp8 2,176 + 2,048 + 2,176 B; g1/ttnn.min/81, [1, 2] f32 with fp32 accumulation
+    off (negated): 8,192 + 4,096 + 8,192 + 4,096 + 4,096 B.
     """
     cores = cores_set(core_range(0, 0, 0, 0))
-    cbs = _cbs(cores, [("input", x.tile_bytes, 2), ("scaler", BF16.tile_bytes(), 1), ("output", out.tile_bytes, 2)])
+    specs = [("input", x.tile_bytes, 2), ("scaler", (F32 if x.dtype == F32 else BF16).tile_bytes(), 1),
+             ("output", out.tile_bytes, 2)]
+    if negate:
+        specs += [("acc", out.tile_bytes, 1), ("ineg", out.tile_bytes, 1)]
+    cbs = _cbs(cores, specs)
     return ProgramModel("ReduceDeviceOperation::ReduceSingleCoreHwProgramFactory",
                         _TM + "reduction/generic/device/reduce_op_single_core_hw_program_factory.cpp @55a31c40 (fitted to ttnn 0.81.1)",
                         cores, cbs, ["single-tile tensor: one-core HW reduce"])
@@ -367,7 +374,11 @@ def reduce_steps(kind: str, x: Tensor, dims: list[int], keep: bool, out: Tensor,
     plan: list[tuple[str, int]] = [("nc", d) for d in others] if nc_sum else []
     if full_nc and (x.shape[-1] % TILE or x.shape[-2] % TILE):
         plan.append(("slice", -1))
-    if red_w and red_h and not others and dims4(x) == (1, 1, 1) and x.dtype != F32:
+    # a single-tile (H, W) reduce runs on one core unless the input is f32 with fp32 accumulation on (the
+    # default for f32): measured g1/ttnn.max/169, g1/ttnn.mean/75, g1/ttnn.min/46, 87 (f32) W then H;
+    # g1/ttnn.min/81 (f32, fp32_dest_acc_en = false) and every bf16/bfp8 one on one core (g1/ttnn.sum/269,
+    # 43 with fp32 accumulation on)
+    if red_w and red_h and not others and dims4(x) == (1, 1, 1) and (x.dtype != F32 or fp32_acc is False):
         plan.append(("hw", -1))
     else:
         plan += ([("w", w_dim)] if red_w else []) + ([("h", h_dim)] if red_h else [])
@@ -414,7 +425,7 @@ def reduce_steps(kind: str, x: Tensor, dims: list[int], keep: bool, out: Tensor,
             continue
         if step == "hw":
             nxt = (out if last else inter).with_(shape=_set(_set(cur.shape, w_dim, 1), h_dim, 1), dtype=dtype)
-            steps.append(reduce_hw_single_core_program(cur, nxt))
+            steps.append(reduce_hw_single_core_program(cur, nxt, negate))
         else:
             nxt = (out if last else inter).with_(shape=_set(cur.shape, d, 1), dtype=dtype)
             if step == "nc":
@@ -422,20 +433,23 @@ def reduce_steps(kind: str, x: Tensor, dims: list[int], keep: bool, out: Tensor,
             elif step == "w":
                 steps.append(reduce_w_program(cur, nxt, grid, negate))
             else:
-                # whether the H step after the W reduce splits in two passes (measured rule, no 0.81.1 source of
-                # generic_reductions.cpp found): one pass when only (H, W) are reduced (or what is left after
-                # FastReduceNC) for a non-f32 tensor or an f32 one without fp32 accumulation set on, for max (of
-                # a block-float tensor also with leading dims), and for f32 with fp32 accumulation off; otherwise
-                # as a plain H reduce (h_two_pass).  Measured: one pass g1/ttnn.max/18, g1/ttnn.mean/14, 31,
-                # g1/ttnn.sum/49, 71, 96, 118, g1/ttnn.max/52, 74, 138, g1/ttnn.max/60, 76, g1/ttnn.mean/146, probes
-                # normred/hw_mean_bf16, hw_mean_bfp8, hw_sum_f32, hw_max_f32; two g1/ttnn.min/2, 38,
-                # g1/ttnn.mean/2, 22, 99, 112, g1/ttnn.max/148, g1/ttnn.sum/57, probes normred/hw_*_lead.  Not
-                # settled: probe normred/hw_mean_f32_off_lead (f32, fp32 accumulation off, leading dims) splits
-                # where g1/ttnn.mean/146, 149, 154 do not
+                # whether the H step after the W reduce splits in two passes: a reduction over exactly (H, W) (or
+                # what is left after FastReduceNC) is one ReduceOpDim::HW op (generic_reductions.cpp reduce_impl:
+                # ``single_reduce_op`` when dim == [rank - 2, rank - 1]), whose H step runs one pass whatever the
+                # dtype and compute config (measured: f32 with fp32 accumulation on g1/ttnn.sum/57, 117, 177,
+                # g1/ttnn.min/89, 140, 148, g1/ttnn.max/76: W, then H on one core; g1/ttnn.max/18, g1/ttnn.mean/14,
+                # 31, g1/ttnn.sum/49, 71, 96, 118); with leading dims reduced too, reduce_nd_loop runs W and H as
+                # separate single-axis reduces and the H one splits as a plain H reduce (h_two_pass; measured two
+                # passes g1/ttnn.min/2, 38, g1/ttnn.mean/2, 22, 99, 112, g1/ttnn.max/148), except for max of a
+                # block-float tensor and f32 with fp32 accumulation off (g1/ttnn.max/52, 74, 138,
+                # g1/ttnn.mean/146).  Not settled: probe normred/hw_mean_f32_off_lead (f32, fp32 accumulation
+                # off, leading dims) splits where g1/ttnn.mean/146, 149, 154 do not
                 lead = bool(others)
-                hw_path = red_w and (((not lead or nc_sum) and (x.dtype != F32 or fp32_acc is not True))
-                                     or (kind == "max" and (not lead or x.dtype.is_block_float))
-                                     or (fp32_acc is False and x.dtype == F32))
+                hw_path = red_w and ((not lead or nc_sum) or (fp32_acc is False and x.dtype == F32))
+                # max of a block-float tensor (typecast to bf16 around the reduce) runs its H step in one pass,
+                # after W or alone (measured: g1/ttnn.max/52, 74, 138 after W; g1/ttnn.max/192, H alone, Ht 126
+                # in one column: one core; bf16 and f32 max split, g1/ttnn.max/110, 215)
+                hw_path = hw_path or (kind == "max" and x.dtype.is_block_float)
                 steps += reduce_h_programs(cur, nxt, grid, fp32_acc, negate, two_pass=not hw_path,
                                            free_l1=ctx.max_l1_space, select=kind in ("max", "min"))
         cur = nxt
