@@ -14,6 +14,8 @@ from ttanalyze import layout as L
 from ttanalyze.allocator import FreeList
 from ttanalyze.programs import Verdicts, moved_free_l1, op_models
 
+from ttanalyze.ir.parse import parse_file
+
 from .conftest import FIXTURES, analyze_path
 
 
@@ -216,3 +218,39 @@ def test_only_the_buffer_sharing_ops_share_a_result_buffer():
             if any(f(op, k) is not None for k in range(n) for f in (tied_operand, aliased_result)):
                 sharing.add(name)
     assert sharing == BUFFER_SHARING_OPS
+
+
+def test_region_figures_are_the_busiest_core_and_first_overflow():
+    rng = random.Random(11)
+    for _ in range(400):
+        cbs = []
+        for i in range(rng.randint(0, 5)):
+            x0, y0 = rng.randint(0, 7), rng.randint(0, 7)
+            crs = cores_set(core_range(x0, y0, x0 + rng.randint(0, 3), y0 + rng.randint(0, 3)))
+            cbs.append(CB(i, f"c{i}", rng.choice([0, 32, 1000, 2048, 65536]), rng.randint(0, 6), crs,
+                          globally_allocated=rng.random() < 0.2))
+        extra = rng.choice([0, 0, 64, 1500])
+        prog = ProgramModel("f", "s", cores_set(core_range(0, 0, rng.randint(0, 7), rng.randint(0, 7))), cbs,
+                            extra_l1_per_core=extra, scratchpads=rng.choice([(), (extra,)]))
+        base, alignment = rng.choice([(0, 1), (1000, 32), (99_000, 64)])
+        limit = base + rng.randint(0, 400_000)
+        core, cb_bytes = prog.region_busiest_core()
+        assert prog.region_figures(base, limit, alignment) == (
+            core, cb_bytes, prog.first_overflow(base, limit, alignment) is None)
+
+
+def test_layout_numbers_from_the_per_layout_cache_equal_a_fresh_computation():
+    from benchmarks.generate import KINDS
+    from ttanalyze.analysis import analyze
+    from ttanalyze.ir.parse import parse_text
+
+    programs = [parse_text(KINDS["distinct"](600), "distinct.mlir")]  # L1 and DRAM layouts, each of many types
+    programs += [parse_file(FIXTURES / "real" / name / "ttnn.mlir") for name in ("mlp_o2", "conv2d_block_o0")]
+    for program in programs:
+        a = analyze(program)
+        layouts: dict = {}
+        by_type = {id(v.type): (v.type, info) for v, info in a.infos.items()}
+        for t, info in by_type.values():
+            assert L.analyze(t, a.arch, layouts) == L.analyze(t, a.arch) == info
+        if program is programs[0]:
+            assert len(layouts) < len(by_type) / 2  # the cache served most types

@@ -128,12 +128,13 @@ def analyze(program: Program, arch_name: str | None = None, l1_small_size: int |
     check_version(tt_metal)
     infos: dict[Value, L.LayoutInfo] = {}
     by_type: dict[int, L.LayoutInfo | None] = {}  # the parser makes one object per distinct type
+    layouts: dict = {}  # what the layout numbers read of a layout alone, shared by its types (layout.analyze)
     for func in program.funcs:
         for v in chain(func.args, *[op.results for op in func.ops]):
             t = v.type
             info = by_type.get(id(t), _UNSEEN)
             if info is _UNSEEN:
-                info = by_type[id(t)] = L.analyze(t, arch) if isinstance(t, TensorType) else None
+                info = by_type[id(t)] = L.analyze(t, arch, layouts) if isinstance(t, TensorType) else None
             if info is not None:
                 infos[v] = info
     bind_meshes(program)  # the mesh of each function, for the op models (mesh.op_mesh)

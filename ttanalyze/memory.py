@@ -436,15 +436,19 @@ class _Replay:
         """Raise ``op_index``'s :class:`AllocatorPoint` to the L1 and DRAM allocated now and their extents
         (``BankManager.in_use_extent``, read from the free lists in place: L1 top-down, DRAM bottom-up)."""
         pt = self.points.get(op_index)
-        if pt is None:
-            pt = self.points[op_index] = AllocatorPoint(op_index)
-        fl = self.l1_free
+        l1, dram = self.l1_free, self.dram_free
+        if pt is None:  # the op's first snapshot (most ops have one): its figures as they are now
+            self.points[op_index] = AllocatorPoint(
+                op_index, l1.allocated_bytes, l1.size - l1.free_by_start.get(0, 0) if l1.allocated_bytes else 0,
+                dram.allocated_bytes, dram.free_by_end.get(dram.size, dram.size) if dram.allocated_bytes else 0)
+            return
+        fl = l1
         if allocated := fl.allocated_bytes:  # nothing allocated: extent 0
             if allocated > pt.l1_allocated:
                 pt.l1_allocated = allocated
             if (extent := fl.size - fl.free_by_start.get(0, 0)) > pt.l1_extent:
                 pt.l1_extent = extent
-        fl = self.dram_free
+        fl = dram
         if allocated := fl.allocated_bytes:
             if allocated > pt.dram_allocated:
                 pt.dram_allocated = allocated

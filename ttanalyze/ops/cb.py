@@ -281,6 +281,19 @@ class ProgramModel:
             return None
         return next(((r, end) for r, end in self.cb_regions(base, alignment) if end > limit), None)
 
+    def region_figures(self, base: int, limit: int, alignment: int = 1) -> tuple[tuple[int, int] | None, int, bool]:
+        """(:meth:`region_busiest_core`'s core and bytes, whether :meth:`first_overflow` is None) from one read of
+        the static figures: TTA010 asks all three of every program (bytes; ``base``, ``limit`` and ``alignment``
+        as :meth:`first_overflow`'s)."""
+        _, (core, cb_bytes), static_bytes, static_count = self._static_figures()
+        extra = self.extra_l1_per_core
+        if core is None and extra and self.cores.ranges:  # region_busiest_core
+            core = (self.cores.ranges[0].start.x, self.cores.ranges[0].start.y)
+        pad = alignment - 1 if alignment > 1 else 0  # first_overflow's bound, then its walk
+        fits = (base + static_bytes + static_count * pad + extra + pad <= limit
+                or next((end for _, end in self.cb_regions(base, alignment) if end > limit), None) is None)
+        return core, cb_bytes + extra, fits
+
     def l1_refusal(self, arch: Arch, lowest_l1_buffer: int) -> L1Refusal | None:
         """tt-metal's two checks of this program's CB region at program creation, or None when it passes.
 

@@ -60,6 +60,9 @@ def _cb_list(program, core) -> str:
     return "; ".join(parts)
 
 
+_NOT_REPLAYED = object()  # a program the allocator replay has no lowest L1 address for (cb_overflow)
+
+
 @rule("TTA010")
 def cb_overflow(a: Analysis, r: Reporter) -> None:
     arch = a.arch
@@ -76,16 +79,15 @@ def cb_overflow(a: Analysis, r: Reporter) -> None:
         for n, program in enumerate(prog.stages):
             got = figures.get(id(program))
             if got is None:
-                core, cb_bytes = program.region_busiest_core()  # static CBs and the kernel scratchpads after them
-                fits = program.first_overflow(base, l1_size, arch.dram_alignment) is None
-                got = figures[id(program)] = (core, cb_bytes, fits)
+                # the busiest core of the static CBs and the kernel scratchpads after them; no allocator past l1_size
+                got = figures[id(program)] = program.region_figures(base, l1_size, arch.dram_alignment)
             core, cb_bytes, fits = got
             if core is None:
                 continue
             end = base + cb_bytes
-            if fits and (i, n) in in_stage:  # the replay's lowest L1 address, as _lowest_l1 returns it
-                low = in_stage[(i, n)]
-                if end <= (l1_size if low is None else low):
+            if fits:
+                low = in_stage.get((i, n), _NOT_REPLAYED)  # the replay's lowest L1 address, as _lowest_l1 returns it
+                if low is not _NOT_REPLAYED and end <= (l1_size if low is None else low):
                     continue  # program.l1_refusal(arch, lowest) is None
             if live < 0:
                 point = points.get(i)
