@@ -21,7 +21,10 @@ real output:
   many lines to normalize and locations to check as ``distinct``'s inline
   ``loc("op3")``.
 
-Usage: python benchmarks/generate.py N_OPS OUT.mlir [--kind repeated|distinct|distinct_locs]
+* ``groups``: a module of several function groups (:func:`generate_groups`): ``main`` with its
+  const-eval function and a callee, and independent functions with findings in several of them.
+
+Usage: python benchmarks/generate.py N_OPS OUT.mlir [--kind repeated|distinct|distinct_locs|groups]
 """
 
 from __future__ import annotations
@@ -233,7 +236,75 @@ def generate_distinct_locs(n_ops: int) -> str:
     return body + "".join(aliases)
 
 
-KINDS = {"repeated": generate, "distinct": generate_distinct, "distinct_locs": generate_distinct_locs}
+GROUPS_FUNCS = 6  # independent functions of the ``groups`` kind, besides main with its const-eval and callee
+X = "tensor<1x128x768xbf16, #x>"  # a layout whose memref disagrees with the shape (4x23 tiles, not 4x24)
+
+
+def _chain(emit, cur: str, i: int, w: str) -> tuple[str, int]:
+    """One layer of :func:`generate`'s op chain on ``cur`` (matmul weight ``w``): its result and the next layer."""
+    a, b, c, d, e = (f"%v{i}_{k}" for k in range(5))
+    emit(f'{a} = "ttnn.to_memory_config"({cur}) : ({A}) -> {B}')
+    emit(f'{b} = "ttnn.relu"({a}) : ({B}) -> {B}')
+    emit(f'"ttnn.deallocate"({a}) <{{force = false}}> : ({B}) -> ()')
+    emit(f'{c} = "ttnn.add"({b}, {b}) <{{activations = [], input_tensor_a_activations = [], input_tensor_b_activations = []}}> : ({B}, {B}) -> {A}')
+    emit(f'"ttnn.deallocate"({b}) <{{force = false}}> : ({B}) -> ()')
+    emit(f'{d} = "ttnn.reshape"({c}) <{{shape = [128 : i32, 768 : i32]}}> : ({A}) -> {R}')
+    emit(f'{e} = "ttnn.matmul"({d}, {w}) <{{transpose_a = false, transpose_b = false}}> : ({R}, {W}) -> {R}')
+    emit(f'"ttnn.deallocate"({d}) <{{force = false}}> : ({R}) -> ()')
+    emit(f'%u{i} = "ttnn.reshape"({e}) <{{shape = [1 : i32, 128 : i32, 768 : i32]}}> : ({R}) -> {A}')
+    return f"%u{i}", i + 1
+
+
+def generate_groups(n_ops: int) -> str:
+    """A module of several function groups (for the split of :mod:`ttanalyze.shards`): ``main``, which
+    ``ttcore.load_cached``s its const-eval function and calls a helper (one group), and
+    :data:`GROUPS_FUNCS` independent functions, alike (equal peaks in several groups), every other one
+    with a layout that disagrees with its shape (findings with equal messages in several groups, on an
+    argument and on an op); about ``n_ops`` ops in all."""
+    header = HEADER.split("module @bench")[0] + (
+        "#x = #ttnn.ttnn_layout<(d0, d1, d2) -> (d0 * 128 + d1, d2), <1x1>, memref<4x23x!ttcore.tile<32x32, bf16>, "
+        "#dram>, <interleaved>>\n")
+    lines = [header, "module @groups attributes {} {\n  ttcore.device_module {\n"
+             "    builtin.module @groups attributes {ttcore.system_desc = #system_desc} {\n"]
+    per = max(n_ops // (GROUPS_FUNCS + 2), 9) // 9
+    count = 0
+
+    def emit(text: str) -> None:
+        nonlocal count
+        lines.append(f"        {text} loc(\"op{count}\")\n")
+        count += 1
+
+    def body(cur: str, w: str) -> str:
+        i = 0
+        for _ in range(per):
+            cur, i = _chain(emit, cur, i, w)
+        return cur
+
+    lines.append(f'      func.func private @main_const_eval_0(%arg0: {W} loc("w")) -> {W} attributes '
+                 '{tt.function_type = "const_eval"} {\n')
+    emit(f'%0 = "ttnn.relu"(%arg0) : ({W}) -> {W}')
+    lines.append(f"        return %0 : {W} loc(#loc1)\n      }} loc(#loc1)\n")
+    lines.append(f'      func.func private @helper(%arg0: {A} loc("x"), %w: {W} loc("w")) -> {A} {{\n')
+    lines.append(f"        return {body('%arg0', '%w')} : {A} loc(#loc1)\n      }} loc(#loc1)\n")
+    for k in range(GROUPS_FUNCS):
+        arg = X if k % 2 else A
+        lines.append(f'      func.func @layers{k}(%arg0: {arg} loc("x"), %w: {W} loc("w")) -> {A} {{\n')
+        cur = "%arg0"
+        if k % 2:
+            emit(f'%in = "ttnn.relu"(%arg0) : ({X}) -> {X}')
+            emit(f'%in2 = "ttnn.relu"(%in) : ({X}) -> {A}')
+            cur = "%in2"
+        lines.append(f"        return {body(cur, '%w')} : {A} loc(#loc1)\n      }} loc(#loc1)\n")
+    lines.append(f'      func.func @main(%arg0: {A} loc("x"), %w: {W} loc("w")) -> {A} {{\n')
+    emit(f'%wc = ttcore.load_cached(@main_const_eval_0, [%w]) : ({W}) -> {W}')
+    emit(f'%h = call @helper(%arg0, %wc) : ({A}, {W}) -> {A}')
+    lines.append(f"        return {body('%h', '%wc')} : {A} loc(#loc1)\n      }} loc(#loc1)\n")
+    lines.append(FOOTER.split("\n", 1)[1])
+    return "".join(lines)
+
+
+KINDS = {"repeated": generate, "distinct": generate_distinct, "distinct_locs": generate_distinct_locs,
+         "groups": generate_groups}
 
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description="Write a generated TTNN program.")

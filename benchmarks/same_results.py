@@ -12,7 +12,15 @@ its first differing line; the exit status is 1 if any differ.
 The usual use: ``--write`` on the commit before a change, ``--against`` on the
 change; the reports do not name the tool's version, so they compare as bytes.
 
-Usage: .venv/bin/python benchmarks/same_results.py (--write DIR | --against DIR) [--ops 6000]
+``--split`` compares, on the same inputs plus ``tests/data`` and the generated
+multi-function programs (:mod:`benchmarks.generate`'s ``groups`` kind), each
+file's serial report with the one made by splitting its function groups over two
+processes (:mod:`ttanalyze.shards`, forced on every module of several groups:
+threshold 0), in the formats the split makes (JSON and text without the per-op
+detail, SARIF; with fixes and without), byte for byte; it prints how many
+reports were split (the others fall back to the serial path by design).
+
+Usage: .venv/bin/python benchmarks/same_results.py (--write DIR | --against DIR | --split) [--ops 6000]
        [--kind distinct --kind repeated] [ROOT_OR_FILE ...]
 """
 
@@ -76,6 +84,49 @@ def write_reports(paths: list[Path], dest: Path) -> None:
             (dest / f"{stem}.{ext}").write_text(text)
 
 
+SPLIT_FORMATS = {"json": {"format": "json"}, "sarif": {"format": "sarif"}, "txt": {"format": "text", "width": 240},
+                 "nofix.json": {"format": "json", "fixes": False}, "nofix.sarif": {"format": "sarif", "fixes": False},
+                 "nofix.txt": {"format": "text", "fixes": False, "width": 240},
+                 "concise.txt": {"format": "concise"}}
+
+
+def split_reports(paths: list[Path], serial: Path, split: Path) -> int:
+    """Each file's report in each of :data:`SPLIT_FORMATS`, made serially into ``serial`` and with its function
+    groups split over two processes into ``split`` (the split forced: threshold 0); the number of reports the
+    split made (the others fell back to the serial path)."""
+    from ttanalyze import batch, shards
+    from ttanalyze.versions import DEFAULT_TT_METAL
+
+    os.environ[shards.MIN_OPS_ENV] = "0"
+    made = 0
+    for dest in (serial, split):
+        dest.mkdir(parents=True, exist_ok=True)
+    for path in paths:
+        absolute = Path(os.path.abspath(path))
+        rel = absolute.relative_to(ROOT) if absolute.is_relative_to(ROOT) else None
+        stem = str(rel or path.name).replace("/", "__")
+        for ext, opts in SPLIT_FORMATS.items():
+            opts = batch.CheckOptions(tt_metal=DEFAULT_TT_METAL, arch="wormhole_b0", **opts)  # arch: without a system_desc
+            for dest, jobs in ((split, 2), (serial, 1)):  # the split first: its parent has no MLIR context yet
+                outcome = shards.check_split(str(rel or path), opts, None, jobs) if jobs > 1 else None
+                made += outcome is not None
+                if outcome is None:
+                    outcome = batch.check_file(str(rel or path), opts)
+                (dest / f"{stem}.{ext}").write_text(_report_text(outcome, ext))
+    return made
+
+
+def _report_text(outcome, ext: str) -> str:
+    import orjson
+
+    if outcome.error is not None:
+        return "error: %s at %d:%d\n" % outcome.error
+    body = (orjson.dumps(outcome.sarif, option=orjson.OPT_INDENT_2).decode() if ext.endswith("sarif")
+            else "\n".join(outcome.outputs))
+    return body + "\n" + "".join(f"note: {n}\n" for n in outcome.notes) + \
+        f"severities {outcome.severities} suppressed {outcome.suppressed} stale {outcome.stale}\n"
+
+
 def compare(expected: Path, got: Path) -> list[str]:
     """The reports that differ between two directories, each with its first differing line."""
     diffs: list[str] = []
@@ -101,12 +152,23 @@ def main() -> None:
     group = ap.add_mutually_exclusive_group(required=True)
     group.add_argument("--write", type=Path, help="Write the reports here.")
     group.add_argument("--against", type=Path, help="Compare fresh reports with the ones here.")
+    group.add_argument("--split", action="store_true", help="Compare serial reports with split ones.")
     ap.add_argument("--ops", type=int, default=6_000, help="Ops of each generated program (0: none).")
     ap.add_argument("--kind", action="append", choices=sorted(KINDS),
                     help="Generated kinds (default: distinct and repeated).")
     ap.add_argument("--out-dir", type=Path, default=ROOT / "benchmarks" / "out",
                     help="Where generated programs are written.")
     args = ap.parse_args()
+    if args.split:
+        roots = args.roots if args.roots != [ROOT / "fixtures"] else [ROOT / "fixtures", ROOT / "tests" / "data"]
+        paths = inputs(roots, args.ops, args.kind or ["distinct", "repeated", "groups"], args.out_dir)
+        with tempfile.TemporaryDirectory() as tmp:
+            made = split_reports(paths, Path(tmp) / "serial", Path(tmp) / "split")
+            diffs = compare(Path(tmp) / "serial", Path(tmp) / "split")
+        for d in diffs:
+            print(d)
+        print(f"{len(paths)} files x {len(SPLIT_FORMATS)} formats: {made} reports split, {len(diffs)} differ")
+        sys.exit(1 if diffs else 0)
     paths = inputs(args.roots, args.ops, args.kind or ["distinct", "repeated"], args.out_dir)
     if args.write:
         write_reports(paths, args.write)

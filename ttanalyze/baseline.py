@@ -105,9 +105,14 @@ class Split:
 
 def split(baseline: Baseline | None, a: Analysis, findings: list[Finding], fps: list[str]) -> Split:
     """Separate the findings of ``a`` that ``baseline`` accepts from the new ones (all new without a baseline)."""
+    return split_path(baseline, a.program.path, findings, fps)
+
+
+def split_path(baseline: Baseline | None, path: str, findings: list[Finding], fps: list[str]) -> Split:
+    """:func:`split` of the findings of the file ``path`` (as given on the command line)."""
     if baseline is None:
         return Split(list(findings), list(fps), 0, 0)
-    accepted = baseline.accepted(a.program.path)
+    accepted = baseline.accepted(path)
     keep = [i for i, fp in enumerate(fps) if fp not in accepted]
     return Split([findings[i] for i in keep], [fps[i] for i in keep], len(findings) - len(keep),
                  len(accepted - set(fps)))

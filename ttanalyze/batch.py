@@ -133,13 +133,7 @@ def check_file(path: str, opts: CheckOptions, baseline: "Baseline | None" = None
         Exception: any other exception is a bug of ttanalyze (the command reports an internal error).
     """
     from . import baseline as baseline_mod
-    from .analysis import analyze
     from .fixes.catalog import suggest_all
-    from .ir.normalize import decode
-    from .ir.parse import parse_modules
-    from .rules import run
-
-    from .check_config import check_options, ignored_for_path
 
     out = FileOutcome(path)
     try:
@@ -149,16 +143,9 @@ def check_file(path: str, opts: CheckOptions, baseline: "Baseline | None" = None
                 data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
             except OSError as exc:
                 raise InputError(f"cannot read file: {exc.strerror or exc}", path) from None
-            try:
-                analyses = [analyze(p, opts.arch, opts.l1_small_size, opts.tt_metal)
-                            for p in parse_modules(decode(data, name), name)]
-            except ValueError as exc:
-                raise InputError(str(exc), name) from None
-            for a in analyses:
-                out.notes += check_options(a, opts.arch if opts.arch_given else None, opts.l1_small_size)
-                a.thresholds = dict(opts.thresholds)
-            off = ignored_for_path(name, opts.per_file_ignores, opts.config_dir)
-            results = [(a, [f for f in run(a, opts.select) if f.rule not in off]) for a in analyses]
+            from .ir.normalize import decode
+
+            results, out.notes = analyze_text(decode(data, name), name, opts)
             if _kept is not None:
                 _kept[:] = [results]
     except InputError as exc:
@@ -176,14 +163,11 @@ def check_file(path: str, opts: CheckOptions, baseline: "Baseline | None" = None
         out.rules += [(f.rule, f.name, f.severity) for f in reported]
         out.suppressed += split.suppressed
         out.stale += split.stale
-        want = opts.fixes and not opts.quiet and opts.format not in ("github", "concise")
         suggestions = suggest_all(a.program.source, a, reported, opts.fix_limit,
-                                  evaluate_fixes=len(a.program.ops) <= FIX_MAX_OPS) if want and reported else {}
+                                  evaluate_fixes=len(a.program.ops) <= FIX_MAX_OPS) \
+            if wants_fixes(opts) and reported else {}
         if opts.format in ("github", "concise") or (opts.format == "text" and opts.quiet):
-            from .report import text
-
-            one = text.github_line if opts.format == "github" else text.concise_line
-            out.outputs.append("".join(one(f) + "\n" for f in reported))
+            out.outputs.append(finding_lines(reported, opts))
         elif opts.format == "json":
             out.outputs.append(_json_record(a, reported, suggestions, opts.detail))
         elif opts.format == "sarif":
@@ -193,8 +177,49 @@ def check_file(path: str, opts: CheckOptions, baseline: "Baseline | None" = None
             out.sarif.append(sarif.file_results(a, reported, split.new_fingerprints, root, baseline is not None,
                                                 suggestions))
         else:
-            out.outputs.append(_text(a, reported, suggestions, split.suppressed, opts))
+            from .report.summary import module_summary
+
+            out.outputs.append(text_block(a, module_summary(a), reported, suggestions, None, split.suppressed, opts))
     return out
+
+
+def analyze_text(text: str, name: str, opts: CheckOptions) -> tuple[list[tuple[Any, list[Any]]], list[str]]:
+    """Parse and analyze every TTNN module of ``text`` (the file ``name``) and apply the rules under ``opts``:
+    (analysis, its findings in file order) per module, and the notes for stderr (an ``--arch`` the file
+    overrides).
+
+    Raises:
+        InputError: the text is not TTNN IR ttanalyze can analyze (the message says where and why).
+        RuntimeError: an unknown rule in ``opts.select``.
+    """
+    from .analysis import analyze
+    from .check_config import check_options, ignored_for_path
+    from .ir.parse import parse_modules
+    from .rules import run
+
+    try:
+        analyses = [analyze(p, opts.arch, opts.l1_small_size, opts.tt_metal) for p in parse_modules(text, name)]
+    except ValueError as exc:
+        raise InputError(str(exc), name) from None
+    notes: list[str] = []
+    for a in analyses:
+        notes += check_options(a, opts.arch if opts.arch_given else None, opts.l1_small_size)
+        a.thresholds = dict(opts.thresholds)
+    off = ignored_for_path(name, opts.per_file_ignores, opts.config_dir)
+    return [(a, [f for f in run(a, opts.select) if f.rule not in off]) for a in analyses], notes
+
+
+def wants_fixes(opts: CheckOptions) -> bool:
+    """Whether the report shows fixes under the findings."""
+    return opts.fixes and not opts.quiet and opts.format not in ("github", "concise")
+
+
+def finding_lines(findings: list[Any], opts: CheckOptions) -> str:
+    """The findings alone, one line each: ``--format github``, ``concise``, or text with ``--quiet``."""
+    from .report import text
+
+    one = text.github_line if opts.format == "github" else text.concise_line
+    return "".join(one(f) + "\n" for f in findings)
 
 
 def _json_record(a, findings, suggestions, detail: str) -> str:
@@ -204,12 +229,24 @@ def _json_record(a, findings, suggestions, detail: str) -> str:
     record = records.file_record(a, findings, detail)
     for i, fixes in suggestions.items():
         record["findings"][i]["fixes"] = [fix_record(fx) for fx in fixes]
+    return json_text(record)
+
+
+def json_text(record: dict[str, Any]) -> str:
+    """A file record as the JSON report's text (:func:`ttanalyze.report.records.write_json`), without the last
+    newline."""
+    from .report import records
+
     chunks: list[str] = []
     records.write_json(record, chunks.append)
     return "".join(chunks).rstrip("\n")
 
 
-def _text(a, findings, suggestions, suppressed: int, opts: CheckOptions) -> str:
+def text_block(a, summary, findings, suggestions, fix_text, suppressed: int, opts: CheckOptions) -> str:
+    """One module's part of the text report: its findings with their fixes (``suggestions``: finding index ->
+    :class:`~ttanalyze.fixes.model.Fix` list, or ``fix_text``: finding index -> lines), the per-op table
+    (``--verbose``: needs the analysis ``a``) and the summary line (from ``summary``, a
+    :class:`~ttanalyze.report.summary.ModuleSummary`)."""
     from rich.console import Console
 
     from .report import text
@@ -217,10 +254,11 @@ def _text(a, findings, suggestions, suppressed: int, opts: CheckOptions) -> str:
     buf = io.StringIO()
     console = Console(file=buf, width=opts.width, emoji=False, highlight=False)
     if findings:
-        console.print(text.findings_text(findings, suggestions), highlight=False, markup=False, soft_wrap=True)
+        console.print(text.findings_text(findings, suggestions, fix_text), highlight=False, markup=False,
+                      soft_wrap=True)
     if opts.verbose:
         text.op_table(a, console)
-    line = text.summary_line(a, findings)
+    line = text.summary_text(summary, findings)
     if suppressed:
         line += f"; {suppressed} finding{'s' * (suppressed != 1)} suppressed by baseline"
     console.print(line, highlight=False, markup=False, soft_wrap=True)
@@ -279,8 +317,11 @@ def check_files(paths: list[str], opts: CheckOptions, baseline: "Baseline | None
 def _compute(items: list[tuple[int, str]], opts: CheckOptions, baseline: "Baseline | None",
              jobs: int) -> Iterable[tuple[int, FileOutcome]]:
     if jobs <= 1 or len(items) <= 1:
-        for i, path in items:
-            yield i, check_file(path, opts, baseline)
+        from .shards import check_split
+
+        for i, path in items:  # one file and several cores: its function groups in parallel, when it pays
+            split = check_split(path, opts, baseline, jobs) if len(items) == 1 else None
+            yield i, split if split is not None else check_file(path, opts, baseline)
         return
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed

@@ -15,8 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict
-from operator import attrgetter
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import orjson
 
@@ -25,6 +24,9 @@ from ..findings import Finding
 from ..ir import attrs as A
 from ..ir.model import Op, Value
 from ..layout import LayoutInfo
+
+if TYPE_CHECKING:
+    from .summary import ModuleSummary
 
 SCHEMA = "ttanalyze.check/2"
 DETAILS = ("findings", "ops")  # levels of the JSON report, least first
@@ -175,24 +177,25 @@ def finding_record(f: Finding) -> dict[str, Any]:
     }
 
 
-def _peak_extent(a: Analysis, attr: str) -> dict[str, int] | None:
-    """The op with the widest address range in use (allocator replay), bytes per bank."""
-    peak = max(a.memory.points.values(), key=attrgetter(attr), default=None)
-    return {"bytes": getattr(peak, attr), "op_index": peak.op_index} if peak else None
-
-
 def summary_record(a: Analysis, findings: list[Finding]) -> dict[str, Any]:
+    from .summary import module_summary
+
+    return summary_record_of(module_summary(a), findings)
+
+
+def summary_record_of(s: "ModuleSummary", findings: list[Finding]) -> dict[str, Any]:
+    """The JSON ``summary`` from a module's summary figures (:mod:`ttanalyze.report.summary`)."""
     counts = {s: sum(1 for f in findings if f.severity == s) for s in ("error", "warning", "info")}
-    peak_l1, peak_dram = a.memory.peak_l1, a.memory.peak_dram
+    peak_l1, peak_dram = s.peak_l1, s.peak_dram
     return {
-        "ops": len(a.program.ops),
-        "functions": len(a.program.funcs),
+        "ops": s.ops,
+        "functions": s.functions,
         "errors": counts["error"], "warnings": counts["warning"], "infos": counts["info"],
-        "peak_l1_per_core": {"bytes": peak_l1.l1_total_per_core, "tensors": peak_l1.l1_per_core,
-                             "op_l1_buffers": peak_l1.op_l1_buffers_per_core, "cbs": peak_l1.cb_per_core, "op_index": peak_l1.op_index} if peak_l1 else None,
-        "peak_dram_per_bank": {"bytes": peak_dram.dram_per_bank, "op_index": peak_dram.op_index} if peak_dram else None,
-        "peak_dram_extent_per_bank": _peak_extent(a, "dram_extent_per_bank"),
-        "peak_l1_extent_per_core": _peak_extent(a, "l1_extent_per_core"),
+        "peak_l1_per_core": {"bytes": peak_l1.bytes, "tensors": peak_l1.tensors,
+                             "op_l1_buffers": peak_l1.op_buffers, "cbs": peak_l1.cbs, "op_index": peak_l1.op_index} if peak_l1 else None,
+        "peak_dram_per_bank": {"bytes": peak_dram.bytes, "op_index": peak_dram.op_index} if peak_dram else None,
+        "peak_dram_extent_per_bank": {"bytes": s.dram_extent.bytes, "op_index": s.dram_extent.op_index} if s.dram_extent else None,
+        "peak_l1_extent_per_core": {"bytes": s.l1_extent.bytes, "op_index": s.l1_extent.op_index} if s.l1_extent else None,
     }
 
 
@@ -219,6 +222,16 @@ def file_record(a: Analysis, findings: list[Finding], detail: str = "ops") -> di
     if detail not in DETAILS:
         raise ValueError(f"unknown detail level {detail!r}: expected one of {', '.join(DETAILS)}")
     with_ops = detail == "ops"
+    record = file_record_of(a.program.path, arch_record(a), a.tt_metal, summary_record(a, findings),
+                            function_records(a, with_ops), findings)
+    if with_ops:
+        record["ops"] = OpRecords(a)
+    return record
+
+
+def function_records(a: Analysis, with_ops: bool = False) -> list[dict[str, Any]]:
+    """The JSON record of each function: name, kind, position, arguments (:func:`value_record`), returns, op
+    count (and, ``with_ops``, its op indices)."""
     functions = []
     for f in a.program.funcs:
         rec = {"name": f.name, "kind": f.kind, "line": f.pos.line, "col": f.pos.col,
@@ -227,17 +240,21 @@ def file_record(a: Analysis, findings: list[Finding], detail: str = "ops") -> di
         if with_ops:
             rec["ops"] = [op.index for op in f.ops]
         functions.append(rec)
-    record = {
-        "path": a.program.path,
-        "arch": arch_record(a),
-        "tt_metal": a.tt_metal,
-        "summary": summary_record(a, findings),
+    return functions
+
+
+def file_record_of(path: str, arch: dict[str, Any], tt_metal: str, summary: dict[str, Any],
+                   functions: list[dict[str, Any]], findings: list[Finding]) -> dict[str, Any]:
+    """A file record (``detail="findings"``) from its parts: :func:`arch_record`, :func:`summary_record_of`,
+    :func:`function_records` and the findings."""
+    return {
+        "path": path,
+        "arch": arch,
+        "tt_metal": tt_metal,
+        "summary": summary,
         "functions": functions,
         "findings": [finding_record(f) for f in findings],
     }
-    if with_ops:
-        record["ops"] = OpRecords(a)
-    return record
 
 
 _JSON_OPTIONS = orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS | orjson.OPT_SERIALIZE_NUMPY

@@ -120,7 +120,8 @@ def _physical(artifacts: _Artifacts, path: str, pos: SourcePos) -> dict[str, Any
             "region": {"startLine": max(pos.line, 1), "startColumn": max(pos.col, 1)}}
 
 
-def _logical(a: Analysis, f: Finding) -> list[dict[str, Any]]:
+def logical_location(a: Analysis, f: Finding) -> list[dict[str, Any]]:
+    """The SARIF ``logicalLocations`` of a finding: its op, function, results and MLIR location name."""
     if f.op_index is None:
         return []
     op = a.program.ops[f.op_index]
@@ -139,8 +140,24 @@ def result(a: Analysis, f: Finding, fingerprint: str, rule_index: int, artifacts
     """The SARIF ``result`` of one finding; its ranked fixes (``ttanalyze.fixes``) go in ``properties.fixes``
     with their measured effects, and each evaluated rewrite that removes the finding also as a SARIF
     ``fix`` (:func:`sarif_fix`: the file's changed lines as ``artifactChanges``)."""
+    fix_records = sarif_fixes = None
+    if fixes:
+        from .fixes import fix_record
+
+        fix_records = [fix_record(fx) for fx in fixes]
+        sarif_fixes = [x for x in (sarif_fix(a, fx, artifacts.location(f.path)) for fx in fixes
+                                   if fx.rewrite is not None and fx.effect is not None and fx.removes_finding)
+                       if x is not None]
+    return result_of(f, fingerprint, rule_index, artifacts, baseline_state, logical_location(a, f), fix_records,
+                     sarif_fixes)
+
+
+def result_of(f: Finding, fingerprint: str, rule_index: int, artifacts: _Artifacts, baseline_state: str | None,
+              logical: list[dict[str, Any]], fix_records: list[dict[str, Any]] | None,
+              sarif_fixes: list[dict[str, Any]] | None) -> dict[str, Any]:
+    """:func:`result` from its parts made beforehand: the finding's :func:`logical_location`, its fixes'
+    JSON records and SARIF ``fix`` objects."""
     location: dict[str, Any] = {"physicalLocation": _physical(artifacts, f.path, f.pos)}
-    logical = _logical(a, f)
     if logical:
         location["logicalLocations"] = logical
     out: dict[str, Any] = {
@@ -157,13 +174,8 @@ def result(a: Analysis, f: Finding, fingerprint: str, rule_index: int, artifacts
                                     "message": {"text": n.message}} for i, n in enumerate(f.notes, 1)]
     if f.op_index is not None:
         out["properties"]["op_index"] = f.op_index
-    if fixes:
-        from .fixes import fix_record
-
-        out["properties"]["fixes"] = [fix_record(fx) for fx in fixes]
-        sarif_fixes = [x for x in (sarif_fix(a, fx, artifacts.location(f.path)) for fx in fixes
-                                   if fx.rewrite is not None and fx.effect is not None and fx.removes_finding)
-                       if x is not None]
+    if fix_records:
+        out["properties"]["fixes"] = fix_records
         if sarif_fixes:
             out["fixes"] = sarif_fixes
     if baseline_state:
@@ -216,6 +228,18 @@ def file_results(a: Analysis, findings: list[Finding], fps: list[str], root: Pat
     fixes = fixes or {}
     return [result(a, f, fp, rule_index[f.rule], artifacts, state, fixes.get(k))
             for k, (f, fp) in enumerate(zip(findings, fps))]
+
+
+def file_results_of(path: str, rows: list[tuple[Finding, str, list[dict[str, Any]], list[dict[str, Any]] | None]],
+                    root: Path | None = None, baselined: bool = False) -> list[dict[str, Any]]:
+    """:func:`file_results` from parts made beforehand: per reported finding (finding, fingerprint, its
+    :func:`logical_location`, its fixes' JSON records, none of them evaluated, so no SARIF ``fix``)."""
+    artifacts = _Artifacts(Path(os.path.abspath(root if root is not None else os.curdir)))
+    artifacts.location(path)
+    rule_index = {m_id: i for i, m_id in enumerate(catalog())}
+    state = "new" if baselined else None
+    return [result_of(f, fp, rule_index[f.rule], artifacts, state, logical, fix_records, None)
+            for f, fp, logical, fix_records in rows]
 
 
 def assemble(files: list[tuple[str, list[dict[str, Any]]]], input_errors: list[InputError], exit_code: int,

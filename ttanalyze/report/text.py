@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from operator import attrgetter
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.table import Table
@@ -11,10 +11,15 @@ from .. import fmt
 from ..analysis import Analysis
 from ..findings import Finding
 
+if TYPE_CHECKING:
+    from .summary import ModuleSummary
 
-def findings_text(findings: list[Finding], fixes: dict | None = None) -> str:
+
+def findings_text(findings: list[Finding], fixes: dict | None = None,
+                  fix_text: dict[int, list[str]] | None = None) -> str:
     """One ``file:line:col: severity[RULE] message`` line per finding (plus notes), and its ranked fixes
-    (``fixes``: finding index -> evaluated :class:`ttanalyze.fixes.model.Fix` list)."""
+    (``fixes``: finding index -> evaluated :class:`ttanalyze.fixes.model.Fix` list; or ``fix_text``: finding
+    index -> its :func:`ttanalyze.report.fixes.fix_lines`, already made)."""
     from .fixes import fix_lines
 
     out = []
@@ -22,6 +27,8 @@ def findings_text(findings: list[Finding], fixes: dict | None = None) -> str:
         out.append(f.format())
         if fixes and i in fixes:
             out.extend(fix_lines(f, fixes[i]))
+        elif fix_text and i in fix_text:
+            out.extend(fix_text[i])
     return "\n".join(out)
 
 
@@ -79,35 +86,42 @@ def colourize(text: str) -> str:
 
 def summary_line(a: Analysis, findings: list[Finding]) -> str:
     """``file: N ops, E errors, W warnings, I infos; peak L1 X B/core at line L``."""
+    from .summary import module_summary
+
+    return summary_text(module_summary(a), findings)
+
+
+def summary_text(s: "ModuleSummary", findings: list[Finding]) -> str:
+    """:func:`summary_line` from a module's summary figures (:mod:`ttanalyze.report.summary`)."""
     counts = {s: sum(1 for f in findings if f.severity == s) for s in ("error", "warning", "info")}
-    n = len(a.program.ops)
-    module = a.program.module_name
-    where_module = (f" [module {module}, lines {a.program.module_lines[0]}-{a.program.module_lines[1]}]"
-                    if module and a.program.module_lines else "")
-    parts = [f"{a.program.path}{where_module}: {n} op{'s' * (n != 1)}",
+    n = s.ops
+    where_module = (f" [module {s.module_name}, lines {s.module_lines[0]}-{s.module_lines[1]}]"
+                    if s.module_name and s.module_lines else "")
+    parts = [f"{s.path}{where_module}: {n} op{'s' * (n != 1)}",
              f"{counts['error']} error{'s' * (counts['error'] != 1)}",
              f"{counts['warning']} warning{'s' * (counts['warning'] != 1)}",
              f"{counts['info']} info"]
     text = ", ".join(parts)
-    peak = a.memory.peak_l1
+    arch = s.arch
+    peak = s.peak_l1
     if peak is not None:
-        where = f" at line {a.program.ops[peak.op_index].pos.line}" if peak.l1_total_per_core else ""
-        buffers = (f"{fmt.nbytes(peak.l1_per_core)} tensors + {fmt.nbytes(peak.op_l1_buffers_per_core)} op buffers"
-                   if peak.op_l1_buffers_per_core else f"{fmt.nbytes(peak.l1_per_core)} tensors")
-        text += (f"; peak L1{where}: {buffers} + {fmt.nbytes(peak.cb_per_core)} CBs per core "
-                 f"(L1 bank {fmt.nbytes(a.arch.usable_l1)}; CB region {fmt.nbytes(a.arch.l1_size - a.arch.l1_unreserved_base)}"
-                 f" = l1_size {fmt.num(a.arch.l1_size)} - l1_unreserved_base {fmt.num(a.arch.l1_unreserved_base)})")
-    peak = a.memory.peak_dram
+        where = f" at line {peak.line}" if peak.bytes else ""
+        buffers = (f"{fmt.nbytes(peak.tensors)} tensors + {fmt.nbytes(peak.op_buffers)} op buffers"
+                   if peak.op_buffers else f"{fmt.nbytes(peak.tensors)} tensors")
+        text += (f"; peak L1{where}: {buffers} + {fmt.nbytes(peak.cbs)} CBs per core "
+                 f"(L1 bank {fmt.nbytes(arch.usable_l1)}; CB region {fmt.nbytes(arch.l1_size - arch.l1_unreserved_base)}"
+                 f" = l1_size {fmt.num(arch.l1_size)} - l1_unreserved_base {fmt.num(arch.l1_unreserved_base)})")
+    peak = s.peak_dram
     if peak is not None:
-        where = f" at line {a.program.ops[peak.op_index].pos.line}" if peak.dram_per_bank else ""
-        text += f"; peak DRAM {fmt.nbytes(peak.dram_per_bank)}/bank{where}"
-        widest = max(a.memory.points.values(), key=attrgetter("dram_extent_per_bank"))
-        if widest.dram_extent_per_bank > peak.dram_per_bank:  # holes left by frees (allocator replay)
-            text += (f" (address range in use up to {fmt.nbytes(widest.dram_extent_per_bank)}/bank at line "
-                     f"{a.program.ops[widest.op_index].pos.line})")
-    mesh = a.mesh
+        where = f" at line {peak.line}" if peak.bytes else ""
+        text += f"; peak DRAM {fmt.nbytes(peak.bytes)}/bank{where}"
+        widest = s.dram_extent
+        if widest.bytes > peak.bytes:  # holes left by frees (allocator replay)
+            text += (f" (address range in use up to {fmt.nbytes(widest.bytes)}/bank at line "
+                     f"{widest.line})")
+    mesh = s.mesh
     where = f", mesh {mesh.label}: per device" if mesh is not None and mesh.devices > 1 else ""
-    return text + f" [{a.arch.name}{where}]"
+    return text + f" [{arch.name}{where}]"
 
 
 def op_table(a: Analysis, console: Console) -> None:
