@@ -267,6 +267,25 @@ def _timed_analysis_parts(parts: dict[str, float]):
             setattr(analysis, name, fn)
 
 
+def split_child(path: Path) -> None:
+    """Print the steps of one split ``check`` of ``path`` in text (:data:`ttanalyze.shards.last_timings`), in
+    this fresh process, the way ``check`` runs it (cores as workers, the analyses kept until the exit)."""
+    import json
+
+    from ttanalyze import batch, shards
+    from ttanalyze.versions import DEFAULT_TT_METAL
+
+    batch.keep_until_exit()
+    start = time.perf_counter()
+    out = shards.check_split(str(path), batch.CheckOptions(format="text", tt_metal=DEFAULT_TT_METAL),
+                             None, batch.default_jobs())
+    timings = {k: [round(x, 3) for x in v] if isinstance(v, list) else round(v, 3)
+               for k, v in shards.last_timings.items()} if out is not None else {"split": "no"}
+    print(json.dumps(dict(timings, total=round(time.perf_counter() - start, 3))))
+    sys.stdout.flush()
+    os._exit(0)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("files", nargs="*", type=Path, help="More programs to measure.")
@@ -283,11 +302,20 @@ def main() -> None:
                     help="Also time start-up: --help, rules and check of a small file against python -c pass.")
     ap.add_argument("--walk-uncached", action="store_true",
                     help="Also time the walk without the dialect modules (the reference before 2026-11-26 10:00 UTC).")
+    ap.add_argument("--serial", action="store_true",
+                    help="Also time each format with -j 1 (one process: no split of the function groups), "
+                         "alternated with the default -j in the same rounds.")
+    ap.add_argument("--split-phases", action="store_true",
+                    help="Also time the steps of one split check (ttanalyze.shards), in a fresh process.")
+    ap.add_argument("--split-child", type=Path, help=argparse.SUPPRESS)  # the --split-phases subprocess
     ap.add_argument("--walk", type=Path, help=argparse.SUPPRESS)  # the walk subprocess
     ap.add_argument("--walk-no-stubs", type=Path, help=argparse.SUPPRESS)  # the walk subprocess, uncached lookups
     args = ap.parse_args()
     if args.walk or args.walk_no_stubs:
         print(*walk(args.walk or args.walk_no_stubs, dialect_stubs=bool(args.walk)))
+        return
+    if args.split_child:
+        split_child(args.split_child)
         return
     programs = list(args.files)
     if args.ops:
@@ -308,12 +336,17 @@ def main() -> None:
             walks: list[tuple[float, float, int]] = []
             uncached: list[tuple[float, float, int]] = []
             checks: dict[str, list[tuple[float, float, int]]] = {f: [] for f in formats}
+            if args.serial:
+                checks.update({f"{f} -j 1": [] for f in formats})
             for _ in range(args.repeat):
                 walks.append(run_walk(path))
                 if args.walk_uncached:
                     uncached.append(run_walk(path, dialect_stubs=False))
                 for fmt in formats:
                     checks[fmt].append(run_check(path, fmt, Path(tmp) / f"report.{fmt}", "--no-cache"))
+                    if args.serial:
+                        checks[f"{fmt} -j 1"].append(run_check(path, fmt, Path(tmp) / f"report.{fmt}", "--no-cache",
+                                                               "-j", "1"))
             n_ops = walks[0][2]
             base, base_cpu = statistics.median(w[0] for w in walks), statistics.median(w[1] for w in walks)
             print(f"{path} ({path.stat().st_size:,} B, {n_ops:,} ops): MLIR parse and walk {base:.2f} s "
@@ -325,10 +358,15 @@ def main() -> None:
             for fmt, runs in checks.items():
                 wall, cpu = statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs)
                 rss = max(r[2] for r in runs) / 1024
-                size = (Path(tmp) / f"report.{fmt}").stat().st_size
+                size = (Path(tmp) / f"report.{fmt.split()[0]}").stat().st_size
                 old = f" ({cpu / old_cpu:.1f}x the old reference)" if old_cpu else ""
-                print(f"  check --format {fmt:<5} {wall:7.2f} s = {wall / base:5.1f}x walk, {n_ops / wall:8,.0f} ops/s; "
+                print(f"  check --format {fmt:<10} {wall:7.2f} s = {wall / base:5.1f}x walk, {n_ops / wall:8,.0f} ops/s; "
                       f"CPU {cpu:6.2f} s = {cpu / base_cpu:5.1f}x{old}; peak RSS {rss:5.0f} MiB, report {size:,} B")
+            if args.split_phases:
+                for _ in range(args.repeat):
+                    print("  split steps (wall s):", subprocess.run(
+                        [sys.executable, __file__, "--split-child", str(path)], check=True, capture_output=True,
+                        text=True, env=_env()).stdout.strip())
             if args.phases:
                 for name, secs in phases(path).items():
                     print(f"    {name:<18} {secs:.3f} s")

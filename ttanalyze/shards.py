@@ -34,6 +34,7 @@ from __future__ import annotations
 import bisect
 import os
 import re
+import time
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -45,80 +46,117 @@ if TYPE_CHECKING:
 MIN_OPS_ENV = "TTANALYZE_SPLIT_MIN_OPS"  # internal knob: the split's op threshold (0 forces it; tests, same_results)
 MIN_OPS = 20_000  # below this many ops (counted in the text) a file is checked in one process; see README
 
-_FUNC = re.compile(r'(\s*)func\.func\s+(?:(?:private|public|nested)\s+)*@("(?:[^"\\]|\\.)*"|[\w$.\-]+)')
-_CPU_MODULE = re.compile(r"(\s*)ttcore\.cpu_module\b")
+# a function's or a ttcore.cpu_module's first word (group 1: the function's name)
+_START = re.compile(r'func\.func\s+(?:(?:private|public|nested)\s+)*@("(?:[^"\\\n]|\\.)*"|[\w$.\-]+)'
+                    r"|ttcore\.cpu_module\b")
 _SYMBOL_REF = re.compile(r'@("(?:[^"\\]|\\.)*"|[\w$.\-]+)')
 
 
 @dataclass(frozen=True)
 class FuncSpan:
-    """A ``func.func`` of the text: its symbol name, its first and last line (0-based, inclusive), its ops
-    (counted in the text: lines naming a ``ttnn.`` op), the symbols its body names."""
+    """A ``func.func`` of the text: its symbol name, its first and last line (0-based, inclusive) and the text
+    offsets of their start and end, its ops (estimated: its lines), the symbols it names."""
 
     name: str
     first: int
     last: int
+    start: int
+    end: int
     ops: int
     refs: frozenset[str]
 
 
-def function_spans(lines: list[str]) -> tuple[list[FuncSpan], set[str]] | None:
-    """The device functions of a module's ``lines`` (those of a ``ttcore.cpu_module`` are left alone), and the
+def function_spans(text: str) -> tuple[list[FuncSpan], set[str]] | None:
+    """The device functions of a module's ``text`` (those of a ``ttcore.cpu_module`` are left alone), and the
     symbols named outside them (a declaration without a body is a one-line function); None when a function's
     extent cannot be told from the text (a function not closed by a ``}`` at its own indentation, perhaps with
-    its ``loc``; the generic form)."""
+    its ``loc``; the generic form).  Ops are counted as the function's lines."""
+    if '"func.func"' in text:
+        return None
     spans: list[FuncSpan] = []
-    outside: list[str] = []
-    i, n = 0, len(lines)
-    while i < n:
-        line = lines[i]
-        if "func.func" not in line and "ttcore.cpu_module" not in line or line.lstrip().startswith("//"):
-            if "@" in line and not line.lstrip().startswith("//"):  # a comment names nothing
-                outside.append(line)
-            i += 1
+    outside: set[str] = set()
+    pos, line, n = 0, 0, len(text)
+    next_start = _starts(text)
+    while (m := next_start(pos)) is not None:
+        start = text.rfind("\n", 0, m.start()) + 1
+        if text[start:m.start()].strip(" \t"):  # not the line's first word (a comment, an attribute)
+            _names_outside(text, pos, m.end(), outside)
+            pos = m.end()
             continue
-        m = _FUNC.match(line) or _CPU_MODULE.match(line)
-        if m is None:
-            if "func.func" in line:
-                return None  # e.g. "func.func"() generic form
-            outside.append(line)
-            i += 1
-            continue
-        head = i  # the signature's last line
-        while lines[head].rstrip().endswith(("(", ",")) and head + 1 < n:  # a signature over several lines
-            head += 1
-        if not lines[head].rstrip().endswith("{"):
-            if m.re is _CPU_MODULE or head > i:
+        _names_outside(text, pos, start, outside)
+        line += text.count("\n", pos, start)
+        first = line
+        eol = _eol(text, m.end())
+        head = text[start:eol].rstrip()
+        while head.endswith(("(", ",")) and eol < n:  # a signature over several lines
+            eol = _eol(text, eol + 1)
+            head = text[start:eol].rstrip()
+        name = m.group(1)
+        if not head.endswith("{"):
+            if name is None or "\n" in text[start:eol]:
                 return None
-            refs = frozenset(_SYMBOL_REF.findall(line[m.end():]))
-            spans.append(FuncSpan(m.group(2), i, i, 0, refs))  # a declaration: a symbol without a body
-            i += 1
+            spans.append(FuncSpan(name, first, first, start, eol, 1,  # a declaration: a symbol without a body
+                                  frozenset(_SYMBOL_REF.findall(text, m.end(), eol))))
+            pos = eol
             continue
-        close = m.group(1) + "}"
-        j = head + 1
-        while j < n and not _closes(lines[j], close):
-            j += 1
-        if j == n:
+        close = "\n" + text[start:m.start()] + "}"
+        k = text.find(close, eol)
+        while k >= 0:
+            end = _eol(text, k + len(close))
+            rest = text[k + len(close):end]
+            if not rest.strip() or rest.startswith(" loc("):
+                break
+            k = text.find(close, k + 1)
+        if k < 0:
             return None
-        if m.re is _FUNC:
-            body = "\n".join(lines[i + 1:j])  # the signature's other lines too: a type may name a symbol
-            name = m.group(2)
-            refs = frozenset(_SYMBOL_REF.findall(body)) - {name}
-            spans.append(FuncSpan(name, i, j, body.count(' ttnn.') + body.count('"ttnn.'), refs))
-        # a ttcore.cpu_module's functions are the host's: they name their own symbols, never the device's
-        i = j + 1
-    return spans, set(_SYMBOL_REF.findall("\n".join(outside)))
+        line += text.count("\n", start, end)
+        if name is not None:  # a ttcore.cpu_module's functions are the host's: they never name the device's
+            refs = frozenset(_SYMBOL_REF.findall(text, m.end(), end)) - {name}
+            spans.append(FuncSpan(name, first, line, start, end, line - first, refs))
+        pos = end
+    _names_outside(text, pos, n, outside)
+    return spans, outside
 
 
-def _closes(line: str, close: str) -> bool:
-    """Whether ``line`` is ``close`` (a ``}`` at the opening line's indentation), perhaps with its ``loc(...)``."""
-    return line.startswith(close) and (line.rstrip() == close or line.startswith(close + " loc("))
+def _starts(text: str):
+    """A function ``next_start(pos)``: the match of :data:`_START` at the next ``func.func`` or
+    ``ttcore.cpu_module`` from ``pos``, or None (found with ``str.find``, each word's next place remembered: a
+    regex search over the text's megabytes is several times slower)."""
+    found = {word: text.find(word) for word in ("func.func", "ttcore.cpu_module")}
+
+    def next_start(pos: int) -> "re.Match[str] | None":
+        while True:
+            for word, k in found.items():
+                if 0 <= k < pos:
+                    found[word] = text.find(word, pos)
+            k = min((k for k in found.values() if k >= 0), default=-1)
+            if k < 0:
+                return None
+            m = _START.match(text, k)
+            if m is not None:
+                return m
+            pos = k + 1
+
+    return next_start
 
 
-def plan(lines: list[str], shares: int, min_ops: int) -> list[list[FuncSpan]] | None:
+def _names_outside(text: str, start: int, end: int, out: set[str]) -> None:
+    """Add the symbols named in ``text[start:end]`` (outside every function) to ``out``, but in comments."""
+    for m in _SYMBOL_REF.finditer(text, start, end):
+        if not text[text.rfind("\n", 0, m.start()) + 1:m.start()].lstrip().startswith("//"):
+            out.add(m.group(1))
+
+
+def _eol(text: str, pos: int) -> int:
+    """The offset of the end of the line holding ``pos`` (its newline, or the end of the text)."""
+    k = text.find("\n", pos)
+    return len(text) if k < 0 else k
+
+
+def plan(text: str, shares: int, min_ops: int) -> list[list[FuncSpan]] | None:
     """The functions of each share (at most ``shares``, each holding whole groups), or None when the module
     is not split: fewer than 2 groups, fewer than ``min_ops`` ops, a function named outside the functions."""
-    found = function_spans(lines)
+    found = function_spans(text)
     if found is None or shares < 2:
         return None
     spans, outside = found
@@ -154,14 +192,16 @@ def plan(lines: list[str], shares: int, min_ops: int) -> list[list[FuncSpan]] | 
     return [sorted(b, key=lambda s: s.first) for b in bins]
 
 
-def share_text(lines: list[str], keep: list[FuncSpan], spans: list[FuncSpan]) -> str:
+def share_text(text: str, keep: list[FuncSpan], spans: list[FuncSpan]) -> str:
     """The text with the functions of ``spans`` not in ``keep`` replaced by as many empty lines."""
-    kept = {s.first for s in keep}
-    out = list(lines)
-    for s in spans:
-        if s.first not in kept:
-            out[s.first:s.last + 1] = [""] * (s.last - s.first + 1)
-    return "\n".join(out)
+    kept = {s.start for s in keep}
+    parts, pos = [], 0
+    for s in sorted(spans, key=lambda s: s.start):
+        if s.start not in kept:
+            parts += [text[pos:s.start], "\n" * (s.last - s.first)]
+            pos = s.end
+    parts.append(text[pos:])
+    return "".join(parts)
 
 
 @dataclass
@@ -192,6 +232,7 @@ class ShareResult:
         findings: in the share's file order.
         summary: its :class:`~ttanalyze.report.summary.ModuleSummary` (local op indices).
         arch_record / tt_metal / functions: the JSON report's parts (functions' lifetimes in local indices).
+        seconds: how long the share took (wall time, in its process).
     """
 
     fallback: str = ""
@@ -205,6 +246,7 @@ class ShareResult:
     arch_record: dict[str, Any] = field(default_factory=dict)
     tt_metal: str = ""
     functions: list[dict[str, Any]] = field(default_factory=list)
+    seconds: float = 0.0  # wall time of the share in its process
 
 
 def share_result(text: str, name: str, opts: "CheckOptions", funcs: list[FuncSpan], keep: bool = False) -> ShareResult:
@@ -434,12 +476,21 @@ def splittable(opts: "CheckOptions") -> bool:
     return opts.detail != "ops" and not opts.verbose and not opts.with_baseline_entries
 
 
-_SHARE: tuple[list[str], list[list[FuncSpan]], list[FuncSpan], str, Any] | None = None  # for the forked children
+_SHARE: tuple[str, list[list[FuncSpan]], list[FuncSpan], str, Any] | None = None  # for the forked children
 
 
 def _run_share(k: int, keep: bool) -> ShareResult:
-    lines, shares, spans, name, opts = _SHARE  # type: ignore[misc]
-    return share_result(share_text(lines, shares[k], spans), name, opts, shares[k], keep)
+    start = time.perf_counter()
+    text, shares, spans, name, opts = _SHARE  # type: ignore[misc]
+    out = share_result(share_text(text, shares[k], spans), name, opts, shares[k], keep)
+    out.seconds = time.perf_counter() - start
+    return out
+
+
+# Wall seconds of the last check_split's steps (benchmarks/run.py --split-phases): reading and grouping, the
+# fork and submission, this process's share, the wait for the children, their exit, the merge; each share's
+# own time and ops.
+last_timings: dict[str, Any] = {}
 
 
 def check_split(path: str, opts: "CheckOptions", baseline: "Baseline | None", jobs: int) -> "FileOutcome | None":
@@ -462,25 +513,36 @@ def check_split(path: str, opts: "CheckOptions", baseline: "Baseline | None", jo
 
     if path == "-" or jobs < 2 or not splittable(opts) or "fork" not in multiprocessing.get_all_start_methods():
         return None
+    t0 = time.perf_counter()
     try:
         with open(path, "rb") as fh:
             data = fh.read()
         text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError):
         return None  # check_file reports it
-    lines = text.split("\n")
-    shares = plan(lines, jobs, min_ops())
+    shares = plan(text, jobs, min_ops())
     if shares is None:
         return None
     spans = [s for share in shares for s in share]
-    _SHARE = (lines, shares, spans, path, opts)
+    _SHARE = (text, shares, spans, path, opts)
+    t1 = time.perf_counter()
     try:
         with ProcessPoolExecutor(max_workers=len(shares) - 1, mp_context=multiprocessing.get_context("fork")) as pool:
             futures = [pool.submit(_run_share, k, True) for k in range(1, len(shares))]
-            results = [_run_share(0, batch._kept is not None)] + [f.result() for f in futures]
+            t2 = time.perf_counter()
+            results = [_run_share(0, batch._kept is not None)]
+            t3 = time.perf_counter()
+            results += [f.result() for f in futures]
+            t4 = time.perf_counter()
     except BrokenProcessPool:
         return None  # a child died (killed, out of memory): the serial run says what happens
     finally:
         _SHARE = None
+    t5 = time.perf_counter()
     out = FileOutcome(path)
-    return out if merge(results, path, opts, baseline, out) else None
+    merged = merge(results, path, opts, baseline, out)
+    last_timings.clear()
+    last_timings.update({"group": t1 - t0, "fork": t2 - t1, "own share": t3 - t2, "wait": t4 - t3,
+                         "children's exit": t5 - t4, "merge": time.perf_counter() - t5, "shares": [r.seconds for r in results],
+                         "ops": [sum(s.ops for s in share) for share in shares]})
+    return out if merged else None
