@@ -33,11 +33,16 @@ into an empty cache, and again with that cache filled (a CI re-run over an
 unchanged model zoo).  ``--phases`` adds the CPU time of each phase of one
 in-process check (normalize, nesting check, MLIR parse, location check, walk to the model, analyses with their
 op models, allocator replay, CB figures, memory timeline and mesh binding, rules
-with the five slowest rules alone).
+with the five slowest rules alone).  ``check`` runs with its default ``-j`` (the cores), so a program of
+several function groups above the split's threshold is checked in parallel shares
+(:mod:`ttanalyze.shards`); ``--serial`` also times each format with ``-j 1`` (one process), alternated
+with the default in the same rounds, and ``--split-phases`` prints the steps of one split check in a
+fresh process (grouping, fork, this process's share, the wait for the others, their exit, the merge;
+each share's time and lines).
 
 Usage: .venv/bin/python benchmarks/run.py [--ops 50000] [--kind distinct --kind repeated]
        [--format text --format json ...] [--repeat 3] [--out-dir benchmarks/out] [--phases] [--startup]
-       [--walk-uncached] [--zoo DIR] [FILE ...]
+       [--walk-uncached] [--zoo DIR] [--serial] [--split-phases] [FILE ...]
 """
 
 from __future__ import annotations
