@@ -257,7 +257,7 @@ def check(
     sarif_root: Optional[Path] = typer.Option(None, "--sarif-root", help="Directory SARIF file URIs are relative "
                                               "to (uriBaseId %SRCROOT%; default: the current directory)."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, help="Worker processes for the files, "
-                                       "or, for one large file (20,000 ops or more), for its independent function "
+                                       "or, for one large file (10,000 ops or more), for its independent function "
                                        "groups (default: the cores; html analyzes in one process)."),
     cache: bool = typer.Option(True, "--cache/--no-cache", help="Reuse the result of a file whose content, options "
                                "and ttanalyze are unchanged (under $TTANALYZE_CACHE_DIR, else ~/.cache/ttanalyze)."),

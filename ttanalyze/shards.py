@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from .findings import Finding
 
 MIN_OPS_ENV = "TTANALYZE_SPLIT_MIN_OPS"  # internal knob: the split's op threshold (0 forces it; tests, same_results)
-MIN_OPS = 20_000  # below this many ops (counted in the text) a file is checked in one process; see README
+MIN_OPS = 10_000  # below this many ops (function lines) a file is checked in one process: measurements/shards
 
 # a function's or a ttcore.cpu_module's first word (group 1: the function's name)
 _START = re.compile(r'func\.func\s+(?:(?:private|public|nested)\s+)*@("(?:[^"\\\n]|\\.)*"|[\w$.\-]+)'
