@@ -8,7 +8,7 @@ caller), so functions that do not name each other can be analyzed apart:
 - *Groups* (:func:`plan`): the ``func.func`` of the text joined by every symbol reference (``@name``
   anywhere in a function: ``call``, ``ttcore.load_cached``, callee attributes), union-find; a function
   referenced from nowhere and referencing nothing is a group of its own.  The groups are dealt over the
-  shares, largest first, each to the share with the fewest ops so far (ops counted in the text).
+  shares, largest first, each to the share with the fewest ops so far (ops estimated as lines).
 - *A share* (:func:`share_result`): the file's text with the other shares' functions replaced by empty
   lines (every line:col stays the file's; the module header, aliases, system_desc and other top-level ops
   stay), through the whole pipeline (:func:`ttanalyze.batch.analyze_text`); it returns a small picklable
