@@ -25,7 +25,7 @@ caller), so functions that do not name each other can be analyzed apart:
 
 Where the merge could differ from the serial run, the file is checked serially instead: a file of
 several TTNN modules, an input error in any share, shares that disagree on the module-level findings,
-notes or mesh, fixes that would be evaluated (programs of at most
+notes or mesh shape, fixes that would be evaluated (programs of at most
 :data:`ttanalyze.batch.FIX_MAX_OPS` ops), ``--detail ops``, ``--verbose``, ``--write-baseline``, stdin.
 """
 
@@ -320,6 +320,10 @@ def share_result(text: str, name: str, opts: "CheckOptions", funcs: list[FuncSpa
 _keep_alive: list[Any] = []  # each share's analysis in this process (see share_result)
 
 
+def _shape(mesh: Any) -> tuple[int, ...] | None:
+    return mesh.shape if mesh is not None else None
+
+
 def _serial_mesh(shares: list[ShareResult]) -> Any:
     """The mesh :func:`ttanalyze.mesh.mesh_of` finds for the whole module, from the shares' functions (in
     file order) and declared meshes."""
@@ -354,13 +358,14 @@ def merge(shares: list[ShareResult], path: str, opts: "CheckOptions", baseline: 
     first = shares[0]
     module_level = [x.finding for x in first.findings if x.module_level]
     for s in shares[1:]:
-        if (s.notes != first.notes or s.mesh != first.mesh or s.tt_metal != first.tt_metal
+        if (s.notes != first.notes or _shape(s.mesh) != _shape(first.mesh) or s.tt_metal != first.tt_metal
                 or s.arch_record != first.arch_record or s.declared != first.declared
                 or [x.finding for x in s.findings if x.module_level] != module_level
                 or (s.summary.path, s.summary.module_name, s.summary.module_lines, s.summary.arch)
                 != (first.summary.path, first.summary.module_name, first.summary.module_lines, first.summary.arch)):
             return False
-    if _serial_mesh(shares) != first.mesh:
+    mesh = _serial_mesh(shares)
+    if _shape(mesh) != _shape(first.mesh):  # only its shape is read (its source names where it was found)
         return False
     total = sum(n for s in shares for *_, n in s.funcs)
     want = batch.wants_fixes(opts)
@@ -412,7 +417,7 @@ def merge(shares: list[ShareResult], path: str, opts: "CheckOptions", baseline: 
         return best
 
     summary = ModuleSummary(first.summary.path, first.summary.module_name, first.summary.module_lines,
-                            first.summary.arch, first.mesh, total, sum(len(s.funcs) for s in shares),
+                            first.summary.arch, mesh, total, sum(len(s.funcs) for s in shares),
                             peak("peak_l1"), peak("peak_dram"), peak("dram_extent"), peak("l1_extent"))
     out.modules = 1
     out.notes = list(first.notes)
