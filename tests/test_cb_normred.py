@@ -376,3 +376,19 @@ def test_block_float_max_over_h_alone_is_one_pass():
     p = model("ttnn.max", 192)
     assert p.stages[-1].cores.num_cores == 1 and cb_bytes(p)[-1] == [2048, 2176, 2176]
     assert max(sum(c) for c in cb_bytes(p)) == 12288
+
+
+def test_prod_over_a_dim_permutes_it_around_prod_nc():
+    # prod.cpp ProdOperation::invoke, measured chains (g1/ttnn.prod/*, measurements/opdiff/runs/gens.jsonl.gz):
+    # /0 [4, 1, 3] bf16 over dim 1 (4D dim 2): FillPad, permute {2,0,1,3}, ProdNc, permute {1,2,0,3}, squeeze
+    # (ReshapeViewTiled); /33 [170, 181] over dim 1 (4D dim 3): the second permute back is a TransposeWH;
+    # /1 rank 5 over dim 3: the dim swapped with the third-last, ProdNc over dim 1 of the 4D view, swapped back;
+    # /12 a rank-1 bfp8 tensor: ProdAll into an f32 tile, then a typecast.
+    def chain(i):
+        return [s.factory.split("::")[-1].replace("ProgramFactory", "") for s in model("ttnn.prod", i).stages]
+
+    assert chain(0) == ["FillPad", "MultiCoreTileRowInvariant", "ProdNc", "MultiCoreTileRowInvariant", "ReshapeViewTiled"]
+    assert chain(33) == ["FillPad", "MultiCoreTileRowInvariant", "ProdNc", "MultiCoreTileRowInvariant", "TransposeWH"]
+    assert chain(1) == ["FillPad", "MultiCoreTileRowInvariant", "ProdNc", "MultiCoreTileRowInvariant", "ReshapeViewTiled"]
+    assert chain(12)[-2:] == ["ProdAll", "Typecast"]
+    assert cb_bytes(model("ttnn.prod", 12))[-2:] == [[2176, 8192], [2176, 8192]]

@@ -28,7 +28,9 @@ from ..ir.model import Op
 from ..layout import ceil_div
 from .cb import CB, CBContext, CBModelError, DeviceRejection, ProgramModel, core_range, cores_set
 from .eltwise import unary_program
-from .data_movement import check_fill_pad, fill_pad_program, reshape_steps, slice_tile_program, transpose_steps
+from .data_movement import (_permute_steps, check_fill_pad, fill_pad_program, reshape_steps, slice_tile_program,
+                            transpose_steps)
+from .layout_conversion import typecast_program
 from .registry import ShapeError, norm_dim, register, register_cb, register_check, tensor_shape
 from .tensors import TILE, MemCfg, Tensor, operand, result, tensor_of
 from .work_split import split_work_to_cores
@@ -512,31 +514,103 @@ def prod_nc_program(x: Tensor, dim: int, out: Tensor, grid: tuple[int, int]) -> 
                         [f"product over dim {dim} (size {x.padded[dim]}); {out_tiles:,} output tiles on {cores.num_cores} cores"])
 
 
+def _prod_all_steps(x: Tensor, out: Tensor, ctx: CBContext) -> list[ProgramModel]:
+    """FillPad (with ones), then ProdAll; a block-float ProdAll writes an f32 tile that a typecast converts to the
+    result's format (measured: g1/ttnn.prod/9, 12, 22, 40, 48, 54: ProdAll 2,176 + 8,192 B, Typecast 8,192 +
+    2,176 B; bf16 and f32 write their own format, g1/ttnn.prod/3, 21)."""
+    steps = fill_pad_program(x, ctx.grid, ctx.arch)
+    if not x.dtype.is_block_float:
+        return steps + [prod_all_program(x, out)]
+    wide = out.with_(dtype=F32)
+    return steps + [prod_all_program(x, wide), typecast_program(wide, out, ctx.arch)]
+
+
 @register_cb("ttnn.prod")
 def prod_cb(ctx: CBContext) -> list[ProgramModel]:
     """CB model of ``ttnn.prod`` (the runtime calls ``ttnn::prod(in, dim_arg, keep_dim, memory_config)``,
-    tt-mlir ``runtime/lib/ttnn/operations/reduction/prod.cpp`` @19c86fca).
+    tt-mlir ``runtime/lib/ttnn/operations/reduction/prod.cpp`` @19c86fca), the chain of
+    ``ProdOperation::invoke`` (tt-metal reduction/prod/prod.cpp, the version with the rank > 4 branch; each
+    step's order and factory checked against the campaign's captures, g1/ttnn.prod/0-59):
 
-    * All dims (no ``dim_arg``): the tile padding is filled with ones first when the last two dims are
-      not tile multiples (:func:`~ttanalyze.ops.data_movement.fill_pad_program`), then
-      :func:`prod_all_program`.
-    * Dim 0 or 1 of a 4D tensor: the same FillPad, then :func:`prod_nc_program` (dropping that dim
-      with ``keep_dim = false`` is a view: no program).
+    * every dim (no ``dim_arg``), or any dim of a rank-1 tensor: :func:`_prod_all_steps`;
+    * otherwise the tile padding is filled with ones when the last two dims are not tile multiples
+      (:func:`~ttanalyze.ops.data_movement.fill_pad_program`), then
+    * rank <= 4: ``unsqueeze_to_4D``; dim 2 is permuted to the front with ``{2, 0, 1, 3}``, dim 3 with
+      ``{3, 0, 1, 2}``; :func:`prod_nc_program` over dim 1 (dim 1) or 0 (the others); dims 2 and 3 are permuted
+      back with ``{1, 2, 0, 3}`` (a full slice: no program), dim 3 then with ``{0, 1, 3, 2}`` (TransposeWH);
+      a reshape to the input's rank, then ``squeeze(dim)`` when ``keep_dim`` is false;
+    * rank > 4: the dim is swapped with the third-last by a permute (when they differ), the tensor is squeezed
+      to 4D (a view), ProdNc over dim 1, reshaped back (a view) and permuted back; ``squeeze(dim)`` when
+      ``keep_dim`` is false.
+
+    Permutes, reshapes and squeezes are the models of those ops (:func:`~ttanalyze.ops.data_movement.
+    _permute_steps`, :func:`~ttanalyze.ops.data_movement.reshape_steps`: views run nothing, block-float
+    permutes other than WH/CN and reshapes go through bf16), into the result's memory config.
 
     Raises:
-        CBModelError: other dims and ranks (ttnn permutes to dim 0 and back, then reshapes: not modeled),
-            sharded or row-major inputs.
+        CBModelError: sharded or row-major inputs, several dims.
     """
     op = ctx.op
     x, out = operand(ctx, 0), result(ctx)
     if x.sharded or out.sharded or not x.tiled:
         raise CBModelError("prod is modeled for interleaved TILE inputs")
-    if op.attrs.get("dim_arg") is None:
-        return fill_pad_program(x, ctx.grid, ctx.arch) + [prod_all_program(x, out)]
+    if op.attrs.get("dim_arg") is None or x.rank == 1:
+        return _prod_all_steps(x, out, ctx)
     dims = _dims_attr(op, x.rank)
-    if x.rank != 4 or len(dims) != 1 or dims[0] not in (0, 1):
-        raise CBModelError("prod over a dim other than 0/1 of a 4D tensor permutes around ProdNc: not modeled")
-    return fill_pad_program(x, ctx.grid, ctx.arch) + [prod_nc_program(x, dims[0], out, ctx.grid)]
+    if len(dims) != 1:
+        raise CBModelError("prod over several dims is not one ttnn::prod call")
+    d, r, grid = dims[0], x.rank, ctx.grid
+    inter = out.with_(shape=x.shape, dtype=x.dtype)  # intermediates: the input's format, the result's memory
+
+    def permuted(t: Tensor, perm: tuple[int, ...]) -> tuple[Tensor, list[ProgramModel]]:
+        res = inter.with_(shape=tuple(t.shape[i] for i in perm))
+        return res, _permute_steps(t, perm, res, grid, ctx.arch)
+
+    def reshaped(t: Tensor, shape: tuple[int, ...]) -> tuple[Tensor, list[ProgramModel]]:
+        res = inter.with_(shape=tuple(shape))
+        return res, reshape_steps(t, tuple(shape), res, ctx)
+
+    steps = fill_pad_program(x, grid, ctx.arch)
+    if r > 4:
+        third = r - 3
+        swap = list(range(r))
+        swap[third], swap[d] = swap[d], swap[third]
+        cur = x
+        if third != d:
+            cur, more = permuted(cur, tuple(swap))
+            steps += more
+        x4 = cur.with_(shape=(prod(cur.shape[:-3]), *cur.shape[-3:]), padded=(prod(cur.padded[:-3]), *cur.padded[-3:]))
+        red4 = inter.with_(shape=_set(x4.shape, 1, 1))
+        steps.append(prod_nc_program(x4, 1, red4, grid))
+        back = list(x.shape)
+        back[d], back[third] = back[third], 1
+        cur, more = reshaped(red4, tuple(back))
+        steps += more
+        if third != d:
+            cur, more = permuted(cur, tuple(swap))
+            steps += more
+    else:
+        x4 = x.with_(shape=(1,) * (4 - r) + x.shape, padded=(1,) * (4 - r) + x.padded)
+        d4 = d + 4 - r
+        cur = x4
+        if d4 in (2, 3):
+            cur, more = permuted(cur, (2, 0, 1, 3) if d4 == 2 else (3, 0, 1, 2))
+            steps += more
+        red_dim = 1 if d4 == 1 else 0
+        red = inter.with_(shape=_set(cur.shape, red_dim, 1))
+        steps.append(prod_nc_program(cur, red_dim, red, grid))
+        cur = red
+        if d4 in (2, 3):
+            cur, more = permuted(cur, (1, 2, 0, 3))
+            steps += more
+        if d4 == 3:
+            cur, more = permuted(cur, (0, 1, 3, 2))
+            steps += more
+        cur, more = reshaped(cur, cur.shape[4 - r:])
+        steps += more
+    if not op.attrs.get("keep_dim", False) and tuple(out.shape) != tuple(cur.shape):
+        steps += reshape_steps(cur, tuple(out.shape), out, ctx)
+    return steps
 
 
 register_check("ttnn.prod", "mock", "tests/test_ops_dialect_rest.py against measurements/dialect/results_rest.jsonl",
