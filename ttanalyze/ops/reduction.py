@@ -623,8 +623,10 @@ register_check("ttnn.prod", "mock", "tests/test_ops_dialect_rest.py against meas
 
 
 def max_divisor(n: int, limit: int) -> int:
-    """``find_max_divisor(n, limit)``: the largest divisor of ``n`` not above ``limit``."""
-    return next(d for d in range(min(limit, n), 0, -1) if n % d == 0)
+    """``find_max_divisor(n, limit)`` (tt-metal tt_metal/common/work_split.cpp): the largest divisor of ``n`` not
+    above ``limit``, skipping 7 and 5 (``if (find_divisor == 7 || find_divisor == 5) continue;``): 49 -> 1,
+    14 -> 2 with limit 8 (measured: g1/ttnn.softmax/142, 222 pad their rows to a block of 8)."""
+    return next((d for d in range(min(limit, n), 0, -1) if d not in (5, 7) and n % d == 0), 1)
 
 
 def softmax_programs(x: Tensor, out: Tensor, dim: int, numeric_stable: bool, fp32_acc: bool | None,
@@ -636,8 +638,10 @@ def softmax_programs(x: Tensor, out: Tensor, dim: int, numeric_stable: bool, fp3
     when padding the row to a multiple of L takes fewer blocks than that
     divisor does, it is processed as ``round_up(Wt, L)`` tiles with block L
     (``Wt_eff``; measured: Wt 3, 6, 9 keep block 3, Wt 5, 7, 10, 15, 33 are
-    padded; with fp32 off Wt 6 and 12 keep block 6, Wt 20 -> 24 and 59 -> 64
-    with block 8: measurements/normred/probe.py, g1/ttnn.softmax/7).  DFBs on
+    padded; with fp32 off Wt 6, 12 and 18 keep block 6, Wt 20 -> 24 and 59 -> 64
+    with block 8: measurements/normred/probe.py, g1/ttnn.softmax/7; find_max_divisor
+    skips 7 and 5, so Wt 5, 10, 14, 49 pad to a block of 8 too: g1/ttnn.softmax/169,
+    224, 222, 142).  DFBs on
     the ``NC * Ht`` rows' cores (split row by row): ``in0`` Wt_eff tiles
     (numerically stable; ``2 * block`` when W is not a tile multiple) or
     ``2 * block``; ``out0`` ``2 * block``; ``recip`` 1 f32 tile;
