@@ -119,9 +119,9 @@ def render(res: dict, seconds: float) -> str:
         lines.append("")
     unseen_rows = sum(r["rows"] for r in res["unseen"].values())
     unseen_ns = sum(r.get("measured_ns", 0.0) for r in res["unseen"].values())
-    lines += [f"Unseen public traces (`measurements/perf/unseen`, test and demo data of tt-perf-report and "
-              f"ttnn-visualizer, README there; no fit used them; {len(res['unseen'])} traces, {unseen_rows:,} "
-              f"device-op rows, {unseen_ns / 1e6:,.1f} ms of measured device kernel time), predicted with the "
+    lines += [f"Unseen public traces (`measurements/perf/unseen`, test and demo data of tt-perf-report, "
+              f"ttnn-visualizer and tt-forge-fe, README there; no fit used them; {len(res['unseen'])} traces, "
+              f"{unseen_rows:,} device-op rows, {unseen_ns / 1e6:,.1f} ms of measured device kernel time), predicted with the "
               "committed constants:", "",
               "| trace | board | rows (skipped) | devices | time predicted | median APE | MAPE | PM IDEAL median APE "
               "| program time, measured / predicted (slowest device) |",
@@ -156,7 +156,7 @@ READING = [
     "largest CORE COUNT, noted); `ATTRIBUTES` empty or `None`; `*_ND_SHARDED` memory; empty optional tensors "
     "(a dim of `0[0]`) and host tensors left out; pre-2025-10 op codes (`OptimizedConvNew`, "
     "`TilizeWithValPadding`, `UntilizeWithUnpadding`, `Tilize`, `Untilize`, `Transpose`, `GridSample`, "
-    "`GroupNorm`) and 2024 ones (`LayerNorm`, `Softmax`, `Pad`); host-side `python_fallback` rows left out; `.csv.gz`.  A row it cannot read is skipped and reported with its line, reason and share of "
+    "`GroupNorm`) and 2024 ones (`LayerNorm`, `Softmax`, `Pad`); host-side `python_fallback` rows left out; a row whose `OP TO OP LATENCY` is negative (its start cycle precedes the previous op's end on its device: an invalid duration) left untimed, with a note; `.csv.gz`.  A row it cannot read is skipped and reported with its line, reason and share of "
     "the measured time (text and JSON); `--strict` stops on it instead.  Multi-device traces: per-device "
     "totals and the slowest device's time as the program's.  The board (`--board n150|n300|p100|p150|p300`) "
     "sets the DRAM channels and is never guessed from the grid: without it Wormhole rows are costed as on an "
@@ -231,8 +231,9 @@ def main(argv: list[str] | None = None) -> int:
                "loto_date": datetime.date.today().isoformat()}
     text = render(res, time.time() - t0)
     print(text)
-    OUT_JSON.parent.mkdir(parents=True, exist_ok=True)
-    OUT_JSON.write_text(json.dumps(res, indent=1) + "\n")
+    if res["loto"] or not OUT_JSON.exists():  # a --no-fit run keeps the last refits for --reuse-loto
+        OUT_JSON.parent.mkdir(parents=True, exist_ok=True)
+        OUT_JSON.write_text(json.dumps(res, indent=1) + "\n")
     if not args.no_write:
         doc = DOC.read_text()
         if BEGIN in doc and END in doc:

@@ -161,3 +161,16 @@ def test_multi_device_totals_and_the_board(cli):
     assert r.exit_code == 0 and "program time (slowest device" in r.output
     r = cli("cost", "--measured", DATA / "cost_bh_8xp150_excerpt.csv", "--board", "n150")
     assert r.exit_code == 2 and "error:" in r.output
+
+
+def test_rows_whose_device_start_precedes_the_previous_end_are_left_untimed(tmp_path):
+    # tt-perf-report tests/data/bh_invalid_trace_decode_window.csv: in a traced decode window some rows carry a
+    # DEVICE FW START CYCLE from before the previous op's end (OP TO OP LATENCY about -6.9e9 ns), which makes their
+    # kernel duration about 6.9 s; the rows around them are valid.
+    header = BASE + ["OP TO OP LATENCY [ns]"] + _tensor_cols("INPUT", 0, "") + _tensor_cols("OUTPUT", 0, "")
+    rows = [_unary_row("", **{"OP TO OP LATENCY [ns]": "550"}),
+            _unary_row("", **{"OP TO OP LATENCY [ns]": "-6924428063.0", "DEVICE KERNEL DURATION [ns]": "6923932741.0"}),
+            _unary_row("", **{"OP TO OP LATENCY [ns]": ""})]
+    prof = load_profile(_write(tmp_path, header, rows), arch="blackhole")
+    assert not prof.skipped and [r.measured_ns for r in prof.rows] == [19000, None, 19000]
+    assert any("negative OP TO OP LATENCY" in n and "line(s) 3" in n for n in prof.notes)

@@ -41,6 +41,11 @@ and its predecessor ``tt_metal/tools/profiler/process_ops_logs.py``):
 * any number of INPUT_i / OUTPUT_i groups, extra columns (utilisations,
   program hashes) ignored.
 
+A row whose ``OP TO OP LATENCY [ns]`` is negative started, by its device
+timestamps, before the previous op on its device ended: its start cycle is not
+its own (tt-perf-report omits such "invalid device durations"), so the row is
+kept untimed (``measured_ns`` None) and a note gives its lines.
+
 A row the model cannot read (an unparseable cell, a non-finite number, a core
 count outside 1..:data:`MAX_CORES`, no output tensor) is skipped and reported
 (:class:`SkippedRow`: line, reason, its measured time) by :func:`load_profile`;
@@ -66,6 +71,7 @@ from typing import Any
 from .device_op import MAX_CORES, TILE, DeviceOp, TensorInfo
 
 DURATION = "DEVICE KERNEL DURATION [ns]"
+OP_TO_OP = "OP TO OP LATENCY [ns]"
 PM_IDEAL = "PM IDEAL [ns]"
 # The static columns a prediction may read besides the tensor columns (INPUT_*/OUTPUT_*).
 STATIC_COLUMNS = ("OP CODE", "DEVICE ARCH", "ATTRIBUTES", "MATH FIDELITY", "CORE COUNT",
@@ -836,6 +842,7 @@ def _read(fh, path: str, arch: str | None, strict: bool) -> Profile:
                 grid = max(grid, n)
         notes.append(f"no AVAILABLE WORKER CORE COUNT: the worker grid taken as the largest CORE COUNT, {grid}")
     rows: list[ProfileRow] = []
+    invalid: list[int] = []
     for line, rec in recs:
         try:
             if None in rec:
@@ -845,6 +852,10 @@ def _read(fh, path: str, arch: str | None, strict: bool) -> Profile:
             if not op.arch:
                 raise ProfileError("DEVICE ARCH is empty and no arch was given", path, line)
             dur = _number(rec, DURATION, line, path)
+            gap = _number(rec, OP_TO_OP, line, path)
+            if dur and gap is not None and gap < 0:
+                invalid.append(line)
+                dur = None
             pm = _number(rec, PM_IDEAL, line, path)
             rows.append(ProfileRow(
                 line=line, index=len(rows), op=op, measured_ns=dur if dur and dur > 0 else None,
@@ -856,6 +867,11 @@ def _read(fh, path: str, arch: str | None, strict: bool) -> Profile:
                 raise
             skipped.append(SkippedRow(line, (rec.get("OP CODE") or "").strip(), e.message,
                                       _lenient(rec.get(DURATION)), _lenient_int(rec.get("DEVICE ID"))))
+    if invalid:
+        shown = ", ".join(map(str, invalid[:8])) + (", ..." if len(invalid) > 8 else "")
+        notes.append(f"{len(invalid)} row(s) with a negative {OP_TO_OP}: the op's device start precedes the "
+                     f"previous op's end on its device, so its start cycle is not its own and its device "
+                     f"duration is invalid; left untimed (line(s) {shown})")
     return Profile(path, rows, skipped, arch if need_arch else None, notes)
 
 
