@@ -202,10 +202,12 @@ LIMITS = [
     "fills each tile's padding rows with a loop of 32-bit volatile stores, which the trace shows at 13.5 "
     "cycles per word on Wormhole (the same on all five shapes), 2.8x the `fill_byte` rate fitted on the "
     "multicore kernels' fill; the model keeps the fitted rate (a constant is never taken from an unseen trace).",
-    "* The 2025-09 trace's row-major reshape of 6,471,936 x 7 to 25,281 x 1,792 (44% of its time) runs at one "
-    "kernel's rate per core (predicted 0.49x): the model follows the tt-metal whose row-major reshape runs "
-    "two kernels per core when one stick width divides the other, and that trace's rate is the single "
-    "kernel's.  Its binary `add` rows of 7 x 25,281 x 256 bf16 tensors (13 rows) take 184 us where the "
+    "* Row-major reshape: tt-metal runs two kernels per core when one stick width divides the other since PR "
+    "#28169 (2025-09), one before; a row whose reshape attributes lack `recreate_mapping_tensor` (PR #28399, "
+    "merged before it) is of the earlier era and is costed with one kernel.  The 2025-09 trace's reshape of "
+    "6,471,936 x 7 to 25,281 x 1,792 (44% of its time) went from 0.49x to 0.99x (its program time predicted "
+    "687 -> 904 ms of 999 ms measured); its 9 x 25,281 -> 1,431 x 159 reshape into L1 stays 0.62x.  Its binary "
+    "`add` rows of 7 x 25,281 x 256 bf16 tensors (13 rows) take 184 us where the "
     "subtracts of the same shapes take 1,271 us: 1.5 TB/s, above the DRAM peak, a case the static columns do "
     "not show (predicted 5.7x).",
     "* The 20-core Blackhole traces (OFT): `SliceWrite` and `Move` of DRAM tensors are under-predicted 2-4x; "

@@ -202,6 +202,26 @@ def test_row_major_reshape_waits_per_input_stick_and_per_output_write():
     assert e.ns == pytest.approx(C.get("launch_ns", "blackhole") + (read + write + copy) * BH.ns_per_cycle, rel=1e-9)
 
 
+def test_row_major_reshape_of_the_era_before_recreate_mapping_tensor_runs_one_kernel_per_core():
+    # The same reshape as a 2025-09 profiler row (no recreate_mapping_tensor attribute: tt-metal before PR #28399,
+    # so before the dual kernel of PR #28169): one kernel takes all 497 input sticks and writes 71 output sticks.
+    from ttanalyze.cost.profile import op_attrs, parse_attributes
+
+    old = op_attrs(parse_attributes("{'logical_output_shape': 'Shape([1408; 42])'; 'padded_output_shape': "
+                                    "'Shape([1408; 42])'}"))[0]
+    new = op_attrs(parse_attributes("{'logical_output_shape': 'Shape([1408; 42])'; 'padded_output_shape': "
+                                    "'Shape([1408; 42])'; 'recreate_mapping_tensor': 'false'}"))[0]
+    assert old == {"rm_reshape_one_kernel": True} and "rm_reshape_one_kernel" not in new
+    a = _t((1, 1, 9856, 6), layout="row_major")
+    o = _t((1, 1, 1408, 42), layout="row_major")
+    e = predict(DeviceOp("ReshapeDeviceOperation", "blackhole", 20, 20, (a,), (o,), attrs=old), BH, C)
+    xfer = BH.noc_txn_cycles
+    read = 497 * (BH.dram_latency_cycles + xfer)
+    write = 71 * (BH.dram_latency_cycles + xfer)
+    copy = 497 * 12 * C.get("fill_byte", "blackhole")
+    assert e.ns == pytest.approx(C.get("launch_ns", "blackhole") + (read + write + copy) * BH.ns_per_cycle, rel=1e-9)
+
+
 def test_tiled_reshape_map_counts_input_tiles_and_face_line_segments():
     # [1,1,19,1280] -> [1,19,20,64] (the CLIP head split): rank 3 (1, 19, 1280) -> (19, 20, 64); 19 x 1 x 2 = 38
     # output tiles.  Output tile (c, 0, wt): 20 real rows x 2 face lines = 40 segments of 16 elements; row h

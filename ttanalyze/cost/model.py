@@ -928,6 +928,11 @@ def _rm_reshape(op: DeviceOp, hw: Hardware, c: Constants, src: TensorInfo, out: 
     bytes copied into the output stick buffer (``fill_byte`` cycles per byte); per output stick
     completed, a write, which the next copy waits for (``noc_async_write_barrier``: latency +
     transfer).  Equal stick widths are a stick-for-stick copy (:func:`_sticks`).
+
+    The dual kernel came with tt-metal PR #28169 (2025-09); before it, and after PR #28399 added
+    the ``recreate_mapping_tensor`` attribute, one kernel ran per core.  A profiler row whose
+    reshape attributes lack ``recreate_mapping_tensor`` sets ``attrs["rm_reshape_one_kernel"]``
+    (:func:`ttanalyze.cost.profile.op_attrs`): its core runs all its sticks on one RISC-V.
     """
     if src.padded[-1] == out.padded[-1] or not src.padded or not out.padded:
         return _sticks(op, hw, c, src, out)
@@ -940,7 +945,7 @@ def _rm_reshape(op: DeviceOp, hw: Hardware, c: Constants, src: TensorInfo, out: 
     while (per_core * in_b) % out_b and per_core < in_rows:
         per_core += 1
     per_core = min(per_core, in_rows)
-    dual = in_b % out_b == 0 or out_b % in_b == 0
+    dual = (in_b % out_b == 0 or out_b % in_b == 0) and not op.attrs.get("rm_reshape_one_kernel")
     if dual:
         # two instances of the kernel per core (both data-movement RISC-Vs), each half of the core's
         # input sticks (source wider than destination) or half of its output sticks

@@ -544,6 +544,10 @@ def op_attrs(raw: dict[str, str]) -> tuple[dict[str, Any], str | None, bool | No
     sdpa = v.get("program_config")
     if isinstance(sdpa, dict) and sdpa.get("__type__") == "SDPAProgramConfig":
         _copy_ints(sdpa, attrs, (("q_chunk_size", "q_chunk"), ("k_chunk_size", "k_chunk")))
+    if "logical_output_shape" in v and "padded_output_shape" in v and "recreate_mapping_tensor" not in v:
+        # a reshape of the tt-metal before the recreate_mapping_tensor attribute (tt-metal PR #28399, 2025-09),
+        # whose row-major program ran one kernel per core: the dual kernel (PR #28169) landed after it
+        attrs["rm_reshape_one_kernel"] = True
     sh, sw = _int(v.get("scale_factor_h")), _int(v.get("scale_factor_w"))
     if sh and sw:
         attrs["scale"] = (sh, sw)
