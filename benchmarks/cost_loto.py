@@ -212,6 +212,21 @@ LIMITS = [
     "not show (predicted 5.7x).",
     "* The 20-core Blackhole traces (OFT): `SliceWrite` and `Move` of DRAM tensors are under-predicted 2-4x; "
     "the board and its DRAM are unknown (p150 assumed).",
+    "* `fill_byte` (a RISC-V core writing padding) is fitted on 4 Blackhole rows only (1.2 cycles per byte); two "
+    "Wormhole kernels of the unseen traces fill at about 3.4 cycles per byte: the 2024 single-core "
+    "`TilizeWithValPadding` above and the smoke report's padding-aware `Transpose` HC of a 32 x 128 tensor "
+    "(32 output tiles with one real row each: 24 us, predicted 7.9 us).  No calibration row measures the "
+    "Wormhole rate, so the shared value stays.",
+    "* A sharded LayerNorm / softmax row gives no input shard spec; its program config's `block_h` x `block_w` "
+    "tiles per core (`LayerNormShardedMultiCoreProgramConfig`, `layernorm_op_multi_core_sharded.cpp`) are "
+    "costed: the smoke report's width-sharded RMS norm (3 tiles per core) went from 4.3x to 0.76x.",
+    "* Unmodeled op codes of the new traces: `Embeddings` (the 2025 spelling, running `embeddings_tilize.cpp`: "
+    "costed as the current `EmbeddingsDeviceOperation`, one wait per table row, it would come out 3.6x too "
+    "slow, so it stays unknown), `NLPCreateQKVHeadsDecodeDeviceOperation`, "
+    "`NLPConcatHeadsDecodeDeviceOperation`.  The decode window's `SdpaDecode` (19 us, predicted 2 us), "
+    "`PagedUpdateCache` (9 us, predicted 2 us) and the 2025 `AllGather` over the erisc datamover (22 us, "
+    "predicted 10 us) are costed from the prefill-era programs and are far off; tt-forge-fe's f32 `Matmul` "
+    "without a program config on 8 cores is over-predicted 2.7x.",
 ]
 
 

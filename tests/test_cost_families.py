@@ -442,3 +442,23 @@ def test_tiled_pad_writes_padding_tiles_from_one_filled_tile():
     runs = 1536 // 32 + 4  # one per input tile row (1 x 3 x 512 rows), plus the outer padded dims
     assert w_.extra == pytest.approx(2048 * C.get("fill_byte", "wormhole_b0") + runs * wh.l1_latency_cycles
                                      + 7424 * xfer)
+
+
+def test_sharded_layernorm_row_costs_the_program_configs_per_core_block():
+    # A profiler row gives no input shard spec; the sharded LayerNorm's program config does
+    # (LayerNormShardedMultiCoreProgramConfig block_h x block_w tiles per core, layernorm_op_multi_core_sharded.cpp):
+    # RMS norm of a width-sharded 32 x 3072 bf16 tensor on 32 cores (ttnn-visualizer's smoke report), 1 x 3 tiles
+    # per core, not the whole 96-tile row.
+    from ttanalyze.cost.profile import op_attrs, parse_attributes
+
+    attrs = op_attrs(parse_attributes(
+        "{'norm_type': 'LayerNormType::RMSNORM'; 'program_config': 'LayerNormShardedMultiCoreProgramConfig("
+        "compute_with_storage_grid_size=(x=8;y=4);subblock_w=3;block_h=1;block_w=3;inplace=0)'}"))[0]
+    assert attrs["shard_block_h"] == 1 and attrs["shard_block_w"] == 3
+    wh = for_device("wormhole_b0", 64, board="n150")
+    a = _t((1, 1, 32, 3072), buf="l1", mem="width_sharded")
+    sharded = work(DeviceOp("LayerNormDeviceOperation", "wormhole_b0", 32, 64, (a,), (a,), attrs=attrs), wh, C)
+    assert sharded.units == 3
+    whole_row = work(DeviceOp("LayerNormDeviceOperation", "wormhole_b0", 32, 64, (a,), (a,),
+                              attrs={"norm": "rms"}), wh, C)
+    assert whole_row.units == 96

@@ -1413,6 +1413,11 @@ def _norm(op: DeviceOp, hw: Hardware, c: Constants, kind: str) -> _Work:
     if a.sharded and a.shard_shape:
         rows_pc = _cdiv(a.shard_shape[0], TILE)
         per_row = _cdiv(a.shard_shape[1], TILE)
+    elif a.sharded and op.attrs.get("shard_block_w"):
+        # LayerNormShardedMultiCoreProgramConfig / SoftmaxShardedMultiCoreProgramConfig: each core normalizes its
+        # block_h x block_w tiles (layernorm_op_multi_core_sharded.cpp, softmax's sharded factory)
+        rows_pc = int(op.attrs.get("shard_block_h") or 1)
+        per_row = int(op.attrs["shard_block_w"])
     else:
         rows_pc = _cdiv(tile_rows, cores)
     norm = op.attrs.get("norm")

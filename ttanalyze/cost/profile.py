@@ -542,6 +542,10 @@ def op_attrs(raw: dict[str, str]) -> tuple[dict[str, Any], str | None, bool | No
     if topo:
         attrs["topology"] = topo.lower()
     sdpa = v.get("program_config")
+    if isinstance(sdpa, dict) and sdpa.get("__type__") in ("LayerNormShardedMultiCoreProgramConfig",
+                                                          "SoftmaxShardedMultiCoreProgramConfig"):
+        # the sharded norm / softmax program's per-core block, in tiles (a trace gives no input shard spec)
+        _copy_ints(sdpa, attrs, (("block_h", "shard_block_h"), ("block_w", "shard_block_w")))
     if isinstance(sdpa, dict) and sdpa.get("__type__") == "SDPAProgramConfig":
         _copy_ints(sdpa, attrs, (("q_chunk_size", "q_chunk"), ("k_chunk_size", "k_chunk")))
     if "logical_output_shape" in v and "padded_output_shape" in v and "recreate_mapping_tensor" not in v:
