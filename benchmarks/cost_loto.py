@@ -220,10 +220,11 @@ LIMITS = [
     "* A sharded LayerNorm / softmax row gives no input shard spec; its program config's `block_h` x `block_w` "
     "tiles per core (`LayerNormShardedMultiCoreProgramConfig`, `layernorm_op_multi_core_sharded.cpp`) are "
     "costed: the smoke report's width-sharded RMS norm (3 tiles per core) went from 4.3x to 0.76x.",
-    "* Unmodeled op codes of the new traces: `Embeddings` (the 2025 spelling, running `embeddings_tilize.cpp`: "
-    "costed as the current `EmbeddingsDeviceOperation`, one wait per table row, it would come out 3.6x too "
-    "slow, so it stays unknown), `NLPCreateQKVHeadsDecodeDeviceOperation`, "
-    "`NLPConcatHeadsDecodeDeviceOperation`.  The decode window's `SdpaDecode` (19 us, predicted 2 us), "
+    "* Embeddings with row-major indices and a tiled output run `embeddings_tilize.cpp` (per 32-token block one "
+    "index read and the block's table rows read together, then tilized), the calibration rows' tiled indices "
+    "`embedding_ind_tilized.cpp` (a wait per row): the smoke report's `Embeddings` (the 2025 spelling) rows "
+    "come out 0.64x (one wait per row would be 3.6x).  Unmodeled op codes of the new traces: "
+    "`NLPCreateQKVHeadsDecodeDeviceOperation`, `NLPConcatHeadsDecodeDeviceOperation`.  The decode window's `SdpaDecode` (19 us, predicted 2 us), "
     "`PagedUpdateCache` (9 us, predicted 2 us) and the 2025 `AllGather` over the erisc datamover (22 us, "
     "predicted 10 us) are costed from the prefill-era programs and are far off; tt-forge-fe's f32 `Matmul` "
     "without a program config on 8 cores is over-predicted 2.7x.",

@@ -462,3 +462,23 @@ def test_sharded_layernorm_row_costs_the_program_configs_per_core_block():
     whole_row = work(DeviceOp("LayerNormDeviceOperation", "wormhole_b0", 32, 64, (a,), (a,),
                               attrs={"norm": "rms"}), wh, C)
     assert whole_row.units == 96
+
+
+def test_embedding_with_row_major_indices_and_a_tiled_output_reads_a_blocks_rows_together():
+    # embeddings_tilize.cpp (ttnn-visualizer's smoke report, the 2025 op code "Embeddings"): 32 uint32 indices,
+    # a 256 x 128 bf16 table, a tiled 32 x 128 output on one core.  One 32-token block: its indices read (one
+    # wait, 128 B), its 32 table rows (256 B each) read together (one wait), 4 tiles tilized and written.
+    wh = for_device("wormhole_b0", 64, board="n150")
+    idx = _t((1, 1, 1, 32), dtype="u32", layout="row_major")
+    table = _t((1, 1, 256, 128), layout="row_major")
+    out = _t((1, 1, 32, 128))
+    w = work(DeviceOp("Embeddings", "wormhole_b0", 1, 64, (idx, table), (out,)), wh, C)
+    assert w.units == 1
+    stick = C.get("stick_read_dram", "wormhole_b0")
+    assert w.compute == pytest.approx(4 * C.get("tilize_tile", "wormhole_b0"))
+    assert w.read > stick + wh.dram_latency_cycles
+    # the per-row path (tiled indices, embedding_ind_tilized.cpp) waits twice per row: 32 rows, far slower
+    tiled_idx = _t((1, 1, 32, 32), dtype="u32")
+    rm_out = _t((1, 1, 32, 128), layout="row_major")
+    per_row = work(DeviceOp("EmbeddingsDeviceOperation", "wormhole_b0", 1, 64, (tiled_idx, table), (rm_out,)), wh, C)
+    assert per_row.units == 32 and per_row.units * per_row.read > 10 * w.read

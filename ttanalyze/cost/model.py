@@ -92,6 +92,7 @@ OP_KINDS: dict[str, str] = {
     "ReshardDeviceOperation": "reshard", "MoveDeviceOperation": "move",
     "UpsampleOperation": "upsample", "UpsampleDeviceOperation": "upsample",
     "EmbeddingsDeviceOperation": "embedding", "EmbeddingDeviceOperation": "embedding",
+    "Embeddings": "embedding",  # before the 2025 rename
     "PadDeviceOperation": "pad", "Pad": "pad", "RepeatDeviceOperation": "repeat",
     "NlpCreateHeadsDeviceOperation": "concat", "NLPCreateHeadsDeviceOperation": "concat",
     "NlpConcatHeadsDeviceOperation": "concat", "NLPConcatHeadsDeviceOperation": "concat",
@@ -553,7 +554,9 @@ def _data_movement(op: DeviceOp, hw: Hardware, c: Constants, kind: str) -> _Work
       written / gathered in one batch; move: the shard copied within L1 at
       ``l1_copy_bytes`` bytes per cycle;
     * upsample: input sticks read one by one, each written ``sh * sw`` times;
-    * embeddings: per output row an index read and a table-row read (two waits).
+    * embeddings: per output row an index read and a table-row read (two waits); with row-major indices
+      and a tiled output (``embeddings_tilize.cpp``) per 32-token block one index read and the block's
+      table rows read together (two waits), tilized, the tiles written.
     """
     out = op.outputs[0]
     src = op.inputs[0] if op.inputs else out
@@ -704,11 +707,23 @@ def _data_movement(op: DeviceOp, hw: Hardware, c: Constants, kind: str) -> _Work
         w.dram_io(op)
     elif kind == "embedding":
         table = op.inputs[1] if len(op.inputs) > 1 else src
-        rows = _cdiv(prod(out.shape[:-1]) if out.shape else out.rows, cores)
         row_bytes = out.padded[-1] * _bpe(out)
-        w.units = max(1, rows)
-        w.read = _stick_read(hw, c, src, 4) + _stick_read(hw, c, table, row_bytes)
-        w.write = 0.0 if _local(out) else _latency(hw, out) / TILE + _xfer(hw, 1, row_bytes)
+        if src.layout == "row_major" and out.layout == "tile":
+            # embeddings_tilize.cpp: per 32-token block the block's indices read (one wait), then its 32 table
+            # rows read together (one wait), tilized on the compute core (tilize_tile per tile), the tiles written
+            blocks = _cdiv(_cdiv(out.rows, TILE), cores)
+            row_tiles = _cdiv(out.padded[-1], TILE)
+            w.units = max(1, blocks)
+            table_row = (table.padded[-1] if table.padded else out.padded[-1]) * _bpe(table)
+            w.read = _stick_read(hw, c, src, TILE * _bpe(src)) + _latency(hw, table) + _xfer(hw, TILE, table_row)
+            w.compute = row_tiles * _k(c, "tilize_tile", arch)
+            w.write = 0.0 if _local(out) else _latency(hw, out) + _xfer(hw, row_tiles, tile_bytes(out))
+        else:
+            # embedding_ind_tilized.cpp / embeddings.cpp: per output row its index and its table row, a wait each
+            rows = _cdiv(prod(out.shape[:-1]) if out.shape else out.rows, cores)
+            w.units = max(1, rows)
+            w.read = _stick_read(hw, c, src, 4) + _stick_read(hw, c, table, row_bytes)
+            w.write = 0.0 if _local(out) else _latency(hw, out) / TILE + _xfer(hw, 1, row_bytes)
         w.dram_io(op, read_bytes={1: out.elements * _bpe(table)})
     else:  # pragma: no cover - OP_KINDS and this dispatch are kept in step
         raise UnknownDeviceOp(op.op_code)
