@@ -17,14 +17,39 @@ import types
 from pathlib import Path
 from typing import Any
 
-from iree.compiler import ir
-from iree.compiler._mlir_libs import _mlir
-
 from ..errors import InputError, SourcePos
 from . import attrs as A
 from .attr_grammar import AttrSyntaxError, Ident, Node, ShapedTypeV, parse_attr_text
 from .model import Func, Op, OtherType, Program, TensorType, Value
 from .normalize import OPAQUE_OP, Normalized, decode, normalize, split_modules
+
+
+def _import_bindings() -> tuple[types.ModuleType, types.ModuleType]:
+    """``iree.compiler.ir`` and its native ``_mlir`` module, imported without numpy.
+
+    iree-base-compiler's package ``__init__`` imports ``iree.compiler.ir``, whose
+    tail (``ir.py``, ``try: import numpy as np ... except ImportError``) imports
+    numpy only to register the ``F64ElementsAttr`` / ``I32ElementsAttr`` /
+    ``I64ElementsAttr`` / ``IndexElementsAttr`` builders of the generated op
+    classes, which ttanalyze never calls: 0.1 s of CPU, a quarter of the start-up
+    of a small file's ``check``.  For that import alone numpy is marked absent (a
+    ``None`` entry in ``sys.modules`` makes ``import numpy`` raise ImportError,
+    as importlib documents), and the mark is removed after it, so a later
+    ``import numpy`` (the reshape model, the interpreter) loads it as usual.
+    """
+    mark = "numpy" not in sys.modules
+    if mark:
+        sys.modules["numpy"] = None  # type: ignore[assignment]
+    try:
+        from iree.compiler import ir
+        from iree.compiler._mlir_libs import _mlir
+    finally:
+        if mark and sys.modules.get("numpy", 0) is None:
+            del sys.modules["numpy"]
+    return ir, _mlir
+
+
+ir, _mlir = _import_bindings()
 
 # The bindings look up a Python module for every op's dialect when they wrap an
 # op and do not remember a failed lookup: without a module for ttnn/ttcore each

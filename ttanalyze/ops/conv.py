@@ -41,8 +41,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-import numpy as np
-
 from ..arch import Arch
 from ..ir.attrs import CoreRangeSet, DataType, StructAttr
 from ..ir.model import Op
@@ -407,6 +405,8 @@ class BilinearWindow:
 
     @staticmethod
     def _tops(n: int, scale: int) -> list[int]:
+        import numpy as np  # here, not at start-up (0.1 s)
+
         inv = np.float32(1.0) / np.float32(scale)
         offset = np.float32(0.5) * inv + np.float32(0.5)
         out = []

@@ -40,8 +40,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from math import prod
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ..arch import Arch
 from ..ir.attrs import CoreRangeSet, DataType
@@ -55,6 +54,9 @@ from .spec import TensorSpec
 from .tensors import FACE, TILE, MemCfg, Tensor, operand, result
 from .work_split import (full_grid, merge, merge_num_sticks_to_read, merge_ranges, split_blocks_for_tilize,
                          split_work_to_cores)
+
+if TYPE_CHECKING:  # numpy is imported by the two functions that use it (0.1 s of start-up otherwise)
+    import numpy as np
 
 _SRC = "tt-mlir lib/Dialect/TTNN/IR/TTNNOps.cpp @19c86fca"
 _TM = "tt-metal d80d9482 (ttnn 0.81.1 wheel sources) ttnn/cpp/ttnn/operations/"
@@ -277,6 +279,8 @@ def _tile_classes(starts: np.ndarray, ho_sz: int, wo_sz: int, in3d: tuple[int, i
     Returns:
         The sorted distinct canonical starts.
     """
+    import numpy as np
+
     _, h1, w1 = in3d
     period, hw1 = TILE * w1, h1 * w1
     full = (h1 // TILE) * period  # flat end of a channel's full tile rows
@@ -323,6 +327,8 @@ def reshape_map_segments(in3d: tuple[int, int, int], out3d: tuple[int, int, int]
     Returns:
         The row length in segments (each 4 uint32 = 16 B).
     """
+    import numpy as np
+
     c1, h1, w1 = in3d
     c2, h2, w2 = out3d
     hw1 = h1 * w1
