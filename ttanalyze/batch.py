@@ -245,24 +245,25 @@ def json_text(record: dict[str, Any]) -> str:
 def text_block(a, summary, findings, suggestions, fix_text, suppressed: int, opts: CheckOptions) -> str:
     """One module's part of the text report: its findings with their fixes (``suggestions``: finding index ->
     :class:`~ttanalyze.fixes.model.Fix` list, or ``fix_text``: finding index -> lines), the per-op table
-    (``--verbose``: needs the analysis ``a``) and the summary line (from ``summary``, a
-    :class:`~ttanalyze.report.summary.ModuleSummary`)."""
-    from rich.console import Console
-
+    (``--verbose``: needs the analysis ``a``; drawn by rich) and the summary line (from ``summary``, a
+    :class:`~ttanalyze.report.summary.ModuleSummary`), each as rich's console writes it
+    (:func:`ttanalyze.report.text.console_text`)."""
     from .report import text
 
-    buf = io.StringIO()
-    console = Console(file=buf, width=opts.width, emoji=False, highlight=False)
+    parts = []
     if findings:
-        console.print(text.findings_text(findings, suggestions, fix_text), highlight=False, markup=False,
-                      soft_wrap=True)
+        parts.append(text.console_text(text.findings_text(findings, suggestions, fix_text), opts.width))
     if opts.verbose:
-        text.op_table(a, console)
+        from rich.console import Console
+
+        buf = io.StringIO()
+        text.op_table(a, Console(file=buf, width=opts.width, emoji=False, highlight=False))
+        parts.append(buf.getvalue())
     line = text.summary_text(summary, findings)
     if suppressed:
         line += f"; {suppressed} finding{'s' * (suppressed != 1)} suppressed by baseline"
-    console.print(line, highlight=False, markup=False, soft_wrap=True)
-    return buf.getvalue()
+    parts.append(text.console_text(line, opts.width))
+    return "".join(parts)
 
 
 def cache_key(path: str, data: bytes, opts: CheckOptions, baseline: "Baseline | None") -> str:

@@ -164,12 +164,34 @@ def _check_errors():
         _internal_error(exc)
 
 
-def _progress(enabled: bool) -> "Progress":
+class _NoProgress:
+    """The progress bar's calls, doing nothing: a bar that is not shown imports no rich (0.03 s of start-up)."""
+
+    def __enter__(self) -> "_NoProgress":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        return None
+
+    def add_task(self, *args, **kwargs) -> int:
+        return 0
+
+    def update(self, *args, **kwargs) -> None:
+        return None
+
+    def advance(self, *args, **kwargs) -> None:
+        return None
+
+
+def _progress(enabled: bool) -> "Progress | _NoProgress":
+    """A transient progress bar on stderr, or :class:`_NoProgress` when ``enabled`` is false."""
+    if not enabled:
+        return _NoProgress()
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     return Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
-                    TimeElapsedColumn(), console=Console(stderr=True), transient=True, disable=not enabled)
+                    TimeElapsedColumn(), console=Console(stderr=True), transient=True)
 
 
 def _version_callback(value: bool) -> None:
@@ -267,8 +289,6 @@ def check(
     Settings not given on the command line come from the [tool.ttanalyze] table of the nearest
     pyproject.toml (select, ignore, per-file-ignores, fail-on, arch, tt-metal).
     """
-    from rich.console import Console
-
     from . import baseline as baseline_mod
     from . import check_config
     from .diff import find_config
@@ -309,14 +329,14 @@ def check(
         raise typer.Exit(EXIT_INPUT)
     stream = io.StringIO() if output else sys.stdout  # -o is written at the end, atomically
     colour = output is None and sys.stdout.isatty() and not os.environ.get("NO_COLOR") and format == CheckFormat.text
-    console = Console(file=stream, width=None if stream.isatty() else 240, emoji=False, highlight=False)
+    width = _terminal_width(stream) if stream.isatty() else 240  # columns of the text report (its per-op table)
     if format == CheckFormat.html:
         exit_code = _check_html(files, arch, l1_small_size, tt_metal, selected, fixes, fix_limit, accepted,
-                                write_baseline, fail_on, console, settings)
+                                write_baseline, fail_on, stream, settings)
     else:
         exit_code = _check_report(files, arch, l1_small_size, tt_metal, format, detail, selected, verbose, fixes,
                                   fix_limit, accepted, baseline, write_baseline, sarif_root, fail_on, jobs, cache,
-                                  console, settings, statistics, colour)
+                                  stream, width, settings, statistics, colour)
     if output:
         try:
             write_atomic(output, stream.getvalue())
@@ -325,6 +345,13 @@ def check(
             raise typer.Exit(EXIT_INPUT)
     if exit_code:
         raise typer.Exit(exit_code)
+
+
+def _terminal_width(stream) -> int:
+    """The columns rich's console gives the terminal ``stream`` writes to."""
+    from rich.console import Console
+
+    return Console(file=stream).width
 
 
 def _exit_code(input_errors: bool, severities: list[str], fail_on: FailOn, write_baseline: Optional[Path]) -> int:
@@ -338,10 +365,10 @@ def _exit_code(input_errors: bool, severities: list[str], fail_on: FailOn, write
 
 
 def _check_report(files, arch, l1_small_size, tt_metal, format, detail, select, verbose, fixes, fix_limit, accepted,
-                  baseline, write_baseline, sarif_root, fail_on, jobs, cache, console, settings=None,
+                  baseline, write_baseline, sarif_root, fail_on, jobs, cache, stream, width, settings=None,
                   statistics=False, colour=False) -> int:
-    """``check`` in text, concise, github, JSON or SARIF: every file's part from
-    :func:`ttanalyze.batch.check_files`."""
+    """``check`` in text, concise, github, JSON or SARIF, written to ``stream``: every file's part from
+    :func:`ttanalyze.batch.check_files` (text ``width`` columns wide)."""
     from . import baseline as baseline_mod
     from . import batch
     from .report import records, text
@@ -350,7 +377,7 @@ def _check_report(files, arch, l1_small_size, tt_metal, format, detail, select, 
         format=format.value, arch=arch.value if arch else None, l1_small_size=l1_small_size, tt_metal=tt_metal,
         select=tuple(select) if select is not None else None, detail=detail.value, verbose=verbose, fixes=fixes,
         fix_limit=fix_limit, sarif_root=str(sarif_root) if sarif_root is not None else None,
-        width=console.width, with_baseline_entries=write_baseline is not None, **(settings or {}))
+        width=width, with_baseline_entries=write_baseline is not None, **(settings or {}))
     quiet = opts.quiet
     with _check_errors():
         size = sum(p.stat().st_size for p in files if str(p) != "-" and p.is_file())
@@ -390,34 +417,35 @@ def _check_report(files, arch, l1_small_size, tt_metal, format, detail, select, 
         }
         if baseline_summary is not None:
             doc["baseline"] = baseline_summary
-        records.write_json(doc, console.file.write)
+        records.write_json(doc, stream.write)
     elif format == CheckFormat.sarif:
         from .report import sarif as sarif_report
 
         log = sarif_report.assemble([(o.path, results) for o in analyzed for results in o.sarif], input_errors,
                                     exit_code, sarif_root, baseline_summary)
-        console.file.write(records.dumps(log) + "\n")
+        stream.write(records.dumps(log) + "\n")
     else:
         for o in analyzed:
             for block in o.outputs:
-                console.file.write(text.colourize(block) if colour else block)
+                stream.write(text.colourize(block) if colour else block)
         if accepted is not None and format == CheckFormat.text and not quiet:
             line = f"{suppressed} finding{'s' * (suppressed != 1)} suppressed by baseline {baseline}"
             if stale:
                 line += f"; {stale} baseline entr{'ies' if stale != 1 else 'y'} no longer found (fixed?)"
-            console.print(line, highlight=False, markup=False, soft_wrap=True)
+            stream.write(text.console_text(line, width))
         rules = [r for o in analyzed for r in getattr(o, "rules", [])]
         if statistics:
-            console.file.write("".join(line + "\n" for line in text.statistics_lines(rules)))
+            stream.write("".join(line + "\n" for line in text.statistics_lines(rules)))
         if format == CheckFormat.text and not quiet and analyzed:
-            console.file.write(text.found_line([sev for _, _, sev in rules], len(files), len(input_errors)) + "\n")
+            stream.write(text.found_line([sev for _, _, sev in rules], len(files), len(input_errors)) + "\n")
     return exit_code
 
 
 def _check_html(files, arch, l1_small_size, tt_metal, select, fixes, fix_limit, accepted, write_baseline, fail_on,
-                console, settings) -> int:
-    """``check --format html``: the page needs every file's analysis, so the files are analyzed here, in turn;
-    ``settings`` (thresholds, per-file-ignores) apply as in the other formats (:func:`ttanalyze.batch.check_file`)."""
+                stream, settings) -> int:
+    """``check --format html``, written to ``stream``: the page needs every file's analysis, so the files are
+    analyzed here, in turn; ``settings`` (thresholds, per-file-ignores) apply as in the other formats
+    (:func:`ttanalyze.batch.check_file`)."""
     from . import baseline as baseline_mod
     from .batch import FIX_MAX_OPS, analysis_gc
     from .check_config import ignored_for_path
@@ -459,7 +487,7 @@ def _check_html(files, arch, l1_small_size, tt_metal, select, fixes, fix_limit, 
         _internal_error(exc)
     with analysis_gc():  # the page's records (cost, plots) are as long-lived as the analyses
         page = html_report.render(reported, fixes=suggestions)
-    console.file.write(page)
+    stream.write(page)
     return _exit_code(bool(input_errors), [f.severity for _, fs in reported for f in fs], fail_on, write_baseline)
 
 
