@@ -10,6 +10,7 @@ paths cannot drift apart.  Sizes in bytes (per core for L1, per bank for DRAM); 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -62,10 +63,7 @@ def module_summary(a: "Analysis") -> ModuleSummary:
     points = a.memory.points.values()
 
     def widest(attr: str) -> Peak | None:
-        best = None
-        for p in points:  # max(): the first of the widest
-            if best is None or getattr(p, attr) > getattr(best, attr):
-                best = p
+        best = max(points, key=attrgetter(attr), default=None)  # the first of the widest
         return Peak(getattr(best, attr), best.op_index, ops[best.op_index].pos.line) if best is not None else None
 
     p = a.memory.peak_l1
