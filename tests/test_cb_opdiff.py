@@ -238,6 +238,27 @@ def test_rank5_sharded_untilize_views_its_result_back_through_the_shard_width():
                 and "from padded width 88 to 96" in p.reason) == refused, (idx, p.status, p.reason)
 
 
+@pytest.mark.parametrize("idx, factory, dfbs", [
+    (122, "TransposeWHProgramFactory", [12288, 16384, 24576]),
+    (80, "TransposeWHProgramFactory", [24576, 139264, 417792]),
+    (65, "TransposeWHProgramFactory", [24576, 704512, 1056768]),
+    (375, "PermuteDeviceOperation::MultiCoreBlockedGeneric", None),
+    (489, "TransposeHCRMProgramFactory", [21888]),
+])
+def test_row_major_sharded_transpose_into_an_interleaved_result(idx, factory, dfbs):
+    # transpose.cpp: a row-major WH transpose whose (2 Wp + 2 Hp + Hp Wp) * element_size fits the free L1 runs
+    # TransposeWHProgramFactory's row-major path (in0 2 Wt, out 2 Ht, tilize Ht Wt tiles: g1/ttnn.transpose/122
+    # [65, 128], 80 [4, 1088, 192]; 65 [2736, 96] f32 asks for 1,785,856 B, which tt-metal refuses), else the
+    # permute (g1/ttnn.transpose/375, [1, 41677] f32); HC runs TransposeHCRM (g1/ttnn.transpose/489: 19 sticks of
+    # 1,152 B, the DRAM output's aligned page).
+    inst = instance("ttnn.transpose", idx)
+    a = analyze(parse_text(inst.text, "t.mlir"))
+    p = program_of(a, next(o for o in a.program.ops if o.pos.line == inst.line), arch=MOCK, free_l1=FULL)
+    assert p.status == "modeled" and len(p.stages) == 1 and p.stages[0].factory.endswith(factory)
+    if dfbs is not None:
+        assert sorted(c.bytes for c in p.stages[0].static_cbs) == dfbs
+
+
 def test_pad_of_a_sharded_tile_tensor_into_a_sharded_result_fills_its_padding_first():
     # g1/ttnn.pad/398 (held-out): a [2, 4, 7, 47, 88] f32 TILE height-sharded input padded into a sharded result:
     # pad.cpp fills the input's tile padding first, and FillPadL1ShardedProgramFactory refuses 56 2D slices.

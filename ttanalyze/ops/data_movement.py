@@ -764,11 +764,65 @@ def _transpose_wh_sharded(x: Tensor, d1: int, d2: int, out: Tensor) -> ProgramMo
                         nodes, cbs, [f"{tiles} tiles per shard on {nodes.num_cores} cores, both DFBs bound to the shards"])
 
 
+def _transpose_rm_sharded(x: Tensor, d1: int, d2: int, out: Tensor, grid: tuple[int, int],
+                          free_l1: int) -> list[ProgramModel] | None:
+    """``transpose_impl`` (transpose/transpose.cpp, ttnn 0.81.1 wheel) of a rank <= 4 row-major sharded tensor into
+    an interleaved result, for the WH and HC pairs; None for the rest (left out of scope).
+
+    Block- or width-sharded inputs whose last two dims are not tile multiples are first staged to L1 interleaved
+    (not modeled: None).  Otherwise, on the 4D view:
+
+    * WH: ``cb_size_for_rm = (2 * Wp + 2 * Hp + Hp * Wp) * element_size`` (W and H rounded up to 32); above
+      ``free_l1`` (``lowest_occupied_compute_l1_address`` less the allocator base) it is ``prim::permute
+      {0, 1, 3, 2}`` (:func:`permute_program`, MultiCoreBlockedGeneric), else ``prim::transpose`` WH, whose
+      factory for an interleaved result is TransposeWHProgramFactory's row-major path
+      (transpose_wh_program_factory.cpp): ``N * C`` blocks over the grid (``split_work_to_cores``), DFBs ``in0``
+      ``2 * Wt`` and ``out`` ``2 * Ht`` tiles, a tilize intermediate of ``Ht * Wt`` tiles (measured:
+      g1/ttnn.transpose/80, 122, 178, 231, 275, 451; g1/ttnn.transpose/65's 1,785,856 B of DFBs refused;
+      g1/ttnn.transpose/375, 418, 575 permuted);
+    * HC: TransposeHCRMProgramFactory (transpose_hc_rm_program_factory.cpp): ``N * C * H`` sticks over the grid,
+      one DFB of the larger core group's sticks, each ``max(W * element_size, aligned page of input and
+      output)`` (measured: g1/ttnn.transpose/489, 19 sticks of 1,152 B).
+    """
+    if x.memory_layout != "height_sharded" and (x.shape[-1] % TILE or (x.rank > 1 and x.shape[-2] % TILE)):
+        return None
+    k = 4 - x.rank
+    x4 = x.with_(shape=(1,) * k + x.shape, padded=(1,) * k + x.padded)
+    a, b = sorted((d1 + k, d2 + k))
+    if a == b or (x4.padded[a] == 1 and x4.padded[b] == 1):
+        return None
+    perm = list(range(4))
+    perm[a], perm[b] = perm[b], perm[a]
+    out4 = out.with_(shape=tuple(x4.shape[p] for p in perm))
+    n, c, h, w = x4.shape
+    elem = x.element_bytes
+    if (a, b) == (2, 3):
+        hp, wp = align_up(h, TILE), align_up(w, TILE)
+        if (2 * wp + 2 * hp + hp * wp) * elem > free_l1:
+            return [permute_program(x4, (0, 1, 3, 2), out4, grid)]
+        ht, wt = hp // TILE, wp // TILE
+        cores = split_work_to_cores(grid, n * c).all_cores
+        return [_program("TransposeWHProgramFactory", _TRANSPOSE + "transpose_wh_program_factory.cpp", cores,
+                         [("in0", x.tile_bytes, 2 * wt), ("out", out.tile_bytes, 2 * ht),
+                          ("tilize", x.tile_bytes, ht * wt)],
+                         [f"row-major: {n * c} H x W blocks on {cores.num_cores} cores, Ht {ht}, Wt {wt}"])]
+    if (a, b) == (1, 2):
+        split = split_work_to_cores(grid, n * c * h)
+        sticks = split.units_per_core_group_1  # the larger group's share
+        page = max(align_up(w * elem, x.alignment), align_up(w * elem, out.alignment))
+        return [_program("TransposeHCRMProgramFactory", _TRANSPOSE + "transpose_hc_rm_program_factory.cpp",
+                         split.all_cores, [("in0", max(w * elem, page), sticks)],
+                         [f"{n * c * h:,} sticks on {split.all_cores.num_cores} cores"])]
+    return None
+
+
 def transpose_steps(x: Tensor, d1: int, d2: int, out: Tensor, grid: tuple[int, int],
-                    arch: Arch | None = None) -> list[ProgramModel]:
+                    arch: Arch | None = None, free_l1: int | None = None) -> list[ProgramModel]:
     """``ttnn.transpose(x, d1, d2, memory_config=out)``: rank > 4 is a permute, rank < 4 is unsqueezed.
 
-    ``arch`` (optional) lets block-float transposes model their typecasts (:func:`_through_bf16`).
+    ``arch`` (optional) lets block-float transposes model their typecasts (:func:`_through_bf16`);
+    ``free_l1`` (optional, bytes: the L1 between the allocator base and the lowest L1 buffer) lets a
+    row-major sharded transpose into an interleaved result pick its factory (:func:`_transpose_rm_sharded`).
     A sharded TILE input with an interleaved result runs the interleaved factories, which read
     it through its TensorAccessor (transpose_device_operation.cpp select_program_factory: the
     sharded factories need a sharded output)."""
@@ -783,6 +837,10 @@ def transpose_steps(x: Tensor, d1: int, d2: int, out: Tensor, grid: tuple[int, i
         perm = list(range(x.rank))
         perm[d1], perm[d2] = perm[d2], perm[d1]
         return _permute_steps(x, tuple(perm), out, grid, arch)
+    if x.sharded and not x.tiled and not out.sharded and x.rank <= 4 and free_l1 is not None:
+        steps = _transpose_rm_sharded(x, d1, d2, out, grid, free_l1)
+        if steps is not None:
+            return steps
     if x.sharded and (not x.tiled or out.sharded):
         raise CBModelError("transpose of a sharded tensor (sharded factories) is not modeled")
     if x.rank > 4:
@@ -1858,7 +1916,8 @@ def _steps_of(ctx: CBContext) -> list[ProgramModel]:
         return _permute_steps(x, dims, out, ctx.grid, ctx.arch)
     if name == "ttnn.transpose":
         return transpose_steps(x, norm_dim(int_attr(ctx.op, "dim0"), x.rank, ctx.op),
-                                norm_dim(int_attr(ctx.op, "dim1"), x.rank, ctx.op), out, ctx.grid, ctx.arch)
+                                norm_dim(int_attr(ctx.op, "dim1"), x.rank, ctx.op), out, ctx.grid, ctx.arch,
+                                ctx.max_l1_space)
     if name == "ttnn.pad":
         p = int_list(ctx.op, "padding")
         return _pad_steps(x, [(p[2 * i], p[2 * i + 1]) for i in range(len(p) // 2)],
