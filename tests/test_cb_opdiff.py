@@ -356,3 +356,14 @@ def test_block_float_concat_through_row_major_returns_bf16():
     op = a.program.ops[0]
     spec = spec_model("ttnn.concat")(context_for(a, op, MOCK, FULL))[0]
     assert str(spec.dtype) == "bf16" and spec.padded_shape == (32, 160)
+
+
+def test_row_major_reshard_across_layouts_goes_through_dram():
+    # to_memory_config_op.cpp use_reshard_workaround: a row-major width- -> height-sharded move with different
+    # shard widths is sharded_to_interleaved into DRAM, then interleaved_to_sharded (g1/ttnn.to_memory_config/269,
+    # held-out: si32 [2, 2, 1, 825, 312]; the second program's scratchpad 4 x align(1,248 + 64, 64) = 5,376 B).
+    inst = instance("ttnn.to_memory_config", 269)
+    a = analyze(parse_text(inst.text, "t.mlir"))
+    p = program_of(a, next(o for o in a.program.ops if o.pos.line == inst.line), arch=MOCK, free_l1=FULL)
+    assert [s.factory for s in p.stages] == ["ShardedToInterleavedProgramFactory", "InterleavedToShardedProgramFactory"]
+    assert p.stages[1].extra_l1_per_core == 5376

@@ -1050,9 +1050,9 @@ def to_memory_config_program(t: Tensor, out: Tensor, arch: Arch) -> ProgramModel
         raise CBModelError("DRAM-sharded tensors are not modeled")
     if out.mem.sharded:
         if t.mem.sharded:
-            if not t.tiled and t.mem.shard.shape[1] != out.mem.shard.shape[1] \
-                    and t.mem.memory_layout != out.mem.memory_layout:
-                raise CBModelError("row-major reshard across layouts goes through DRAM (two programs): not modeled")
+            if rm_reshard_workaround(t, out):
+                raise CBModelError("row-major reshard across layouts goes through DRAM: two programs "
+                                   "(to_memory_config_steps)")
             return _reshard(t, out, arch)
         if not t.tiled and (out.mem.shard.shape[1] * t.element_bytes) % arch.l1_alignment:
             # InterleavedToShardedDeviceOperation::validate_inputs: a row-major shard row must be L1-aligned;
@@ -1066,6 +1066,32 @@ def to_memory_config_program(t: Tensor, out: Tensor, arch: Arch) -> ProgramModel
     # ("Shard page size must be aligned"), and to_memory_config falls back to ttnn::prim::copy (measured:
     # g1/ttnn.slice_static/112, si32 rows of 4,860 B: CopyDeviceOperation::DefaultRowMajor)
     return _copy(t, out, arch)
+
+
+def rm_reshard_workaround(t: Tensor, out: Tensor) -> bool:
+    """``use_reshard_workaround`` of ``ttnn::to_memory_config`` (to_memory_config_op.cpp @040a27c1): a row-major
+    sharded -> sharded move between memory layouts whose shard widths differ cannot be a reshard."""
+    return (t.mem.sharded and out.mem.sharded and not t.tiled and t.mem.shard is not None
+            and out.mem.shard is not None and t.mem.shard.shape[1] != out.mem.shard.shape[1]
+            and t.mem.memory_layout != out.mem.memory_layout)
+
+
+def to_memory_config_steps(t: Tensor, out: Tensor, arch: Arch) -> list[ProgramModel]:
+    """The programs of ``ttnn::to_memory_config``: :func:`to_memory_config_program`, or, for the row-major
+    reshard across layouts (:func:`rm_reshard_workaround`), its workaround through DRAM
+    (to_memory_config_op.cpp @040a27c1: ``sharded_to_interleaved(tensor, DRAM_MEMORY_CONFIG)`` then
+    ``interleaved_to_sharded(temp, memory_config)``, each falling back to a copy as a single move does;
+    measured: g1/ttnn.to_memory_config/269, si32 width- to height-sharded, ShardedToInterleaved with no DFB of
+    its own, then InterleavedToSharded with its 4 x 1,344-B scratchpad).
+
+    Raises:
+        CBModelError: as :func:`to_memory_config_program`.
+    """
+    if rm_reshard_workaround(t, out):
+        dram = t.with_(mem=MemCfg("dram", "interleaved"))
+        return [to_memory_config_program(t, dram, arch), to_memory_config_program(dram, out, arch)]
+    prog = to_memory_config_program(t, out, arch)
+    return [] if prog is None else [prog]
 
 
 def _units(t: Tensor, shard: Shard) -> tuple[int, int]:
@@ -1407,7 +1433,7 @@ def _ndiml_untilize_view(t: Tensor, out_mem: MemCfg) -> None:
 
 
 @register_cb(("ttnn.to_layout", "ttnn.to_memory_config", "ttnn.typecast", "ttnn.tilize", "ttnn.untilize"))
-def layout_conversion_program(ctx: CBContext) -> ProgramModel:
+def layout_conversion_program(ctx: CBContext) -> ProgramModel | list[ProgramModel]:
     """CB model of the layout-conversion ops (module docstring).
 
     ``ttnn.tilize`` / ``ttnn.untilize`` are ttnn's own ops (the executor's, not
@@ -1420,10 +1446,10 @@ def layout_conversion_program(ctx: CBContext) -> ProgramModel:
     if c.kind == "typecast":
         return typecast_program(c.input, c.result, ctx.arch)
     if c.kind == "to_memory_config":
-        prog = to_memory_config_program(c.input, c.result, ctx.arch)
-        if prog is None:
+        steps = to_memory_config_steps(c.input, c.result, ctx.arch)
+        if not steps:
             raise NoDeviceProgram("same memory config: ttnn returns the input")
-        return prog
+        return steps
     return conversion_program(c, ctx.arch, ctx.max_l1_space, _routing_free(ctx, c.result), ctx.tt_metal)
 
 
