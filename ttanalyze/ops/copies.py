@@ -114,9 +114,10 @@ def copy_program(x: Tensor, out: Tensor, arch: Arch) -> ProgramModel:
     (:func:`ttanalyze.ops.layout_conversion.interleaved_copy`).
 
     Raises:
-        CBModelError: the default factories into a sharded output or from a row-major sharded input (not
-            modeled; a sharded TILE input is read like an interleaved one), or a dtype change of a row-major
-            tensor (tt-metal: "Only tile layout supports dtype conversion").
+        CBModelError: the default row-major factory to or from a width/block-sharded config (its parallel
+            variant, not modeled; sharded TILE tensors and height-sharded rows are read and written like
+            interleaved ones), or a dtype change of a row-major tensor (tt-metal: "Only tile layout supports
+            dtype conversion").
     """
     convert = x.dtype != out.dtype
     if convert and not x.tiled:
@@ -135,9 +136,13 @@ def copy_program(x: Tensor, out: Tensor, arch: Arch) -> ProgramModel:
     if x.mem != out.mem or specialized_cbs >= arch.l1_size - arch.l1_unreserved_base:
         # DefaultTilized reads a sharded TILE input through its TensorAccessor like an interleaved one (measured:
         # g1/ttnn.assign/0, 24, 55, 60, 70, 83: height/width/block sharded -> DRAM or L1 interleaved)
-        if out.sharded or (x.sharded and not x.tiled):
-            raise CBModelError("copy into a sharded config, or of a row-major sharded tensor, between different "
-                               "memory configs is not modeled")
+        # DefaultTilized writes a sharded TILE output through its TensorAccessor too, on the same tile split
+        # (measured: g1/ttnn.copy/7, 41, 57: DRAM/L1 interleaved -> block/height/width sharded); DefaultRowMajor
+        # moves whole rows when neither side splits a row across shards (height sharded: g1/ttnn.copy/8, 36)
+        split_rows = any(t.sharded and t.memory_layout != "height_sharded" for t in (x, out))
+        if not x.tiled and split_rows:
+            raise CBModelError("copy of a row-major tensor to or from a width/block-sharded config (DefaultRowMajor's "
+                               "parallel variant) is not modeled")
         program = interleaved_copy(x, out, arch)
         program.inputs, program.outputs = (x,), (out,)
         return program
