@@ -26,7 +26,7 @@ OPS = sorted(gens_generators())
 # Exact instances per op under the current model (at least): the campaign's figures when these tests were written
 # (docs: the report's per-op table; causes of the rest in measurements/opdiff/causes.yaml).
 EXACT_AT_LEAST = {
-    "ttnn.clamp_tensor": 52, "ttnn.conv1d": 50, "ttnn.conv_transpose2d": 58, "ttnn.copy": 60,
+    "ttnn.clamp_tensor": 60, "ttnn.conv1d": 50, "ttnn.conv_transpose2d": 58, "ttnn.copy": 60,
     "ttnn.dit_rms_norm_unary_fused": 59, "ttnn.embedding_bw": 60, "ttnn.layer_norm_post_all_gather": 60,
     "ttnn.layer_norm_pre_all_gather": 60, "ttnn.moe_expert_token_remap": 60,
     "ttnn.paged_flash_multi_latent_attention_decode": 54, "ttnn.prepare_conv_transpose2d_bias": 60,

@@ -46,12 +46,16 @@ def clamp_tensor_cb(ctx: CBContext) -> list[ProgramModel]:
     (``eltwise/unary/device/unary_composite_op.cpp``, later than 0.81.1) runs ``where``/``eq``/``relu``
     around these instead.
 
+    Sharded operands and results run the same three programs, each on binary_ng's sharded path where its
+    operands qualify (:func:`~ttanalyze.ops.eltwise.binary_program`; measured: g1/ttnn.clamp_tensor/4, 14, 17,
+    22, 37, 46 all sharded alike: no DFB of their own; 39, 47 with an interleaved bound: 2-tile DFBs).
+
     Raises:
-        CBModelError: sharded or non-TILE tensors (not measured).
+        CBModelError: non-TILE tensors (not measured), and what binary_program does not model.
     """
     a, lo, hi, out = operand(ctx, 0), operand(ctx, 1), operand(ctx, 2), result(ctx)
-    if any(t.sharded or not t.tiled for t in (a, lo, hi, out)):
-        raise CBModelError("clamp_tensor is modeled for interleaved TILE tensors only")
+    if any(not t.tiled for t in (a, lo, hi, out)):
+        raise CBModelError("clamp_tensor is modeled for TILE tensors only")
     bounds = lo.with_(shape=broadcast(lo.shape, hi.shape), mem=out.mem)
     a_max = a.with_(shape=broadcast(a.shape, hi.shape), mem=out.mem)
     steps = [binary_program(BinaryCall("minimum"), lo, hi, bounds, ctx.grid),
