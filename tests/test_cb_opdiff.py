@@ -367,3 +367,14 @@ def test_row_major_reshard_across_layouts_goes_through_dram():
     p = program_of(a, next(o for o in a.program.ops if o.pos.line == inst.line), arch=MOCK, free_l1=FULL)
     assert [s.factory for s in p.stages] == ["ShardedToInterleavedProgramFactory", "InterleavedToShardedProgramFactory"]
     assert p.stages[1].extra_l1_per_core == 5376
+
+
+@pytest.mark.parametrize("op, idx, width", [("ttnn.clamp_scalar", 25, 276), ("ttnn.log1p", 50, 1032),
+                                            ("ttnn.to_memory_config", 388, 2160)])
+def test_row_major_sharded_output_width_aligns_to_the_shard_width(op, idx, width):
+    # RowMajorPageConfig::create_default_alignment: a row-major 2D-sharded tensor's width is aligned to its shard
+    # width (g1/ttnn.clamp_scalar/25: 274 in 4-wide shards -> 276; log1p/50: 1025 in 12 -> 1032;
+    # to_memory_config/388: 2157 in 80 -> 2160), the padded shape the device reports.
+    p = opdiff.prepare(op, idx, generators())
+    specs = opdiff.model_specs(p["analysis"], p["op"], MOCK, FULL)
+    assert p["error"] is None and list(specs[0]["padded_shape"])[-1] == width

@@ -25,7 +25,7 @@ from ..arch import Arch
 from ..ir.attrs import CoreRangeSet, DataType
 from ..layout import ceil_div, tile_padded_shape
 from .cb import CBContext, CBModelError
-from .spec import TensorSpec
+from .spec import TensorSpec, row_major_sharded_padded
 from .work_split import Core, corerange_to_cores
 
 TILE = 32  # tile height and width (elements)
@@ -182,8 +182,9 @@ class Tensor:
 
     def spec(self) -> TensorSpec:
         """The tensor as a :class:`~ttanalyze.ops.spec.TensorSpec` (what ttnn returns)."""
-        return TensorSpec(tuple(self.shape), tuple(self.padded), self.layout, str(self.dtype), self.mem.buffer_type,
-                          self.mem.memory_layout, self.mem.shard.shape if self.mem.shard is not None else None)
+        shard = self.mem.shard.shape if self.mem.shard is not None else None
+        return TensorSpec(tuple(self.shape), row_major_sharded_padded(self.padded, self.layout, shard), self.layout,
+                          str(self.dtype), self.mem.buffer_type, self.mem.memory_layout, shard)
 
 
 _TENSOR_FIELDS = frozenset(f.name for f in fields(Tensor))
