@@ -314,6 +314,37 @@ def test_sparse_matmul_nnz_zero_of_early_2026_is_unset():
     assert not [f for f in findings(p) if "nnz" in f.message]
 
 
+
+def test_destination_passing_output_operand_of_2024_is_the_result_buffer():
+    """Before tt-mlir 7bc75fc2 (2025-02-28) concat took its result's ttnn.empty as a last operand: read as the
+    result's buffer (not concatenated), the shape rule gives the declared 1x54, no error."""
+    (p,) = programs("dps_output_operand_2025_02.mlir", 0)
+    concat = next(op for op in p.ops if op.name == "ttnn.concat")
+    empty = next(op for op in p.ops if op.name == "ttnn.empty")
+    assert [v.name for v in concat.operands] == ["%arg0", "%arg1"] and concat.dps_index == 2
+    assert not empty.results[0].users
+    assert not [f for f in findings(p) if f.severity == "error"]
+
+
+def test_destination_passing_eltwise_operand_segments_lose_the_output():
+    """A 2024 eltwise op's operandSegmentSizes [inputs, outputs] = [2, 1] becomes [2, 0] with its output dropped."""
+    (p,) = programs("memory_config_none_2024_11.mlir")
+    mul = next(op for op in p.ops if op.name == "ttnn.multiply")
+    assert len(mul.operands) == 2 and mul.attrs["operandSegmentSizes"] == [2, 0]
+
+
+def test_argmax_result_of_the_input_rank_without_keep_dim_keeps_the_dim():
+    """tt-mlir before 4645bda6 (2026-03-19) wrote argmax 64x64 -> 64x1 with no keep_dim: read as keep_dim."""
+    (p,) = programs("dps_output_operand_2025_02.mlir", 1)
+    argmax = next(op for op in p.ops if op.name == "ttnn.argmax")
+    assert argmax.attrs["keep_dim"] is True
+    assert not [f for f in findings(p) if f.severity == "error"]
+    text = dict(splits(DATA / "dps_output_operand_2025_02.mlir"))["dps_output_operand_2025_02.mlir#1"]
+    text = text.replace("-> tensor<64x1xui32, #ttnn_layout1>\n    return", "-> tensor<64xui32, #ttnn_layout1>\n    return")
+    (q,) = parse_modules(text.replace("return %2 : tensor<64x1x", "return %2 : tensor<64x").replace(
+        "-> tensor<64x1xui32, #ttnn_layout1> {", "-> tensor<64xui32, #ttnn_layout1> {"), "x.mlir")
+    assert "keep_dim" not in next(op for op in q.ops if op.name == "ttnn.argmax").attrs
+
 # -- real model dumps (tenstorrent/tt-xla) ------------------------------------------------------------------------------
 
 

@@ -102,6 +102,9 @@ class Op:
             known, its attributes are not) or ``"region"`` (an op with regions,
             whose nested ops are not analyzed).  Opaque ops are reported as
             unmodeled, never guessed.
+        dps_index: for an op of the destination-passing era (tt-mlir before 2025-02-28), the position in
+            the written operand list of its ``$output`` operand (a ``ttnn.empty`` holding the result),
+            which is not among ``operands``; -1 otherwise.
     """
 
     index: int
@@ -115,6 +118,7 @@ class Op:
     func: "Func"
     callee: str | None = None
     opaque: str = ""
+    dps_index: int = -1
 
     @property
     def loc_name(self) -> str:

@@ -175,6 +175,7 @@ class Rewriter:
         t_close = _matching(text, t_open)
         types = _split_top(text[t_open + 1:t_close])
         for i, (name, type_text) in changes.items():
+            i += 0 <= op.dps_index <= i  # the written list also holds a destination-passing $output operand
             names[i], types[i] = name, type_text
         new = (text[:open_] + ", ".join(names) + text[close:t_open + 1] + ", ".join(types) + text[t_close:])
         self.replace(op, [edit(new) if edit else new])
