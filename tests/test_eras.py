@@ -345,6 +345,19 @@ def test_argmax_result_of_the_input_rank_without_keep_dim_keeps_the_dim():
         "-> tensor<64x1xui32, #ttnn_layout1> {", "-> tensor<64xui32, #ttnn_layout1> {"), "x.mlir")
     assert "keep_dim" not in next(op for op in q.ops if op.name == "ttnn.argmax").attrs
 
+
+def test_linear_result_is_the_matmul_broadcast_with_its_bias():
+    """LinearOp::verify: a linear's result is broadcast(matmul(a, b), bias) (ttnn adds a bias of more than one tile
+    row after the matmul); the matmul shape alone only with a one-tile-row bias."""
+    path = DATA / "linear_bias_broadcast_2026_08.mlir"
+    (p,) = parse_modules(path.read_text(), str(path))
+    assert not [f for f in findings(p) if f.rule == "TTA007"]
+    text = path.read_text().replace("-> tensor<1x100x4xbf16>\n", "-> tensor<100x4xbf16>\n").replace(
+        "return %result : tensor<1x100x4xbf16>", "return %result : tensor<100x4xbf16>").replace(
+        ") -> tensor<1x100x4xbf16> {", ") -> tensor<100x4xbf16> {")
+    (q,) = parse_modules(text, "x.mlir")  # a 100-row bias is not fused: the matmul shape is refused
+    assert [f.rule for f in findings(q) if f.severity == "error"] == ["TTA007"]
+
 # -- real model dumps (tenstorrent/tt-xla) ------------------------------------------------------------------------------
 
 

@@ -122,9 +122,17 @@ def linear(op: Op):
     out = matmul_shape(tensor_shape(op, 0), tensor_shape(op, 1),
                        bool(op.attrs.get("transpose_a")), bool(op.attrs.get("transpose_b")))
     if len(op.operands) > 2 and op.operands[2].is_tensor:
+        # LinearOp::verify: the result is broadcast(matmul(a, b), bias), or matmul(a, b) itself when the bias's
+        # tile-padded second-to-last dim is one tile (tt-metal fuses such a bias); ttnn adds any other bias after
+        # the matmul with a broadcasting ttnn::add (_post_process_bias), so the broadcast shape is what it returns.
         bias = tensor_shape(op, 2)
-        if broadcast(out, bias) != out:
-            raise ShapeError(f"linear bias {'x'.join(map(str, bias))} does not broadcast to {'x'.join(map(str, out))}")
+        try:
+            full = broadcast(out, bias)
+        except ShapeError:
+            raise ShapeError(f"linear bias {'x'.join(map(str, bias))} does not broadcast to {'x'.join(map(str, out))}") from None
+        declared = tuple(op.results[0].type.shape) if op.results and op.results[0].is_tensor else None
+        fused = len(bias) > 1 and -(-bias[-2] // TILE) == 1
+        return [out if fused and declared == tuple(out) else full]
     return [out]
 
 
