@@ -358,6 +358,14 @@ def test_linear_result_is_the_matmul_broadcast_with_its_bias():
     (q,) = parse_modules(text, "x.mlir")  # a 100-row bias is not fused: the matmul shape is refused
     assert [f.rule for f in findings(q) if f.severity == "error"] == ["TTA007"]
 
+
+def test_embedding_bw_typed_as_its_weight_before_2026_08():
+    """tt-mlir before 0592f226 (2026-08-13) typed embedding_bw's result as the weight (512x128), which its verifier
+    required: no shape error (TTA007); tt-metal returns 1x1x512x128, which TTA012 reports."""
+    (p,) = programs("embedding_bw_weight_shaped_2026_07.mlir")
+    errors = [f.rule for f in findings(p) if f.severity == "error"]
+    assert "TTA007" not in errors and "TTA012" in errors
+
 # -- real model dumps (tenstorrent/tt-xla) ------------------------------------------------------------------------------
 
 
