@@ -366,6 +366,14 @@ def test_embedding_bw_typed_as_its_weight_before_2026_08():
     errors = [f.rule for f in findings(p) if f.severity == "error"]
     assert "TTA007" not in errors and "TTA012" in errors
 
+
+def test_empty_system_desc_placeholder_is_no_chip():
+    """``#tt.system_desc<>``, which tt-mlir's silicon tests fill in with a script before parsing, names no chip:
+    the file is read, the chip comes from --arch."""
+    (p,) = programs("system_desc_placeholder_2025_02.mlir")
+    assert p.system_desc is None and "tt.system_desc" in p.module_attrs
+    assert [op.name for op in p.ops] == ["ttnn.get_device", "ttnn.to_layout"]
+
 # -- real model dumps (tenstorrent/tt-xla) ------------------------------------------------------------------------------
 
 
