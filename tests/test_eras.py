@@ -326,6 +326,24 @@ def test_destination_passing_output_operand_of_2024_is_the_result_buffer():
     assert not [f for f in findings(p) if f.severity == "error"]
 
 
+def test_an_empty_input_of_a_modern_op_is_an_input():
+    """ttnn.add(%x, %scratch) with a ttnn.empty of the result's type (tt-mlir's trace tests of 2026): two operands,
+    what add takes without a destination operand, so both are inputs."""
+    text = """module {
+  func.func @f(%arg0: tensor<1x17x32xf32>) -> tensor<1x17x32xf32> {
+    %d = "ttnn.get_device"() <{mesh_shape = #ttnn<mesh_shape 1x1>}> : () -> !ttnn.device
+    %e = "ttnn.empty"(%d) <{layout = #ttnn.layout<tile>, shape = #ttnn.shape<1x17x32>}> : (!ttnn.device) -> tensor<1x17x32xf32>
+    %0 = "ttnn.add"(%arg0, %e) : (tensor<1x17x32xf32>, tensor<1x17x32xf32>) -> tensor<1x17x32xf32>
+    return %0 : tensor<1x17x32xf32>
+  }
+}
+"""
+    (p,) = parse_modules(text, "x.mlir")
+    add = next(op for op in p.ops if op.name == "ttnn.add")
+    assert len(add.operands) == 2 and add.dps_index == -1
+    assert not [f for f in findings(p) if f.severity == "error"]
+
+
 def test_destination_passing_eltwise_operand_segments_lose_the_output():
     """A 2024 eltwise op's operandSegmentSizes [inputs, outputs] = [2, 1] becomes [2, 0] with its output dropped."""
     (p,) = programs("memory_config_none_2024_11.mlir")

@@ -428,21 +428,31 @@ def _spatial_pairs_to_lists(attrs: dict[str, Any], raw: dict[str, str]) -> None:
 # Until tt-mlir 7bc75fc2 (2025-02-28, "[TTNN Dialect] Remove dps ops"; eltwise binary ops since 91dd3d61, 2025-02-24)
 # these TTNN ops were destination-passing: an ``$output``/``$outputs`` operand, a ``ttnn.empty`` of the result's type,
 # held the result (TTNNOps.td @c4dd5377..7bc75fc2~1: TTNN_NamedDPSOp, TTNN_ElementwiseOp, TTNN_ReductionOp and the ops
-# with an ``AnyRankedTensor:$output`` argument).  Such an operand is the result's buffer, not an input.
-_DPS_ERA_OPS = frozenset("ttnn." + n for n in (
-    "abs add argmax bitwise_and bitwise_not bitwise_or bitwise_xor cbrt ceil concat conv2d conv_transpose2d cos div "
-    "embedding embedding_bw eq exp expm1 floor ge gelu gt isfinite le leaky_relu linear log log1p logical_and "
-    "logical_not logical_or logical_xor lt matmul max max_pool2d maximum mean minimum moreh_cumsum multiply ne neg "
-    "pow reciprocal relu remainder reshape rsqrt scatter sigmoid sign sin slice softmax sqrt subtract sum tan tanh "
-    "transpose typecast where").split())
+# with an ``AnyRankedTensor:$output`` argument).  Each maps to the most tensor inputs it takes without that operand
+# (optional inputs counted), None for concat's variadic inputs.
+_DPS_ERA_OPS: dict[str, int | None] = {
+    **{f"ttnn.{n}": 1 for n in (
+        "abs cbrt ceil cos exp expm1 floor gelu isfinite leaky_relu log log1p logical_not neg reciprocal relu rsqrt "
+        "sigmoid sign sin sqrt tan tanh typecast bitwise_not reshape transpose softmax slice argmax moreh_cumsum mean "
+        "sum max max_pool2d").split()},
+    **{f"ttnn.{n}": 2 for n in (
+        "add bitwise_and bitwise_or bitwise_xor div eq ge gt le logical_and logical_or logical_xor lt maximum minimum "
+        "multiply ne pow remainder subtract matmul embedding").split()},
+    **{f"ttnn.{n}": 3 for n in "where scatter linear conv2d conv_transpose2d embedding_bw".split()},
+    "ttnn.concat": None,
+}
 
 
-def _dps_init_index(operands: list[Value], results: list[Value]) -> int:
+def _dps_init_index(name: str, operands: list[Value], results: list[Value]) -> int:
     """The position of a destination-passing ``$output`` operand (:data:`_DPS_ERA_OPS`): the last operand made by
-    ``ttnn.empty`` whose type is the op's single result's type; -1 when there is none.  Read for every era: an op
-    after 7bc75fc2 taking such an operand as an input would declare a result its shape rule cannot give (concat's
-    extent would count the buffer twice), so this reading is the only consistent one."""
+    ``ttnn.empty`` whose type is the op's single result's type, when the op has more tensor operands than it takes
+    without one; -1 otherwise.  A modern op may take a ``ttnn.empty`` as an input (``ttnn.add(%x, %scratch)``), so
+    the count decides; concat's inputs are variadic: an input of the result's own type would make its result larger
+    than declared (counted twice), so there the reading is the only consistent one."""
     if len(results) != 1 or len(operands) < 2:
+        return -1
+    most = _DPS_ERA_OPS[name]
+    if most is not None and sum(v.is_tensor for v in operands) <= most:
         return -1
     rtype = results[0].type
     for i in range(len(operands) - 1, -1, -1):
@@ -707,7 +717,7 @@ class _Walker:
         if name in _DPS_ERA_OPS and not opaque:
             if name == "ttnn.argmax" and "keep_dim" not in attrs:
                 _argmax_kept_dim(attrs, raw, operands, results)
-            dps = _dps_init_index(operands, results)
+            dps = _dps_init_index(name, operands, results)
             if dps >= 0:
                 new.dps_index = dps
                 del operands[dps]
