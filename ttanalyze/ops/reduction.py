@@ -450,8 +450,9 @@ def reduce_steps(kind: str, x: Tensor, dims: list[int], keep: bool, out: Tensor,
                 hw_path = red_w and ((not lead or nc_sum) or (fp32_acc is False and x.dtype == F32))
                 # max of a block-float tensor (typecast to bf16 around the reduce) runs its H step in one pass,
                 # after W or alone (measured: g1/ttnn.max/52, 74, 138 after W; g1/ttnn.max/192, H alone, Ht 126
-                # in one column: one core; bf16 and f32 max split, g1/ttnn.max/110, 215)
-                hw_path = hw_path or (kind == "max" and x.dtype.is_block_float)
+                # in one column: one core; bf16 and f32 max split, g1/ttnn.max/110, 215); so does min's, -max(-x),
+                # when its fused negate does not fit (g1/ttnn.min/137: neg, one-pass H on one core, neg)
+                hw_path = hw_path or (kind in ("max", "min") and x.dtype.is_block_float)
                 steps += reduce_h_programs(cur, nxt, grid, fp32_acc, negate, two_pass=not hw_path,
                                            free_l1=ctx.max_l1_space, select=kind in ("max", "min"))
         cur = nxt
