@@ -56,7 +56,7 @@ def test_conv2d_whose_own_estimate_fits_is_a_warning():
 
 @pytest.mark.parametrize("case, entry", [("concat1d_170000_f32_o0", 2_040_000), ("concat1d_200000_f32_o0", 2_400_000)])
 def test_concat_entry_of_the_plugin_build(case, entry):
-    # tt-metal 614f605f: an output row (2n f32) plus the last input's row (n f32) = 12n B, the figure of its
+    # tt-metal 614f605f: an output row (2n f32) plus the widest input's row (n f32) = 12n B, the figure of its
     # TT_FATAL (case.json); ttnn 0.81.1 asks for the output row only (8n B), which fits L1 at n = 170,000.
     text = json.loads((PROGRAMS / case / "case.json").read_text())["run_error"]
     assert f"required DFB entry size ({entry} B)" in text
@@ -64,3 +64,13 @@ def test_concat_entry_of_the_plugin_build(case, entry):
     assert f"{entry:,} B" in f.message and "1,395,584 B" in f.message
     default = analyze(parse_file(PROGRAMS / case / "ttnn.mlir"))
     assert bool(findings_of(default, "TTA013")) == (case == "concat1d_200000_f32_o0")
+
+
+def test_concat_entry_is_the_widest_input_row_not_the_last():
+    # Held-out: four 1-D bf16 inputs of 172,102 and a last one of 8,605 (tt-metal 614f605f). The device asked for
+    # align64(697,013 x 2) + align64(172,102 x 2) = 1,394,048 + 344,256 = 1,738,304 B (case.json); the last
+    # input's row would give 1,411,264 B.
+    case = "concat_1d_many_5_172102_8605_bf16_o0"
+    assert "required DFB entry size (1738304 B)" in json.loads((PROGRAMS / case / "case.json").read_text())["run_error"]
+    [f] = findings_of(analyze_program(case), "TTA013")
+    assert "1,738,304 B" in f.message and f.severity == "error"

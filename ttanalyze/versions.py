@@ -18,7 +18,7 @@ TT_METAL_VERSIONS = {
     ),
     "614f605f": (
         "tt-metal 614f605f embedded in jax-tt-plugin 0.1.3 (the real compiler's runtime, on a mock Blackhole P150): "
-        "as 0.81.1, except a row-major concat's DFB entry (an output row plus the last input's row, measured) and "
+        "as 0.81.1, except a row-major concat's DFB entry (an output row plus the widest input's row, measured) and "
         "rms_norm, which the plugin's runtime reshards to L1 and runs width-sharded on 8 x 2 cores (measured)"
     ),
 }

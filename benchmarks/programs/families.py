@@ -86,7 +86,7 @@ def _grid() -> list[Case]:
     # --- held-out wide draws (written after the first held-out runs, none of which was refused): sizes drawn
     # on both sides of a refusal boundary computed from tt-metal's rule (each draw function says which) ----------
     for family, (draw, n) in HELD_OUT_WIDE.items():
-        add(family, _drawn(family, draw, n), (0,))
+        add(family, _drawn(family, draw, n), (0, 1))
     return out
 
 
@@ -215,7 +215,8 @@ def _draw_topk_wide(rng):  # (rows, vocab, k): topk_head with k around TopKSingl
 
 def _draw_concat_1d_many(rng):  # (inputs, n, last, dtype): k - 1 1-D inputs of n elements and a last one of `last`
     # The plugin's row-major ConcatProgramFactory: one DFB entry of an output row plus the last input's row
-    # (measured on two-input concats, docs/accuracy.md), refused above DFB_REGION: ((k-1) n + 2 last) x element.
+    # (as measured on two-input concats when these were drawn; the widest input's, as this family showed), refused
+    # above DFB_REGION: ((k-1) n + 2 last) x element.
     k, d = _log(rng, 3, 12), _dt(rng)
     elem = 4 if d == "f32" else 2
     total = int(DFB_REGION / elem * math.exp(rng.uniform(math.log(0.6), math.log(1.6))))

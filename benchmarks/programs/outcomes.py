@@ -82,8 +82,12 @@ NOTES = [
     "(1600000 B) exceeds per-core L1 capacity (1461120 B)\" in ttnn 0.81.1, 1,395,584 B in the plugin's build), "
     "RM pad a padded row (times `ceil(2048 / row)`) above `l1_size / 2 - base`; ttanalyze reports both as TTA013.",
     "* The plugin's tt-metal differs from ttnn 0.81.1 on row-major concat: its DFB entry is an output row plus the "
-    "last input's row, and unaligned 1-D rows are concatenated directly (a roll of 300,000 f32 asked for 2,400,000 B; "
-    "ttnn 0.81.1 would transpose them): `--tt-metal 614f605f` models that, measured to the byte on five refusals.",
+    "widest input's row (each rounded up to the 64-B DRAM alignment), and unaligned 1-D rows are concatenated directly "
+    "(a roll of 300,000 f32 asked for 2,400,000 B; ttnn 0.81.1 would transpose them): `--tt-metal 614f605f` models "
+    "that, measured to the byte on five refusals. The rule was first read as the output row plus the *last* input's "
+    "row (every two-input concat measured had its widest input last); the held-out `concat_1d_many_5_172102_8605_bf16` "
+    "(four inputs of 172,102 and a last of 8,605) asked for 1,738,304 B = 1,394,048 + 344,256, the widest input's "
+    "row, where the last input's gave 1,411,264 B: still a true alarm (both exceed 1,395,584 B), its figure now exact.",
     "* conv2d: main's TTA010 error on `conv2d_1_512_512_64_64_3_1_o0` (its CBs, 958,564 B, end 7,396 B above the "
     "lowest L1 buffer once the op's own halo and output buffers, 378,880 B, are counted) was a false alarm: the "
     "program ran. tt-metal sized the conv by its own L1 estimate, which fits; the finding is now a warning saying so.",
@@ -281,7 +285,7 @@ def render(rows: list[dict], seconds: float) -> str:
                          "boundary, levels 0 and 1)"),
                         (families.HELD_OUT_WIDE, "Held-out wide draws (marked above; `families.HELD_OUT_WIDE`, written "
                          "after the first held-out runs, their sizes drawn with a seed per family on both sides of a "
-                         "refusal boundary computed from tt-metal's rule, each draw function citing it; level 0)")):
+                         "refusal boundary computed from tt-metal's rule, each draw function citing it; levels 0 and 1)")):
         held = [r for r in rows if r["family"] in group]
         if not held:
             continue

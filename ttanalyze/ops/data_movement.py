@@ -1325,13 +1325,15 @@ def concat_program(xs: list[Tensor], dim: int, out: Tensor, arch: Arch, grid: tu
     (``concat/device/concat_program_factory.cpp``).
 
     tt-metal 614f605f (jax-tt-plugin 0.1.3's runtime) sizes a row-major entry as
-    an output row plus the last input's row, rounded up the same way: measured to
-    the byte on the mock P150 through the real compiler (1-D f32 concats of two
-    117,000 / 170,000 / 200,000 / 400,000-element inputs: 1,404,032, 2,040,000,
-    2,400,000 and 4,800,000 B; a roll's concat of 7 + 399,993 elements:
-    3,200,000 B), while ttnn 0.81.1 sizes it as the output row alone (a [1, 174400]
-    x 2 f32 concat ran, a [1, 200000] x 2 one asked for 1,600,000 B; measured).
-    The stored tt-metal source read has the output-row rule only.
+    an output row plus the widest input's row, each rounded up the same way:
+    measured to the byte on the mock P150 through the real compiler (1-D f32
+    concats of two 117,000 / 170,000 / 200,000 / 400,000-element inputs:
+    1,404,032, 2,040,000, 2,400,000 and 4,800,000 B; a roll's concat of 7 +
+    399,993 elements: 3,200,000 B; a bf16 concat of 4 x 172,102 + 8,605 elements:
+    1,394,048 + 344,256 = 1,738,304 B, which rules out the last input's row),
+    while ttnn 0.81.1 sizes it as the output row alone (a [1, 174400] x 2 f32
+    concat ran, a [1, 200000] x 2 one asked for 1,600,000 B; measured).  The
+    stored tt-metal source read has the output-row rule only.
 
     Raises:
         DeviceRejection: one entry exceeds the L1 capacity ``l1_size - base``
@@ -1344,11 +1346,13 @@ def concat_program(xs: list[Tensor], dim: int, out: Tensor, arch: Arch, grid: tu
         page = out.tile_bytes
     else:
         pages = out.volume // out.shape[-1]
-        row = out.shape[-1] + (xs[-1].shape[-1] if tt_metal == "614f605f" else 0)
-        page = align_up(row * out.element_bytes, max(xs[0].alignment, out.alignment))
+        align = max(xs[0].alignment, out.alignment)
+        page = align_up(out.shape[-1] * out.element_bytes, align)
+        if tt_metal == "614f605f":
+            page += max(align_up(t.shape[-1] * t.element_bytes, align) for t in xs)
     capacity = arch.l1_size - arch.l1_unreserved_base
     if page > capacity:
-        what = "an output row" + (" plus the last input's row (tt-metal 614f605f)" if tt_metal == "614f605f" else "")
+        what = "an output row" + (" plus the widest input's row (tt-metal 614f605f)" if tt_metal == "614f605f" else "")
         raise DeviceRejection(f"ttnn.concat: required DFB entry size ({page:,} B: {what}, row major) exceeds "
                               f"per-core L1 capacity ({capacity:,} B = l1_size - l1_unreserved_base): TT_FATAL in "
                               "concat_program_factory.cpp")
@@ -1495,7 +1499,7 @@ def _concat_rm_steps(xs: list[Tensor], dim: int, out: Tensor, ctx: CBContext) ->
     """Row-major concat: directly, or between transposes of the last two dims when rows are unaligned.
 
     tt-metal 614f605f concatenates unaligned 1-D rows directly (a roll's [7] + [299993] f32 concat asked
-    for one 2,400,000 B entry: the output row plus the last input's row; measured through the real
+    for one 2,400,000 B entry: the output row plus the widest input's row; measured through the real
     compiler), where ttnn 0.81.1 goes through [1, W] views and transposes.
     """
     rank = xs[0].rank
