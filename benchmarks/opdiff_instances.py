@@ -910,6 +910,10 @@ def generators() -> dict[str, Callable[[random.Random, int], Draw]]:
     g["ttnn.batch_norm_training"] = gen_batch_norm_training
     g["ttnn.indexer_score_dsa"] = gen_indexer_score_dsa
     g |= gens_generators()
+    from benchmarks.opdiff_space import space_generators, versioned  # ids >= SPACE_FROM: the undrawn op space
+
+    for op, space in space_generators().items():
+        g[op] = versioned(g[op], space)
     return g
 
 
@@ -939,13 +943,17 @@ def instance(op: str, i: int, gen: Callable[[random.Random, int], Draw] | None =
 
 
 def instances(base: int, only: str | None = None) -> list[tuple[str, int]]:
-    """``(op, i)`` of every instance of a campaign with ``base`` instances per op (times its WEIGHT); ``only``: the
-    ops whose name starts with one of its comma-separated prefixes."""
+    """``(op, i)`` of every instance of a campaign with ``base`` instances per op (times its WEIGHT), and ``base``
+    times its ``SPACE_WEIGHT`` from ``SPACE_FROM`` on (benchmarks/opdiff_space.py); ``only``: the ops whose name
+    starts with one of its comma-separated prefixes."""
+    from benchmarks.opdiff_space import SPACE_FROM, SPACE_WEIGHT
+
     out = []
     for op in sorted(generators()):
         if only and not op.startswith(tuple(only.split(","))):
             continue
         out += [(op, i) for i in range(base * WEIGHT.get(op, 1))]
+        out += [(op, i) for i in range(SPACE_FROM, SPACE_FROM + base * SPACE_WEIGHT.get(op, 0))]
     return out
 
 

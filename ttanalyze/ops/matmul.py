@@ -901,6 +901,120 @@ def _check_sharded_a_1d(mm: _Mm, cfg: _Cfg) -> None:
         raise DeviceRejection(f"{name}: K ({k}) must equal shard_shape[1] ({a.shard.shape[1]}) / in0_tile width ({TILE})")
 
 
+def _dest_reg_count(ctx: CBContext, mm: _Mm) -> int:
+    """``ttnn::get_dest_reg_count`` (compute_kernel_config.cpp, store file id 27338288662) for 32x32 output tiles:
+    16 tiles with ``dst_full_sync_en``, else 8, halved with ``fp32_dest_acc_en`` (the resolved config's:
+    :func:`_compute`)."""
+    cc = ctx.op.attrs.get("compute_config")
+    full = bool(getattr(cc, "dst_full_sync_en", None)) if isinstance(cc, ComputeKernelConfig) else False
+    count = 16 if full else 8
+    return count // 2 if mm.compute.fp32_dest_acc_en else count
+
+
+def _check_ttnn_validation(ctx: CBContext, mm: _Mm, cfg: _Cfg) -> None:
+    """Checks of ``bound_matmul`` and ``MatmulDeviceOperation``'s validation that the factories do not repeat.
+
+    * ``bound_matmul`` (matmul.cpp, store file id 1003329183; ttnn 0.81.1 matmul.cpp:243, measured): an
+      ``activation`` with a sharded ``a`` or ``b`` is refused ("Sharded matmul run with ... activation: this
+      should be placed in the program config's fused_activation field").
+    * :data:`_VALIDATE`, for a config the IR gives (ttnn's own configs satisfy them by construction):
+      ``out_subblock_h * out_subblock_w`` within the destination registers (:func:`_dest_reg_count`; ttnn
+      0.81.1 matmul_device_operation.cpp:632); with a sharded output, ``out_subblock_w == per_core_N or
+      out_subblock_h == 1`` (reuse, 2D and 1D mcast; :1527) and, 2D and 1D mcast, ``out_block_w == per_core_N
+      or out_block_h == 1`` (``validate_output_subblock_block_divides_per_core_n``); for the 1D mcast config (not gather_in0)
+      ``ceil(Mt / per_core_M) * ceil(Nt / per_core_N)`` blocks within the grid's cores (:826) and one block
+      row with ``mcast_in0``.
+    * ``check_output_shard_grid_within_extent`` (every config, automatic ones too; ttnn 0.81.1
+      matmul_device_operation.cpp:754, measured): an L1-sharded output's shard grid inside ``(0, 0)`` ..
+      the config grid (2D and 1D mcast; the device grid for reuse and gather_in0).
+    * The 2D mcast factory (matmul_utilities.hpp:46 in ttnn 0.81.1, store file id 54506573181): a
+      block-sharded output with ``B > 1`` (``fuse_batch`` off and a batched ``a``).
+
+    Raises:
+        DeviceRejection: the first of these checks that fails (tt-metal's message).
+    """
+    a, b, out = mm.a, mm.b, mm.out
+    activation = ctx.op.attrs.get("activation")
+    if activation and (a.sharded or b.sharded):
+        raise DeviceRejection(f"Sharded matmul run with {str(activation).upper()} activation: this should be placed in "
+                              "the program config's fused_activation field (TT_FATAL matmul.cpp "
+                              "!parameters.user_fused_activation.has_value())")
+    if cfg.kind not in ("reuse", "mcast_2d", "mcast_1d"):
+        return
+    name = _cfg_name(cfg)
+    out_l1_sharded = out.sharded and out.buffer_type == "l1" and out.shard is not None
+    if not cfg.auto:
+        regs = _dest_reg_count(ctx, mm)
+        if cfg.out_subblock_h * cfg.out_subblock_w > regs:
+            raise DeviceRejection(f"{name}: out_subblock_w {cfg.out_subblock_w} times out_subblock_h "
+                                  f"{cfg.out_subblock_h} needs to be at most {regs} to fit in hardware")
+        if out.sharded and not cfg.gather_in0:
+            if not (cfg.out_subblock_w == cfg.per_core_n or cfg.out_subblock_h == 1):
+                raise DeviceRejection(f"{name}: out_subblock_w ({cfg.out_subblock_w}) must equal per_core_N "
+                                      f"({cfg.per_core_n}) or out_subblock_h ({cfg.out_subblock_h}) must be 1")
+            if cfg.kind != "reuse" and not (cfg.out_block_w == cfg.per_core_n or cfg.out_block_h == 1):
+                raise DeviceRejection(f"{name}: out_block_w ({cfg.out_block_w}) must equal per_core_N "
+                                      f"({cfg.per_core_n}) or out_block_h ({cfg.out_block_h}) must be 1")
+        if cfg.kind == "mcast_1d" and not cfg.gather_in0:
+            mt, nt = mm.mt(cfg.fuse_batch), mm.nt
+            nby, nbx = ceil_div(mt, cfg.per_core_m), ceil_div(nt, cfg.per_core_n)
+            if nby * nbx > cfg.grid[0] * cfg.grid[1]:
+                raise DeviceRejection(f"{name}: Number of blocks exceeds number of cores: {nby * nbx} blocks > "
+                                      f"{cfg.grid[0] * cfg.grid[1]} cores")
+            if cfg.mcast_in0 and nby != 1:
+                raise DeviceRejection(f"{name}: mcast_in0 requires M ({mt}) to fit within a single per_core_M block "
+                                      f"({cfg.per_core_m}), got num_blocks_y={nby}")
+    if cfg.kind == "mcast_2d" and out.memory_layout == "block_sharded" and not cfg.fuse_batch and _batch(a) > 1:
+        # reported before the shard-grid check (measured: g1/ttnn.matmul/100057 fails both, the device names this)
+        raise DeviceRejection(f"Block-sharded output is incompatible with batch > 1 (B={_batch(a)}): use "
+                              "fuse_batch=True (TT_FATAL matmul_utilities.hpp !(output_is_sharded && B > 1))")
+    if out_l1_sharded:
+        extent = mm.device_grid if cfg.kind == "reuse" or cfg.gather_in0 else tuple(cfg.grid)
+        box = bounding_box(out.shard.grid)
+        if box.end.x >= extent[0] or box.end.y >= extent[1]:
+            raise DeviceRejection(f"{name}: output shard grid [({box.start.x},{box.start.y}) - ({box.end.x},"
+                                  f"{box.end.y})] must lie within extent {extent[0]}-{extent[1]}")
+
+
+def _check_output_shard(mm: _Mm, cfg: _Cfg | None) -> None:
+    """``TensorSpec``'s shard check (``validate_shard_spec_with_tensor_shape``, tensor_spec.cpp:173 at d80d9482) of
+    the output ttnn builds (:func:`_output_mem`): a height-sharded shard as wide as the padded row, a
+    width-sharded one as tall as the padded rows (measured: g1/ttnn.linear/100001, a [per_core_M * 32,
+    per_core_N * 32] = [.., 32] height shard of a 640-wide output: "Shard width 32 must match physical width 640
+    for height sharded").
+
+    Raises:
+        DeviceRejection: the shard does not match.
+    """
+    mem, shard = _output_mem(mm, cfg)
+    if shard is None:
+        return
+    padded = mm.out.padded
+    height, width = prod(padded[:-1]), padded[-1]
+    if mem == "height_sharded" and shard[1] != width:
+        raise DeviceRejection(f"Shard width {shard[1]} must match physical width {width} for height sharded "
+                              "(TT_FATAL tensor_spec.cpp:173)")
+    if mem == "width_sharded" and shard[0] != height:
+        raise DeviceRejection(f"Shard height {shard[0]} must match physical height {height} for width sharded "
+                              "(TT_FATAL tensor_spec.cpp:173)")
+
+
+def _output_mem(mm: _Mm, cfg: _Cfg | None) -> tuple[str | None, tuple[int, int] | None]:
+    """The memory layout and shard shape (elements) of the output ``MatmulDeviceOperation::compute_output_specs``
+    builds (see :func:`matmul_output_spec`)."""
+    mem, shard = mm.out.memory_layout, None
+    if mm.out.sharded and cfg is not None:
+        if cfg.kind == "mcast_1d" and not cfg.gather_in0 and mem == "block_sharded" and mm.out.shard is not None:
+            w, h = _bbox_size(mm.out.shard.grid)
+            if w == 1 or h == 1:
+                mem = "height_sharded" if w == 1 else "width_sharded"
+        if cfg.kind == "mcast_1d" and cfg.gather_in0:
+            shard = mm.out.shard.shape
+        elif cfg.kind in ("mcast_1d", "mcast_2d", "reuse", "dram_sharded"):
+            shard = (cfg.per_core_m * TILE, cfg.per_core_n * TILE)
+    return mem, shard
+
+
 def _cfg_name(cfg: _Cfg) -> str:
     """ttnn's name of the config type (the prefix of its validation messages)."""
     return {"mcast_2d": "MatmulMultiCoreReuseMultiCastProgramConfig",
@@ -1446,6 +1560,8 @@ def matmul_program(ctx: CBContext) -> list[ProgramModel]:
     if cfg is None:
         cfg = _auto_config(mm)
     _check_batches(ctx, cfg)
+    _check_ttnn_validation(ctx, mm, cfg)
+    _check_output_shard(mm, cfg)
     kind = cfg.kind
     steps = _transpose_programs(ctx, mm) if kind == "multicore" else []
     if steps and post_bias:
@@ -1524,14 +1640,5 @@ def matmul_output_spec(ctx: CBContext) -> list[TensorSpec]:
         shape = _post_bias_shape_after_transposes(ctx)
     layout = "tile"
     padded = tile_padded_shape(shape)
-    mem, shard = mm.out.memory_layout, None
-    if mm.out.sharded and cfg is not None:
-        if cfg.kind == "mcast_1d" and not cfg.gather_in0 and mem == "block_sharded" and mm.out.shard is not None:
-            w, h = _bbox_size(mm.out.shard.grid)
-            if w == 1 or h == 1:
-                mem = "height_sharded" if w == 1 else "width_sharded"
-        if cfg.kind == "mcast_1d" and cfg.gather_in0:
-            shard = mm.out.shard.shape
-        elif cfg.kind in ("mcast_1d", "mcast_2d", "reuse", "dram_sharded"):
-            shard = (cfg.per_core_m * TILE, cfg.per_core_n * TILE)
+    mem, shard = _output_mem(mm, cfg)
     return [TensorSpec(tuple(shape), tuple(padded), layout, str(mm.out.dtype), mm.out.buffer_type, mem, shard)]
