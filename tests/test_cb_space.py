@@ -62,6 +62,16 @@ def test_every_space_draw_parses_and_is_analyzed(op):
     ("ttnn.linear", 100020, "must equal per_core_N (3) or out_subblock_h (8) must be 1"),
     # the output ttnn builds: a [per_core_M * 32, per_core_N * 32] height shard narrower than the row
     ("ttnn.linear", 100001, "Shard width 32 must match physical width 640 for height sharded"),
+    # ... ttnn's own 1D config puts a block-sharded output on 16 cores of a 10-wide grid: two ranges
+    ("ttnn.matmul", 100049, "Shard grid must be one full rectangular grid for block sharded!"),
+    # ... and a height-sharded one on the 5 cores of its blocks, where the requested grid has 20
+    ("ttnn.linear", 100064, "Number of shards along height 20 must not exceed number of cores 5"),
+    # 2D config over a block-sharded a whose 4-tile shards are not per_core_M (2) tall (:1789)
+    ("ttnn.matmul", 100108, "per_core_M (2) must equal shard_shape[0] / in0_tile.get_height() (4)"),
+    # fuse_batch with a batched b (:2447)
+    ("ttnn.matmul", 100165, "Matmul with fused batch requires input tensors of shapes BCMK*11KN=BCMN"),
+    # 1D mcast_in0 over a width-sharded a on 21 cores: the factory spreads in0 over them, the config grid has 8
+    ("ttnn.linear", 100028, "Target number of cores 21 is greater than total available cores 8"),
 ])
 def test_matmul_refusals_of_the_space_draws(op, i, message):
     p = program(op, i)

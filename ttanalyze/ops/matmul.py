@@ -833,14 +833,19 @@ def _check_work_per_core_m(mm: _Mm, cfg: _Cfg) -> None:
 
 
 def _check_fuse_batch_preamble(mm: _Mm, cfg: _Cfg) -> None:
-    """``validate_matmul_mcast_fuse_batch_preamble`` (2D and 1D mcast), :data:`_VALIDATE`: with ``fuse_batch`` and
-    ``transpose_a``, a batched ``a`` needs one tile row per batch (matmul_device_operation.cpp:2458 in ttnn 0.81.1,
-    measured).
+    """``validate_matmul_mcast_fuse_batch_preamble`` (2D and 1D mcast), :data:`_VALIDATE`: with ``fuse_batch``, ``b``
+    has no batch (matmul_device_operation.cpp:2447 in ttnn 0.81.1, measured), and with ``transpose_a`` too, a
+    batched ``a`` needs one tile row per batch (:2458, measured).
 
     Raises:
-        DeviceRejection: ``transpose_a`` with ``fuse_batch``, a batch above 1 and more than one M tile per batch.
+        DeviceRejection: a batched ``b`` with ``fuse_batch``; ``transpose_a`` with ``fuse_batch``, a batch above 1
+            and more than one M tile per batch.
     """
     batch, m_per_batch = _batch(mm.a), mm.a.padded[-2] // TILE
+    if cfg.fuse_batch and _batch(mm.b) != 1:
+        # measured: g1/ttnn.matmul/100165 (1D config, fuse_batch, b [2, 32, 96]; matmul_device_operation.cpp:2447)
+        raise DeviceRejection(f"{_cfg_name(cfg)}: Matmul with fused batch requires input tensors of shapes "
+                              "BCMK*11KN=BCMN or equivalent (TT_FATAL get_batch_size(b_shape_padded) == 1)")
     if cfg.fuse_batch and mm.ta and batch != 1 and m_per_batch != 1:
         raise DeviceRejection(f"{_cfg_name(cfg)}: transpose_a with fuse_batch is not supported when batch dimensions "
                               f"exist and M_per_batch > 1 (batch_size={batch}, M_per_batch={m_per_batch}) "
@@ -928,7 +933,8 @@ def _check_ttnn_validation(ctx: CBContext, mm: _Mm, cfg: _Cfg) -> None:
       matmul_device_operation.cpp:754, measured): an L1-sharded output's shard grid inside ``(0, 0)`` ..
       the config grid (2D and 1D mcast; the device grid for reuse and gather_in0).
     * The 2D mcast factory (matmul_utilities.hpp:46 in ttnn 0.81.1, store file id 54506573181): a
-      block-sharded output with ``B > 1`` (``fuse_batch`` off and a batched ``a``).
+      block-sharded output with ``B > 1`` (``fuse_batch`` off and a batched ``a``), for a config the IR gives
+      (g1/ttnn.matmul/100122, batched ``a`` into a block-sharded output with ttnn's own 2D config, ran).
 
     Raises:
         DeviceRejection: the first of these checks that fails (tt-metal's message).
@@ -964,7 +970,8 @@ def _check_ttnn_validation(ctx: CBContext, mm: _Mm, cfg: _Cfg) -> None:
             if cfg.mcast_in0 and nby != 1:
                 raise DeviceRejection(f"{name}: mcast_in0 requires M ({mt}) to fit within a single per_core_M block "
                                       f"({cfg.per_core_m}), got num_blocks_y={nby}")
-    if cfg.kind == "mcast_2d" and out.memory_layout == "block_sharded" and not cfg.fuse_batch and _batch(a) > 1:
+    if (not cfg.auto and cfg.kind == "mcast_2d" and out.memory_layout == "block_sharded" and not cfg.fuse_batch
+            and _batch(a) > 1):
         # reported before the shard-grid check (measured: g1/ttnn.matmul/100057 fails both, the device names this)
         raise DeviceRejection(f"Block-sharded output is incompatible with batch > 1 (B={_batch(a)}): use "
                               "fuse_batch=True (TT_FATAL matmul_utilities.hpp !(output_is_sharded && B > 1))")
@@ -976,27 +983,79 @@ def _check_ttnn_validation(ctx: CBContext, mm: _Mm, cfg: _Cfg) -> None:
                                   f"{box.end.y})] must lie within extent {extent[0]}-{extent[1]}")
 
 
+def _output_shard_grid(mm: _Mm, cfg: _Cfg) -> tuple[CoreRangeSet, bool] | None:
+    """The shard grid and orientation (row-major?) of the output ``MatmulDeviceOperation::compute_output_specs``
+    builds (matmul_device_operation.cpp, store file id 54508457935): 1D mcast, ``num_cores_to_corerangeset`` of
+    its ``ceil(Mt / per_core_M) * ceil(Nt / per_core_N)`` blocks over the config grid, row by row (a block-sharded
+    request on a one-row or one-column grid keeps the requested grid); 2D mcast, the blocks' rectangle from core
+    (0, 0), column-major with ``transpose_mcast``; reuse, the requested grid, column-major unless ``a`` or ``b`` is
+    sharded.  None for the other configs (their shard is the requested one)."""
+    req = mm.out.shard.grid if mm.out.shard is not None else None
+    nby, nbx = ceil_div(mm.mt(cfg.fuse_batch if cfg.kind == "mcast_1d" else True), cfg.per_core_m), \
+        ceil_div(mm.nt, cfg.per_core_n)
+    if cfg.kind == "mcast_1d" and not cfg.gather_in0:
+        if mm.out.memory_layout == "block_sharded" and req is not None and 1 in _bbox_size(req):
+            return req, True
+        if nby * nbx > cfg.grid[0] * cfg.grid[1]:
+            return None  # refused by the block count (IR configs) before the spec is built
+        return num_cores_to_corerangeset(nby * nbx, tuple(cfg.grid), row_wise=True), True
+    if cfg.kind == "mcast_2d":
+        cols, rows = (nby, nbx) if cfg.transpose_mcast else (nbx, nby)
+        return full_grid((cols, rows)), not cfg.transpose_mcast
+    if cfg.kind == "reuse" and req is not None:
+        return req, mm.a.sharded or mm.b.sharded
+    return None
+
+
 def _check_output_shard(mm: _Mm, cfg: _Cfg | None) -> None:
-    """``TensorSpec``'s shard check (``validate_shard_spec_with_tensor_shape``, tensor_spec.cpp:173 at d80d9482) of
-    the output ttnn builds (:func:`_output_mem`): a height-sharded shard as wide as the padded row, a
-    width-sharded one as tall as the padded rows (measured: g1/ttnn.linear/100001, a [per_core_M * 32,
-    per_core_N * 32] = [.., 32] height shard of a 640-wide output: "Shard width 32 must match physical width 640
-    for height sharded").
+    """``TensorSpec``'s shard check (``validate_shard_spec_with_tensor_shape``, tensor_spec.cpp:173 at d80d9482;
+    its text in store file id 3875860322) of the output ttnn builds (:func:`_output_mem`,
+    :func:`_output_shard_grid`) on the padded rows x padded width: height sharded, the shard as wide as the row
+    and no more shards than cores; width sharded, as tall as the rows and no more shards than cores; block
+    sharded, one rectangle with the shards along the height (width) within its rows (columns), swapped for a
+    column-major orientation.  Measured: g1/ttnn.linear/100001, a [per_core_M * 32, per_core_N * 32] = [.., 32]
+    height shard of a 640-wide output ("Shard width 32 must match physical width 640 for height sharded");
+    g1/ttnn.matmul/100049, a block-sharded output of ttnn's own 1D config on 16 cores of a 10-wide grid (two
+    ranges: "Shard grid must be one full rectangular grid for block sharded!").
 
     Raises:
-        DeviceRejection: the shard does not match.
+        DeviceRejection: the shard does not fit (tt-metal's message).
     """
     mem, shard = _output_mem(mm, cfg)
-    if shard is None:
+    if shard is None or cfg is None:
         return
     padded = mm.out.padded
     height, width = prod(padded[:-1]), padded[-1]
+    why = None
     if mem == "height_sharded" and shard[1] != width:
-        raise DeviceRejection(f"Shard width {shard[1]} must match physical width {width} for height sharded "
-                              "(TT_FATAL tensor_spec.cpp:173)")
-    if mem == "width_sharded" and shard[0] != height:
-        raise DeviceRejection(f"Shard height {shard[0]} must match physical height {height} for width sharded "
-                              "(TT_FATAL tensor_spec.cpp:173)")
+        why = f"Shard width {shard[1]} must match physical width {width} for height sharded"
+    elif mem == "width_sharded" and shard[0] != height:
+        why = f"Shard height {shard[0]} must match physical height {height} for width sharded"
+    grid = _output_shard_grid(mm, cfg)
+    if why is None and grid is not None:
+        crs, row_major = grid
+        cores = sum((r.end.x - r.start.x + 1) * (r.end.y - r.start.y + 1) for r in crs.ranges)
+        along_h, along_w = ceil_div(height, shard[0]), ceil_div(width, shard[1])
+        if mem == "height_sharded" and along_h > cores:
+            why = f"Number of shards along height {along_h} must not exceed number of cores {cores}"
+        elif mem == "width_sharded" and along_w > cores:
+            why = f"Number of shards along width {along_w} must not exceed number of cores {cores}"
+        elif mem == "block_sharded":
+            cols, rows = _bbox_size(crs)
+            if len(crs.ranges) != 1:
+                why = "Shard grid must be one full rectangular grid for block sharded!"
+            elif row_major and along_h > rows:
+                why = f"Number of shards along height {along_h} must not exceed number of rows {rows} for row major orientation!"
+            elif row_major and along_w > cols:
+                why = (f"Number of shards along width {along_w} must not exceed number of columns {cols} for row "
+                       "major orientation!")
+            elif not row_major and along_h > cols:
+                why = (f"Number of shards along height {along_h} must not exceed number of columns {cols} for column "
+                       "major orientation!")
+            elif not row_major and along_w > rows:
+                why = f"Number of shards along width {along_w} must not exceed number of rows {rows} for column major orientation!"
+    if why:
+        raise DeviceRejection(f"the output ttnn builds: {why} (TT_FATAL tensor_spec.cpp:173)")
 
 
 def _output_mem(mm: _Mm, cfg: _Cfg | None) -> tuple[str | None, tuple[int, int] | None]:
@@ -1013,6 +1072,27 @@ def _output_mem(mm: _Mm, cfg: _Cfg | None) -> tuple[str | None, tuple[int, int] 
         elif cfg.kind in ("mcast_1d", "mcast_2d", "reuse", "dram_sharded"):
             shard = (cfg.per_core_m * TILE, cfg.per_core_n * TILE)
     return mem, shard
+
+
+def _check_sharded_a_2d(mm: _Mm, cfg: _Cfg) -> None:
+    """``validate_matmul_mcast2d_config`` for a sharded ``a`` (:data:`_VALIDATE`, measured: g1/ttnn.matmul/100108,
+    a block-sharded a with 4-tile shards under ``per_core_M`` 2, matmul_device_operation.cpp:1789): ``fuse_batch``
+    on, ``per_core_M`` equal to the shard height in tiles, and the shard width in tiles a multiple of
+    ``in0_block_w``.
+
+    Raises:
+        DeviceRejection: one of these fails (tt-metal's message).
+    """
+    name = _cfg_name(cfg)
+    sh, sw = mm.a.shard.shape[0] // TILE, mm.a.shard.shape[1] // TILE
+    if not cfg.fuse_batch:
+        raise DeviceRejection(f"{name}: Batch fusion is required when input A is sharded")
+    if cfg.per_core_m != sh:
+        raise DeviceRejection(f"{name}: per_core_M ({cfg.per_core_m}) must equal shard_shape[0] / "
+                              f"in0_tile.get_height() ({sh})")
+    if sw % cfg.in0_block_w:
+        raise DeviceRejection(f"{name}: shard_shape[1] / in0_tile.get_width() ({sw}) must be divisible by "
+                              f"in0_block_w ({cfg.in0_block_w})")
 
 
 def _cfg_name(cfg: _Cfg) -> str:
@@ -1059,6 +1139,8 @@ def _factory_2d(mm: _Mm, cfg: _Cfg) -> ProgramModel:
         raise DeviceRejection(f"Kt {kt} is not a multiple of in0_block_w {cfg.in0_block_w} (ttnn refuses)")
     _check_work_per_core_m(mm, cfg)
     _check_fuse_batch_preamble(mm, cfg)
+    if a.sharded and a.shard is not None and not cfg.auto:
+        _check_sharded_a_2d(mm, cfg)
     if a.memory_layout == "height_sharded":
         if kt != cfg.in0_block_w:
             raise DeviceRejection(f"2D mcast with a HEIGHT_SHARDED a needs in0_block_w == Kt ({kt}) (ttnn refuses)")
@@ -1156,6 +1238,12 @@ def _factory_1d_in0(mm: _Mm, cfg: _Cfg) -> ProgramModel:
     senders = a.shard.grid.num_cores if a.sharded else 1
     n_cores = max(work_n, senders) if a.sharded else work_n
     grid = cfg.grid
+    if n_cores > grid[0] * grid[1]:
+        # the factory's num_cores_to_corerangeset over the config grid (measured: g1/ttnn.linear/100028, a width-
+        # sharded a on 21 cores under a 2x4 config grid; work_split.cpp:163)
+        raise DeviceRejection(f"Target number of cores {n_cores} is greater than total available cores "
+                              f"{grid[0] * grid[1]} (TT_FATAL work_split.cpp target_num_cores <= num_cores): the "
+                              f"1D mcast_in0 program spans the {senders} shard cores of a")
     all_cores = num_cores_to_corerangeset(n_cores, grid, True)
     work = num_cores_to_corerangeset(work_n, grid, True)
     cbs = [CB(0, "in0", a.tile_bytes, cfg.out_block_h * cfg.in0_block_w * dbl, work)]
