@@ -36,7 +36,8 @@ class OpProgram:
     ``status`` is ``modeled``, ``unmodeled`` (no CB model for the op),
     ``not_device`` (no program: deallocate, get_device, host transfers, views;
     ``reason`` says which), ``rejected`` (tt-metal refuses the configuration;
-    ``reason`` says which check) or ``out_of_scope`` (the model does not cover
+    ``reason`` says which check; ``unsure`` why that refusal may not happen, see
+    :class:`~ttanalyze.ops.cb.DeviceRejection`) or ``out_of_scope`` (the model does not cover
     this configuration; ``reason``).  ``stages`` are the device programs the op
     runs, in order; ``program`` is the one needing the most L1 per core (CBs plus
     other per-core L1), since each program's CBs are freed before the next.
@@ -45,6 +46,7 @@ class OpProgram:
     status: str
     stages: list[ProgramModel] = field(default_factory=list)
     reason: str = ""
+    unsure: str = ""
 
     @property
     def program(self) -> ProgramModel | None:
@@ -187,7 +189,7 @@ def _cb_verdict(op: Op, ctx: CBContext, model: CBFn, disagreement: str | None) -
     except NoDeviceProgram as exc:
         return OpProgram("not_device", reason=str(exc))
     except DeviceRejection as exc:
-        return OpProgram("rejected", reason=str(exc))
+        return OpProgram("rejected", reason=str(exc), unsure=exc.unsure)
     except CBModelError as exc:
         return OpProgram("out_of_scope", reason=str(exc))
     except MODEL_FAILURES as exc:  # a bug of the model on input it was not written for: unknown, not a crash

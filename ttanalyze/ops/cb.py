@@ -466,8 +466,15 @@ class DeviceRejection(CBModelError):
     """tt-metal refuses this op's configuration (a TT_FATAL/TT_THROW the model reproduces).
 
     The message quotes or paraphrases tt-metal's check; it is a prediction that
-    the op fails on the device, not a gap in the model.
+    the op fails on the device, not a gap in the model.  ``unsure`` (empty when
+    the check is read from tt-metal's source) says why the prediction may be
+    wrong: a refusal found by measurement whose code path is not read, with a
+    measured instance that ran; the rule then reports it as a warning.
     """
+
+    def __init__(self, message: str, unsure: str = ""):
+        super().__init__(message)
+        self.unsure = unsure
 
 
 CBFn = Callable[[CBContext], "ProgramModel | list[ProgramModel]"]

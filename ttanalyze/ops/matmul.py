@@ -1578,6 +1578,14 @@ def _transpose_programs(ctx: CBContext, mm: _Mm) -> list[ProgramModel]:
     return steps
 
 
+# Why the refusals of _post_bias_shape_after_transposes are warnings: found by measurement, the code path unread,
+# and a held-out draw of that configuration ran.
+_UNREAD_TRANSPOSED_BIAS = (
+    "this refusal is measured (19 refused draws), not read from tt-metal's code path, and a held-out draw of the "
+    "same kind ran (g1/ttnn.linear/100152: [64, 416] bfp_bf8 x transposed [320, 416] bfp_bf4, bias [320], gelu, "
+    "on MatmulMultiCoreProgramFactory with no transpose program)")
+
+
 def _post_bias_shape_after_transposes(ctx: CBContext) -> tuple[int, ...]:
     """The result shape of a matmul whose operands ttnn transposed first (MatmulMultiCoreProgramFactory) and whose
     bias it adds afterwards.
@@ -1595,7 +1603,9 @@ def _post_bias_shape_after_transposes(ctx: CBContext) -> tuple[int, ...]:
     tile-aligned shape with fewer tiles comes back as is (``[1024, 5248]^T @
     [1024, 832]`` returns ``[1024, 832]``, and ``[3712, 5888]^T @ [3712, 3744]``),
     and so does the product's own shape.  The split between the last two cases
-    is what the measurements show; the code path behind it is not read.
+    is what the measurements show; the code path behind it is not read, and a
+    held-out draw ran (g1/ttnn.linear/100152, no transpose program before its
+    matmul): each refusal carries ``unsure``, so it is reported as a warning.
 
     Raises:
         DeviceRejection: the broadcast fails, more tiles, or a non-tile-aligned shape of another volume.
@@ -1606,20 +1616,21 @@ def _post_bias_shape_after_transposes(ctx: CBContext) -> tuple[int, ...]:
     true_shape = broadcast(ttnn_output_shape(sa, sb, bool(op.attrs.get("transpose_a")),
                                              bool(op.attrs.get("transpose_b"))), bias)
     why = "ttnn 0.81.1 shapes the result of a matmul whose operands it transposed first from the untransposed operands"
+    unsure = _UNREAD_TRANSPOSED_BIAS
     try:
         wrong = broadcast(ttnn_output_shape(sa, sb, False, False), bias)
     except ShapeError as exc:
         raise DeviceRejection(f"{why}: the bias add fails (TT_FATAL matmul_utilities.cpp:195 'dim_a == dim_b || "
-                              "dim_a == 1 || dim_b == 1': Broadcast error: Invalid dimension)") from exc
+                              "dim_a == 1 || dim_b == 1': Broadcast error: Invalid dimension)", unsure) from exc
     tiles_wrong, tiles_true = prod(tile_padded_shape(wrong)), prod(tile_padded_shape(true_shape))
     shapes = f"{'x'.join(map(str, wrong))} instead of {'x'.join(map(str, true_shape))}"
     if tiles_wrong > tiles_true:
         raise DeviceRejection(f"{why}: {shapes}, more tiles than its buffer holds (TT_FATAL mesh_tensor_impl.hpp:33 "
-                              "'MeshBuffer must be large enough to hold the tensor')")
+                              "'MeshBuffer must be large enough to hold the tensor')", unsure)
     aligned = tuple(wrong) == tile_padded_shape(wrong)
     if wrong != true_shape and not aligned and prod(wrong) != prod(true_shape):
         raise DeviceRejection(f"{why}: {shapes}, another volume (TT_FATAL reshape.cpp:736 'Attempting to reshape "
-                              "between two shapes with different volumes')")
+                              "between two shapes with different volumes')", unsure)
     return wrong
 
 

@@ -206,5 +206,7 @@ def rejected(a: Analysis, r: Reporter) -> None:
                     f"; unsure: this file's types do not record tile layouts (line {bad.pos.line}: ttnn.to_layout "
                     f"to tile declares a row-major result, as tt-mlir of 2024 wrote), so the layouts the device "
                     f"sees may differ")
-            r.op(op, f"tt-metal refuses {op.name} as configured: {prog.reason}{doubt}",
-                 data={"op": op.name, "reason": prog.reason, "unsure": bool(doubt)}, severity="warning" if doubt else None)
+            unsure = doubt or (f"; unsure: {prog.unsure}" if prog.unsure else "")
+            r.op(op, f"tt-metal refuses {op.name} as configured: {prog.reason}{unsure}",
+                 data={"op": op.name, "reason": prog.reason, "unsure": bool(unsure)},
+                 severity="warning" if unsure else None)
