@@ -486,16 +486,18 @@ def test_transposed_operand_with_a_post_processed_bias_is_refused():
                          op="ttnn.linear", transpose=(False, True)))
     verdict = program_of(an, op, arch=MOCK, free_l1=BANK)
     assert verdict.status == "rejected" and "dim_a == dim_b" in verdict.reason
-    # The refusal is measured, its code path unread, and a held-out draw of the kind ran
-    # (g1/ttnn.linear/100152): the refusal is unsure, and TTA013 reports it as a warning, not an error.
-    assert "g1/ttnn.linear/100152" in verdict.unsure
+    assert verdict.unsure == ""  # bf16 operands, no activation: every such measured draw was refused
 
 
 def test_unsure_refusal_is_a_warning():
+    # The refusal is measured, its code path unread, and a held-out draw with block-float operands and an activation
+    # ran (g1/ttnn.linear/100152): with a bfp_bf8 operand the refusal is unsure, and TTA013 reports it as a warning.
     from ttanalyze.rules import run
 
-    an, op = _op(_module(([32, 128], L1), ([256, 128], L1), ([32, 256], L1), bias=([256], L1),
+    b8 = {"dt": "bfp_bf8", "buf": "l1"}
+    an, op = _op(_module(([32, 128], b8), ([256, 128], L1), ([32, 256], L1), bias=([256], L1),
                          op="ttnn.linear", transpose=(False, True)))
+    assert "g1/ttnn.linear/100152" in program_of(an, op, arch=MOCK, free_l1=BANK).unsure
     found = [f for f in run(an) if f.rule == "TTA013"]
     assert [f.severity for f in found] == ["warning"]
     assert "unsure: this refusal is measured" in found[0].message and found[0].data["unsure"]

@@ -1578,12 +1578,13 @@ def _transpose_programs(ctx: CBContext, mm: _Mm) -> list[ProgramModel]:
     return steps
 
 
-# Why the refusals of _post_bias_shape_after_transposes are warnings: found by measurement, the code path unread,
-# and a held-out draw of that configuration ran.
+# Why a refusal of _post_bias_shape_after_transposes with a block-float operand or a fused activation is a warning:
+# found by measurement, the code path unread, and a held-out draw of that kind ran.  Without either (bf16/f32
+# operands, no activation) every measured draw was refused.
 _UNREAD_TRANSPOSED_BIAS = (
-    "this refusal is measured (19 refused draws), not read from tt-metal's code path, and a held-out draw of the "
-    "same kind ran (g1/ttnn.linear/100152: [64, 416] bfp_bf8 x transposed [320, 416] bfp_bf4, bias [320], gelu, "
-    "on MatmulMultiCoreProgramFactory with no transpose program)")
+    "this refusal is measured, not read from tt-metal's code path, and a held-out draw with block-float operands "
+    "and a fused activation ran (g1/ttnn.linear/100152: [64, 416] bfp_bf8 x transposed [320, 416] bfp_bf4, bias "
+    "[320], gelu, on MatmulMultiCoreProgramFactory with no transpose program)")
 
 
 def _post_bias_shape_after_transposes(ctx: CBContext) -> tuple[int, ...]:
@@ -1604,8 +1605,11 @@ def _post_bias_shape_after_transposes(ctx: CBContext) -> tuple[int, ...]:
     [1024, 832]`` returns ``[1024, 832]``, and ``[3712, 5888]^T @ [3712, 3744]``),
     and so does the product's own shape.  The split between the last two cases
     is what the measurements show; the code path behind it is not read, and a
-    held-out draw ran (g1/ttnn.linear/100152, no transpose program before its
-    matmul): each refusal carries ``unsure``, so it is reported as a warning.
+    held-out draw with block-float operands and a fused activation ran
+    (g1/ttnn.linear/100152, no transpose program before its matmul): with a
+    block-float operand or an activation the refusal carries ``unsure`` and is
+    reported as a warning; without them (bf16/f32, every such draw refused) it
+    is an error.
 
     Raises:
         DeviceRejection: the broadcast fails, more tiles, or a non-tile-aligned shape of another volume.
@@ -1616,7 +1620,8 @@ def _post_bias_shape_after_transposes(ctx: CBContext) -> tuple[int, ...]:
     true_shape = broadcast(ttnn_output_shape(sa, sb, bool(op.attrs.get("transpose_a")),
                                              bool(op.attrs.get("transpose_b"))), bias)
     why = "ttnn 0.81.1 shapes the result of a matmul whose operands it transposed first from the untransposed operands"
-    unsure = _UNREAD_TRANSPOSED_BIAS
+    block_float = any(operand(ctx, i).dtype.is_block_float for i in range(3))
+    unsure = _UNREAD_TRANSPOSED_BIAS if block_float or op.attrs.get("activation") else ""
     try:
         wrong = broadcast(ttnn_output_shape(sa, sb, False, False), bias)
     except ShapeError as exc:
