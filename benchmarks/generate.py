@@ -72,6 +72,21 @@ P = "tensor<1x768x128xbf16, #p>"
 W = "tensor<768x768xbf16, #w>"
 
 
+def _chain(emit, cur: str, i: int, w: str, out: str) -> None:
+    """The first ops of layer ``i`` of :func:`generate`'s chain on ``cur`` (matmul weight ``w``), up to the reshape
+    back to ``A`` that defines ``out``."""
+    a, b, c, d, e = (f"%v{i}_{k}" for k in range(5))
+    emit(f'{a} = "ttnn.to_memory_config"({cur}) : ({A}) -> {B}')
+    emit(f'{b} = "ttnn.relu"({a}) : ({B}) -> {B}')
+    emit(f'"ttnn.deallocate"({a}) <{{force = false}}> : ({B}) -> ()')
+    emit(f'{c} = "ttnn.add"({b}, {b}) <{{activations = [], input_tensor_a_activations = [], input_tensor_b_activations = []}}> : ({B}, {B}) -> {A}')
+    emit(f'"ttnn.deallocate"({b}) <{{force = false}}> : ({B}) -> ()')
+    emit(f'{d} = "ttnn.reshape"({c}) <{{shape = [128 : i32, 768 : i32]}}> : ({A}) -> {R}')
+    emit(f'{e} = "ttnn.matmul"({d}, {w}) <{{transpose_a = false, transpose_b = false}}> : ({R}, {W}) -> {R}')
+    emit(f'"ttnn.deallocate"({d}) <{{force = false}}> : ({R}) -> ()')
+    emit(f'{out} = "ttnn.reshape"({e}) <{{shape = [1 : i32, 128 : i32, 768 : i32]}}> : ({R}) -> {A}')
+
+
 def generate(n_ops: int) -> str:
     """Text of a program with at least ``n_ops`` ops (see module docstring)."""
     lines = [HEADER]
@@ -85,16 +100,8 @@ def generate(n_ops: int) -> str:
         count += 1
 
     while count < n_ops:
-        a, b, c, d, e, f, g, h = (f"%v{i}_{k}" for k in range(8))
-        emit(f'{a} = "ttnn.to_memory_config"({cur}) : ({A}) -> {B}')
-        emit(f'{b} = "ttnn.relu"({a}) : ({B}) -> {B}')
-        emit(f'"ttnn.deallocate"({a}) <{{force = false}}> : ({B}) -> ()')
-        emit(f'{c} = "ttnn.add"({b}, {b}) <{{activations = [], input_tensor_a_activations = [], input_tensor_b_activations = []}}> : ({B}, {B}) -> {A}')
-        emit(f'"ttnn.deallocate"({b}) <{{force = false}}> : ({B}) -> ()')
-        emit(f'{d} = "ttnn.reshape"({c}) <{{shape = [128 : i32, 768 : i32]}}> : ({A}) -> {R}')
-        emit(f'{e} = "ttnn.matmul"({d}, %w) <{{transpose_a = false, transpose_b = false}}> : ({R}, {W}) -> {R}')
-        emit(f'"ttnn.deallocate"({d}) <{{force = false}}> : ({R}) -> ()')
-        emit(f'{f} = "ttnn.reshape"({e}) <{{shape = [1 : i32, 128 : i32, 768 : i32]}}> : ({R}) -> {A}')
+        f, g, h = (f"%v{i}_{k}" for k in range(5, 8))
+        _chain(emit, cur, i, "%w", f)
         emit(f'{g} = "ttnn.permute"({f}) <{{permutation = array<i64: 0, 2, 1>}}> : ({A}) -> {P}')
         emit(f'{h} = "ttnn.permute"({g}) <{{permutation = array<i64: 0, 2, 1>}}> : ({P}) -> {A}')
         emit(f'"ttnn.deallocate"({g}) <{{force = false}}> : ({P}) -> ()')
@@ -240,21 +247,6 @@ GROUPS_FUNCS = 6  # independent functions of the ``groups`` kind, besides main w
 X = "tensor<1x128x768xbf16, #x>"  # a layout whose memref disagrees with the shape (4x23 tiles, not 4x24)
 
 
-def _chain(emit, cur: str, i: int, w: str) -> tuple[str, int]:
-    """One layer of :func:`generate`'s op chain on ``cur`` (matmul weight ``w``): its result and the next layer."""
-    a, b, c, d, e = (f"%v{i}_{k}" for k in range(5))
-    emit(f'{a} = "ttnn.to_memory_config"({cur}) : ({A}) -> {B}')
-    emit(f'{b} = "ttnn.relu"({a}) : ({B}) -> {B}')
-    emit(f'"ttnn.deallocate"({a}) <{{force = false}}> : ({B}) -> ()')
-    emit(f'{c} = "ttnn.add"({b}, {b}) <{{activations = [], input_tensor_a_activations = [], input_tensor_b_activations = []}}> : ({B}, {B}) -> {A}')
-    emit(f'"ttnn.deallocate"({b}) <{{force = false}}> : ({B}) -> ()')
-    emit(f'{d} = "ttnn.reshape"({c}) <{{shape = [128 : i32, 768 : i32]}}> : ({A}) -> {R}')
-    emit(f'{e} = "ttnn.matmul"({d}, {w}) <{{transpose_a = false, transpose_b = false}}> : ({R}, {W}) -> {R}')
-    emit(f'"ttnn.deallocate"({d}) <{{force = false}}> : ({R}) -> ()')
-    emit(f'%u{i} = "ttnn.reshape"({e}) <{{shape = [1 : i32, 128 : i32, 768 : i32]}}> : ({R}) -> {A}')
-    return f"%u{i}", i + 1
-
-
 def generate_groups(n_ops: int) -> str:
     """A module of several function groups (for the split of :mod:`ttanalyze.shards`): ``main``, which
     ``ttcore.load_cached``s its const-eval function and calls a helper (one group), and
@@ -275,9 +267,9 @@ def generate_groups(n_ops: int) -> str:
         count += 1
 
     def body(cur: str, w: str) -> str:
-        i = 0
-        for _ in range(per):
-            cur, i = _chain(emit, cur, i, w)
+        for i in range(per):
+            _chain(emit, cur, i, w, f"%u{i}")
+            cur = f"%u{i}"
         return cur
 
     lines.append(f'      func.func private @main_const_eval_0(%arg0: {W} loc("w")) -> {W} attributes '

@@ -354,7 +354,8 @@ def main() -> None:
                                                                "-j", "1"))
             n_ops = walks[0][2]
             base, base_cpu = statistics.median(w[0] for w in walks), statistics.median(w[1] for w in walks)
-            print(f"{path} ({path.stat().st_size:,} B, {n_ops:,} ops): MLIR parse and walk {base:.2f} s "
+            shown = path.resolve().relative_to(ROOT) if path.resolve().is_relative_to(ROOT) else path.name
+            print(f"{shown} ({path.stat().st_size:,} B, {n_ops:,} ops): MLIR parse and walk {base:.2f} s "
                   f"(CPU {base_cpu:.2f} s)")
             old_cpu = statistics.median(w[1] for w in uncached) if uncached else None
             if old_cpu is not None:

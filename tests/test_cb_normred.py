@@ -22,9 +22,14 @@ def model(op: str, i: int, free_l1: int = FULL):
     return program_of(a, next(o for o in a.program.ops if o.pos.line == inst.line), arch=MOCK, free_l1=free_l1)
 
 
+def stage_cb_bytes(stage) -> list[int]:
+    """One program's static CB sizes, sorted."""
+    return sorted(c.bytes for c in stage.static_cbs)
+
+
 def cb_bytes(p) -> list[list[int]]:
     """Each program's static CB sizes, sorted."""
-    return [sorted(c.bytes for c in s.static_cbs) for s in p.stages]
+    return [stage_cb_bytes(s) for s in p.stages]
 
 
 # ---------------------------------------------------------------------------
@@ -326,7 +331,7 @@ def test_h_step_after_w_splits_only_when_leading_dims_are_reduced_too():
     h = [s for s in model("ttnn.mean", 31).stages if "ReduceMultiCoreH" in s.factory]
     assert len(h) == 1
     h = [s for s in model("ttnn.mean", 99).stages if "ReduceMultiCoreH" in s.factory]
-    assert [s.cores.num_cores for s in h[:2]] == [43, 1] and sorted(cb_bytes_of(h[0])) == [2048, 8192, 16384]
+    assert [s.cores.num_cores for s in h[:2]] == [43, 1] and stage_cb_bytes(h[0]) == [2048, 8192, 16384]
 
 
 def test_sum_of_every_dim_widens_w_and_slices_only_padded_tensors():
@@ -338,10 +343,6 @@ def test_sum_of_every_dim_widens_w_and_slices_only_padded_tensors():
         "FillPadProgramFactory"] + ["FastReduceNCProgramFactory"] * 3 + [
         "SliceTileProgramFactory", "ReduceMultiCoreWProgramFactory", "ReduceMultiCoreHProgramFactory"]
     assert cb_bytes(p)[-2:] == [[2048, 8192, 16384], [4096, 4096, 8192]]
-
-
-def cb_bytes_of(stage) -> list[int]:
-    return [c.bytes for c in stage.static_cbs]
 
 
 def test_softmax_c_large_keeps_block_float_intermediates_without_fp32_accumulation():

@@ -32,13 +32,18 @@ def _busiest_by_search(cbs: list[CB]) -> tuple[tuple[int, int] | None, int]:
     return where, best
 
 
+def _random_range(rng: random.Random, top: int):
+    """A core range from a random core of coordinates 0..``top`` (each), 1 to 4 cores wide and high."""
+    x0, y0 = rng.randint(0, top), rng.randint(0, top)
+    return core_range(x0, y0, x0 + rng.randint(0, 3), y0 + rng.randint(0, 3))
+
+
 def test_busiest_core_of_one_core_set_is_its_first_core():
     rng = random.Random(7)
     for _ in range(300):
         ranges = []
         for _ in range(rng.randint(1, 3)):
-            x0, y0 = rng.randint(0, 9), rng.randint(0, 9)
-            ranges.append(core_range(x0, y0, x0 + rng.randint(0, 3), y0 + rng.randint(0, 3)))
+            ranges.append(_random_range(rng, 9))
         crs = cores_set(*ranges)
         cbs = [CB(i, f"c{i}", rng.choice([0, 32, 2048]), rng.randint(0, 4), crs) for i in range(rng.randint(1, 4))]
         prog = ProgramModel("f", "s", crs, cbs)
@@ -225,8 +230,7 @@ def test_region_figures_are_the_busiest_core_and_first_overflow():
     for _ in range(400):
         cbs = []
         for i in range(rng.randint(0, 5)):
-            x0, y0 = rng.randint(0, 7), rng.randint(0, 7)
-            crs = cores_set(core_range(x0, y0, x0 + rng.randint(0, 3), y0 + rng.randint(0, 3)))
+            crs = cores_set(_random_range(rng, 7))
             cbs.append(CB(i, f"c{i}", rng.choice([0, 32, 1000, 2048, 65536]), rng.randint(0, 6), crs,
                           globally_allocated=rng.random() < 0.2))
         extra = rng.choice([0, 0, 64, 1500])

@@ -156,8 +156,10 @@ def _eol(text: str, pos: int) -> int:
 def plan(text: str, shares: int, min_ops: int) -> list[list[FuncSpan]] | None:
     """The functions of each share (at most ``shares``, each holding whole groups), or None when the module
     is not split: fewer than 2 groups, fewer than ``min_ops`` ops, a function named outside the functions."""
+    if shares < 2 or text.count("\n") + 1 < min_ops:  # the functions' lines (their ops) are at most the text's
+        return None
     found = function_spans(text)
-    if found is None or shares < 2:
+    if found is None:
         return None
     spans, outside = found
     if len(spans) < 2 or sum(s.ops for s in spans) < min_ops:

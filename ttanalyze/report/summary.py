@@ -67,7 +67,7 @@ def module_summary(a: "Analysis") -> ModuleSummary:
         return Peak(getattr(best, attr), best.op_index, ops[best.op_index].pos.line) if best is not None else None
 
     p = a.memory.peak_l1
-    peak_l1 = (Peak(p.l1_per_core + p.op_l1_buffers_per_core + p.cb_per_core, p.op_index, ops[p.op_index].pos.line,
+    peak_l1 = (Peak(p.l1_total_per_core, p.op_index, ops[p.op_index].pos.line,
                     p.l1_per_core, p.op_l1_buffers_per_core, p.cb_per_core) if p is not None else None)
     return ModuleSummary(a.program.path, a.program.module_name, a.program.module_lines, a.arch, a.mesh, len(ops),
                          len(a.program.funcs), peak_l1, widest("dram_per_bank"), widest("dram_extent_per_bank"),
